@@ -1,0 +1,1 @@
+"""Compiled Cython core of fastbg (built from pyx/fastbg/_core)."""
