@@ -1,0 +1,310 @@
+"""Monte Carlo rollouts: cubeless win, gammon and backgammon probabilities."""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Callable
+
+import numpy as np
+from scipy import stats
+
+from .engine import ENGINES
+from .parallel import BLOCK_SIZE, resolve_workers, run_blocks
+from .position import START_BOARD, Position
+
+__all__ = ["rollout", "RolloutResult", "POLICIES", "PROBABILITY_KEYS", "outcome_statistics"]
+
+#: Policies available in both engines.
+POLICIES = ("pubeval", "random")
+
+#: GNU Backgammon's order of the five cubeless probabilities (DESIGN section 5).
+PROBABILITY_KEYS = ("win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon")
+
+# Outcome classes: win single/gammon/backgammon, lose single/gammon/backgammon.
+# Rows: which classes count towards each probability; POINTS: cubeless equity of each.
+_INDICATORS = np.array(
+    [
+        [1, 1, 1, 0, 0, 0],  # win
+        [0, 1, 1, 0, 0, 0],  # win_gammon (backgammons included)
+        [0, 0, 1, 0, 0, 0],  # win_backgammon
+        [0, 0, 0, 0, 1, 1],  # lose_gammon (backgammons included)
+        [0, 0, 0, 0, 0, 1],  # lose_backgammon
+    ],
+    dtype=np.int64,
+)
+_POINTS = np.array([1, 2, 3, -1, -2, -3], dtype=np.float64)
+
+
+def outcome_statistics(counts) -> tuple[dict, dict]:
+    """Probabilities, equity and their standard errors from outcome counts.
+
+    Parameters
+    ----------
+    counts : array_like of int, shape (6,)
+        Games won single/gammon/backgammon, lost single/gammon/backgammon.
+
+    Returns
+    -------
+    estimates : dict
+        ``win``, ``win_gammon``, ``win_backgammon``, ``lose_gammon``,
+        ``lose_backgammon`` (probabilities in [0, 1]) and ``equity`` (cubeless,
+        points per game per unit cube:
+        ``(2 win - 1) + (wg - lg) + (wbg - lbg)``).
+    stderr : dict
+        The standard error of each, from the sample variance (ddof=1) of the
+        per-game indicator or points: ``sqrt(s**2 / n)``. NaN for fewer than two
+        games.
+    """
+    c = np.asarray(counts, dtype=np.int64)
+    n = int(c.sum())
+    est, se = {}, {}
+    for key, ind in zip(PROBABILITY_KEYS, _INDICATORS):
+        k = int(ind @ c)
+        p = k / n if n else float("nan")
+        est[key] = p
+        se[key] = float(np.sqrt(p * (1 - p) / (n - 1))) if n > 1 else float("nan")
+    if n:
+        mean = float(_POINTS @ c) / n
+        est["equity"] = mean
+        if n > 1:
+            ss = float(((_POINTS - mean) ** 2) @ c)
+            se["equity"] = float(np.sqrt(ss / (n - 1) / n))
+        else:
+            se["equity"] = float("nan")
+    else:
+        est["equity"] = se["equity"] = float("nan")
+    return est, se
+
+
+@dataclass
+class RolloutResult:
+    """The result of a cubeless rollout, from the point of view of the player on
+    roll before the roll.
+
+    Attributes
+    ----------
+    win, win_gammon, win_backgammon, lose_gammon, lose_backgammon : float
+        Probabilities in [0, 1]; gammons include backgammons; ``lose = 1 - win``.
+    equity : float
+        Cubeless equity in points per game per unit cube.
+    stderr : dict
+        Standard error of each of the above (same keys plus ``equity``).
+    counts : numpy.ndarray of int64, shape (6,)
+        Games won single/gammon/backgammon, lost single/gammon/backgammon.
+    games : int
+        Games played (fewer than asked for when ``interrupted``).
+    seed : int
+        The root seed actually used (pass it back to reproduce the numbers).
+    engine, policy : str
+    position_id : str
+    dice : tuple of int or None
+        The fixed first roll, if any.
+    opening : bool
+        Whether games began with the opening roll.
+    seconds : float
+        Wall-clock time of the games.
+    interrupted : bool
+        True when the run was stopped early; the numbers cover the finished games.
+    """
+
+    win: float
+    win_gammon: float
+    win_backgammon: float
+    lose_gammon: float
+    lose_backgammon: float
+    equity: float
+    stderr: dict
+    counts: np.ndarray
+    games: int
+    seed: int
+    engine: str
+    policy: str
+    position_id: str
+    dice: tuple | None = None
+    opening: bool = False
+    seconds: float = 0.0
+    interrupted: bool = False
+    workers: int = 1
+    games_requested: int = field(default=0)
+
+    @property
+    def lose(self) -> float:
+        """Probability of losing, ``1 - win``."""
+        return 1.0 - self.win
+
+    @property
+    def games_per_second(self) -> float:
+        return self.games / self.seconds if self.seconds > 0 else float("inf")
+
+    def confidence_interval(self, key: str = "equity", level: float = 0.95) -> tuple[float, float]:
+        """Normal-approximation confidence interval of one estimate.
+
+        Parameters
+        ----------
+        key : str
+            ``"equity"`` or one of the probability keys.
+        level : float
+            Confidence level in (0, 1).
+
+        Returns
+        -------
+        (low, high) : tuple of float
+            ``estimate -/+ z * stderr`` with ``z = scipy.stats.norm.ppf((1 + level) / 2)``.
+        """
+        if not 0 < level < 1:
+            raise ValueError(f"confidence level must be in (0, 1), got {level}")
+        if key != "equity" and key not in PROBABILITY_KEYS:
+            raise ValueError(f"unknown estimate {key!r}")
+        z = float(stats.norm.ppf((1 + level) / 2))
+        est = getattr(self, key)
+        return est - z * self.stderr[key], est + z * self.stderr[key]
+
+    def to_dict(self) -> dict:
+        """JSON-ready dict with the keys of DESIGN section 5."""
+        d = {k: getattr(self, k) for k in PROBABILITY_KEYS}
+        d["equity"] = self.equity
+        d["stderr"] = dict(self.stderr)
+        d.update(
+            games=self.games,
+            seed=self.seed,
+            engine=self.engine,
+            policy=self.policy,
+            seconds=self.seconds,
+            games_per_second=self.games_per_second if self.seconds > 0 else None,
+            position_id=self.position_id,
+            dice=list(self.dice) if self.dice else None,
+            opening=self.opening,
+            workers=self.workers,
+            counts=[int(x) for x in self.counts],
+            interrupted=self.interrupted,
+        )
+        return d
+
+
+def _check_dice(dice) -> tuple[int, int] | None:
+    if dice is None:
+        return None
+    try:
+        d1, d2 = (int(d) for d in dice)
+    except (TypeError, ValueError):
+        raise ValueError(f"dice must be two numbers 1..6, got {dice!r}") from None
+    for d in (d1, d2):
+        if not 1 <= d <= 6:
+            raise ValueError(f"die {d} out of range: dice are 1..6")
+    return d1, d2
+
+
+def _check_seed(seed) -> int:
+    if seed is None:
+        return int(np.random.SeedSequence().entropy)
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+        raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
+    return int(seed)
+
+
+def rollout(
+    position,
+    games: int,
+    seed: int | None = None,
+    workers: int | None = None,
+    policy: str = "pubeval",
+    engine: str = "cython",
+    dice=None,
+    *,
+    opening: bool | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> RolloutResult:
+    """Roll a position out: play ``games`` games to the end and count the results.
+
+    Parameters
+    ----------
+    position : Position, str or array_like
+        The position, with the player on roll about to roll: a :class:`Position`,
+        ``"start"``, a GNU Backgammon Position ID, an XGID or a ``(2, 25)`` board.
+    games : int
+        Number of games, at least 1.
+    seed : int, optional
+        Root seed. ``None`` draws fresh entropy, which is reported in the result.
+    workers : int, optional
+        Threads (the compiled engine releases the GIL). ``None`` means one per
+        CPU. The numbers do not depend on it.
+    policy : {"pubeval", "random"}
+        How both sides choose their plays: Tesauro's pubeval (1993) or a uniform
+        choice among the distinct legal plays.
+    engine : {"cython", "python"}
+        The compiled core or the pure-Python reference; same numbers.
+    dice : tuple of two int, optional
+        Fix the first roll of every game.
+    opening : bool, optional
+        Begin each game with the opening roll (each side rolls one die, ties
+        re-rolled, the higher die plays both, so the first play is never a
+        double; the opponent moves first when its die is higher). ``None``
+        (default) means: yes for the starting position without ``dice``, no
+        otherwise.
+    progress : callable, optional
+        Called with the number of games of each finished block.
+
+    Returns
+    -------
+    RolloutResult
+        Probabilities in [0, 1], cubeless equity in points per unit cube, and
+        their standard errors.
+
+    Raises
+    ------
+    ValueError
+        For a bad position, a game already over, ``games < 1``, bad dice,
+        an unknown policy or engine, a bad seed or worker count.
+    ImportError
+        For ``engine="cython"`` when the compiled core is not built.
+
+    Notes
+    -----
+    **Reproducibility.** Games run in blocks of ``fastbg.parallel.BLOCK_SIZE``;
+    block ``k`` draws its dice from
+    ``PCG64DXSM(SeedSequence(seed, spawn_key=(k,)))``. The same fastbg version,
+    seed and options give the same numbers for any ``workers`` and either engine.
+    If the run is interrupted (Ctrl-C), the result covers the blocks that
+    finished and has ``interrupted=True``.
+    """
+    pos = Position.parse(position)
+    if pos.game_over:
+        raise ValueError("the game is over in this position: a side has borne off all 15 checkers")
+    if isinstance(games, bool) or not isinstance(games, (int, np.integer)) or games < 1:
+        raise ValueError(f"games must be a positive integer, got {games!r}")
+    if policy not in POLICIES:
+        raise ValueError(f"unknown policy {policy!r}: choose one of {', '.join(POLICIES)}")
+    if engine not in ENGINES:
+        raise ValueError(f"unknown engine {engine!r}: choose one of {', '.join(ENGINES)}")
+    dice = _check_dice(dice)
+    entropy = _check_seed(seed)
+    nworkers = resolve_workers(workers)
+    if opening is None:
+        opening = dice is None and bool(np.array_equal(pos.board, START_BOARD))
+    if opening and dice is not None:
+        raise ValueError("choose either a fixed first roll (dice) or the opening roll, not both")
+
+    t0 = time.perf_counter()
+    run = run_blocks(
+        pos.board, int(games), entropy, engine=engine, policy=policy, dice=dice,
+        opening=bool(opening), workers=nworkers, progress=progress, block_size=BLOCK_SIZE,
+    )
+    seconds = time.perf_counter() - t0
+    est, se = outcome_statistics(run.counts)
+    return RolloutResult(
+        **{k: est[k] for k in PROBABILITY_KEYS},
+        equity=est["equity"],
+        stderr=se,
+        counts=run.counts,
+        games=run.games,
+        seed=entropy,
+        engine=engine,
+        policy=policy,
+        position_id=pos.to_position_id(),
+        dice=dice,
+        opening=bool(opening),
+        seconds=seconds,
+        interrupted=run.interrupted,
+        workers=nworkers,
+        games_requested=int(games),
+    )
