@@ -1,0 +1,182 @@
+"""Boards: validation, side swap, pip counts, the race test and game-over classification.
+
+Pure-Python mirror of ``fastbg._core.board``. The board convention is the engine
+contract's (see :mod:`fastbg.reference`): an ``int8`` array of shape ``(2, 25)``,
+row 0 the side to move, row 1 its opponent, each counted from its own side (index
+``i`` is the side's point ``i + 1``, index 24 its bar). A side's point ``p`` is the
+other side's point ``25 - p``, so row 0's index ``i`` faces row 1's index
+``23 - i``.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = [
+    "validate_board",
+    "swap",
+    "pip_counts",
+    "back_point",
+    "is_race",
+    "checkers_off",
+    "outcome",
+]
+
+_SIDES = ("side to move (row 0)", "opponent (row 1)")
+
+
+def validate_board(board) -> np.ndarray:
+    """Check a board and return it as a fresh ``int8`` array.
+
+    Parameters
+    ----------
+    board : array_like of int, shape (2, 25)
+        Row 0 the side to move, row 1 the opponent (engine convention).
+
+    Returns
+    -------
+    numpy.ndarray of int8, shape (2, 25)
+        A new array; the input is never modified.
+
+    Raises
+    ------
+    ValueError
+        If the shape is not ``(2, 25)``, the values are not integers, a count is
+        negative, a side has more than 15 checkers on the board and bar, or a
+        point is held by both sides.
+    """
+    arr = np.asarray(board)
+    if arr.shape != (2, 25):
+        raise ValueError(f"a board has shape (2, 25), got {arr.shape}")
+    if arr.dtype.kind not in "iu":
+        raise ValueError(f"checker counts must be integers, got dtype {arr.dtype}")
+    counts = arr.astype(np.int64)
+    for side in range(2):
+        if (counts[side] < 0).any():
+            i = int(np.flatnonzero(counts[side] < 0)[0])
+            where = "bar" if i == 24 else f"point {i + 1}"
+            raise ValueError(f"negative checker count on the {_SIDES[side]}'s {where}")
+        total = int(counts[side].sum())
+        if total > 15:
+            raise ValueError(f"the {_SIDES[side]} has {total} checkers; at most 15")
+    # Row 0's point i + 1 is row 1's point 24 - i (index 23 - i).
+    both = np.flatnonzero((counts[0, :24] > 0) & (counts[1, 23::-1] > 0))
+    if both.size:
+        i = int(both[0])
+        raise ValueError(
+            f"point {i + 1} of the side to move (the opponent's point {24 - i}) "
+            "is held by both sides"
+        )
+    return counts.astype(np.int8)
+
+
+def swap(board) -> np.ndarray:
+    """Exchange the rows: the opponent becomes the side to move.
+
+    Parameters
+    ----------
+    board : numpy.ndarray, shape (2, 25)
+
+    Returns
+    -------
+    numpy.ndarray of int8, shape (2, 25)
+        A new array ``[board[1], board[0]]``.
+    """
+    b = np.asarray(board)
+    return np.ascontiguousarray(b[::-1]).astype(np.int8, copy=True)
+
+
+def pip_counts(board) -> tuple[int, int]:
+    """Pip counts of both sides.
+
+    Parameters
+    ----------
+    board : numpy.ndarray, shape (2, 25)
+
+    Returns
+    -------
+    (int, int)
+        Pips of row 0 and of row 1: the sum over checkers of the point they stand
+        on, from their own side; a checker on the bar counts 25, one off counts 0.
+    """
+    b = np.asarray(board, dtype=np.int64)
+    weights = np.arange(1, 26, dtype=np.int64)
+    return int(b[0] @ weights), int(b[1] @ weights)
+
+
+def back_point(row) -> int:
+    """Highest occupied point of one side (25 for the bar, 0 if it has none).
+
+    Parameters
+    ----------
+    row : array_like of int, shape (25,)
+        One row of a board.
+
+    Returns
+    -------
+    int
+    """
+    for i in range(24, -1, -1):
+        if row[i] > 0:
+            return i + 1
+    return 0
+
+
+def is_race(board) -> bool:
+    """True if no contact remains: the sides' checkers have passed each other.
+
+    Parameters
+    ----------
+    board : numpy.ndarray, shape (2, 25)
+
+    Returns
+    -------
+    bool
+        ``back_point(row 0) + back_point(row 1) < 25`` (engine contract), where
+        a side's back point is its highest occupied point and the bar is 25.
+    """
+    b = np.asarray(board)
+    return back_point(b[0]) + back_point(b[1]) < 25
+
+
+def checkers_off(board) -> tuple[int, int]:
+    """Checkers borne off by each side.
+
+    Parameters
+    ----------
+    board : numpy.ndarray, shape (2, 25)
+
+    Returns
+    -------
+    (int, int)
+        ``15 - row sum`` for row 0 and row 1.
+    """
+    b = np.asarray(board, dtype=np.int64)
+    return 15 - int(b[0].sum()), 15 - int(b[1].sum())
+
+
+def outcome(board) -> int:
+    """Classify the game after the side in row 0 has played.
+
+    Parameters
+    ----------
+    board : numpy.ndarray, shape (2, 25)
+        The position after the play, in the mover's frame (rows not swapped).
+
+    Returns
+    -------
+    int
+        0 if the mover still has a checker on the board or bar (the game goes
+        on); otherwise the points won (DESIGN section 3.7): 1 single game if the
+        loser has borne off a checker, else 3 (backgammon) if the loser has a
+        checker on its bar or in the winner's home board (its own points 19..24,
+        indices 18..23), else 2 (gammon).
+    """
+    b = np.asarray(board, dtype=np.int64)
+    if b[0].sum() > 0:
+        return 0
+    loser = b[1]
+    if loser.sum() < 15:
+        return 1
+    if loser[18:25].sum() > 0:
+        return 3
+    return 2
