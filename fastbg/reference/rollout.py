@@ -1,0 +1,205 @@
+"""The game loop and rollout blocks of the pure-Python engine.
+
+Pure-Python mirror of ``fastbg._core.rollout``, following the engine contract's
+game loop (:mod:`fastbg.reference`). The only random draws are the dice, the
+opening roll, and the random policy's choice when there are two or more plays;
+pubeval never draws.
+
+Reproducibility
+---------------
+For the same board, options, policy and bit generator state, both engines play
+the same games and return the same outcome classes and counts.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .board import outcome, swap, validate_board
+from .dice import opening_roll, roll_index
+from .movegen import legal_plays, validate_dice
+
+__all__ = ["play_game", "rollout_block", "roll_indices", "OUTCOME_CLASSES"]
+
+OUTCOME_CLASSES = (
+    "win single",
+    "win gammon",
+    "win backgammon",
+    "lose single",
+    "lose gammon",
+    "lose backgammon",
+)
+
+
+def _check_bitgen(bitgen) -> None:
+    if not isinstance(bitgen, np.random.BitGenerator):
+        raise TypeError(
+            "bitgen must be a numpy.random.BitGenerator (e.g. numpy.random.PCG64DXSM), "
+            f"got {type(bitgen).__name__}"
+        )
+
+
+def _check_policy(policy) -> None:
+    if not callable(getattr(policy, "choose", None)):
+        raise TypeError(
+            f"policy must be a policy object from make_policy(), got {type(policy).__name__}"
+        )
+
+
+def _check_options(dice, opening) -> tuple[int, int] | None:
+    if dice is not None and opening:
+        raise ValueError("give either dice (a fixed first roll) or opening=True, not both")
+    if dice is None:
+        return None
+    try:
+        d1, d2 = dice
+    except (TypeError, ValueError):
+        raise ValueError(f"dice must be a pair (d1, d2), got {dice!r}") from None
+    return validate_dice(d1, d2)
+
+
+def _play(board: np.ndarray, bitgen, policy, first) -> int:
+    """One game from a validated board; ``first`` is the first roll or None."""
+    # `mover_is_root` tells whether row 0 is the side that was in row 0 of the input.
+    mover_is_root = True
+    if first == "opening":
+        a, b = opening_roll(bitgen)
+        if a > b:
+            first = (a, b)
+        else:
+            board = swap(board)
+            mover_is_root = False
+            first = (b, a)
+    while True:
+        if first is not None:
+            d1, d2 = first
+            first = None
+        else:
+            r = roll_index(bitgen)
+            d1, d2 = r // 6 + 1, r % 6 + 1
+        plays = legal_plays(board, d1, d2)
+        n = len(plays)
+        if n == 0:
+            after = board
+        elif n == 1:
+            after = plays[0]
+        else:
+            after = plays[policy.choose(board, plays, bitgen)]
+        if not after[0].any():
+            won = outcome(after)  # 1, 2 or 3 points for the mover
+            return won - 1 if mover_is_root else won + 2
+        board = swap(after)
+        mover_is_root = not mover_is_root
+
+
+def play_game(board, bitgen, policy, dice=None, opening=False) -> int:
+    """Play one game to the end.
+
+    Parameters
+    ----------
+    board : array_like of int, shape (2, 25)
+        The start, with the side in row 0 about to roll.
+    bitgen : numpy.random.BitGenerator
+        Source of every random draw.
+    policy : RandomPolicy or PubevalPolicy
+        From :func:`fastbg.reference.eval.make_policy`.
+    dice : (int, int), optional
+        Fixed first roll of the side in row 0 (no draw for it).
+    opening : bool, default False
+        Start with an opening roll (DESIGN section 3.8): the side with the higher
+        die plays both dice, which may be the opponent.
+
+    Returns
+    -------
+    int
+        Outcome class from the point of view of row 0 of ``board``: 0 win single,
+        1 win gammon, 2 win backgammon, 3 lose single, 4 lose gammon, 5 lose
+        backgammon.
+
+    Raises
+    ------
+    ValueError
+        If the board is not valid, a die is not in 1..6, or both ``dice`` and
+        ``opening`` are given.
+    TypeError
+        If ``bitgen`` is not a numpy bit generator or ``policy`` has no
+        ``choose`` method.
+    """
+    b = validate_board(board)
+    _check_bitgen(bitgen)
+    _check_policy(policy)
+    first = _check_options(dice, opening)
+    return _play(b, bitgen, policy, "opening" if opening else first)
+
+
+def rollout_block(board, games, bitgen, policy, dice=None, opening=False) -> np.ndarray:
+    """Play ``games`` games from one position and count the outcome classes.
+
+    Parameters
+    ----------
+    board : array_like of int, shape (2, 25)
+        The start, side in row 0 about to roll.
+    games : int
+        Number of games, ``>= 0``, played one after another from ``bitgen``.
+    bitgen : numpy.random.BitGenerator
+    policy : RandomPolicy or PubevalPolicy
+    dice : (int, int), optional
+        Fixed first roll of every game.
+    opening : bool, default False
+        Start every game with an opening roll.
+
+    Returns
+    -------
+    numpy.ndarray of int64, shape (6,)
+        Counts of the outcome classes of :func:`play_game`; they sum to ``games``.
+
+    Raises
+    ------
+    ValueError
+        As :func:`play_game`, or if ``games`` is negative or not an integer.
+    TypeError
+        As :func:`play_game`.
+    """
+    b = validate_board(board)
+    _check_bitgen(bitgen)
+    _check_policy(policy)
+    first = _check_options(dice, opening)
+    if isinstance(games, (bool, np.bool_)) or not isinstance(games, (int, np.integer)):
+        raise ValueError(f"games must be a non-negative int, got {games!r}")
+    if games < 0:
+        raise ValueError(f"games must be a non-negative int, got {games}")
+    counts = np.zeros(6, dtype=np.int64)
+    for _ in range(int(games)):
+        counts[_play(b, bitgen, policy, "opening" if opening else first)] += 1
+    return counts
+
+
+def roll_indices(bitgen, n) -> np.ndarray:
+    """``n`` consecutive roll indices, as the game loop draws them.
+
+    Parameters
+    ----------
+    bitgen : numpy.random.BitGenerator
+    n : int
+        Number of rolls, ``>= 0``.
+
+    Returns
+    -------
+    numpy.ndarray of int64, shape (n,)
+        Values in ``[0, 36)`` from :func:`fastbg.reference.dice.roll_index`.
+
+    Raises
+    ------
+    ValueError
+        If ``n`` is negative or not an integer.
+    TypeError
+        If ``bitgen`` is not a numpy bit generator.
+    """
+    _check_bitgen(bitgen)
+    if isinstance(n, (bool, np.bool_)) or not isinstance(n, (int, np.integer)):
+        raise ValueError(f"n must be a non-negative int, got {n!r}")
+    if n < 0:
+        raise ValueError(f"n must be a non-negative int, got {n}")
+    out = np.empty(int(n), dtype=np.int64)
+    for i in range(int(n)):
+        out[i] = roll_index(bitgen)
+    return out
