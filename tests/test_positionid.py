@@ -1,0 +1,112 @@
+"""Position ID and XGID codecs, Position validation (DESIGN section 2)."""
+import numpy as np
+import pytest
+from hypothesis import given, settings
+
+from fastbg import Position
+from fastbg.positionid import decode_position_id, decode_xgid, encode_position_id, encode_xgid
+
+from strategies import boards
+
+START_XGID = "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10"
+
+
+def test_start_position_id():
+    p = Position.start()
+    assert p.to_position_id() == "4HPwATDgc/ABMA"
+    assert Position.parse("4HPwATDgc/ABMA") == p
+    assert p.pip_counts == (167, 167)
+
+
+def test_asymmetric_position_id_puts_the_player_on_roll_second():
+    # DESIGN section 2: the player on roll has 2 on its 3-point, 5 on 6, 2 on 8,
+    # 3 on 13 and one each on 16, 20 and 24.
+    b = decode_position_id("4HPMwQCMz+AIIQ")
+    expected = {3: 2, 6: 5, 8: 2, 13: 3, 16: 1, 20: 1, 24: 1}
+    assert {i + 1: int(n) for i, n in enumerate(b[0]) if n} == expected
+    assert int(b[0].sum()) == 15 and int(b[1].sum()) == 15
+    assert encode_position_id(b) == "4HPMwQCMz+AIIQ"
+
+
+def test_start_xgid():
+    assert Position.start().to_xgid() == START_XGID
+    assert Position.parse(START_XGID) == Position.start()
+    # Without the prefix, and with the other side on roll (symmetric start).
+    assert Position.parse(START_XGID[5:].replace(":1:00", ":-1:00")) == Position.start()
+
+
+def test_xgid_turn_selects_the_player_on_roll():
+    b = decode_position_id("4HPMwQCMz+AIIQ")
+    x = encode_xgid(b)
+    assert np.array_equal(decode_xgid(x).board, b)
+    # The same diagram with O on roll: row 0 is then the other side.
+    flipped = x.replace(":0:0:1:", ":0:0:-1:")
+    assert np.array_equal(decode_xgid(flipped).board, b[::-1])
+
+
+@settings(max_examples=300, deadline=None)
+@given(boards())
+def test_position_id_round_trip(board):
+    pid = encode_position_id(board)
+    assert len(pid) == 14
+    assert np.array_equal(decode_position_id(pid), board)
+
+
+@settings(max_examples=300, deadline=None)
+@given(boards())
+def test_xgid_round_trip(board):
+    assert np.array_equal(decode_xgid(encode_xgid(board)).board, board)
+    assert Position.parse(encode_xgid(board)) == Position(board)
+
+
+@pytest.mark.parametrize(
+    "text, fragment",
+    [
+        ("4HPwATDgc/ABM", "13 characters"),
+        ("4HPwATDgc/ABMAA", "15 characters"),
+        ("4HPwATDgc/AB-A", "not a base64 character"),
+        ("//////////////", "80 bits"),
+        ("XGID=-b----E-C---eE---c-e----B", "25 characters"),
+        ("XGID=-b----E-C---eE---c-e----Z-:0:0:1:00:0:0:0:0:10", "not a checker count"),
+        ("XGID=-b----E-C---eE---c-e----B-:0:0:2:00:0:0:0:0:10", "turn"),
+        ("XGID=-b----E-C---eE---c-e----P-:0:0:1:00:0:0:0:0:10", "not a checker count"),
+        ("XGID=-b----E-C---eE---c-e---BB-:0:0:1:00:0:0:0:0:10", "17 checkers"),
+        ("XGID=Ab----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10", "X checkers on O's bar"),
+        ("hello", "expected 'start'"),
+    ],
+)
+def test_bad_ids_are_rejected_with_a_reason(text, fragment):
+    with pytest.raises(ValueError, match=fragment):
+        Position.parse(text)
+
+
+def test_bad_boards_are_rejected_with_a_reason():
+    b = np.array(Position.start().board)
+    b16 = b.copy()
+    b16[0, 0] += 1
+    with pytest.raises(ValueError, match="16 checkers"):
+        Position(b16)
+    both = b.copy()
+    both[0, 5] -= 1
+    both[0, 0] = 1  # my ace point is the opponent's 24-point, which it holds
+    with pytest.raises(ValueError, match="held by both sides"):
+        Position(both)
+    neg = b.copy()
+    neg[1, 3] = -1
+    with pytest.raises(ValueError, match="negative"):
+        Position(neg)
+    with pytest.raises(ValueError, match="shape"):
+        Position(np.zeros((2, 24), dtype=np.int8))
+
+
+def test_position_is_immutable_and_hashable():
+    p = Position.start()
+    with pytest.raises(ValueError):
+        p.board[0, 0] = 1
+    assert len({p, Position.parse("start")}) == 1
+    assert p.swapped() == p
+
+
+def test_diagram_shows_ids_and_pips():
+    text = str(Position.parse("4HPMwQCMz+AIIQ"))
+    assert "4HPMwQCMz+AIIQ" in text and "XGID=" in text and "pips" in text

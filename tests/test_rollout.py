@@ -1,0 +1,135 @@
+"""Rollout API: reproducibility, engine agreement, interruption, bad input."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from fastbg import Position, rollout
+from fastbg.parallel import block_sizes, run_blocks
+from fastbg.rollout import PROBABILITY_KEYS, outcome_statistics
+
+
+MIDGAME = "4HPMwQCMz+AIIQ"
+
+
+def _need_cython():
+    pytest.importorskip("fastbg._core.rollout", reason="Cython core not built")
+
+
+@pytest.mark.parametrize("policy", ["pubeval", "random"])
+def test_same_seed_same_numbers_for_any_worker_count(policy):
+    _need_cython()
+    runs = [rollout(MIDGAME, 5_500, seed=42, workers=w, policy=policy) for w in (1, 2, 3)]
+    for r in runs[1:]:
+        assert np.array_equal(r.counts, runs[0].counts)
+        assert r.win == runs[0].win and r.equity == runs[0].equity
+    assert runs[0].games == 5_500 and int(runs[0].counts.sum()) == 5_500
+    other = rollout(MIDGAME, 5_500, seed=43, workers=2, policy=policy)
+    assert not np.array_equal(other.counts, runs[0].counts)
+
+
+@pytest.mark.parametrize("policy", ["pubeval", "random"])
+@pytest.mark.parametrize("position, dice, opening", [
+    ("start", None, True),
+    ("start", (3, 1), False),
+    (MIDGAME, None, False),
+    ("4HPwATDgc/ABMA", (6, 6), False),
+])
+def test_engines_give_equal_counts_for_the_same_seed(policy, position, dice, opening):
+    _need_cython()
+    board = Position.parse(position).board
+    kw = dict(policy=policy, dice=dice, opening=opening, block_size=40)
+    py = run_blocks(board, 120, 7, engine="python", **kw)
+    cy = run_blocks(board, 120, 7, engine="cython", workers=2, **kw)
+    assert py.games == cy.games == 120
+    assert np.array_equal(py.counts, cy.counts), (py.counts, cy.counts)
+
+
+def test_rollout_api_python_equals_cython():
+    _need_cython()
+    a = rollout("start", 150, seed=3, engine="python", workers=1)
+    b = rollout("start", 150, seed=3, engine="cython", workers=2)
+    assert np.array_equal(a.counts, b.counts)
+    assert a.opening and b.opening
+
+
+def test_result_fields_and_json_keys():
+    res = rollout(MIDGAME, 60, seed=11, engine="python", workers=1)
+    d = res.to_dict()
+    for k in (*PROBABILITY_KEYS, "equity", "games", "seed", "engine", "policy", "seconds",
+              "games_per_second", "stderr"):
+        assert k in d
+    assert set(d["stderr"]) == {*PROBABILITY_KEYS, "equity"}
+    assert d["seed"] == 11 and d["games"] == 60 and d["engine"] == "python"
+    assert 0 <= res.win_backgammon <= res.win_gammon <= res.win <= 1
+    assert 0 <= res.lose_backgammon <= res.lose_gammon <= res.lose <= 1
+    lo, hi = res.confidence_interval("equity", 0.95)
+    assert lo < res.equity < hi
+
+
+def test_fresh_seed_is_reported_and_reproduces():
+    _need_cython()
+    a = rollout(MIDGAME, 2_000, workers=2)
+    b = rollout(MIDGAME, 2_000, seed=a.seed, workers=1)
+    assert np.array_equal(a.counts, b.counts)
+
+
+def test_outcome_statistics_formulae():
+    counts = np.array([50, 20, 5, 15, 8, 2])  # 100 games
+    est, se = outcome_statistics(counts)
+    assert est["win"] == 0.75 and est["win_gammon"] == 0.25 and est["win_backgammon"] == 0.05
+    assert est["lose_gammon"] == 0.10 and est["lose_backgammon"] == 0.02
+    # DESIGN 5: (2 win - 1) + (wg - lg) + (wbg - lbg) equals the mean points per game
+    formula = (2 * 0.75 - 1) + (0.25 - 0.10) + (0.05 - 0.02)
+    assert est["equity"] == pytest.approx(formula)
+    pts = np.repeat([1, 2, 3, -1, -2, -3], counts)
+    assert se["equity"] == pytest.approx(pts.std(ddof=1) / np.sqrt(100))
+    assert se["win"] == pytest.approx(np.sqrt(0.75 * 0.25 / 99))
+
+
+def test_interrupt_keeps_finished_blocks():
+    _need_cython()
+    seen = []
+
+    def progress(n):
+        seen.append(n)
+        if len(seen) == 2:
+            raise KeyboardInterrupt
+
+    for workers in (1, 2):
+        seen.clear()
+        res = rollout(MIDGAME, 50_000, seed=5, workers=workers, progress=progress)
+        assert res.interrupted
+        assert 2_000 <= res.games < 50_000 and res.games % 1000 == 0
+        assert int(res.counts.sum()) == res.games
+        # The finished blocks are the first ones when run on one worker: compare.
+        if workers == 1:
+            full = rollout(MIDGAME, res.games, seed=5, workers=1)
+            assert np.array_equal(full.counts, res.counts)
+
+
+def test_block_sizes():
+    assert block_sizes(2500, 1000) == [1000, 1000, 500]
+    assert block_sizes(1000, 1000) == [1000]
+    assert sum(block_sizes(1_234_567)) == 1_234_567
+
+
+@pytest.mark.parametrize("kwargs, fragment", [
+    (dict(games=0), "games must be a positive integer"),
+    (dict(games=10, policy="gnubg"), "unknown policy"),
+    (dict(games=10, engine="rust"), "unknown engine"),
+    (dict(games=10, dice=(7, 1)), "die 7 out of range"),
+    (dict(games=10, dice=(0, 1)), "die 0 out of range"),
+    (dict(games=10, seed=-1), "seed must be a non-negative integer"),
+    (dict(games=10, workers=0), "workers must be a positive integer"),
+])
+def test_bad_arguments(kwargs, fragment):
+    with pytest.raises(ValueError, match=fragment):
+        rollout(MIDGAME, engine=kwargs.pop("engine", "python"), **kwargs)
+
+
+def test_game_over_position_is_rejected():
+    b = np.zeros((2, 25), dtype=np.int8)
+    b[1, 5] = 15  # the player on roll has borne off everything
+    with pytest.raises(ValueError, match="game is over"):
+        rollout(b, 10, engine="python")
