@@ -5,7 +5,6 @@ Points are numbered from the mover's side; 25 is the bar and 0 is off.
 """
 from __future__ import annotations
 
-from collections import Counter
 from typing import Iterable, Sequence
 
 __all__ = ["format_play", "point_name"]
@@ -43,19 +42,19 @@ def format_play(moves: Iterable[Sequence]) -> str:
                 break
         else:
             paths.append([frm, [(to, hit)]])
-    texts = []
+    # Paths through the same shown points are counted together, a hit marked if
+    # any of them hit (GNU Backgammon writes 13/7*(2) when one of two checkers hits).
+    groups: dict[tuple, list] = {}
     for start, legs in paths:
-        parts = [point_name(start)]
-        for i, (pt, hit) in enumerate(legs):
-            last = i == len(legs) - 1
-            if hit or last:
-                parts.append(point_name(pt) + ("*" if hit else ""))
-        texts.append(((start, legs[-1][0]), "/".join(parts)))
-    if not texts:
+        shown = tuple(i for i, (_, hit) in enumerate(legs) if hit or i == len(legs) - 1)
+        key = (start, tuple(legs[i][0] for i in shown))
+        g = groups.setdefault(key, [[False] * len(shown), 0])
+        g[0] = [a or legs[i][1] for a, i in zip(g[0], shown)]
+        g[1] += 1
+    if not groups:
         return "(no play)"
-    counts = Counter(t for _, t in texts)
-    order = sorted(set(texts), key=lambda kt: (-kt[0][0], -kt[0][1], kt[1]))
     out = []
-    for _, t in order:
-        out.append(t if counts[t] == 1 else f"{t}({counts[t]})")
+    for (start, pts), (hits, count) in sorted(groups.items(), key=lambda kv: (-kv[0][0], -kv[0][1][-1], kv[0][1])):
+        text = "/".join([point_name(start)] + [point_name(p) + ("*" if h else "") for p, h in zip(pts, hits)])
+        out.append(text if count == 1 else f"{text}({count})")
     return " ".join(out)
