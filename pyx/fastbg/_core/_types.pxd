@@ -1,0 +1,46 @@
+# cython: language_level=3
+"""Constants and types shared by the Cython core (header-only).
+
+Board convention (DESIGN section 2): a position is two rows of 25 counts. Row 0 is
+the side on roll, row 1 its opponent, each from its own point of view: index ``i``
+is that side's point ``i + 1`` (0 = ace point, 5 = six point, 23 = 24-point) and
+index 24 its bar. Checkers off are ``15 - row sum``. My index ``i`` (0..23) is the
+opponent's index ``23 - i``.
+"""
+from libc.stdint cimport int64_t, uint64_t
+
+cdef enum:
+    NPOINTS = 24            # points on the board, per side
+    NSLOTS = 25             # counts per row: 24 points + the bar
+    BAR = 24                # index of the bar in a row
+    NCHECKERS = 15          # checkers per side
+    HOME_TOP = 5            # highest index of a side's home board (its 6-point)
+    BOARD_BYTES = 50        # bytes of one board_t (2 x 25, no padding)
+    # Capacity of a plays buffer. DESIGN section 6 asks for at least 3,875 distinct
+    # plays per roll (the largest count known for doubles); the generator checks
+    # this bound and reports an overflow instead of writing past it.
+    MAX_PLAYS = 4096
+    # Open-addressing table used to de-duplicate non-double plays. A non-double
+    # roll yields at most 2 orders x 15 first moves x 15 second moves = 450 full
+    # sequences (plus single-die plays when no full one exists, which are at most
+    # 2 x 15), so 1024 slots keep the load under one half.
+    HASH_BITS = 10
+    HASH_SIZE = 1024
+
+
+# One position: exactly 50 bytes, byte-compatible with a C-contiguous numpy int8
+# array of shape (2, 25), so buffers of boards can be memcpy'd to and from numpy
+# and compared with memcmp (all counts are 0..15, so unsigned byte order is the
+# numeric order of the int8 values, which is the canonical order of plays).
+cdef struct board_t:
+    unsigned char p[2][25]  # p[0]: side on roll, p[1]: opponent; [side][index], index 24 = bar
+
+# Outcome classes, from the point of view of the side the game was started for.
+cdef enum outcome_t:
+    WIN_SINGLE = 0
+    WIN_GAMMON = 1
+    WIN_BACKGAMMON = 2
+    LOSE_SINGLE = 3
+    LOSE_GAMMON = 4
+    LOSE_BACKGAMMON = 5
+    NOT_OVER = -1           # neither side has borne off all its checkers

@@ -1,0 +1,77 @@
+# cython: language_level=3
+"""Board primitives of the Cython core: side swap, pip counts, race test, outcome.
+
+All kernels are ``inline ... noexcept nogil`` so that movegen, eval and rollout
+compile them into their own loops. ``board.pyx`` adds validation (``load_board``)
+and the ``def`` wrappers with the names and semantics of ``fastbg.reference.board``.
+"""
+from libc.string cimport memcpy
+from fastbg._core._types cimport board_t, BAR, NSLOTS, NCHECKERS
+
+
+cdef inline void swap_into(const board_t* src, board_t* dst) noexcept nogil:
+    """Write ``src`` with its rows exchanged into ``dst`` (``dst != src``)."""
+    memcpy(dst.p[0], src.p[1], NSLOTS)
+    memcpy(dst.p[1], src.p[0], NSLOTS)
+
+
+cdef inline int row_sum(const unsigned char* row) noexcept nogil:
+    """Checkers of one side on its points and bar."""
+    cdef int i, s = 0
+    for i in range(NSLOTS):
+        s += row[i]
+    return s
+
+
+cdef inline int pip_count_row(const unsigned char* row) noexcept nogil:
+    """Pips one side needs to bear off: sum of (index + 1) x count, bar = 25."""
+    cdef int i, s = 0
+    for i in range(NSLOTS):
+        s += (i + 1) * row[i]
+    return s
+
+
+cdef inline int back_point(const unsigned char* row) noexcept nogil:
+    """A side's highest occupied point (1..24, bar = 25), 0 if it has none left."""
+    cdef int i = BAR
+    while i >= 0 and row[i] == 0:
+        i -= 1
+    return i + 1
+
+
+cdef inline bint is_race_c(const board_t* b) noexcept nogil:
+    """No contact left: ``my_back + opp_back < 25`` (engine contract)."""
+    return back_point(b.p[0]) + back_point(b.p[1]) < 25
+
+
+cdef inline int loser_class(const unsigned char* loser) noexcept nogil:
+    """0 single, 1 gammon, 2 backgammon for the side that did not bear off.
+
+    Single if the loser has a checker off; with none off, backgammon if it has a
+    checker on its bar or in the winner's home board (its own indices 18..23),
+    else gammon.
+    """
+    cdef int i
+    if row_sum(loser) < NCHECKERS:
+        return 0
+    for i in range(18, NSLOTS):
+        if loser[i]:
+            return 2
+    return 1
+
+
+cdef inline int outcome_c(const board_t* b) noexcept nogil:
+    """Outcome class 0..5 from row 0's point of view, or -1 if the game is not over.
+
+    Row 0 wins when it has no checker left (classes 0..2), loses when row 1 has
+    none (classes 3..5).
+    """
+    if row_sum(b.p[0]) == 0:
+        return loser_class(b.p[1])
+    if row_sum(b.p[1]) == 0:
+        return 3 + loser_class(b.p[0])
+    return -1
+
+
+cdef int load_board(object board, board_t* out) except -1
+cdef object board_to_array(const board_t* b)

@@ -1,0 +1,285 @@
+# cython: language_level=3
+"""Policies of the Cython core, mirroring :mod:`fastbg.reference.eval`.
+
+``RandomPolicy`` picks uniformly in canonical order with one ``bounded(n)`` draw.
+``PubevalPolicy`` is G. Tesauro's public evaluation function (pubeval.c, 1993)
+computed exactly in integers, with the weights of :mod:`fastbg._pubeval_weights`.
+Its ``choose`` scores each play *sparsely*: the score of the position before the
+roll is computed once, and each play only adds the change of the few locations
+where it differs (found by comparing 8-byte words).
+"""
+import numpy as np
+cimport numpy as cnp
+from libc.stdint cimport int64_t, uint64_t
+from libc.string cimport memcmp, memcpy
+
+from fastbg._core._types cimport board_t, BAR, NSLOTS, NCHECKERS, MAX_PLAYS
+from fastbg._core.board cimport load_board, is_race_c, row_sum
+from fastbg._core.dice cimport bounded, get_bitgen
+from fastbg._core.movegen cimport sort_plays
+
+cnp.import_array()
+
+
+cdef extern from *:
+    """
+    #include <stdint.h>
+    #include <string.h>
+    static inline uint64_t fastbg_load64(const unsigned char *p) {
+        uint64_t x; memcpy(&x, p, 8); return x;
+    }
+    /* Index (0..7, in memory order) of the lowest differing byte of a nonzero
+       xor of two words loaded with fastbg_load64, and that byte's mask. */
+    #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    static inline int fastbg_first_byte(uint64_t x) { return __builtin_clzll(x) >> 3; }
+    static inline uint64_t fastbg_byte_mask(int i) { return (uint64_t)0xFF << (56 - 8 * i); }
+    #else
+    static inline int fastbg_first_byte(uint64_t x) { return __builtin_ctzll(x) >> 3; }
+    static inline uint64_t fastbg_byte_mask(int i) { return (uint64_t)0xFF << (8 * i); }
+    #endif
+    """
+    uint64_t load64 "fastbg_load64"(const unsigned char* p) noexcept nogil
+    int first_byte "fastbg_first_byte"(uint64_t x) noexcept nogil
+    uint64_t byte_mask "fastbg_byte_mask"(int i) noexcept nogil
+    int ctz32 "__builtin_ctz"(unsigned int x) noexcept nogil
+
+
+cdef class Policy:
+    """Base class of the policies (abstract: always picks the first play)."""
+
+    def __cinit__(self):
+        self.name = "policy"
+
+    cdef int choose_c(self, const board_t* before, board_t* plays, int n,
+                    bitgen_t* bg) noexcept nogil:
+        return 0
+
+    def __repr__(self):
+        return f"{type(self).__name__}()"
+
+    def choose(self, board_before, plays, bitgen):
+        """Index of the chosen play in ``plays``, for testing (see the subclasses).
+
+        Parameters
+        ----------
+        board_before : array_like of int, shape (2, 25)
+            The position before the roll, mover in row 0.
+        plays : array_like of int, shape (n, 2, 25)
+            The legal plays, in canonical order as :func:`legal_plays` returns them.
+        bitgen : numpy.random.BitGenerator
+            Drawn from only if the policy is random and ``n >= 2``.
+
+        Returns
+        -------
+        int
+            An index into ``plays`` (0 without any draw when ``n == 1``).
+        """
+        return _choose(self, board_before, plays, bitgen)
+
+
+cdef object _choose(Policy policy, board_before, plays, bitgen):
+    cdef board_t before
+    load_board(board_before, &before)
+    arr = np.ascontiguousarray(plays, dtype=np.int8)
+    if arr.ndim != 3 or arr.shape[1] != 2 or arr.shape[2] != NSLOTS:
+        raise ValueError(f"plays must have shape (n, 2, 25), got {arr.shape}")
+    cdef int n = arr.shape[0]
+    if n == 0:
+        raise ValueError("no plays to choose from")
+    if n > MAX_PLAYS:
+        raise ValueError(f"at most {MAX_PLAYS} plays, got {n}")
+    if n == 1:
+        return 0
+    cdef bitgen_t* bg = get_bitgen(bitgen)
+    cdef cnp.ndarray buf = arr.copy()
+    cdef board_t* p = <board_t*>cnp.PyArray_DATA(buf)
+    cdef int idx
+    with nogil:
+        idx = policy.choose_c(&before, p, n, bg)
+    # The policy may have reordered its buffer: find the chosen play in the input.
+    chosen = buf[idx]
+    matches = np.flatnonzero((arr == chosen).all(axis=(1, 2)))
+    return int(matches[0])
+
+
+cdef class RandomPolicy(Policy):
+    """Uniform random play: ``bounded(bitgen, n)`` in canonical order."""
+
+    def __cinit__(self):
+        self.name = "random"
+
+    cdef int choose_c(self, const board_t* before, board_t* plays, int n,
+                    bitgen_t* bg) noexcept nogil:
+        sort_plays(plays, n)
+        return <int>bounded(bg, <uint64_t>n)
+
+
+
+cdef class PubevalPolicy(Policy):
+    """Tesauro's pubeval (exact integers); ties go to the canonically first play."""
+
+    def __cinit__(self):
+        self.name = "pubeval"
+        from fastbg._pubeval_weights import RACE_WEIGHTS, CONTACT_WEIGHTS, WIN_SCORE
+        cdef int race, L, b, n, j
+        cdef int64_t v
+        for race, W in ((1, RACE_WEIGHTS), (0, CONTACT_WEIGHTS)):
+            if len(W) != 122:
+                raise ValueError("pubeval weights must have 122 entries")
+            for L in range(1, 25):
+                b = 24 - L
+                for n in range(-15, 16):
+                    v = 0
+                    if n == -1:
+                        v += W[5 * b] * 30
+                    if n == 1:
+                        v += W[5 * b + 1] * 30
+                    if n >= 2:
+                        v += W[5 * b + 2] * 30
+                    if n == 3:
+                        v += W[5 * b + 3] * 30
+                    if n >= 4:
+                        v += W[5 * b + 4] * 15 * (n - 3)
+                    self.point_score[race][L - 1][n + 15] = v
+            self.bar_weight[race] = W[120] * 15
+            self.off_weight[race] = W[121] * 2
+        self.win_score = WIN_SCORE
+
+    cdef int64_t score(self, const board_t* after, bint race) noexcept nogil:
+        cdef const unsigned char* me = after.p[0]
+        cdef const unsigned char* op = after.p[1]
+        cdef int off = NCHECKERS - row_sum(me)
+        if off == NCHECKERS:
+            return self.win_score
+        cdef int64_t s = self.bar_weight[race] * op[BAR] + self.off_weight[race] * off
+        cdef int i
+        for i in range(24):
+            # location L = i + 1: mover's index i, opponent's index 23 - i
+            s += self.point_score[race][i][<int>me[i] - <int>op[23 - i] + 15]
+        return s
+
+    cdef int choose_c(self, const board_t* before, board_t* plays, int n,
+                    bitgen_t* bg) noexcept nogil:
+        cdef bint race = is_race_c(before)
+        cdef const unsigned char* bb = <const unsigned char*>before
+        cdef const unsigned char* pp
+        cdef const int64_t* ps = &self.point_score[race][0][0]
+        cdef int64_t bar_w = self.bar_weight[race]
+        cdef int64_t off_w = self.off_weight[race]
+        # Score of `before` without its bar/off terms, and its words to diff against.
+        cdef int64_t base = 0
+        cdef int i, k, j, loc, best = 0, nb
+        for i in range(24):
+            base += ps[31 * i + <int>bb[i] - <int>bb[25 + 23 - i] + 15]
+        cdef uint64_t w[6]
+        cdef int offs[6]
+        offs[0] = 0; offs[1] = 8; offs[2] = 16; offs[3] = 25; offs[4] = 33; offs[5] = 41
+        for k in range(6):
+            w[k] = load64(bb + offs[k])
+        cdef int64_t sc, best_score = 0
+        cdef uint64_t x, sumw
+        cdef unsigned int mask
+        cdef int left
+        for j in range(n):
+            pp = <const unsigned char*>&plays[j]
+            # Checkers the mover still has (SWAR byte sum: at most 15 in total).
+            sumw = load64(pp) + load64(pp + 8) + load64(pp + 16)
+            left = <int>((sumw * 0x0101010101010101ULL) >> 56) + pp[BAR]
+            if left == 0:
+                sc = self.win_score
+            else:
+                mask = 0
+                for k in range(6):
+                    x = load64(pp + offs[k]) ^ w[k]
+                    while x:
+                        i = first_byte(x)
+                        x &= ~byte_mask(i)
+                        i += offs[k]
+                        # mover's index i -> location bit i; opponent's index
+                        # i - 25 -> location 24 - (i - 25), bit 48 - i
+                        mask |= (<unsigned int>1) << (i if i < 24 else 48 - i)
+                sc = base + bar_w * pp[25 + BAR] + off_w * (NCHECKERS - left)
+                while mask:
+                    loc = ctz32(mask)
+                    mask &= mask - 1
+                    sc += (ps[31 * loc + <int>pp[loc] - <int>pp[25 + 23 - loc] + 15]
+                           - ps[31 * loc + <int>bb[loc] - <int>bb[25 + 23 - loc] + 15])
+            if j == 0 or sc > best_score or (
+                sc == best_score and memcmp(pp, &plays[best], 50) < 0
+            ):
+                best_score = sc
+                best = j
+        return best
+
+
+
+POLICIES = ("random", "pubeval")
+
+
+def pubeval_inputs(board_after):
+    """pubeval's input vector times 30, as exact integers (list of 122 ints).
+
+    Same definition as :func:`fastbg.reference.eval.pubeval_inputs` (see the engine
+    contract); the policy itself never builds this vector.
+    """
+    cdef board_t b
+    load_board(board_after, &b)
+    x = [0] * 122
+    cdef int L, blk, n
+    for L in range(1, 25):
+        blk = 5 * (24 - L)
+        n = b.p[0][L - 1] if b.p[0][L - 1] > 0 else -(<int>b.p[1][24 - L])
+        if n == -1:
+            x[blk] = 30
+        if n == 1:
+            x[blk + 1] = 30
+        if n >= 2:
+            x[blk + 2] = 30
+        if n == 3:
+            x[blk + 3] = 30
+        if n >= 4:
+            x[blk + 4] = 15 * (n - 3)
+    x[120] = 15 * b.p[1][BAR]
+    x[121] = 2 * (NCHECKERS - row_sum(b.p[0]))
+    return x
+
+
+def make_policy(name):
+    """A policy by name: ``"random"`` or ``"pubeval"``.
+
+    Raises
+    ------
+    ValueError
+        For any other name.
+    """
+    if name == "random":
+        return RandomPolicy()
+    if name == "pubeval":
+        return PubevalPolicy()
+    raise ValueError(f"unknown policy {name!r}: choose one of {', '.join(POLICIES)}")
+
+
+_PUBEVAL = None
+
+
+def pubeval_score(board_after, race):
+    """Exact integer pubeval score of a position after a play (mover's frame).
+
+    Parameters
+    ----------
+    board_after : array_like of int, shape (2, 25)
+    race : bool
+        Use the race weights (the position *before* the play was a race).
+
+    Returns
+    -------
+    int
+        ``sum(W[i] * X[i])`` with weights x 1e5 and inputs x 30;
+        ``WIN_SCORE`` (2**63 - 1) if the mover has no checker left.
+    """
+    global _PUBEVAL
+    if _PUBEVAL is None:
+        _PUBEVAL = PubevalPolicy()
+    cdef board_t b
+    load_board(board_after, &b)
+    return int((<PubevalPolicy>_PUBEVAL).score(&b, bool(race)))

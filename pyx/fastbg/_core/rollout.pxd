@@ -1,0 +1,14 @@
+# cython: language_level=3
+"""The game loop and rollout blocks (GIL released)."""
+from numpy.random cimport bitgen_t
+from fastbg._core._types cimport board_t
+from fastbg._core.movegen cimport movegen_t
+from fastbg._core.eval cimport Policy
+
+
+cdef int play_game_c(const board_t* start, bitgen_t* bg, Policy policy, movegen_t* g,
+                     int d1, int d2, bint opening) noexcept nogil
+    # Play one game from `start` (row 0 about to roll) to the end and return the
+    # outcome class 0..5 from row 0's point of view, or -1 if a roll had more
+    # than MAX_PLAYS plays. First roll: (d1, d2) if d1 > 0, else the opening roll
+    # if `opening`, else a normal roll. `g` is the caller's workspace.

@@ -1,0 +1,232 @@
+# cython: language_level=3
+"""The game loop and rollout blocks, mirroring :mod:`fastbg.reference.rollout`.
+
+``rollout_block`` plays its games entirely inside ``with nogil:``: the move
+generator, the policy (a cdef class method) and the dice (numpy's ``bitgen_t``)
+are all C calls. No lock is taken on the bit generator: a block owns its own.
+"""
+import numpy as np
+cimport numpy as cnp
+from libc.stdint cimport int64_t
+
+from fastbg._core._types cimport board_t, BAR, NSLOTS, NCHECKERS, MAX_PLAYS
+from fastbg._core.board cimport load_board, swap_into, row_sum, loser_class
+from fastbg._core.dice cimport roll_index, opening_roll, get_bitgen
+from fastbg._core.movegen cimport movegen_t, movegen_new, movegen_free, generate
+from fastbg._core.eval cimport Policy
+from fastbg._core.eval import make_policy
+
+cnp.import_array()
+
+
+cdef int play_game_c(const board_t* start, bitgen_t* bg, Policy policy, movegen_t* g,
+                     int d1, int d2, bint opening) noexcept nogil:
+    cdef board_t boards[2]
+    cdef int cur = 0            # boards[cur] is the position with the mover in row 0
+    cdef int side = 0           # 0 while the starting side is on roll
+    cdef int a, b, r, n, c
+    cdef const board_t* chosen
+    boards[0] = start[0]
+    if d1 > 0:
+        a = d1
+        b = d2
+    elif opening:
+        if not opening_roll(bg, &a, &b):
+            swap_into(&boards[0], &boards[1])
+            cur = 1
+            side = 1
+    else:
+        r = roll_index(bg)
+        a = r // 6 + 1
+        b = r % 6 + 1
+    while True:
+        n = generate(g, &boards[cur], a, b)
+        if n < 0:
+            return -1
+        if n == 0:
+            chosen = &boards[cur]
+        elif n == 1:
+            chosen = &g.plays[0]
+        else:
+            chosen = &g.plays[policy.choose_c(&boards[cur], g.plays, n, bg)]
+        if row_sum(chosen.p[0]) == 0:
+            c = loser_class(chosen.p[1])
+            return c if side == 0 else 3 + c
+        swap_into(chosen, &boards[cur ^ 1])
+        cur ^= 1
+        side ^= 1
+        r = roll_index(bg)
+        a = r // 6 + 1
+        b = r % 6 + 1
+
+
+cdef int _check_dice(object dice, int* d1, int* d2) except -1:
+    d1[0] = 0
+    d2[0] = 0
+    if dice is None:
+        return 0
+    try:
+        a, b = dice
+    except (TypeError, ValueError):
+        raise ValueError(f"dice must be a pair (d1, d2), got {dice!r}") from None
+    for name, d in (("d1", a), ("d2", b)):
+        if isinstance(d, (bool, np.bool_)) or not isinstance(d, (int, np.integer)):
+            raise ValueError(f"die {name} must be an int in 1..6, got {d!r}")
+        if not 1 <= d <= 6:
+            raise ValueError(f"die {name} must be in 1..6, got {int(d)}")
+    d1[0] = a
+    d2[0] = b
+    return 0
+
+
+cdef Policy _get_policy(object policy):
+    if isinstance(policy, str):
+        return make_policy(policy)
+    if not isinstance(policy, Policy):
+        raise TypeError(
+            f"policy must come from make_policy() (or be its name), got {type(policy).__name__}"
+        )
+    return <Policy>policy
+
+
+cdef bint _closed_home(const unsigned char* row) noexcept nogil:
+    cdef int i
+    for i in range(6):
+        if row[i] < 2:
+            return False
+    return True
+
+
+cdef int _check_start(const board_t* b) except -1:
+    # Both sides on the bar against closed boards: nobody can ever move (and no
+    # play can lead there), so the game would never end.
+    if (b.p[0][BAR] and b.p[1][BAR] and _closed_home(b.p[0]) and _closed_home(b.p[1])):
+        raise ValueError(
+            "neither side can ever move: both have checkers on the bar against a closed board"
+        )
+    return 0
+
+
+def play_game(board, bitgen, policy, dice=None, opening=False):
+    """Play one game and return its outcome class.
+
+    Parameters
+    ----------
+    board : array_like of int, shape (2, 25)
+        The start, row 0 about to roll.
+    bitgen : numpy.random.BitGenerator
+        Source of every die and every random choice (for example
+        ``numpy.random.PCG64DXSM(seed)``); advanced in place.
+    policy : Policy or str
+        From :func:`fastbg._core.eval.make_policy` (or its name).
+    dice : (int, int), optional
+        Fixed first roll of row 0.
+    opening : bool
+        Decide the first roll by the opening roll (DESIGN section 3.8); the side
+        with the higher die plays both, which may be the opponent.
+
+    Returns
+    -------
+    int
+        0 win single, 1 win gammon, 2 win backgammon, 3 lose single, 4 lose
+        gammon, 5 lose backgammon, from row 0's point of view.
+
+    Raises
+    ------
+    ValueError
+        If the board is invalid or deadlocked, a die is not in 1..6, or both
+        ``dice`` and ``opening`` are given.
+    TypeError
+        If ``bitgen`` is not a numpy bit generator or ``policy`` is not a policy
+        of this engine.
+
+    Notes
+    -----
+    **Reproducibility**: the same board, bit generator state, policy and options
+    give the same result, draw for draw as :mod:`fastbg.reference.rollout`.
+    """
+    counts = rollout_block(board, 1, bitgen, policy, dice, opening)
+    return int(np.flatnonzero(counts)[0])
+
+
+def rollout_block(board, games, bitgen, policy, dice=None, opening=False):
+    """Play ``games`` games one after another from one bit generator.
+
+    Parameters
+    ----------
+    board : array_like of int, shape (2, 25)
+        The start of every game, row 0 about to roll.
+    games : int
+        Number of games, >= 0.
+    bitgen : numpy.random.BitGenerator
+        Advanced in place; no lock is taken (a block owns its generator).
+    policy : Policy or str
+    dice : (int, int), optional
+        Fixed first roll of row 0 in every game.
+    opening : bool
+        Decide each game's first roll by the opening roll.
+
+    Returns
+    -------
+    numpy.ndarray of int64, shape (6,)
+        Counts of the outcome classes (see :func:`play_game`).
+
+    Notes
+    -----
+    **Reproducibility**: the counts depend only on the arguments and the bit
+    generator's state, and equal those of the pure-Python engine.
+    """
+    cdef board_t b
+    load_board(board, &b)
+    _check_start(&b)
+    if isinstance(games, (bool, np.bool_)) or not isinstance(games, (int, np.integer)):
+        raise ValueError(f"games must be an int >= 0, got {games!r}")
+    if games < 0:
+        raise ValueError(f"games must be >= 0, got {games}")
+    cdef int d1, d2
+    if dice is not None and opening:
+        raise ValueError("give either dice (a fixed first roll) or opening=True, not both")
+    _check_dice(dice, &d1, &d2)
+    cdef bint op = bool(opening)
+    cdef Policy pol = _get_policy(policy)
+    cdef bitgen_t* bg = get_bitgen(bitgen)
+    cdef cnp.ndarray[cnp.int64_t, ndim=1] counts_arr = np.zeros(6, dtype=np.int64)
+    cdef int64_t* counts = <int64_t*>cnp.PyArray_DATA(counts_arr)
+    cdef int64_t i, ng = games
+    cdef int c = 0
+    cdef movegen_t* g = movegen_new()
+    if g == NULL:
+        raise MemoryError()
+    try:
+        with nogil:
+            for i in range(ng):
+                c = play_game_c(&b, bg, pol, g, d1, d2, op)
+                if c < 0:
+                    break
+                counts[c] += 1
+    finally:
+        movegen_free(g)
+    if c < 0:
+        raise RuntimeError(f"a roll had more than {MAX_PLAYS} legal plays")
+    return counts_arr
+
+
+def roll_indices(bitgen, n):
+    """``n`` successive roll indices in ``[0, 36)`` (see the dice contract).
+
+    Returns
+    -------
+    numpy.ndarray of int64, shape (n,)
+    """
+    if isinstance(n, (bool, np.bool_)) or not isinstance(n, (int, np.integer)):
+        raise ValueError(f"n must be an int >= 0, got {n!r}")
+    if n < 0:
+        raise ValueError(f"n must be >= 0, got {n}")
+    cdef bitgen_t* bg = get_bitgen(bitgen)
+    cdef cnp.ndarray out = np.empty(n, dtype=np.int64)
+    cdef int64_t* o = <int64_t*>cnp.PyArray_DATA(out)
+    cdef int64_t i, m = n
+    with nogil:
+        for i in range(m):
+            o[i] = roll_index(bg)
+    return out
