@@ -196,8 +196,8 @@ def _search(pos: tuple, d1: int, d2: int, track: bool) -> dict:
 
 
 def _prepare(board, d1, d2) -> tuple[tuple, int, int]:
-    d1, d2 = validate_dice(d1, d2)
     b = validate_board(board)
+    d1, d2 = validate_dice(d1, d2)
     return tuple(b.ravel().tolist()), d1, d2
 
 

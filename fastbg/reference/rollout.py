@@ -16,6 +16,7 @@ import numpy as np
 
 from .board import outcome, swap, validate_board
 from .dice import opening_roll, roll_index
+from .eval import make_policy
 from .movegen import legal_plays, validate_dice
 
 __all__ = ["play_game", "rollout_block", "roll_indices", "OUTCOME_CLASSES"]
@@ -38,22 +39,30 @@ def _check_bitgen(bitgen) -> None:
         )
 
 
-def _check_policy(policy) -> None:
+def _get_policy(policy):
+    if isinstance(policy, str):
+        return make_policy(policy)
     if not callable(getattr(policy, "choose", None)):
         raise TypeError(
-            f"policy must be a policy object from make_policy(), got {type(policy).__name__}"
+            "policy must come from make_policy() (or be its name), "
+            f"got {type(policy).__name__}"
         )
+    return policy
 
 
-def _check_options(dice, opening) -> tuple[int, int] | None:
-    if dice is not None and opening:
-        raise ValueError("give either dice (a fixed first roll) or opening=True, not both")
+def _check_start(board: np.ndarray) -> None:
+    if not board[0].any() or not board[1].any():
+        raise ValueError("the game is already over: a side has no checker left")
+
+
+def _first_roll(dice, opening):
+    """The first roll: fixed dice, "opening", or None (rolled in the loop)."""
     if dice is None:
-        return None
+        return "opening" if opening else None
     try:
         d1, d2 = dice
     except (TypeError, ValueError):
-        raise ValueError(f"dice must be a pair (d1, d2), got {dice!r}") from None
+        raise ValueError(f"dice must be None or a pair of ints in 1..6, got {dice!r}") from None
     return validate_dice(d1, d2)
 
 
@@ -100,13 +109,14 @@ def play_game(board, bitgen, policy, dice=None, opening=False) -> int:
         The start, with the side in row 0 about to roll.
     bitgen : numpy.random.BitGenerator
         Source of every random draw.
-    policy : RandomPolicy or PubevalPolicy
-        From :func:`fastbg.reference.eval.make_policy`.
+    policy : RandomPolicy, PubevalPolicy or str
+        From :func:`fastbg.reference.eval.make_policy`, or its name.
     dice : (int, int), optional
         Fixed first roll of the side in row 0 (no draw for it).
     opening : bool, default False
         Start with an opening roll (DESIGN section 3.8): the side with the higher
-        die plays both dice, which may be the opponent.
+        die plays both dice, which may be the opponent. Ignored when ``dice`` is
+        given.
 
     Returns
     -------
@@ -118,17 +128,17 @@ def play_game(board, bitgen, policy, dice=None, opening=False) -> int:
     Raises
     ------
     ValueError
-        If the board is not valid, a die is not in 1..6, or both ``dice`` and
-        ``opening`` are given.
+        If the board is not valid, the game is already over (a side has no
+        checker left), a die is not an int in 1..6, or the policy name is unknown.
     TypeError
-        If ``bitgen`` is not a numpy bit generator or ``policy`` has no
-        ``choose`` method.
+        If ``bitgen`` is not a numpy bit generator or ``policy`` is neither a
+        policy object nor a name.
     """
     b = validate_board(board)
+    _check_start(b)
     _check_bitgen(bitgen)
-    _check_policy(policy)
-    first = _check_options(dice, opening)
-    return _play(b, bitgen, policy, "opening" if opening else first)
+    policy = _get_policy(policy)
+    return _play(b, bitgen, policy, _first_roll(dice, opening))
 
 
 def rollout_block(board, games, bitgen, policy, dice=None, opening=False) -> np.ndarray:
@@ -141,11 +151,11 @@ def rollout_block(board, games, bitgen, policy, dice=None, opening=False) -> np.
     games : int
         Number of games, ``>= 0``, played one after another from ``bitgen``.
     bitgen : numpy.random.BitGenerator
-    policy : RandomPolicy or PubevalPolicy
+    policy : RandomPolicy, PubevalPolicy or str
     dice : (int, int), optional
         Fixed first roll of every game.
     opening : bool, default False
-        Start every game with an opening roll.
+        Start every game with an opening roll (ignored when ``dice`` is given).
 
     Returns
     -------
@@ -160,16 +170,17 @@ def rollout_block(board, games, bitgen, policy, dice=None, opening=False) -> np.
         As :func:`play_game`.
     """
     b = validate_board(board)
-    _check_bitgen(bitgen)
-    _check_policy(policy)
-    first = _check_options(dice, opening)
+    _check_start(b)
     if isinstance(games, (bool, np.bool_)) or not isinstance(games, (int, np.integer)):
         raise ValueError(f"games must be a non-negative int, got {games!r}")
     if games < 0:
         raise ValueError(f"games must be a non-negative int, got {games}")
+    first = _first_roll(dice, opening)
+    policy = _get_policy(policy)
+    _check_bitgen(bitgen)
     counts = np.zeros(6, dtype=np.int64)
     for _ in range(int(games)):
-        counts[_play(b, bitgen, policy, "opening" if opening else first)] += 1
+        counts[_play(b, bitgen, policy, first)] += 1
     return counts
 
 
