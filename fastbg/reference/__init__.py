@@ -19,8 +19,11 @@ Plays
     ``legal_plays(board, d1, d2)`` returns an ``int8`` array of shape ``(n, 2, 25)``:
     every distinct resulting position **in the mover's frame** (rows not swapped),
     sorted in *canonical order*: lexicographic order of the 50 bytes of the
-    flattened ``(2, 25)`` array. ``n == 0`` means no legal play. A sequence that
-    bears off the mover's last checker counts as using all dice (the game is over).
+    flattened ``(2, 25)`` array. ``n == 0`` means no legal play. Dice are counted
+    as actually played, also when the last checker goes off: where the last checker
+    can go off with one die or, by another route (hitting on the way), with both,
+    only the route that plays both is legal (GNU Backgammon agrees, see
+    ``../shared/golden``).
 
 Dice (DESIGN section 4)
     ``roll_index(bitgen)``: draw ``x = next_uint64``; while
