@@ -11,9 +11,11 @@ simple so that agreement with the fast Cython generator means something
    closed, a lone opposing checker hit and sent to its bar, bear-off only with all
    the mover's remaining checkers in its home board (an exact die bears off from
    its point; a larger die only from the highest occupied point).
-3. A sequence ends when the next die cannot be played, when the dice are used up,
-   or when the mover's last checker is off (that counts as using all the dice:
-   the game is over). Record the final position and the number of dice used.
+3. A sequence ends when the next die cannot be played or the dice are used up.
+   Record the final position and the number of dice actually played. This holds
+   when the last checker goes off too: if it can go off with one die, or with
+   both by another route (hitting on the way), only the route that plays both
+   dice is legal (GNU Backgammon agrees; engine contract).
 4. Keep the positions reached with the most dice; if only one of two different
    dice can be played, keep those reached with the larger die if there are any.
 5. De-duplicate by resulting position and sort in canonical order.
@@ -148,11 +150,8 @@ def _search(pos: tuple, d1: int, d2: int, track: bool) -> dict:
         for k, die in enumerate(order):
             nxt: dict = {}
             for cur, seq in frontier.items():
-                if not any(cur[:25]):
-                    # The mover bore off its last checker: the game is over and
-                    # the play counts as using all the dice.
-                    finals.append((cur, len(order), order[0], seq))
-                    continue
+                # With no checker left (the last one is off) nothing can move:
+                # the dice played so far are what counts.
                 moves = _single_moves(cur, die)
                 if not moves:
                     finals.append((cur, k, order[0], seq))
@@ -187,10 +186,7 @@ def _search(pos: tuple, d1: int, d2: int, track: bool) -> dict:
             plays[cur] = None
             continue
         old = plays.get(cur)
-        if old is None or (len(seq), [_move_key(m) for m in seq]) < (
-            len(old),
-            [_move_key(m) for m in old],
-        ):
+        if old is None or [_move_key(m) for m in seq] < [_move_key(m) for m in old]:
             plays[cur] = seq
     return plays
 
@@ -251,8 +247,8 @@ def legal_plays_with_moves(board, d1, d2) -> list:
         single-die moves reaching it, ``((from, to, hit), ...)`` in the order
         played, mover's numbering (from 25 = bar, to 0 = off; ``hit`` is true if
         the move hit a lone opposing checker). Among the sequences reaching a
-        position, the one with the fewest moves is chosen, ties broken by the
-        smallest list of ``(-from, to)`` keys: checkers further back first, and
+        position (all play the same number of dice), the one with the smallest
+        list of ``(-from, to)`` keys is chosen: checkers further back first, and
         for one checker the longer step first (``24/18 18/13`` rather than
         ``24/19 19/13``). The choice is deterministic.
 
