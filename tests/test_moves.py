@@ -89,12 +89,13 @@ def test_notation_of_opening_plays(dice, expected):
         assert set(notes) == expected  # 24/19 and 6/1 are blocked: seven plays
 
 
-def test_fewest_moves_when_the_last_checker_goes_off():
-    #   6  5  4  3  2  1   roll 6-2: the 6 alone bears the checker off (one move),
-    #      X               not 5/3/off
+def test_last_checker_off_plays_both_dice_when_it_can():
+    #   6  5  4  3  2  1   roll 6-2: the 6 alone would bear the checker off, but
+    #      X               5/3/off plays both dice, so that is the sequence shown
     start = board(me={5: 1}, opp={20: 2})
     [(pos, moves)] = legal_plays_with_moves(start, 6, 2)
-    assert not pos[0].any() and moves == ((5, 0, False),)
+    assert not pos[0].any() and moves == ((5, 3, False), (3, 0, False))
+    assert format_play(moves) == "5/off"
 
 
 def test_hits_are_flagged():

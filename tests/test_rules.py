@@ -275,19 +275,28 @@ def test_hit_checker_must_come_home_before_bearing_off(engine):
     ])
 
 
-def test_bearing_off_the_last_checker_counts_as_using_all_dice(engine):
+def test_last_checker_off_counts_the_dice_actually_played(engine):
     #   6  5  4  3  2  1 | off    roll 5-3    (O has 6 off)
     #      X        O    |
     #               1    |
-    # 5/off ends the game with the 5 alone; by the engine contract that counts as
-    # using all the dice, so it stands beside 5/2*/off. (GNU Backgammon keeps
-    # only 5/2*/off: it counts the dice actually played; see test_golden.py.)
+    # 5/off with the 5 alone would end the game, but 5/2*/off plays both dice, so
+    # only 5/2*/off is legal (engine contract; GNU Backgammon agrees, see the
+    # golden lines v0VEBCICAAAAAA 2-1 and VxkAQEAAAAAAAA 5-3, 6-3).
     opp = {2: 1, 24: 3, 23: 1, 22: 1, 21: 1, 19: 2}
     start = board(me={5: 1}, opp=opp)
     assert_plays(engine, start, 5, 3, [
-        board(me={}, opp=opp),                                               # 5/off
         board(me={}, opp={"bar": 1, 24: 3, 23: 1, 22: 1, 21: 1, 19: 2}),   # 5/2*/off
     ])
+
+
+def test_last_checker_off_with_one_die_when_no_route_plays_both(engine):
+    #   6  5  4  3  2  1 | off    roll 6-5    (O has 13 off)
+    #            X       |
+    # Either die bears the checker off and nothing is left for the other: one
+    # die is played, the larger by rule 4 (the position is the same either way).
+    opp = {24: 2}
+    start = board(me={3: 1}, opp=opp)
+    assert_plays(engine, start, 6, 5, [board(me={}, opp=opp)])
 
 
 # --------------------------------------------------------------- 3.6 no legal play
