@@ -35,6 +35,20 @@ cdef enum:
 cdef struct board_t:
     unsigned char p[2][25]  # p[0]: side on roll, p[1]: opponent; [side][index], index 24 = bar
 
+# A linear evaluation of the position after a play, in the form of pubeval:
+#   score = sum over locations L = 1..24 of point[(L - 1) * 31 + n_L + 15]
+#           + bar * (opponent's checkers on its bar) + off * (mover's checkers off),
+# where n_L is the mover's checkers on its point L, or minus the opponent's there
+# (-15..15); a play bearing off the mover's last checker scores `win` instead.
+# Because the score is a sum of independent terms, the move generator updates it
+# move by move and hands every play's score to the policy (exact integers).
+cdef struct linear_eval_t:
+    const int64_t* point    # 24 x 31 table: contribution of location L holding n
+    int64_t bar             # weight of one opponent checker on its bar
+    int64_t off             # weight of one mover checker off
+    int64_t win             # score of a play that bears off the last checker
+
+
 # Outcome classes, from the point of view of the side the game was started for.
 cdef enum outcome_t:
     WIN_SINGLE = 0

@@ -31,7 +31,7 @@ cdef inline int pip_count_row(const unsigned char* row) noexcept nogil:
     return s
 
 
-cdef inline int back_point(const unsigned char* row) noexcept nogil:
+cdef inline int back_point_c(const unsigned char* row) noexcept nogil:
     """A side's highest occupied point (1..24, bar = 25), 0 if it has none left."""
     cdef int i = BAR
     while i >= 0 and row[i] == 0:
@@ -41,7 +41,7 @@ cdef inline int back_point(const unsigned char* row) noexcept nogil:
 
 cdef inline bint is_race_c(const board_t* b) noexcept nogil:
     """No contact left: ``my_back + opp_back < 25`` (engine contract)."""
-    return back_point(b.p[0]) + back_point(b.p[1]) < 25
+    return back_point_c(b.p[0]) + back_point_c(b.p[1]) < 25
 
 
 cdef inline int loser_class(const unsigned char* loser) noexcept nogil:

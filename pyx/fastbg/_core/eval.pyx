@@ -13,10 +13,10 @@ cimport numpy as cnp
 from libc.stdint cimport int64_t, uint64_t
 from libc.string cimport memcmp, memcpy
 
-from fastbg._core._types cimport board_t, BAR, NSLOTS, NCHECKERS, MAX_PLAYS
+from fastbg._core._types cimport board_t, linear_eval_t, BAR, NSLOTS, NCHECKERS, MAX_PLAYS
 from fastbg._core.board cimport load_board, is_race_c, row_sum
 from fastbg._core.dice cimport bounded, get_bitgen
-from fastbg._core.movegen cimport sort_plays
+from fastbg._core.movegen cimport sort_plays, linear_score
 
 cnp.import_array()
 
@@ -50,8 +50,11 @@ cdef class Policy:
     def __cinit__(self):
         self.name = "policy"
 
-    cdef int choose_c(self, const board_t* before, board_t* plays, int n,
-                    bitgen_t* bg) noexcept nogil:
+    cdef const linear_eval_t* linear(self, const board_t* before) noexcept nogil:
+        return NULL
+
+    cdef int choose_c(self, const board_t* before, board_t* plays,
+                      const int64_t* scores, int n, bitgen_t* bg) noexcept nogil:
         return 0
 
     def __repr__(self):
@@ -95,7 +98,7 @@ cdef object _choose(Policy policy, board_before, plays, bitgen):
     cdef board_t* p = <board_t*>cnp.PyArray_DATA(buf)
     cdef int idx
     with nogil:
-        idx = policy.choose_c(&before, p, n, bg)
+        idx = policy.choose_c(&before, p, NULL, n, bg)
     # The policy may have reordered its buffer: find the chosen play in the input.
     chosen = buf[idx]
     matches = np.flatnonzero((arr == chosen).all(axis=(1, 2)))
@@ -108,8 +111,8 @@ cdef class RandomPolicy(Policy):
     def __cinit__(self):
         self.name = "random"
 
-    cdef int choose_c(self, const board_t* before, board_t* plays, int n,
-                    bitgen_t* bg) noexcept nogil:
+    cdef int choose_c(self, const board_t* before, board_t* plays,
+                      const int64_t* scores, int n, bitgen_t* bg) noexcept nogil:
         sort_plays(plays, n)
         return <int>bounded(bg, <uint64_t>n)
 
@@ -141,34 +144,36 @@ cdef class PubevalPolicy(Policy):
                     if n >= 4:
                         v += W[5 * b + 4] * 15 * (n - 3)
                     self.point_score[race][L - 1][n + 15] = v
-            self.bar_weight[race] = W[120] * 15
-            self.off_weight[race] = W[121] * 2
-        self.win_score = WIN_SCORE
+            self.lin[race].point = &self.point_score[race][0][0]
+            self.lin[race].bar = W[120] * 15
+            self.lin[race].off = W[121] * 2
+            self.lin[race].win = WIN_SCORE
 
-    cdef int64_t score(self, const board_t* after, bint race) noexcept nogil:
-        cdef const unsigned char* me = after.p[0]
-        cdef const unsigned char* op = after.p[1]
-        cdef int off = NCHECKERS - row_sum(me)
-        if off == NCHECKERS:
-            return self.win_score
-        cdef int64_t s = self.bar_weight[race] * op[BAR] + self.off_weight[race] * off
-        cdef int i
-        for i in range(24):
-            # location L = i + 1: mover's index i, opponent's index 23 - i
-            s += self.point_score[race][i][<int>me[i] - <int>op[23 - i] + 15]
-        return s
+    cdef const linear_eval_t* linear(self, const board_t* before) noexcept nogil:
+        return &self.lin[1 if is_race_c(before) else 0]
 
-    cdef int choose_c(self, const board_t* before, board_t* plays, int n,
-                    bitgen_t* bg) noexcept nogil:
-        cdef bint race = is_race_c(before)
+    cdef int choose_c(self, const board_t* before, board_t* plays,
+                      const int64_t* scores, int n, bitgen_t* bg) noexcept nogil:
+        cdef int j, best = 0
+        if scores != NULL:
+            # Scored by the move generator: the maximum, ties to the canonically first.
+            for j in range(1, n):
+                if scores[j] > scores[best] or (
+                    scores[j] == scores[best] and memcmp(&plays[j], &plays[best], 50) < 0
+                ):
+                    best = j
+            return best
+        # Sparse scoring: the score of `before` once, then each play adds the
+        # change of the locations where it differs from `before`.
+        cdef const linear_eval_t* ev = self.linear(before)
         cdef const unsigned char* bb = <const unsigned char*>before
         cdef const unsigned char* pp
-        cdef const int64_t* ps = &self.point_score[race][0][0]
-        cdef int64_t bar_w = self.bar_weight[race]
-        cdef int64_t off_w = self.off_weight[race]
+        cdef const int64_t* ps = ev.point
+        cdef int64_t bar_w = ev.bar
+        cdef int64_t off_w = ev.off
         # Score of `before` without its bar/off terms, and its words to diff against.
         cdef int64_t base = 0
-        cdef int i, k, j, loc, best = 0, nb
+        cdef int i, k, loc
         for i in range(24):
             base += ps[31 * i + <int>bb[i] - <int>bb[25 + 23 - i] + 15]
         cdef uint64_t w[6]
@@ -186,7 +191,7 @@ cdef class PubevalPolicy(Policy):
             sumw = load64(pp) + load64(pp + 8) + load64(pp + 16)
             left = <int>((sumw * 0x0101010101010101ULL) >> 56) + pp[BAR]
             if left == 0:
-                sc = self.win_score
+                sc = ev.win
             else:
                 mask = 0
                 for k in range(6):
@@ -282,4 +287,4 @@ def pubeval_score(board_after, race):
         _PUBEVAL = PubevalPolicy()
     cdef board_t b
     load_board(board_after, &b)
-    return int((<PubevalPolicy>_PUBEVAL).score(&b, bool(race)))
+    return int(linear_score(&(<PubevalPolicy>_PUBEVAL).lin[1 if race else 0], &b))

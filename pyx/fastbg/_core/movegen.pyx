@@ -5,12 +5,12 @@
 """
 import numpy as np
 cimport numpy as cnp
-from libc.stdint cimport uint64_t
+from libc.stdint cimport int64_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free, qsort
 from libc.string cimport memcmp, memcpy, memset
 
 from fastbg._core._types cimport (
-    board_t, BAR, NSLOTS, HOME_TOP, MAX_PLAYS, HASH_BITS, HASH_SIZE,
+    board_t, linear_eval_t, BAR, NSLOTS, NCHECKERS, MAX_PLAYS, HASH_BITS, HASH_SIZE,
 )
 from fastbg._core.board cimport load_board
 
@@ -52,38 +52,86 @@ cdef void sort_plays(board_t* plays, int n) noexcept nogil:
         qsort(plays, n, sizeof(board_t), compare_boards)
 
 
+cdef extern from *:
+    """
+    static inline int fastbg_top_bit(unsigned int x) { return 31 - __builtin_clz(x); }
+    """
+    int top_bit "fastbg_top_bit"(uint32_t x) noexcept nogil   # x != 0
+
+
 # ---------------------------------------------------------------------------
 # single moves on g.cur
 
-cdef inline int find_hi(const unsigned char* me, int start) noexcept nogil:
-    """Highest occupied index <= start, or -1 if none."""
-    while start >= 0 and me[start] == 0:
-        start -= 1
-    return start
+cdef enum:
+    BAR_BIT = 1 << 24           # the bar in an occupancy mask
+    OUTSIDE_HOME = 0x1FFFFC0    # indices 6..24: checkers that forbid bearing off
 
 
-cdef inline bint can_move(const unsigned char* op, int hi, int s, int d) noexcept nogil:
-    """May the checker on index s (occupied; s == BAR if the bar is occupied) move d?
+cdef inline uint32_t legal_sources(uint32_t occ, uint32_t blk, int d) noexcept nogil:
+    """Indices from which a checker may move d pips (bit set = legal).
 
-    ``hi`` is the mover's highest occupied index.
+    ``occ`` is the mover's occupancy, ``blk`` the opponent's blocks (mover's
+    indices). A checker on the bar must enter first; landing needs an open
+    point; bearing off needs every checker home and either the exact die or the
+    highest occupied point.
     """
-    cdef int t = s - d
-    if t >= 0:
-        return op[23 - t] < 2
-    # bearing off: all checkers home, exact die or from the highest point
-    if hi > HOME_TOP:
-        return False
-    return t == -1 or s == hi
+    # s >= d landing on s - d, not blocked (blk << d maps a blocked t to s = t + d)
+    cdef uint32_t m = occ & ~(blk << d) & ~((<uint32_t>1 << d) - 1)
+    if occ & BAR_BIT:
+        return m & BAR_BIT
+    if (occ & OUTSIDE_HOME) == 0 and occ != 0:
+        m |= occ & (<uint32_t>1 << (d - 1))           # exact: from index d - 1
+        if occ < (<uint32_t>1 << (d - 1)):
+            m |= <uint32_t>1 << top_bit(occ)          # larger die: the highest checker
+    return m
+
+
+cdef int64_t linear_score(const linear_eval_t* ev, const board_t* b) noexcept nogil:
+    cdef const unsigned char* me = b.p[0]
+    cdef const unsigned char* op = b.p[1]
+    cdef int i, left = 0
+    for i in range(NSLOTS):
+        left += me[i]
+    if left == 0:
+        return ev.win
+    cdef int64_t s = ev.bar * op[BAR] + ev.off * (NCHECKERS - left)
+    for i in range(24):
+        # location L = i + 1: the mover's index i faces the opponent's index 23 - i
+        s += ev.point[31 * i + <int>me[i] - <int>op[23 - i] + 15]
+    return s
 
 
 cdef inline int apply_move(movegen_t* g, int s, int t) noexcept nogil:
-    """Move one checker from index s to t (t < 0: off); returns 1 if it hit."""
+    """Move one checker from index s to t (t < 0: off); returns 1 if it hit.
+
+    Updates the hash and, when scoring, the score (the caller restores the
+    score after undo_move).
+    """
     cdef unsigned char* me = g.cur.p[0]
     cdef unsigned char* op = g.cur.p[1]
+    cdef const linear_eval_t* ev = g.ev
+    cdef const int64_t* row
+    cdef int m
+    if ev != NULL:
+        if s < BAR:
+            row = ev.point + 31 * s + 15
+            g.score += row[me[s] - 1] - row[me[s]]
+        if t >= 0:
+            row = ev.point + 31 * t + 15
+            m = me[t]
+            if op[23 - t] == 1:
+                g.score += row[1] - row[m - 1] + ev.bar  # hit: n goes from -1 to 1 (m == 0)
+            else:
+                g.score += row[m + 1] - row[m]
+        else:
+            g.score += ev.off
     me[s] -= 1
+    if me[s] == 0:
+        g.occ &= ~(<uint32_t>1 << s)
     g.h -= KEY[s]
     if t >= 0:
         me[t] += 1
+        g.occ |= <uint32_t>1 << t
         g.h += KEY[t]
         if op[23 - t] == 1:
             op[23 - t] = 0
@@ -97,9 +145,12 @@ cdef inline void undo_move(movegen_t* g, int s, int t, int hit) noexcept nogil:
     cdef unsigned char* me = g.cur.p[0]
     cdef unsigned char* op = g.cur.p[1]
     me[s] += 1
+    g.occ |= <uint32_t>1 << s
     g.h += KEY[s]
     if t >= 0:
         me[t] -= 1
+        if me[t] == 0:
+            g.occ &= ~(<uint32_t>1 << t)
         g.h -= KEY[t]
         if hit:
             op[23 - t] = 1
@@ -125,6 +176,7 @@ cdef inline void insert_unique(movegen_t* g) noexcept nogil:
             e.h = h
             e.idx = g.n
             g.plays[g.n] = g.cur
+            g.scores[g.n] = g.score
             g.n += 1
             return
         if e.h == h and memcmp(&g.plays[e.idx], &g.cur, 50) == 0:
@@ -143,101 +195,124 @@ cdef inline void record_depth(movegen_t* g, int depth) noexcept nogil:
             g.overflow = 1
             return
         g.plays[g.n] = g.cur
+        g.scores[g.n] = g.score
         g.n += 1
 
 
 # ---------------------------------------------------------------------------
 # generators
 
-cdef void gen_doubles(movegen_t* g, int d, int depth, int maxs, int hi) noexcept nogil:
-    """Extend the current sequence with moves from sources <= maxs."""
-    cdef unsigned char* me = g.cur.p[0]
-    cdef unsigned char* op = g.cur.p[1]
-    cdef bint moved = False
-    cdef int s, lo, hit, hi1
-    if depth < 4:
-        s = maxs if maxs < hi else hi
-        lo = BAR if hi == BAR else 0
-        while s >= lo:
-            if me[s] and can_move(op, hi, s, d):
-                moved = True
-                hit = apply_move(g, s, s - d)
-                hi1 = hi if me[hi] else find_hi(me, hi - 1)
-                if hi1 < 0:
-                    record_depth(g, 4)      # last checker off: all dice used
-                else:
-                    gen_doubles(g, d, depth + 1, s, hi1)
-                undo_move(g, s, s - d, hit)
-            s -= 1
-    if not moved and depth > 0:
-        record_depth(g, depth)
-
-
-cdef inline bint gen_singles(movegen_t* g, int d, int hi) noexcept nogil:
-    """Record every play of die d alone; True if there was one."""
-    cdef unsigned char* me = g.cur.p[0]
-    cdef unsigned char* op = g.cur.p[1]
+cdef void gen_doubles(movegen_t* g, int d, int depth, int maxs) noexcept nogil:
+    """Extend the current sequence (depth moves so far) with moves from sources <= maxs."""
+    cdef uint32_t m = legal_sources(g.occ, g.blk, d) & ((<uint32_t>2 << maxs) - 1)
     cdef int s, hit
-    cdef int lo = BAR if hi == BAR else 0
-    cdef bint found = False
-    s = hi
-    while s >= lo:
-        if me[s] and can_move(op, hi, s, d):
-            found = True
-            hit = apply_move(g, s, s - d)
-            insert_unique(g)
-            undo_move(g, s, s - d, hit)
-        s -= 1
-    return found
+    cdef int64_t sc = g.score
+    if m == 0:
+        if depth > 0:
+            record_depth(g, depth)
+        return
+    while m:
+        s = top_bit(m)
+        m ^= <uint32_t>1 << s
+        hit = apply_move(g, s, s - d)
+        if g.occ == 0:
+            # Last checker off: the dice played so far are what counts.
+            if g.ev != NULL:
+                g.score = g.ev.win
+            record_depth(g, depth + 1)
+        elif depth == 3:
+            record_depth(g, 4)
+        else:
+            gen_doubles(g, d, depth + 1, s)
+        undo_move(g, s, s - d, hit)
+        g.score = sc
+
+
+cdef inline bint gen_singles(movegen_t* g, int d) noexcept nogil:
+    """Record every play of die d alone; True if there was one."""
+    cdef uint32_t m = legal_sources(g.occ, g.blk, d)
+    cdef int s, hit
+    cdef int64_t sc = g.score
+    if m == 0:
+        return False
+    while m:
+        s = top_bit(m)
+        m ^= <uint32_t>1 << s
+        hit = apply_move(g, s, s - d)
+        if g.occ == 0 and g.ev != NULL:
+            g.score = g.ev.win
+        insert_unique(g)
+        undo_move(g, s, s - d, hit)
+        g.score = sc
+    return True
 
 
 cdef void gen_nondouble(movegen_t* g, int da, int db) noexcept nogil:
     """Both orders of dice (da, db), da > db; then single-die plays if needed."""
-    cdef unsigned char* me = g.cur.p[0]
-    cdef unsigned char* op = g.cur.p[1]
-    cdef int order, x, y, s, s2, lo, lo2, hit, hit2, hi1
-    cdef int hi = find_hi(me, BAR)
-    if hi < 0:
-        return
-    lo = BAR if hi == BAR else 0
+    cdef int order, x, y, s, s2, hit, hit2
+    cdef uint32_t mx, my
+    cdef int64_t sc0 = g.score, sc1
+    # Larger-die moves legal from the start. In the second order, such a move
+    # played second gives a play the first order already produced (the smaller
+    # die stays legal after it: blocks never change, and a move only goes down),
+    # so it is skipped.
+    cdef uint32_t first_da = legal_sources(g.occ, g.blk, da)
     for order in range(2):
         x = da if order == 0 else db
         y = db if order == 0 else da
-        s = hi
-        while s >= lo:
-            if me[s] and can_move(op, hi, s, x):
-                hit = apply_move(g, s, s - x)
-                hi1 = hi if me[hi] else find_hi(me, hi - 1)
-                if hi1 < 0:
-                    insert_unique(g)        # last checker off: all dice used
-                else:
-                    lo2 = BAR if hi1 == BAR else 0
-                    s2 = hi1
-                    while s2 >= lo2:
-                        if me[s2] and can_move(op, hi1, s2, y):
-                            hit2 = apply_move(g, s2, s2 - y)
-                            insert_unique(g)
-                            undo_move(g, s2, s2 - y, hit2)
-                        s2 -= 1
-                undo_move(g, s, s - x, hit)
-            s -= 1
+        mx = first_da if order == 0 else legal_sources(g.occ, g.blk, x)
+        while mx:
+            s = top_bit(mx)
+            mx ^= <uint32_t>1 << s
+            hit = apply_move(g, s, s - x)
+            # With the last checker off after one die nothing more can move:
+            # a one-die play, found below only if no play uses both dice.
+            if g.occ != 0:
+                sc1 = g.score
+                my = legal_sources(g.occ, g.blk, y)
+                if order == 1:
+                    my &= ~first_da
+                while my:
+                    s2 = top_bit(my)
+                    my ^= <uint32_t>1 << s2
+                    hit2 = apply_move(g, s2, s2 - y)
+                    if g.occ == 0 and g.ev != NULL:
+                        g.score = g.ev.win
+                    insert_unique(g)
+                    undo_move(g, s2, s2 - y, hit2)
+                    g.score = sc1
+            undo_move(g, s, s - x, hit)
+            g.score = sc0
     if g.n == 0:
         # No sequence uses both dice: the larger die if it can be played.
-        if not gen_singles(g, da, hi):
-            gen_singles(g, db, hi)
+        if not gen_singles(g, da):
+            gen_singles(g, db)
 
 
-cdef int generate(movegen_t* g, const board_t* b, int d1, int d2) noexcept nogil:
-    cdef int hi
+cdef int generate(movegen_t* g, const board_t* b, int d1, int d2,
+                  const linear_eval_t* ev) noexcept nogil:
+    cdef int i
+    cdef uint32_t occ = 0, blk = 0
     g.cur = b[0]
+    for i in range(NSLOTS):
+        if b.p[0][i]:
+            occ |= <uint32_t>1 << i
+    for i in range(24):
+        if b.p[1][23 - i] >= 2:
+            blk |= <uint32_t>1 << i
+    g.occ = occ
+    g.blk = blk
     g.h = 0
+    g.ev = ev
+    if ev != NULL:
+        g.score = linear_score(ev, b)
     g.n = 0
     g.overflow = 0
+    if occ == 0:
+        return 0
     if d1 == d2:
         g.best = 0
-        hi = find_hi(g.cur.p[0], BAR)
-        if hi >= 0:
-            gen_doubles(g, d1, 0, BAR, hi)
+        gen_doubles(g, d1, 0, BAR)
     else:
         g.best = 2
         g.stamp += 1
@@ -305,7 +380,7 @@ def legal_plays(board, d1, d2):
         raise MemoryError()
     try:
         with nogil:
-            n = generate(g, &b, a, c)
+            n = generate(g, &b, a, c, NULL)
             if n > 0:
                 sort_plays(g.plays, n)
         if n < 0:

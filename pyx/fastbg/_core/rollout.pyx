@@ -9,7 +9,7 @@ import numpy as np
 cimport numpy as cnp
 from libc.stdint cimport int64_t
 
-from fastbg._core._types cimport board_t, BAR, NSLOTS, NCHECKERS, MAX_PLAYS
+from fastbg._core._types cimport board_t, linear_eval_t, BAR, NSLOTS, NCHECKERS, MAX_PLAYS
 from fastbg._core.board cimport load_board, swap_into, row_sum, loser_class
 from fastbg._core.dice cimport roll_index, opening_roll, get_bitgen
 from fastbg._core.movegen cimport movegen_t, movegen_new, movegen_free, generate
@@ -26,6 +26,7 @@ cdef int play_game_c(const board_t* start, bitgen_t* bg, Policy policy, movegen_
     cdef int side = 0           # 0 while the starting side is on roll
     cdef int a, b, r, n, c
     cdef const board_t* chosen
+    cdef const linear_eval_t* ev
     boards[0] = start[0]
     if d1 > 0:
         a = d1
@@ -40,7 +41,8 @@ cdef int play_game_c(const board_t* start, bitgen_t* bg, Policy policy, movegen_
         a = r // 6 + 1
         b = r % 6 + 1
     while True:
-        n = generate(g, &boards[cur], a, b)
+        ev = policy.linear(&boards[cur])
+        n = generate(g, &boards[cur], a, b, ev)
         if n < 0:
             return -1
         if n == 0:
@@ -48,7 +50,8 @@ cdef int play_game_c(const board_t* start, bitgen_t* bg, Policy policy, movegen_
         elif n == 1:
             chosen = &g.plays[0]
         else:
-            chosen = &g.plays[policy.choose_c(&boards[cur], g.plays, n, bg)]
+            chosen = &g.plays[policy.choose_c(&boards[cur], g.plays,
+                                              g.scores if ev != NULL else NULL, n, bg)]
         if row_sum(chosen.p[0]) == 0:
             c = loser_class(chosen.p[1])
             return c if side == 0 else 3 + c
@@ -68,7 +71,7 @@ cdef int _check_dice(object dice, int* d1, int* d2) except -1:
     try:
         a, b = dice
     except (TypeError, ValueError):
-        raise ValueError(f"dice must be a pair (d1, d2), got {dice!r}") from None
+        raise ValueError(f"dice must be None or a pair of ints in 1..6, got {dice!r}") from None
     for name, d in (("d1", a), ("d2", b)):
         if isinstance(d, (bool, np.bool_)) or not isinstance(d, (int, np.integer)):
             raise ValueError(f"die {name} must be an int in 1..6, got {d!r}")
@@ -98,6 +101,8 @@ cdef bint _closed_home(const unsigned char* row) noexcept nogil:
 
 
 cdef int _check_start(const board_t* b) except -1:
+    if row_sum(b.p[0]) == 0 or row_sum(b.p[1]) == 0:
+        raise ValueError("the game is already over: a side has no checker left")
     # Both sides on the bar against closed boards: nobody can ever move (and no
     # play can lead there), so the game would never end.
     if (b.p[0][BAR] and b.p[1][BAR] and _closed_home(b.p[0]) and _closed_home(b.p[1])):
@@ -123,7 +128,8 @@ def play_game(board, bitgen, policy, dice=None, opening=False):
         Fixed first roll of row 0.
     opening : bool
         Decide the first roll by the opening roll (DESIGN section 3.8); the side
-        with the higher die plays both, which may be the opponent.
+        with the higher die plays both, which may be the opponent. Ignored when
+        ``dice`` is given.
 
     Returns
     -------
@@ -134,8 +140,9 @@ def play_game(board, bitgen, policy, dice=None, opening=False):
     Raises
     ------
     ValueError
-        If the board is invalid or deadlocked, a die is not in 1..6, or both
-        ``dice`` and ``opening`` are given.
+        If the board is invalid, the game is already over (a side has no checker
+        left), nobody can ever move (both sides on the bar against closed boards),
+        a die is not an int in 1..6, or the policy name is unknown.
     TypeError
         If ``bitgen`` is not a numpy bit generator or ``policy`` is not a policy
         of this engine.
@@ -164,7 +171,8 @@ def rollout_block(board, games, bitgen, policy, dice=None, opening=False):
     dice : (int, int), optional
         Fixed first roll of row 0 in every game.
     opening : bool
-        Decide each game's first roll by the opening roll.
+        Decide each game's first roll by the opening roll (ignored when ``dice``
+        is given).
 
     Returns
     -------
@@ -180,12 +188,10 @@ def rollout_block(board, games, bitgen, policy, dice=None, opening=False):
     load_board(board, &b)
     _check_start(&b)
     if isinstance(games, (bool, np.bool_)) or not isinstance(games, (int, np.integer)):
-        raise ValueError(f"games must be an int >= 0, got {games!r}")
+        raise ValueError(f"games must be a non-negative int, got {games!r}")
     if games < 0:
-        raise ValueError(f"games must be >= 0, got {games}")
+        raise ValueError(f"games must be a non-negative int, got {games}")
     cdef int d1, d2
-    if dice is not None and opening:
-        raise ValueError("give either dice (a fixed first roll) or opening=True, not both")
     _check_dice(dice, &d1, &d2)
     cdef bint op = bool(opening)
     cdef Policy pol = _get_policy(policy)
@@ -219,9 +225,9 @@ def roll_indices(bitgen, n):
     numpy.ndarray of int64, shape (n,)
     """
     if isinstance(n, (bool, np.bool_)) or not isinstance(n, (int, np.integer)):
-        raise ValueError(f"n must be an int >= 0, got {n!r}")
+        raise ValueError(f"n must be a non-negative int, got {n!r}")
     if n < 0:
-        raise ValueError(f"n must be >= 0, got {n}")
+        raise ValueError(f"n must be a non-negative int, got {n}")
     cdef bitgen_t* bg = get_bitgen(bitgen)
     cdef cnp.ndarray out = np.empty(n, dtype=np.int64)
     cdef int64_t* o = <int64_t*>cnp.PyArray_DATA(out)
