@@ -13,13 +13,6 @@ ROLLS = [(d1, d2, (1 if d1 == d2 else 2) / 36.0) for d1 in range(1, 7) for d2 in
 _FLIP = [3, 4, 5, 0, 1, 2]  # outcome classes seen from the other side
 
 
-class _NoDraws:
-    """A bit generator stand-in for deterministic policies: any draw is a bug."""
-
-    def random_raw(self, *a, **k):  # pragma: no cover - fails the test if reached
-        raise AssertionError("a deterministic policy drew a random number")
-
-
 def board_from(mine: dict, theirs: dict) -> np.ndarray:
     """Board from ``{point: count}`` of the player on roll and of the opponent,
     each in its own numbering (25 = bar)."""
@@ -53,7 +46,13 @@ def exact_outcomes(board: np.ndarray, engine, policy_name: str) -> np.ndarray:
             if n == 0:
                 choices = [(b, 1.0)]
             elif n == 1 or policy_name != "random":
-                idx = 0 if n == 1 else policy.choose(b, plays, _NoDraws())
+                if n == 1:
+                    idx = 0
+                else:
+                    bitgen = np.random.PCG64DXSM(0)
+                    state = bitgen.state
+                    idx = policy.choose(b, plays, bitgen)
+                    assert bitgen.state == state, "a deterministic policy drew a random number"
                 choices = [(plays[idx], 1.0)]
             else:
                 choices = [(p, 1.0 / n) for p in plays]
