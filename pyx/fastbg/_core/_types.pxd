@@ -7,7 +7,7 @@ is that side's point ``i + 1`` (0 = ace point, 5 = six point, 23 = 24-point) and
 index 24 its bar. Checkers off are ``15 - row sum``. My index ``i`` (0..23) is the
 opponent's index ``23 - i``.
 """
-from libc.stdint cimport int64_t, uint64_t
+from libc.stdint cimport int64_t, uint32_t, uint64_t
 
 cdef enum:
     NPOINTS = 24            # points on the board, per side
@@ -58,3 +58,44 @@ cdef enum outcome_t:
     LOSE_GAMMON = 4
     LOSE_BACKGAMMON = 5
     NOT_OVER = -1           # neither side has borne off all its checkers
+
+
+# Small bit and byte helpers in C (gcc/clang builtins), shared by the modules.
+cdef extern from *:
+    """
+    #include <stdint.h>
+    #include <string.h>
+    #ifndef FASTBG_HELPERS
+    #define FASTBG_HELPERS
+    #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    #define FASTBG_BE64(x) (x)
+    #else
+    #define FASTBG_BE64(x) __builtin_bswap64(x)
+    #endif
+    static inline uint64_t fastbg_load64(const void *p) {
+        uint64_t x; memcpy(&x, p, 8); return x;
+    }
+    /* Canonical order of two boards: memcmp of the 50 bytes, a word at a time. */
+    static inline int fastbg_board_cmp(const void *a, const void *b) {
+        const unsigned char *p = (const unsigned char *)a, *q = (const unsigned char *)b;
+        int k;
+        for (k = 0; k < 48; k += 8) {
+            uint64_t x = fastbg_load64(p + k), y = fastbg_load64(q + k);
+            if (x != y) {
+                x = FASTBG_BE64(x); y = FASTBG_BE64(y);
+                return x < y ? -1 : 1;
+            }
+        }
+        if (p[48] != q[48]) return p[48] < q[48] ? -1 : 1;
+        if (p[49] != q[49]) return p[49] < q[49] ? -1 : 1;
+        return 0;
+    }
+    static inline int fastbg_top_bit(uint32_t x) { return 31 - __builtin_clz(x); }
+    #endif
+    """
+    uint64_t load64 "fastbg_load64"(const void* p) noexcept nogil
+        # 8 bytes from any address, in native byte order
+    int board_cmp "fastbg_board_cmp"(const void* a, const void* b) noexcept nogil
+        # <0, 0, >0 as memcmp(a, b, 50): the canonical order of plays
+    int top_bit "fastbg_top_bit"(uint32_t x) noexcept nogil
+        # index of the highest set bit, x != 0

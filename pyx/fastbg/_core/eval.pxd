@@ -25,8 +25,8 @@ cdef class Policy:
 
 
 cdef class RandomPolicy(Policy):
-    # Uniform choice: sorts plays into canonical order, then one draw
-    # idx = bounded(bg, n).
+    # Uniform choice: one draw k = bounded(bg, n), then the play of rank k in
+    # canonical order (found by quickselect, the buffer is not sorted).
     pass
 
 

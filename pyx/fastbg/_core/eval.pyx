@@ -13,21 +13,18 @@ cimport numpy as cnp
 from libc.stdint cimport int64_t, uint64_t
 from libc.string cimport memcmp, memcpy
 
-from fastbg._core._types cimport board_t, linear_eval_t, BAR, NSLOTS, NCHECKERS, MAX_PLAYS
+from fastbg._core._types cimport (
+    board_t, linear_eval_t, BAR, NSLOTS, NCHECKERS, MAX_PLAYS, load64, board_cmp,
+)
 from fastbg._core.board cimport load_board, is_race_c, row_sum
 from fastbg._core.dice cimport bounded, get_bitgen
-from fastbg._core.movegen cimport sort_plays, linear_score
+from fastbg._core.movegen cimport linear_score
 
 cnp.import_array()
 
 
 cdef extern from *:
     """
-    #include <stdint.h>
-    #include <string.h>
-    static inline uint64_t fastbg_load64(const unsigned char *p) {
-        uint64_t x; memcpy(&x, p, 8); return x;
-    }
     /* Index (0..7, in memory order) of the lowest differing byte of a nonzero
        xor of two words loaded with fastbg_load64, and that byte's mask. */
     #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
@@ -38,7 +35,6 @@ cdef extern from *:
     static inline uint64_t fastbg_byte_mask(int i) { return (uint64_t)0xFF << (8 * i); }
     #endif
     """
-    uint64_t load64 "fastbg_load64"(const unsigned char* p) noexcept nogil
     int first_byte "fastbg_first_byte"(uint64_t x) noexcept nogil
     uint64_t byte_mask "fastbg_byte_mask"(int i) noexcept nogil
     int ctz32 "__builtin_ctz"(unsigned int x) noexcept nogil
@@ -105,6 +101,41 @@ cdef object _choose(Policy policy, board_before, plays, bitgen):
     return int(matches[0])
 
 
+cdef int select_rank(const board_t* plays, int n, int k) noexcept nogil:
+    """Index of the play of rank k (0-based) in canonical order, by quickselect.
+
+    The plays are distinct, so the partition needs no care for equal keys. The
+    buffer is not reordered (an index array is).
+    """
+    cdef int idx[MAX_PLAYS]
+    cdef int i, j, lo = 0, hi = n - 1, t
+    cdef const board_t* pivot
+    for i in range(n):
+        idx[i] = i
+    while lo < hi:
+        pivot = &plays[idx[(lo + hi) >> 1]]
+        i = lo
+        j = hi
+        while i <= j:
+            while board_cmp(&plays[idx[i]], pivot) < 0:
+                i += 1
+            while board_cmp(&plays[idx[j]], pivot) > 0:
+                j -= 1
+            if i <= j:
+                t = idx[i]
+                idx[i] = idx[j]
+                idx[j] = t
+                i += 1
+                j -= 1
+        if k <= j:
+            hi = j
+        elif k >= i:
+            lo = i
+        else:
+            break
+    return idx[k]
+
+
 cdef class RandomPolicy(Policy):
     """Uniform random play: ``bounded(bitgen, n)`` in canonical order."""
 
@@ -113,8 +144,8 @@ cdef class RandomPolicy(Policy):
 
     cdef int choose_c(self, const board_t* before, board_t* plays,
                       const int64_t* scores, int n, bitgen_t* bg) noexcept nogil:
-        sort_plays(plays, n)
-        return <int>bounded(bg, <uint64_t>n)
+        # The play of rank bounded(n) in canonical order, without sorting.
+        return select_rank(plays, n, <int>bounded(bg, <uint64_t>n))
 
 
 
@@ -159,7 +190,7 @@ cdef class PubevalPolicy(Policy):
             # Scored by the move generator: the maximum, ties to the canonically first.
             for j in range(1, n):
                 if scores[j] > scores[best] or (
-                    scores[j] == scores[best] and memcmp(&plays[j], &plays[best], 50) < 0
+                    scores[j] == scores[best] and board_cmp(&plays[j], &plays[best]) < 0
                 ):
                     best = j
             return best
@@ -210,7 +241,7 @@ cdef class PubevalPolicy(Policy):
                     sc += (ps[31 * loc + <int>pp[loc] - <int>pp[25 + 23 - loc] + 15]
                            - ps[31 * loc + <int>bb[loc] - <int>bb[25 + 23 - loc] + 15])
             if j == 0 or sc > best_score or (
-                sc == best_score and memcmp(pp, &plays[best], 50) < 0
+                sc == best_score and board_cmp(pp, &plays[best]) < 0
             ):
                 best_score = sc
                 best = j

@@ -11,6 +11,7 @@ from libc.string cimport memcmp, memcpy, memset
 
 from fastbg._core._types cimport (
     board_t, linear_eval_t, BAR, NSLOTS, NCHECKERS, MAX_PLAYS, HASH_BITS, HASH_SIZE,
+    board_cmp, top_bit,
 )
 from fastbg._core.board cimport load_board
 
@@ -44,19 +45,12 @@ cdef void movegen_free(movegen_t* g) noexcept nogil:
 
 
 cdef int compare_boards(const void* a, const void* b) noexcept nogil:
-    return memcmp(a, b, 50)
+    return board_cmp(a, b)
 
 
 cdef void sort_plays(board_t* plays, int n) noexcept nogil:
     if n > 1:
         qsort(plays, n, sizeof(board_t), compare_boards)
-
-
-cdef extern from *:
-    """
-    static inline int fastbg_top_bit(unsigned int x) { return 31 - __builtin_clz(x); }
-    """
-    int top_bit "fastbg_top_bit"(uint32_t x) noexcept nogil   # x != 0
 
 
 # ---------------------------------------------------------------------------
@@ -179,7 +173,7 @@ cdef inline void insert_unique(movegen_t* g) noexcept nogil:
             g.scores[g.n] = g.score
             g.n += 1
             return
-        if e.h == h and memcmp(&g.plays[e.idx], &g.cur, 50) == 0:
+        if e.h == h and board_cmp(&g.plays[e.idx], &g.cur) == 0:
             return
         slot = (slot + 1) & (HASH_SIZE - 1)
 
