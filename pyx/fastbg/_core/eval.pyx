@@ -56,7 +56,7 @@ cdef class Policy:
     def __repr__(self):
         return f"{type(self).__name__}()"
 
-    def choose(self, board_before, plays, bitgen):
+    def choose(self, board_before, plays, bitgen=None):
         """Index of the chosen play in ``plays``, for testing (see the subclasses).
 
         Parameters
@@ -65,8 +65,9 @@ cdef class Policy:
             The position before the roll, mover in row 0.
         plays : array_like of int, shape (n, 2, 25)
             The legal plays, in canonical order as :func:`legal_plays` returns them.
-        bitgen : numpy.random.BitGenerator
-            Drawn from only if the policy is random and ``n >= 2``.
+        bitgen : numpy.random.BitGenerator, optional
+            Drawn from only if the policy is random and ``n >= 2`` (pubeval
+            never draws and accepts None).
 
         Returns
         -------
@@ -89,7 +90,9 @@ cdef object _choose(Policy policy, board_before, plays, bitgen):
         raise ValueError(f"at most {MAX_PLAYS} plays, got {n}")
     if n == 1:
         return 0
-    cdef bitgen_t* bg = get_bitgen(bitgen)
+    cdef bitgen_t* bg = NULL
+    if bitgen is not None or not isinstance(policy, PubevalPolicy):
+        bg = get_bitgen(bitgen)
     cdef cnp.ndarray buf = arr.copy()
     cdef board_t* p = <board_t*>cnp.PyArray_DATA(buf)
     cdef int idx

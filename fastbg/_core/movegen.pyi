@@ -1,0 +1,6 @@
+"""Stubs for the compiled ``fastbg._core.movegen`` (see pyx/fastbg/_core/movegen.pyx)."""
+import numpy as np
+import numpy.typing as npt
+
+def validate_dice(d1: int, d2: int) -> tuple[int, int]: ...
+def legal_plays(board: npt.ArrayLike, d1: int, d2: int) -> np.ndarray: ...

@@ -1,0 +1,22 @@
+"""Stubs for the compiled ``fastbg._core.rollout`` (see pyx/fastbg/_core/rollout.pyx)."""
+import numpy as np
+import numpy.typing as npt
+
+from .eval import Policy
+
+def play_game(
+    board: npt.ArrayLike,
+    bitgen: np.random.BitGenerator,
+    policy: Policy | str,
+    dice: tuple[int, int] | None = None,
+    opening: bool = False,
+) -> int: ...
+def rollout_block(
+    board: npt.ArrayLike,
+    games: int,
+    bitgen: np.random.BitGenerator,
+    policy: Policy | str,
+    dice: tuple[int, int] | None = None,
+    opening: bool = False,
+) -> np.ndarray: ...
+def roll_indices(bitgen: np.random.BitGenerator, n: int) -> np.ndarray: ...
