@@ -58,7 +58,7 @@ def one_checker_win(a: int, b: int) -> float:
     return float(np.dot(ta, tail_b))
 
 
-@pytest.mark.parametrize("a, b", [(6, 6), (11, 4), (2, 1), (24, 24)])
+@pytest.mark.parametrize("a, b", [(6, 6), (11, 4), (2, 1), (13, 11)])
 def test_exact_solver_matches_closed_form_for_one_checker(engine, a, b):
     classes = exact_outcomes(board_from({a: 1}, {b: 1}), engine, "pubeval")
     assert classes[0] + classes[3] == pytest.approx(1.0, abs=1e-12)  # singles only
@@ -97,7 +97,7 @@ def exact_values():
 
 def _check(res, exact, games):
     for key in (*PROBABILITY_KEYS,):
-        p = exact[key]
+        p = min(1.0, max(0.0, exact[key]))  # the recursion's sums may round past 1
         se = np.sqrt(p * (1 - p) / games)
         assert abs(getattr(res, key) - p) <= N_SIGMA * se + 1e-12, (
             f"{key}: rollout {getattr(res, key):.5f} vs exact {p:.5f} (se {se:.5f})"
