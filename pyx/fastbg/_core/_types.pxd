@@ -91,6 +91,38 @@ cdef extern from *:
         return 0;
     }
     static inline int fastbg_top_bit(uint32_t x) { return 31 - __builtin_clz(x); }
+    #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    static inline uint32_t fastbg_occupancy(const unsigned char *row) {
+        uint32_t m = 0; int i;
+        for (i = 0; i < 25; i++) m |= (uint32_t)(row[i] != 0) << i;
+        return m;
+    }
+    static inline uint32_t fastbg_blocks(const unsigned char *opp) {
+        uint32_t m = 0; int t;
+        for (t = 0; t < 24; t++) m |= (uint32_t)(opp[23 - t] >= 2) << t;
+        return m;
+    }
+    #else
+    /* SWAR on little-endian words; counts are 0..15, so adding 0x7F (or 0x7E)
+       to a byte sets its top bit iff it is >= 1 (>= 2) and never carries. The
+       multiply gathers the bytes' low bits (byte i -> bit i) into the top byte. */
+    #define FASTBG_GATHER(x) ((uint32_t)((((x) & 0x0101010101010101ULL) * 0x0102040810204080ULL) >> 56))
+    static inline uint32_t fastbg_ge_mask24(const unsigned char *row, uint64_t add) {
+        return FASTBG_GATHER((fastbg_load64(row) + add) >> 7)
+             | FASTBG_GATHER((fastbg_load64(row + 8) + add) >> 7) << 8
+             | FASTBG_GATHER((fastbg_load64(row + 16) + add) >> 7) << 16;
+    }
+    static inline uint32_t fastbg_rev8(uint32_t b) {
+        return (uint32_t)(((((uint64_t)b * 0x80200802ULL) & 0x0884422110ULL) * 0x0101010101ULL) >> 32) & 0xFF;
+    }
+    static inline uint32_t fastbg_occupancy(const unsigned char *row) {
+        return fastbg_ge_mask24(row, 0x7F7F7F7F7F7F7F7FULL) | ((uint32_t)(row[24] != 0) << 24);
+    }
+    static inline uint32_t fastbg_blocks(const unsigned char *opp) {
+        uint32_t m = fastbg_ge_mask24(opp, 0x7E7E7E7E7E7E7E7EULL);   /* bit j: opp[j] >= 2 */
+        return fastbg_rev8(m & 0xFF) << 16 | fastbg_rev8((m >> 8) & 0xFF) << 8 | fastbg_rev8(m >> 16);
+    }
+    #endif
     #endif
     """
     uint64_t load64 "fastbg_load64"(const void* p) noexcept nogil
@@ -99,3 +131,8 @@ cdef extern from *:
         # <0, 0, >0 as memcmp(a, b, 50): the canonical order of plays
     int top_bit "fastbg_top_bit"(uint32_t x) noexcept nogil
         # index of the highest set bit, x != 0
+    uint32_t occupancy "fastbg_occupancy"(const unsigned char* row) noexcept nogil
+        # bit i set iff row[i] > 0, i = 0..24 (one side's points and bar)
+    uint32_t blocks "fastbg_blocks"(const unsigned char* opp) noexcept nogil
+        # bit t set iff opp[23 - t] >= 2, t = 0..23: the opponent's blocks in the
+        # mover's numbering

@@ -11,7 +11,7 @@ from libc.string cimport memcmp, memcpy, memset
 
 from fastbg._core._types cimport (
     board_t, linear_eval_t, BAR, NSLOTS, NCHECKERS, MAX_PLAYS, HASH_BITS, HASH_SIZE,
-    board_cmp, top_bit,
+    board_cmp, top_bit, occupancy, blocks,
 )
 from fastbg._core.board cimport load_board
 
@@ -285,17 +285,10 @@ cdef void gen_nondouble(movegen_t* g, int da, int db) noexcept nogil:
 
 cdef int generate(movegen_t* g, const board_t* b, int d1, int d2,
                   const linear_eval_t* ev) noexcept nogil:
-    cdef int i
-    cdef uint32_t occ = 0, blk = 0
+    cdef uint32_t occ = occupancy(b.p[0])
     g.cur = b[0]
-    for i in range(NSLOTS):
-        if b.p[0][i]:
-            occ |= <uint32_t>1 << i
-    for i in range(24):
-        if b.p[1][23 - i] >= 2:
-            blk |= <uint32_t>1 << i
     g.occ = occ
-    g.blk = blk
+    g.blk = blocks(b.p[1])
     g.h = 0
     g.ev = ev
     if ev != NULL:

@@ -18,6 +18,15 @@ from fastbg._core.eval import make_policy
 
 cnp.import_array()
 
+OUTCOME_CLASSES = (
+    "win single",
+    "win gammon",
+    "win backgammon",
+    "lose single",
+    "lose gammon",
+    "lose backgammon",
+)
+
 
 cdef int play_game_c(const board_t* start, bitgen_t* bg, Policy policy, movegen_t* g,
                      int d1, int d2, bint opening) noexcept nogil:
