@@ -26,6 +26,9 @@ cdef enum:
     # 2 x 15), so 1024 slots keep the load under one half.
     HASH_BITS = 10
     HASH_SIZE = 1024
+    # Row length of a linear evaluation's table (n + 15 in 0..30, padded to a
+    # power of two so a row is found with a shift).
+    POINT_STRIDE = 32
 
 
 # One position: exactly 50 bytes, byte-compatible with a C-contiguous numpy int8
@@ -36,14 +39,14 @@ cdef struct board_t:
     unsigned char p[2][25]  # p[0]: side on roll, p[1]: opponent; [side][index], index 24 = bar
 
 # A linear evaluation of the position after a play, in the form of pubeval:
-#   score = sum over locations L = 1..24 of point[(L - 1) * 31 + n_L + 15]
+#   score = sum over locations L = 1..24 of point[(L - 1) * POINT_STRIDE + n_L + 15]
 #           + bar * (opponent's checkers on its bar) + off * (mover's checkers off),
 # where n_L is the mover's checkers on its point L, or minus the opponent's there
 # (-15..15); a play bearing off the mover's last checker scores `win` instead.
 # Because the score is a sum of independent terms, the move generator updates it
 # move by move and hands every play's score to the policy (exact integers).
 cdef struct linear_eval_t:
-    const int64_t* point    # 24 x 31 table: contribution of location L holding n
+    const int64_t* point    # 24 x POINT_STRIDE table: contribution of location L holding n
     int64_t bar             # weight of one opponent checker on its bar
     int64_t off             # weight of one mover checker off
     int64_t win             # score of a play that bears off the last checker

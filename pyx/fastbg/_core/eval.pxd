@@ -32,9 +32,10 @@ cdef class RandomPolicy(Policy):
 
 cdef class PubevalPolicy(Policy):
     # Tesauro's pubeval in exact integers (weights x 1e5, inputs x 30).
-    cdef int64_t point_score[2][24][31]
+    cdef int64_t point_score[2][24][32]
         # [race][L - 1][n + 15]: sum of W[5b + j] * X[5b + j] for location L
-        # (b = 24 - L) holding n = mover's checkers, or minus the opponent's.
+        # (b = 24 - L) holding n = mover's checkers, or minus the opponent's
+        # (index 31 unused: rows padded to POINT_STRIDE).
     cdef linear_eval_t lin[2]
         # [race]: the evaluation over point_score[race], with bar weight
         # W[120] * 15, off weight W[121] * 2 and win score WIN_SCORE (2**63 - 1).

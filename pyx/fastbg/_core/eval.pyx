@@ -14,7 +14,7 @@ from libc.stdint cimport int64_t, uint64_t
 from libc.string cimport memcmp, memcpy
 
 from fastbg._core._types cimport (
-    board_t, linear_eval_t, BAR, NSLOTS, NCHECKERS, MAX_PLAYS, load64, board_cmp,
+    board_t, linear_eval_t, BAR, NSLOTS, NCHECKERS, MAX_PLAYS, POINT_STRIDE, load64, board_cmp,
 )
 from fastbg._core.board cimport load_board, is_race_c, row_sum
 from fastbg._core.dice cimport bounded, get_bitgen
@@ -178,6 +178,7 @@ cdef class PubevalPolicy(Policy):
                     if n >= 4:
                         v += W[5 * b + 4] * 15 * (n - 3)
                     self.point_score[race][L - 1][n + 15] = v
+                self.point_score[race][L - 1][31] = 0
             self.lin[race].point = &self.point_score[race][0][0]
             self.lin[race].bar = W[120] * 15
             self.lin[race].off = W[121] * 2
@@ -209,7 +210,7 @@ cdef class PubevalPolicy(Policy):
         cdef int64_t base = 0
         cdef int i, k, loc
         for i in range(24):
-            base += ps[31 * i + <int>bb[i] - <int>bb[25 + 23 - i] + 15]
+            base += ps[POINT_STRIDE * i + <int>bb[i] - <int>bb[25 + 23 - i] + 15]
         cdef uint64_t w[6]
         cdef int offs[6]
         offs[0] = 0; offs[1] = 8; offs[2] = 16; offs[3] = 25; offs[4] = 33; offs[5] = 41
@@ -241,8 +242,8 @@ cdef class PubevalPolicy(Policy):
                 while mask:
                     loc = ctz32(mask)
                     mask &= mask - 1
-                    sc += (ps[31 * loc + <int>pp[loc] - <int>pp[25 + 23 - loc] + 15]
-                           - ps[31 * loc + <int>bb[loc] - <int>bb[25 + 23 - loc] + 15])
+                    sc += (ps[POINT_STRIDE * loc + <int>pp[loc] - <int>pp[25 + 23 - loc] + 15]
+                           - ps[POINT_STRIDE * loc + <int>bb[loc] - <int>bb[25 + 23 - loc] + 15])
             if j == 0 or sc > best_score or (
                 sc == best_score and board_cmp(pp, &plays[best]) < 0
             ):

@@ -32,11 +32,8 @@ cdef struct hash_slot_t:
 
 cdef struct movegen_t:
     board_t cur             # working position (mover's frame), moved and undone in place
-    uint64_t h              # linear hash of cur minus the starting position
-    uint32_t occ            # bit i set iff cur.p[0][i] > 0 (i = 0..24, bit 24 = bar)
     uint32_t blk            # bit t set iff the opponent has >= 2 on the mover's index t (0..23)
     const linear_eval_t* ev # evaluation to score plays with, or NULL
-    int64_t score           # ev's score of cur (when ev != NULL)
     int n                   # plays written to `plays`
     int best                # dice used by the plays in `plays` (doubles; 2 for non-doubles)
     int overflow            # 1 if more than MAX_PLAYS plays were needed (result invalid)

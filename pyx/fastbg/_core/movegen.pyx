@@ -11,7 +11,7 @@ from libc.string cimport memcmp, memcpy, memset
 
 from fastbg._core._types cimport (
     board_t, linear_eval_t, BAR, NSLOTS, NCHECKERS, MAX_PLAYS, HASH_BITS, HASH_SIZE,
-    board_cmp, top_bit, occupancy, blocks,
+    POINT_STRIDE, board_cmp, top_bit, occupancy, blocks,
 )
 from fastbg._core.board cimport load_board
 
@@ -91,86 +91,85 @@ cdef int64_t linear_score(const linear_eval_t* ev, const board_t* b) noexcept no
     cdef int64_t s = ev.bar * op[BAR] + ev.off * (NCHECKERS - left)
     for i in range(24):
         # location L = i + 1: the mover's index i faces the opponent's index 23 - i
-        s += ev.point[31 * i + <int>me[i] - <int>op[23 - i] + 15]
+        s += ev.point[POINT_STRIDE * i + <int>me[i] - <int>op[23 - i] + 15]
     return s
 
 
-cdef inline int apply_move(movegen_t* g, int s, int t) noexcept nogil:
-    """Move one checker from index s to t (t < 0: off); returns 1 if it hit.
+# The search state that changes with every move -- occupancy, hash and score --
+# lives in local variables (registers) of the generators and is passed down by
+# value; only the board bytes are changed in place and undone. (Board bytes are
+# `unsigned char`, which may alias anything, so state kept behind the `g`
+# pointer would be reloaded after every byte store.)
 
-    Updates the hash and, when scoring, the score (the caller restores the
-    score after undo_move).
+cdef inline int move_checker(unsigned char* me, unsigned char* op, const linear_eval_t* ev,
+                             int s, int t, uint32_t* occ, uint64_t* h,
+                             int64_t* score) noexcept nogil:
+    """Move one checker from index s to t (t < 0: off) on the board bytes.
+
+    ``occ``, ``h`` and (if ``ev`` is not NULL) ``score`` are updated for the
+    new position; the caller keeps the old values to undo. Returns 1 on a hit.
     """
-    cdef unsigned char* me = g.cur.p[0]
-    cdef unsigned char* op = g.cur.p[1]
-    cdef const linear_eval_t* ev = g.ev
     cdef const int64_t* row
-    cdef int m
-    if ev != NULL:
-        if s < BAR:
-            row = ev.point + 31 * s + 15
-            g.score += row[me[s] - 1] - row[me[s]]
-        if t >= 0:
-            row = ev.point + 31 * t + 15
-            m = me[t]
-            if op[23 - t] == 1:
-                g.score += row[1] - row[m - 1] + ev.bar  # hit: n goes from -1 to 1 (m == 0)
-            else:
-                g.score += row[m + 1] - row[m]
-        else:
-            g.score += ev.off
-    me[s] -= 1
-    if me[s] == 0:
-        g.occ &= ~(<uint32_t>1 << s)
-    g.h -= KEY[s]
+    cdef int ms = me[s], mt
+    cdef int hit = 0
+    if ev != NULL and s < BAR:
+        row = ev.point + (s * POINT_STRIDE + 15)
+        score[0] += row[ms - 1] - row[ms]
+    me[s] = <unsigned char>(ms - 1)
+    if ms == 1:
+        occ[0] &= ~(<uint32_t>1 << s)
+    h[0] -= KEY[s]
     if t >= 0:
-        me[t] += 1
-        g.occ |= <uint32_t>1 << t
-        g.h += KEY[t]
-        if op[23 - t] == 1:
+        mt = me[t]
+        hit = op[23 - t] == 1
+        if ev != NULL:
+            row = ev.point + (t * POINT_STRIDE + 15)
+            if hit:
+                score[0] += row[1] - row[-1 + mt] + ev.bar   # n from -1 to 1 (mt == 0)
+            else:
+                score[0] += row[mt + 1] - row[mt]
+        me[t] = <unsigned char>(mt + 1)
+        occ[0] |= <uint32_t>1 << t
+        h[0] += KEY[t]
+        if hit:
             op[23 - t] = 0
             op[BAR] += 1
-            g.h += KEY[25 + BAR] - KEY[25 + 23 - t]
-            return 1
-    return 0
+            h[0] += KEY[25 + BAR] - KEY[25 + 23 - t]
+    elif ev != NULL:
+        score[0] += ev.off
+    return hit
 
 
-cdef inline void undo_move(movegen_t* g, int s, int t, int hit) noexcept nogil:
-    cdef unsigned char* me = g.cur.p[0]
-    cdef unsigned char* op = g.cur.p[1]
+cdef inline void unmove_checker(unsigned char* me, unsigned char* op,
+                                int s, int t, int hit) noexcept nogil:
+    """Undo move_checker on the board bytes."""
     me[s] += 1
-    g.occ |= <uint32_t>1 << s
-    g.h += KEY[s]
     if t >= 0:
         me[t] -= 1
-        if me[t] == 0:
-            g.occ &= ~(<uint32_t>1 << t)
-        g.h -= KEY[t]
         if hit:
             op[23 - t] = 1
             op[BAR] -= 1
-            g.h -= KEY[25 + BAR] - KEY[25 + 23 - t]
 
 
 # ---------------------------------------------------------------------------
 # recording plays
 
-cdef inline void insert_unique(movegen_t* g) noexcept nogil:
-    """Record g.cur unless an equal position is already recorded (non-doubles)."""
-    cdef uint64_t h = g.h
+cdef inline void insert_unique(movegen_t* g, uint64_t h, int64_t score) noexcept nogil:
+    """Record g.cur (hash h) unless an equal position is already recorded (non-doubles)."""
     cdef unsigned int slot = <unsigned int>(h >> (64 - HASH_BITS))
     cdef hash_slot_t* e
+    cdef unsigned int stamp = g.stamp
     while True:
         e = &g.table[slot]
-        if e.stamp != g.stamp:
+        if e.stamp != stamp:
             if g.n >= MAX_PLAYS:
                 g.overflow = 1
                 return
-            e.stamp = g.stamp
+            e.stamp = stamp
             e.h = h
             e.idx = g.n
-            g.plays[g.n] = g.cur
-            g.scores[g.n] = g.score
+            memcpy(&g.plays[g.n], &g.cur, sizeof(board_t))
+            g.scores[g.n] = score
             g.n += 1
             return
         if e.h == h and board_cmp(&g.plays[e.idx], &g.cur) == 0:
@@ -178,7 +177,7 @@ cdef inline void insert_unique(movegen_t* g) noexcept nogil:
         slot = (slot + 1) & (HASH_SIZE - 1)
 
 
-cdef inline void record_depth(movegen_t* g, int depth) noexcept nogil:
+cdef inline void record_depth(movegen_t* g, int depth, int64_t score) noexcept nogil:
     """Record g.cur as a play using `depth` dice (doubles): keep only the deepest."""
     if depth > g.best:
         g.best = depth
@@ -188,118 +187,141 @@ cdef inline void record_depth(movegen_t* g, int depth) noexcept nogil:
         if g.n >= MAX_PLAYS:
             g.overflow = 1
             return
-        g.plays[g.n] = g.cur
-        g.scores[g.n] = g.score
+        memcpy(&g.plays[g.n], &g.cur, sizeof(board_t))
+        g.scores[g.n] = score
         g.n += 1
 
 
 # ---------------------------------------------------------------------------
 # generators
 
-cdef void gen_doubles(movegen_t* g, int d, int depth, int maxs) noexcept nogil:
-    """Extend the current sequence (depth moves so far) with moves from sources <= maxs."""
-    cdef uint32_t m = legal_sources(g.occ, g.blk, d) & ((<uint32_t>2 << maxs) - 1)
+cdef void gen_doubles(movegen_t* g, int d, int depth, int maxs, uint32_t occ,
+                      int64_t score) noexcept nogil:
+    """Extend the current sequence (depth moves so far) with moves from sources <= maxs.
+
+    ``occ`` and ``score`` describe g.cur. Distinct move multisets give distinct
+    positions, so doubles need no hash.
+    """
+    cdef unsigned char* me = g.cur.p[0]
+    cdef unsigned char* op = g.cur.p[1]
+    cdef const linear_eval_t* ev = g.ev
+    cdef uint32_t m = legal_sources(occ, g.blk, d) & ((<uint32_t>2 << maxs) - 1)
+    cdef uint32_t occ1
+    cdef uint64_t h1 = 0
+    cdef int64_t sc1
     cdef int s, hit
-    cdef int64_t sc = g.score
     if m == 0:
         if depth > 0:
-            record_depth(g, depth)
+            record_depth(g, depth, score)
         return
     while m:
         s = top_bit(m)
         m ^= <uint32_t>1 << s
-        hit = apply_move(g, s, s - d)
-        if g.occ == 0:
+        occ1 = occ
+        sc1 = score
+        hit = move_checker(me, op, ev, s, s - d, &occ1, &h1, &sc1)
+        if occ1 == 0:
             # Last checker off: the dice played so far are what counts.
-            if g.ev != NULL:
-                g.score = g.ev.win
-            record_depth(g, depth + 1)
+            record_depth(g, depth + 1, ev.win if ev != NULL else 0)
         elif depth == 3:
-            record_depth(g, 4)
+            record_depth(g, 4, sc1)
         else:
-            gen_doubles(g, d, depth + 1, s)
-        undo_move(g, s, s - d, hit)
-        g.score = sc
+            gen_doubles(g, d, depth + 1, s, occ1, sc1)
+        unmove_checker(me, op, s, s - d, hit)
 
 
-cdef inline bint gen_singles(movegen_t* g, int d) noexcept nogil:
+cdef inline bint gen_singles(movegen_t* g, int d, uint32_t occ, int64_t score) noexcept nogil:
     """Record every play of die d alone; True if there was one."""
-    cdef uint32_t m = legal_sources(g.occ, g.blk, d)
+    cdef unsigned char* me = g.cur.p[0]
+    cdef unsigned char* op = g.cur.p[1]
+    cdef const linear_eval_t* ev = g.ev
+    cdef uint32_t m = legal_sources(occ, g.blk, d)
+    cdef uint32_t occ1
+    cdef uint64_t h1
+    cdef int64_t sc1
     cdef int s, hit
-    cdef int64_t sc = g.score
     if m == 0:
         return False
     while m:
         s = top_bit(m)
         m ^= <uint32_t>1 << s
-        hit = apply_move(g, s, s - d)
-        if g.occ == 0 and g.ev != NULL:
-            g.score = g.ev.win
-        insert_unique(g)
-        undo_move(g, s, s - d, hit)
-        g.score = sc
+        occ1 = occ
+        h1 = 0
+        sc1 = score
+        hit = move_checker(me, op, ev, s, s - d, &occ1, &h1, &sc1)
+        if occ1 == 0 and ev != NULL:
+            sc1 = ev.win
+        insert_unique(g, h1, sc1)
+        unmove_checker(me, op, s, s - d, hit)
     return True
 
 
-cdef void gen_nondouble(movegen_t* g, int da, int db) noexcept nogil:
+cdef void gen_nondouble(movegen_t* g, int da, int db, uint32_t occ, int64_t score) noexcept nogil:
     """Both orders of dice (da, db), da > db; then single-die plays if needed."""
+    cdef unsigned char* me = g.cur.p[0]
+    cdef unsigned char* op = g.cur.p[1]
+    cdef const linear_eval_t* ev = g.ev
+    cdef uint32_t blk = g.blk
     cdef int order, x, y, s, s2, hit, hit2
-    cdef uint32_t mx, my
-    cdef int64_t sc0 = g.score, sc1
+    cdef uint32_t mx, my, occ1, occ2
+    cdef uint64_t h1, h2
+    cdef int64_t sc1, sc2
     # Larger-die moves legal from the start. In the second order, such a move
     # played second gives a play the first order already produced (the smaller
     # die stays legal after it: blocks never change, and a move only goes down),
     # so it is skipped.
-    cdef uint32_t first_da = legal_sources(g.occ, g.blk, da)
+    cdef uint32_t first_da = legal_sources(occ, blk, da)
     for order in range(2):
         x = da if order == 0 else db
         y = db if order == 0 else da
-        mx = first_da if order == 0 else legal_sources(g.occ, g.blk, x)
+        mx = first_da if order == 0 else legal_sources(occ, blk, x)
         while mx:
             s = top_bit(mx)
             mx ^= <uint32_t>1 << s
-            hit = apply_move(g, s, s - x)
+            occ1 = occ
+            h1 = 0
+            sc1 = score
+            hit = move_checker(me, op, ev, s, s - x, &occ1, &h1, &sc1)
             # With the last checker off after one die nothing more can move:
             # a one-die play, found below only if no play uses both dice.
-            if g.occ != 0:
-                sc1 = g.score
-                my = legal_sources(g.occ, g.blk, y)
+            if occ1 != 0:
+                my = legal_sources(occ1, blk, y)
                 if order == 1:
                     my &= ~first_da
                 while my:
                     s2 = top_bit(my)
                     my ^= <uint32_t>1 << s2
-                    hit2 = apply_move(g, s2, s2 - y)
-                    if g.occ == 0 and g.ev != NULL:
-                        g.score = g.ev.win
-                    insert_unique(g)
-                    undo_move(g, s2, s2 - y, hit2)
-                    g.score = sc1
-            undo_move(g, s, s - x, hit)
-            g.score = sc0
+                    occ2 = occ1
+                    h2 = h1
+                    sc2 = sc1
+                    hit2 = move_checker(me, op, ev, s2, s2 - y, &occ2, &h2, &sc2)
+                    if occ2 == 0 and ev != NULL:
+                        sc2 = ev.win
+                    insert_unique(g, h2, sc2)
+                    unmove_checker(me, op, s2, s2 - y, hit2)
+            unmove_checker(me, op, s, s - x, hit)
     if g.n == 0:
         # No sequence uses both dice: the larger die if it can be played.
-        if not gen_singles(g, da):
-            gen_singles(g, db)
+        if not gen_singles(g, da, occ, score):
+            gen_singles(g, db, occ, score)
 
 
 cdef int generate(movegen_t* g, const board_t* b, int d1, int d2,
                   const linear_eval_t* ev) noexcept nogil:
     cdef uint32_t occ = occupancy(b.p[0])
-    g.cur = b[0]
-    g.occ = occ
+    cdef int64_t score = 0
+    memcpy(&g.cur, b, sizeof(board_t))
     g.blk = blocks(b.p[1])
-    g.h = 0
     g.ev = ev
     if ev != NULL:
-        g.score = linear_score(ev, b)
+        score = linear_score(ev, b)
     g.n = 0
     g.overflow = 0
     if occ == 0:
         return 0
     if d1 == d2:
         g.best = 0
-        gen_doubles(g, d1, 0, BAR)
+        gen_doubles(g, d1, 0, BAR, occ, score)
     else:
         g.best = 2
         g.stamp += 1
@@ -307,9 +329,9 @@ cdef int generate(movegen_t* g, const board_t* b, int d1, int d2,
             memset(g.table, 0, HASH_SIZE * sizeof(hash_slot_t))
             g.stamp = 1
         if d1 > d2:
-            gen_nondouble(g, d1, d2)
+            gen_nondouble(g, d1, d2, occ, score)
         else:
-            gen_nondouble(g, d2, d1)
+            gen_nondouble(g, d2, d1, occ, score)
     if g.overflow:
         return -1
     return g.n
