@@ -1,8 +1,10 @@
 # cython: language_level=3
 """Policies: pick one play among the legal ones, without the GIL.
 
-A policy is a cdef class whose ``choose`` is a ``noexcept nogil`` method, so the
-game loop calls it through the vtable with no Python interaction.
+A policy is a cdef class whose ``choose_c`` is a ``noexcept nogil`` method, so the
+game loop calls it through the vtable with no Python interaction. (The C method
+is ``choose_c`` because Cython cannot give a cdef and a def method one name; the
+Python-level ``choose(board_before, plays, bitgen)`` mirrors the reference.)
 """
 from libc.stdint cimport int64_t
 from numpy.random cimport bitgen_t

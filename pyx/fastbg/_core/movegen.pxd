@@ -12,10 +12,13 @@ moves reached by two paths) are removed with an open-addressing hash table. For 
 double it only extends a sequence with moves from source points no higher than
 the previous source, which visits every multiset of moves exactly once (so no
 de-duplication is needed: distinct multisets of moves of one die give distinct
-positions). The dice rules
-(play as many dice as possible; the larger die when only one can be played; dice
-count as actually played, also when the last checker goes off) are applied while
-generating.
+positions). The dice rules (play as many dice as possible; the larger die when
+only one can be played; dice count as actually played, also when the last
+checker goes off) are applied while generating.
+
+The search state that changes with each move (occupancy mask, hash, score) is
+kept in local variables and passed down by value; only the board bytes in
+``movegen_t.cur`` are changed in place and undone.
 
 Given a linear evaluation (``linear_eval_t``, e.g. pubeval), the generator also
 scores every play incrementally, a few table look-ups per checker move.
