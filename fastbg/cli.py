@@ -24,7 +24,7 @@ from . import __version__
 from .engine import ENGINES
 from .plays import legal_plays, parse_dice
 from .position import Position
-from .rollout import POLICIES, PROBABILITY_KEYS, rollout
+from .rollout import POLICIES, PROBABILITY_KEYS, normal_quantile, rollout
 
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
@@ -123,9 +123,7 @@ def _cmd_moves(args) -> int:
 
 
 def _format_table(res) -> str:
-    from scipy import stats
-
-    z = float(stats.norm.ppf(0.975))
+    z = normal_quantile(0.975)
     label = {"win": "win", "win_gammon": "win gammon", "win_backgammon": "win backgammon",
              "lose_gammon": "lose gammon", "lose_backgammon": "lose backgammon",
              "equity": "cubeless equity"}
@@ -193,6 +191,12 @@ def main(argv=None) -> int:
     except KeyboardInterrupt:
         sys.stderr.write("fastbg: interrupted\n")
         return EXIT_INTERRUPTED
+    except BrokenPipeError:
+        # The reader went away (`fastbg moves ... | head`): not an error of ours.
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -18,7 +18,8 @@ import numpy as np
 
 from .engine import get_engine
 
-__all__ = ["BLOCK_SIZE", "block_bit_generator", "block_sizes", "run_blocks", "BlockRun"]
+__all__ = ["BLOCK_SIZE", "block_bit_generator", "block_sizes", "block_size_of", "n_blocks",
+           "run_blocks", "BlockRun"]
 
 #: Games per block. Part of the reproducibility contract: changing it changes the
 #: dice of every game after the first block.
@@ -32,8 +33,18 @@ def block_bit_generator(entropy: int, k: int) -> np.random.PCG64DXSM:
 
 def block_sizes(games: int, block_size: int = BLOCK_SIZE) -> list[int]:
     """Sizes of the blocks of a run of ``games`` games (the last may be short)."""
-    full, rest = divmod(games, block_size)
-    return [block_size] * full + ([rest] if rest else [])
+    return [block_size_of(k, games, block_size) for k in range(n_blocks(games, block_size))]
+
+
+def n_blocks(games: int, block_size: int = BLOCK_SIZE) -> int:
+    """Number of blocks of a run of ``games`` games."""
+    return -(-games // block_size)
+
+
+def block_size_of(k: int, games: int, block_size: int = BLOCK_SIZE) -> int:
+    """Games in block ``k`` of a run of ``games`` games (computed, not stored, so a
+    run of any length needs no memory per block)."""
+    return min(block_size, games - k * block_size)
 
 
 def resolve_workers(workers) -> int:
@@ -115,7 +126,7 @@ def run_blocks(
     ``interrupted=True``.
     """
     eng = get_engine(engine)
-    sizes = block_sizes(games, block_size)
+    nblocks = n_blocks(games, block_size)
     board = np.ascontiguousarray(board, dtype=np.int8)
     counts = np.zeros(6, dtype=np.int64)
     done_games = 0
@@ -123,22 +134,23 @@ def run_blocks(
 
     def run_one(k: int) -> tuple[int, np.ndarray]:
         pol = eng.make_policy(policy)
-        c = eng.rollout_block(board, sizes[k], block_bit_generator(entropy, k), pol,
-                              dice=dice, opening=opening)
+        c = eng.rollout_block(board, block_size_of(k, games, block_size),
+                              block_bit_generator(entropy, k), pol, dice=dice, opening=opening)
         return k, np.asarray(c, dtype=np.int64)
 
     def absorb(k: int, c: np.ndarray) -> None:
         nonlocal done_games
+        n = block_size_of(k, games, block_size)
         with lock:
             counts[:] += c
-            done_games += sizes[k]
+            done_games += n
         if progress is not None:
-            progress(sizes[k])
+            progress(n)
 
     interrupted = False
     if workers == 1:
         try:
-            for k in range(len(sizes)):
+            for k in range(nblocks):
                 absorb(*run_one(k))
         except KeyboardInterrupt:
             interrupted = True
@@ -149,8 +161,8 @@ def run_blocks(
     next_k = 0
     try:
         # Keep a bounded number of blocks in flight: memory stays flat in `games`.
-        while next_k < len(sizes) or pending:
-            while next_k < len(sizes) and len(pending) < 2 * workers:
+        while next_k < nblocks or pending:
+            while next_k < nblocks and len(pending) < 2 * workers:
                 pending.add(pool.submit(run_one, next_k))
                 next_k += 1
             finished, pending = wait(pending, timeout=0.25, return_when=FIRST_COMPLETED)

@@ -6,7 +6,6 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 import numpy as np
-from scipy import stats
 
 from .engine import ENGINES
 from .parallel import BLOCK_SIZE, resolve_workers, run_blocks
@@ -33,6 +32,14 @@ _INDICATORS = np.array(
     dtype=np.int64,
 )
 _POINTS = np.array([1, 2, 3, -1, -2, -3], dtype=np.float64)
+
+
+def normal_quantile(q: float) -> float:
+    """Quantile ``q`` of the standard normal distribution (``scipy.stats.norm.ppf``;
+    imported on first use because scipy.stats takes a second to load)."""
+    from scipy import stats
+
+    return float(stats.norm.ppf(q))
 
 
 def outcome_statistics(counts) -> tuple[dict, dict]:
@@ -155,7 +162,7 @@ class RolloutResult:
             raise ValueError(f"confidence level must be in (0, 1), got {level}")
         if key != "equity" and key not in PROBABILITY_KEYS:
             raise ValueError(f"unknown estimate {key!r}")
-        z = float(stats.norm.ppf((1 + level) / 2))
+        z = normal_quantile((1 + level) / 2)
         est = getattr(self, key)
         return est - z * self.stderr[key], est + z * self.stderr[key]
 
