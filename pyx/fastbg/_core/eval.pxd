@@ -14,8 +14,10 @@ from fastbg._core._types cimport board_t, linear_eval_t
 cdef class Policy:
     cdef readonly str name      # "random", "pubeval", ...
     cdef const linear_eval_t* linear(self, const board_t* before) noexcept nogil
-        # The linear evaluation this policy maximises for a roll from `before`
-        # (the move generator then scores the plays as it makes them), or NULL.
+        # The linear evaluation this policy maximises for a roll from `before`, or
+        # NULL. Non-NULL promises that the policy's choice is exactly the play of
+        # highest score, ties to the canonically first, with no draw: the game
+        # loop then lets the move generator keep only that play.
 
     cdef int choose_c(self, const board_t* before, board_t* plays,
                       const int64_t* scores, int n, bitgen_t* bg) noexcept nogil

@@ -37,6 +37,8 @@ cdef struct movegen_t:
     board_t cur             # working position (mover's frame), moved and undone in place
     uint32_t blk            # bit t set iff the opponent has >= 2 on the mover's index t (0..23)
     const linear_eval_t* ev # evaluation to score plays with, or NULL
+    int best_only           # 1: keep only the best play under ev (plays[0], n = 1)
+    int64_t best_score      # its score (when best_only)
     int n                   # plays written to `plays`
     int best                # dice used by the plays in `plays` (doubles; 2 for non-doubles)
     int overflow            # 1 if more than MAX_PLAYS plays were needed (result invalid)
@@ -51,11 +53,14 @@ cdef movegen_t* movegen_new() noexcept nogil
 cdef void movegen_free(movegen_t* g) noexcept nogil
 
 cdef int generate(movegen_t* g, const board_t* b, int d1, int d2,
-                  const linear_eval_t* ev) noexcept nogil
+                  const linear_eval_t* ev, bint best_only) noexcept nogil
     # Fill g.plays with the distinct legal plays of dice (d1, d2), both in 1..6, for
     # the side in row 0 of b (b is not modified), and g.scores with their scores
     # under ev unless ev is NULL. Returns their number (0: no legal play), or -1
     # if they did not fit in MAX_PLAYS. Order is unspecified.
+    # With best_only (ev not NULL), keep only the play of highest score, ties to
+    # the canonically first, in g.plays[0] and return 1 (0 if there is no legal
+    # play): no hash, no copy of the other plays.
 
 cdef int64_t linear_score(const linear_eval_t* ev, const board_t* b) noexcept nogil
     # Full evaluation of one position (mover's frame) under ev.

@@ -154,11 +154,25 @@ cdef inline void unmove_checker(unsigned char* me, unsigned char* op,
 # ---------------------------------------------------------------------------
 # recording plays
 
+cdef inline void keep_best(movegen_t* g, int64_t score) noexcept nogil:
+    """best_only: keep g.cur in plays[0] if it beats the play there (ties: canonical order)."""
+    if g.n == 0 or score > g.best_score or (
+        score == g.best_score and board_cmp(&g.cur, &g.plays[0]) < 0
+    ):
+        memcpy(&g.plays[0], &g.cur, sizeof(board_t))
+        g.scores[0] = score
+        g.best_score = score
+        g.n = 1
+
+
 cdef inline void insert_unique(movegen_t* g, uint64_t h, int64_t score) noexcept nogil:
     """Record g.cur (hash h) unless an equal position is already recorded (non-doubles)."""
     cdef unsigned int slot = <unsigned int>(h >> (64 - HASH_BITS))
     cdef hash_slot_t* e
     cdef unsigned int stamp = g.stamp
+    if g.best_only:
+        keep_best(g, score)        # a duplicate has the same score and board
+        return
     while True:
         e = &g.table[slot]
         if e.stamp != stamp:
@@ -184,6 +198,9 @@ cdef inline void record_depth(movegen_t* g, int depth, int64_t score) noexcept n
         g.n = 0
         g.overflow = 0
     if depth == g.best:
+        if g.best_only:
+            keep_best(g, score)
+            return
         if g.n >= MAX_PLAYS:
             g.overflow = 1
             return
@@ -307,12 +324,13 @@ cdef void gen_nondouble(movegen_t* g, int da, int db, uint32_t occ, int64_t scor
 
 
 cdef int generate(movegen_t* g, const board_t* b, int d1, int d2,
-                  const linear_eval_t* ev) noexcept nogil:
+                  const linear_eval_t* ev, bint best_only) noexcept nogil:
     cdef uint32_t occ = occupancy(b.p[0])
     cdef int64_t score = 0
     memcpy(&g.cur, b, sizeof(board_t))
     g.blk = blocks(b.p[1])
     g.ev = ev
+    g.best_only = best_only and ev != NULL
     if ev != NULL:
         score = linear_score(ev, b)
     g.n = 0
@@ -389,7 +407,7 @@ def legal_plays(board, d1, d2):
         raise MemoryError()
     try:
         with nogil:
-            n = generate(g, &b, a, c, NULL)
+            n = generate(g, &b, a, c, NULL, False)
             if n > 0:
                 sort_plays(g.plays, n)
         if n < 0:
