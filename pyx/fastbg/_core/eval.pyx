@@ -11,7 +11,7 @@ where it differs (found by comparing 8-byte words).
 import numpy as np
 cimport numpy as cnp
 from libc.stdint cimport int64_t, uint64_t
-from libc.string cimport memcmp, memcpy
+
 
 from fastbg._core._types cimport (
     board_t, linear_eval_t, BAR, NSLOTS, NCHECKERS, MAX_PLAYS, POINT_STRIDE, load64, board_cmp,

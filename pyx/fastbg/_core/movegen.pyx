@@ -7,7 +7,7 @@ import numpy as np
 cimport numpy as cnp
 from libc.stdint cimport int64_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free, qsort
-from libc.string cimport memcmp, memcpy, memset
+from libc.string cimport memcpy, memset
 
 from fastbg._core._types cimport (
     board_t, linear_eval_t, BAR, NSLOTS, NCHECKERS, MAX_PLAYS, HASH_BITS, HASH_SIZE,

@@ -9,7 +9,7 @@ import numpy as np
 cimport numpy as cnp
 from libc.stdint cimport int64_t
 
-from fastbg._core._types cimport board_t, linear_eval_t, BAR, NSLOTS, NCHECKERS, MAX_PLAYS
+from fastbg._core._types cimport board_t, linear_eval_t, BAR, MAX_PLAYS
 from fastbg._core.board cimport load_board, swap_into, row_sum, loser_class
 from fastbg._core.dice cimport roll_index, opening_roll, get_bitgen
 from fastbg._core.movegen cimport movegen_t, movegen_new, movegen_free, generate
