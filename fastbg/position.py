@@ -10,6 +10,7 @@ from .positionid import (
     encode_xgid,
     validate_board,
 )
+from .reference import board as _board
 
 __all__ = ["Position", "START_BOARD"]
 
@@ -120,23 +121,18 @@ class Position:
     @property
     def pip_counts(self) -> tuple[int, int]:
         """Pip counts ``(player on roll, opponent)``; a checker on the bar counts 25."""
-        w = np.arange(1, 26)
-        return int(self._board[0] @ w), int(self._board[1] @ w)
+        return _board.pip_counts(self._board)
 
     @property
     def checkers_off(self) -> tuple[int, int]:
         """Checkers borne off ``(player on roll, opponent)``."""
-        return 15 - int(self._board[0].sum()), 15 - int(self._board[1].sum())
+        return _board.checkers_off(self._board)
 
     @property
     def is_race(self) -> bool:
         """True when no contact is left: every checker of each side is past all
         checkers of the other."""
-        def back(row):
-            nz = np.flatnonzero(row)
-            return int(nz[-1]) + 1 if nz.size else 0
-
-        return back(self._board[0]) + back(self._board[1]) < 25
+        return _board.is_race(self._board)
 
     @property
     def game_over(self) -> bool:

@@ -34,6 +34,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .reference.board import validate_board
+
 __all__ = [
     "decode_position_id",
     "encode_position_id",
@@ -44,51 +46,6 @@ __all__ = [
 ]
 
 _B64_RE = re.compile(r"^[A-Za-z0-9+/]{14}$")
-
-
-def validate_board(board) -> np.ndarray:
-    """Check a board and return it as a fresh ``int8`` array of shape ``(2, 25)``.
-
-    Parameters
-    ----------
-    board : array_like of int, shape (2, 25)
-        Row 0 the player on roll, row 1 the opponent, each from its own side.
-
-    Returns
-    -------
-    numpy.ndarray of int8, shape (2, 25)
-
-    Raises
-    ------
-    ValueError
-        If the shape is wrong, a count is negative or not an integer, a side has
-        more than 15 checkers, or a point is held by both sides.
-    """
-    arr = np.asarray(board)
-    if arr.shape != (2, 25):
-        raise ValueError(f"a board has shape (2, 25), got {arr.shape}")
-    if arr.dtype.kind == "f":
-        if not np.all(np.isfinite(arr)) or not np.all(arr == np.round(arr)):
-            raise ValueError("checker counts must be whole numbers")
-    elif arr.dtype.kind not in "iub":
-        raise ValueError(f"checker counts must be integers, got dtype {arr.dtype}")
-    arr = arr.astype(np.int64)
-    sides = ("player on roll", "opponent")
-    for s in range(2):
-        neg = np.flatnonzero(arr[s] < 0)
-        if neg.size:
-            i = int(neg[0])
-            where = "bar" if i == 24 else f"point {i + 1}"
-            raise ValueError(f"negative checker count on the {sides[s]}'s {where}")
-        total = int(arr[s].sum())
-        if total > 15:
-            raise ValueError(f"the {sides[s]} has {total} checkers on the board; at most 15")
-    for i in range(24):
-        if arr[0, i] and arr[1, 23 - i]:
-            raise ValueError(
-                f"point {i + 1} (the opponent's point {24 - i}) is held by both sides"
-            )
-    return arr.astype(np.int8)
 
 
 def _key_bits(board: np.ndarray):
