@@ -133,3 +133,15 @@ def test_game_over_position_is_rejected():
     b[1, 5] = 15  # the player on roll has borne off everything
     with pytest.raises(ValueError, match="game is over"):
         rollout(b, 10, engine="python")
+
+
+def test_a_start_where_nobody_can_ever_move_is_rejected(engine):
+    # Both sides have a checker on the bar and a closed home board: the game
+    # could never end, so both engines refuse it instead of looping.
+    b = np.zeros((2, 25), dtype=np.int8)
+    for row in b:
+        row[:6] = 2
+        row[7] = 2
+        row[24] = 1
+    with pytest.raises(ValueError, match="neither side can ever move"):
+        engine.play_game(b, np.random.PCG64DXSM(1), engine.make_policy("pubeval"))

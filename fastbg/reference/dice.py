@@ -13,6 +13,8 @@ returns the same values as the Cython core.
 """
 from __future__ import annotations
 
+import numpy as np
+
 __all__ = ["roll_index", "roll", "bounded", "opening_roll"]
 
 _TWO64 = 1 << 64
@@ -23,6 +25,11 @@ _LIMIT36 = _TWO64 - (_TWO64 % 36)
 
 def _next_uint64(bitgen) -> int:
     # random_raw() returns numpy.uint64; Python ints keep the modular arithmetic exact.
+    if isinstance(bitgen, np.random.MT19937):
+        # MT19937's raw output is 32 bits; numpy's C next_uint64 joins two draws,
+        # the first in the high half.
+        hi, lo = (int(x) for x in bitgen.random_raw(2))
+        return (hi << 32) | lo
     return int(bitgen.random_raw())
 
 

@@ -50,9 +50,19 @@ def _get_policy(policy):
     return policy
 
 
+def _closed_home(row: np.ndarray) -> bool:
+    return bool((row[:6] >= 2).all())
+
+
 def _check_start(board: np.ndarray) -> None:
     if not board[0].any() or not board[1].any():
         raise ValueError("the game is already over: a side has no checker left")
+    # Both sides on the bar against closed boards: nobody can ever move, so the
+    # game would never end (no play leads there; only a start can be like this).
+    if board[0, 24] and board[1, 24] and _closed_home(board[0]) and _closed_home(board[1]):
+        raise ValueError(
+            "neither side can ever move: both have checkers on the bar against a closed board"
+        )
 
 
 def _first_roll(dice, opening):
