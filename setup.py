@@ -49,5 +49,6 @@ setup(
         include_path=["pyx"],
         compiler_directives=directives,
         annotate=ANNOTATE,
+        force=ANNOTATE,  # regenerate the HTML even when the .c files are current
     ),
 )
