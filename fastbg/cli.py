@@ -10,6 +10,10 @@ Commands
 [--engine E] [--dice D] [--json]``
     Monte Carlo rollout: win, gammon and backgammon probabilities with standard
     errors.
+``fastbg perft POSITION DEPTH [--engine E] [--json]``
+    Leaves of the game tree over all 21 rolls at each ply, for depths 1..DEPTH,
+    with the time and leaves per second of each: the move generator's
+    correctness-and-speed benchmark.
 
 POSITION is ``start``, a GNU Backgammon Position ID or an XGID (``XGID=...``).
 Bad arguments print one line naming the problem and exit with status 2.
@@ -93,7 +97,50 @@ def build_parser() -> argparse.ArgumentParser:
                    help="the player on roll rolls normally, doubles included")
     r.add_argument("--json", action="store_true", help="machine-readable output")
     r.add_argument("--no-progress", action="store_true", help="no progress bar")
+
+    f = sub.add_parser("perft", help="leaves of the game tree over all 21 rolls per ply (move-generator benchmark)")
+    f.add_argument("position", metavar="POSITION", help="'start', a Position ID or an XGID")
+    f.add_argument("depth", metavar="DEPTH", type=_depth, help="plies, 0..16 (each depth 1..DEPTH is counted)")
+    f.add_argument("--engine", choices=ENGINES, default="cython")
+    f.add_argument("--json", action="store_true", help="machine-readable output")
     return p
+
+
+def _depth(text: str) -> int:
+    try:
+        v = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"depth {text!r} is not a whole number") from None
+    if not 0 <= v <= 16:
+        raise argparse.ArgumentTypeError(f"depth {text!r} must be in 0..16")
+    return v
+
+
+def _cmd_perft(args) -> int:
+    import time
+
+    from .engine import get_engine
+
+    pos = Position.parse(args.position)
+    perft = get_engine(args.engine).perft
+    rows = []
+    for depth in range(min(1, args.depth), args.depth + 1):
+        t0 = time.perf_counter()
+        leaves = perft(pos.board, depth)
+        sec = time.perf_counter() - t0
+        rows.append({"depth": depth, "leaves": leaves, "seconds": sec,
+                     "leaves_per_second": leaves / sec if sec > 0 else None})
+        if not args.json:
+            if depth == min(1, args.depth):
+                print(f"perft of {pos.to_position_id()}, engine {args.engine} "
+                      "(21 rolls per ply, distinct plays, a finished game is one leaf)")
+                print(f"  {'depth':>5} {'leaves':>18} {'seconds':>10} {'leaves/s':>14}")
+            lps = f"{rows[-1]['leaves_per_second']:,.0f}" if sec > 0 else "-"
+            print(f"  {depth:>5} {leaves:>18,} {sec:>10.3f} {lps:>14}", flush=True)
+    if args.json:
+        print(json.dumps({"position_id": pos.to_position_id(), "engine": args.engine,
+                          "depths": rows}, indent=2))
+    return 0
 
 
 def _cmd_show(args) -> int:
@@ -173,7 +220,8 @@ def _cmd_rollout(args) -> int:
     return EXIT_INTERRUPTED if res.interrupted else 0
 
 
-_COMMANDS = {"show": _cmd_show, "moves": _cmd_moves, "rollout": _cmd_rollout}
+_COMMANDS = {"show": _cmd_show, "moves": _cmd_moves, "rollout": _cmd_rollout,
+             "perft": _cmd_perft}
 
 
 def main(argv=None) -> int:

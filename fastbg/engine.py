@@ -29,7 +29,7 @@ def get_engine(name: str = "cython") -> SimpleNamespace:
     -------
     types.SimpleNamespace
         With attributes ``name``, ``board``, ``movegen``, ``eval``, ``rollout``
-        (the engine's modules) and the shortcuts ``legal_plays``, ``make_policy``,
+        (the engine's modules) and the shortcuts ``legal_plays``, ``perft``, ``make_policy``,
         ``play_game``, ``rollout_block``, ``roll_indices``.
 
     Raises
@@ -55,6 +55,7 @@ def get_engine(name: str = "cython") -> SimpleNamespace:
         name=name,
         **mods,
         legal_plays=mods["movegen"].legal_plays,
+        perft=mods["movegen"].perft,
         make_policy=mods["eval"].make_policy,
         play_game=mods["rollout"].play_game,
         rollout_block=mods["rollout"].rollout_block,

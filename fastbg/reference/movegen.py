@@ -35,7 +35,7 @@ import numpy as np
 
 from .board import validate_board
 
-__all__ = ["legal_plays", "legal_plays_with_moves", "validate_dice"]
+__all__ = ["legal_plays", "legal_plays_with_moves", "perft", "validate_dice"]
 
 _OPP = 25  # offset of the opponent's row in a flat position
 _BAR = 24  # index of a side's bar in its row
@@ -262,3 +262,61 @@ def legal_plays_with_moves(board, d1, d2) -> list:
     return [
         (np.array(p, dtype=np.int8).reshape(2, 25), plays[p]) for p in sorted(plays)
     ]
+
+
+_ROLLS = tuple((d1, d2) for d1 in range(1, 7) for d2 in range(1, d1 + 1))  # the 21 rolls
+
+
+def _swap(pos: tuple) -> tuple:
+    """The flat position with the turn passed (rows exchanged)."""
+    return pos[_OPP:] + pos[:_OPP]
+
+
+def _perft(pos: tuple, depth: int) -> int:
+    if depth == 0 or not any(pos[:_OPP]) or not any(pos[_OPP:]):
+        return 1  # a finished game is one leaf
+    total = 0
+    for d1, d2 in _ROLLS:
+        plays = _search(pos, d1, d2, track=False)
+        if not plays:
+            total += _perft(_swap(pos), depth - 1)
+        else:
+            total += sum(_perft(_swap(p), depth - 1) for p in plays)
+    return total
+
+
+def perft(board, depth) -> int:
+    """Leaves of the game tree below a position over all 21 rolls at each ply.
+
+    Parameters
+    ----------
+    board : array_like of int, shape (2, 25)
+        The position, row 0 about to roll.
+    depth : int
+        Plies, ``0 <= depth <= 16``.
+
+    Returns
+    -------
+    int
+        ``perft(b, 0) = 1``; a finished game (either side has no checker left) is
+        one leaf at any depth; otherwise the sum over the 21 distinct rolls (not
+        weighted by probability) of the sum over the distinct legal plays of
+        ``perft(play with the turn passed, depth - 1)``; a roll with no legal play
+        has one child, ``b`` with the turn passed.
+
+    Raises
+    ------
+    ValueError
+        If the board is invalid or ``depth`` is out of range.
+
+    Notes
+    -----
+    A plain recursion over :func:`legal_plays`' search, with no bulk counting at
+    the last ply, so that agreement with the Cython kernel means something.
+    """
+    b = validate_board(board)
+    if isinstance(depth, (bool, np.bool_)) or not isinstance(depth, (int, np.integer)):
+        raise ValueError(f"depth must be an int, got {depth!r}")
+    if not 0 <= depth <= 16:
+        raise ValueError(f"depth must be in 0..16, got {int(depth)}")
+    return _perft(tuple(b.ravel().tolist()), int(depth))

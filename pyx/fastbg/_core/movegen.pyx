@@ -1,7 +1,8 @@
 # cython: language_level=3
 """Legal plays as distinct resulting positions (see movegen.pxd for the algorithm).
 
-``legal_plays`` mirrors :func:`fastbg.reference.movegen.legal_plays`.
+``legal_plays`` and ``perft`` mirror :func:`fastbg.reference.movegen.legal_plays`
+and :func:`fastbg.reference.movegen.perft`.
 """
 import numpy as np
 cimport numpy as cnp
@@ -13,7 +14,7 @@ from fastbg._core._types cimport (
     board_t, linear_eval_t, BAR, NSLOTS, NCHECKERS, MAX_PLAYS, HASH_BITS, HASH_SIZE,
     POINT_STRIDE, board_cmp, top_bit, occupancy, blocks,
 )
-from fastbg._core.board cimport load_board
+from fastbg._core.board cimport load_board, swap_into, outcome_c
 
 cnp.import_array()
 
@@ -418,3 +419,105 @@ def legal_plays(board, d1, d2):
         return out
     finally:
         movegen_free(g)
+
+
+# ---------------------------------------------------------------------------
+# perft: leaves of the game tree over all 21 rolls at each ply
+
+cdef enum:
+    MAX_PERFT_DEPTH = 16        # one generator workspace (~250 kB) per ply
+
+
+cdef int64_t perft_c(movegen_t** gens, const board_t* b, int depth) noexcept nogil:
+    """Leaves of the tree of depth ``depth`` below ``b`` (side in row 0 to roll), or -1.
+
+    A finished game is one leaf; each of the 21 distinct rolls (not weighted)
+    contributes, for each distinct play, the leaves below the resulting position
+    with the turn passed, or, with no legal play, those below ``b`` itself with the
+    turn passed. ``gens[depth - 1]`` is this ply's workspace, so the plays of a
+    ply stay intact while deeper plies are searched. At depth 1 the leaves are
+    counted without visiting them (bulk counting, as in chess perft). -1 reports
+    a plays-buffer overflow.
+    """
+    cdef movegen_t* g
+    cdef board_t child
+    cdef int d1, d2, n, i
+    cdef int64_t total = 0, sub
+    if depth == 0 or outcome_c(b) >= 0:
+        return 1
+    g = gens[depth - 1]
+    for d1 in range(1, 7):
+        for d2 in range(1, d1 + 1):
+            n = generate(g, b, d1, d2, NULL, False)
+            if n < 0:
+                return -1
+            if depth == 1:
+                total += n if n > 0 else 1
+            elif n == 0:
+                swap_into(b, &child)
+                sub = perft_c(gens, &child, depth - 1)
+                if sub < 0:
+                    return -1
+                total += sub
+            else:
+                for i in range(n):
+                    swap_into(&g.plays[i], &child)
+                    sub = perft_c(gens, &child, depth - 1)
+                    if sub < 0:
+                        return -1
+                    total += sub
+    return total
+
+
+def perft(board, depth):
+    """Leaves of the game tree below a position over all 21 rolls at each ply.
+
+    Parameters
+    ----------
+    board : array_like of int, shape (2, 25)
+        The position, row 0 about to roll (validated).
+    depth : int
+        Plies, ``0 <= depth <= 16``.
+
+    Returns
+    -------
+    int
+        ``perft(b, 0) = 1``; a finished game (either side has no checker left) is
+        one leaf at any depth; otherwise ``perft(b, d)`` is the sum over the 21
+        distinct rolls (not weighted by probability) of the sum over the distinct
+        legal plays of ``perft(play with the turn passed, d - 1)``, where a roll
+        with no legal play has one child, ``b`` with the turn passed.
+
+    Raises
+    ------
+    ValueError
+        If the board is invalid or ``depth`` is out of range.
+
+    Notes
+    -----
+    Runs without the GIL, one move-generator workspace per ply.
+    """
+    cdef board_t b
+    load_board(board, &b)
+    if isinstance(depth, (bool, np.bool_)) or not isinstance(depth, (int, np.integer)):
+        raise ValueError(f"depth must be an int, got {depth!r}")
+    if not 0 <= depth <= MAX_PERFT_DEPTH:
+        raise ValueError(f"depth must be in 0..{MAX_PERFT_DEPTH}, got {int(depth)}")
+    cdef int dep = depth, k
+    cdef int64_t total
+    cdef movegen_t* gens[MAX_PERFT_DEPTH]
+    for k in range(MAX_PERFT_DEPTH):
+        gens[k] = NULL
+    try:
+        for k in range(dep):
+            gens[k] = movegen_new()
+            if gens[k] == NULL:
+                raise MemoryError()
+        with nogil:
+            total = perft_c(gens, &b, dep)
+        if total < 0:
+            raise RuntimeError(f"more than {MAX_PLAYS} legal plays: buffer too small")
+        return int(total)
+    finally:
+        for k in range(dep):
+            movegen_free(gens[k])
