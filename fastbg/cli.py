@@ -14,6 +14,9 @@ Commands
     Leaves of the game tree over all 21 rolls at each ply, for depths 1..DEPTH,
     with the time and leaves per second of each: the move generator's
     correctness-and-speed benchmark.
+``fastbg bench [--repeat R] [--engine E ...] [--json]``
+    Random-policy and pubeval games per second and legal-play generation rate of
+    each engine, medians of repeated runs, as a Markdown table.
 
 POSITION is ``start``, a GNU Backgammon Position ID or an XGID (``XGID=...``).
 Bad arguments print one line naming the problem and exit with status 2.
@@ -103,6 +106,15 @@ def build_parser() -> argparse.ArgumentParser:
     f.add_argument("depth", metavar="DEPTH", type=_depth, help="plies, 0..16 (each depth 1..DEPTH is counted)")
     f.add_argument("--engine", choices=ENGINES, default="cython")
     f.add_argument("--json", action="store_true", help="machine-readable output")
+
+    k = sub.add_parser("bench", help="games/s and legal plays/s of each engine (Markdown table)")
+    k.add_argument("--engine", choices=ENGINES, action="append", default=None,
+                   help="engine to measure (repeatable; default both)")
+    k.add_argument("--repeat", type=_positive_int, default=5, help="timed runs per figure (median; default 5)")
+    k.add_argument("--seed", type=_seed, default=1, help="seed of the games (default 1)")
+    k.add_argument("--workers", "-w", type=_positive_int, default=1,
+                   help="threads for the Cython game workloads (default 1)")
+    k.add_argument("--json", action="store_true", help="machine-readable output")
     return p
 
 
@@ -140,6 +152,19 @@ def _cmd_perft(args) -> int:
     if args.json:
         print(json.dumps({"position_id": pos.to_position_id(), "engine": args.engine,
                           "depths": rows}, indent=2))
+    return 0
+
+
+def _cmd_bench(args) -> int:
+    from .bench import format_table, run_bench
+
+    engines = tuple(dict.fromkeys(args.engine or ENGINES))
+    log = None if args.json else (lambda line: print(f"  {line}", file=sys.stderr, flush=True))
+    report = run_bench(engines, repeat=args.repeat, seed=args.seed, workers=args.workers, log=log)
+    if args.json:
+        print(json.dumps(report, indent=2))
+    else:
+        print(format_table(report))
     return 0
 
 
@@ -221,7 +246,7 @@ def _cmd_rollout(args) -> int:
 
 
 _COMMANDS = {"show": _cmd_show, "moves": _cmd_moves, "rollout": _cmd_rollout,
-             "perft": _cmd_perft}
+             "perft": _cmd_perft, "bench": _cmd_bench}
 
 
 def main(argv=None) -> int:
