@@ -29,6 +29,26 @@ cdef int load_board(object board, board_t* out) except -1:
         refused), a count is negative, a side has more than 15 checkers on the
         board and bar, or a point is held by both sides.
     """
+    cdef cnp.ndarray fast
+    cdef const signed char* q
+    cdef int k, t0 = 0, t1 = 0, neg = 0
+    if type(board) is np.ndarray:
+        # Fast path for the engine's own boards (C-contiguous int8): check the
+        # bytes in place; anything odd falls through to the general path, which
+        # raises the right message.
+        fast = <cnp.ndarray>board
+        if (cnp.PyArray_NDIM(fast) == 2 and cnp.PyArray_DIM(fast, 0) == 2
+                and cnp.PyArray_DIM(fast, 1) == NSLOTS
+                and cnp.PyArray_TYPE(fast) == cnp.NPY_INT8
+                and cnp.PyArray_IS_C_CONTIGUOUS(fast)):
+            q = <const signed char*>cnp.PyArray_DATA(fast)
+            for k in range(NSLOTS):
+                neg |= (q[k] < 0) | (q[NSLOTS + k] < 0)
+                t0 += q[k]
+                t1 += q[NSLOTS + k]
+            if not neg and t0 <= NCHECKERS and t1 <= NCHECKERS:
+                memcpy(out.p, q, 2 * NSLOTS)
+                return _check_overlap(out)
     arr = np.asarray(board)
     if arr.shape != (2, NSLOTS):
         raise ValueError(f"a board has shape (2, 25), got {arr.shape}")
@@ -49,8 +69,14 @@ cdef int load_board(object board, board_t* out) except -1:
             raise ValueError(f"the {_SIDES[side]} has {total} checkers; at most 15")
         for i in range(NSLOTS):
             out.p[side][i] = <unsigned char>c[side, i]
+    return _check_overlap(out)
+
+
+cdef int _check_overlap(const board_t* b) except -1:
+    """No point held by both sides (the last check of load_board)."""
+    cdef int i
     for i in range(NPOINTS):
-        if out.p[0][i] and out.p[1][NPOINTS - 1 - i]:
+        if b.p[0][i] and b.p[1][NPOINTS - 1 - i]:
             raise ValueError(
                 f"point {i + 1} of the side to move (the opponent's point {24 - i}) "
                 "is held by both sides"

@@ -356,6 +356,30 @@ cdef int generate(movegen_t* g, const board_t* b, int d1, int d2,
     return g.n
 
 
+# One spare generator workspace for legal_plays: a fresh calloc of ~250 kB per
+# call cost more than generating the plays. It is taken and given back while
+# holding the GIL, so two threads never share it (a second concurrent caller
+# gets a fresh workspace); generate() needs no clearing between calls.
+cdef movegen_t* _spare = NULL
+
+
+cdef movegen_t* take_workspace() noexcept:
+    global _spare
+    cdef movegen_t* g = _spare
+    _spare = NULL
+    if g == NULL:
+        g = movegen_new()
+    return g
+
+
+cdef void give_workspace(movegen_t* g) noexcept:
+    global _spare
+    if _spare == NULL:
+        _spare = g
+    else:
+        movegen_free(g)
+
+
 cdef int check_dice(object d1, object d2) except -1:
     for name, d in (("d1", d1), ("d2", d2)):
         if isinstance(d, (bool, np.bool_)) or not isinstance(d, (int, np.integer)):
@@ -403,7 +427,7 @@ def legal_plays(board, d1, d2):
     load_board(board, &b)
     check_dice(d1, d2)
     cdef int a = d1, c = d2, n
-    cdef movegen_t* g = movegen_new()
+    cdef movegen_t* g = take_workspace()
     if g == NULL:
         raise MemoryError()
     try:
@@ -418,7 +442,7 @@ def legal_plays(board, d1, d2):
             memcpy(cnp.PyArray_DATA(out), g.plays, n * sizeof(board_t))
         return out
     finally:
-        movegen_free(g)
+        give_workspace(g)
 
 
 # ---------------------------------------------------------------------------
