@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 
 from . import __version__
@@ -34,6 +35,7 @@ from .position import Position
 from .rollout import POLICIES, PROBABILITY_KEYS, normal_quantile, rollout
 
 EXIT_USAGE = 2
+_BARE_XGID = re.compile(r"^[-a-oA-O]{26}(:|$)")
 EXIT_INTERRUPTED = 130
 
 
@@ -82,7 +84,8 @@ def build_parser() -> argparse.ArgumentParser:
     m = sub.add_parser("moves", help="every legal play for a roll")
     m.add_argument("position", metavar="POSITION", help="'start', a Position ID or an XGID")
     m.add_argument("dice", metavar="DICE", nargs="+", help="the roll: 31, 3-1 or 3 1")
-    m.add_argument("--engine", choices=ENGINES, default="cython")
+    m.add_argument("--engine", choices=ENGINES, default="cython",
+                   help="the compiled core (default) or the pure-Python reference")
     m.add_argument("--json", action="store_true", help="machine-readable output")
 
     r = sub.add_parser("rollout", help="Monte Carlo rollout of a position")
@@ -91,8 +94,10 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--games", "-n", type=_positive_int, default=10_000, help="games to play (default 10000)")
     r.add_argument("--seed", type=_seed, default=None, help="root seed (default: fresh entropy, reported)")
     r.add_argument("--workers", "-w", type=_positive_int, default=None, help="threads (default: one per CPU)")
-    r.add_argument("--policy", choices=POLICIES, default="pubeval")
-    r.add_argument("--engine", choices=ENGINES, default="cython")
+    r.add_argument("--policy", choices=POLICIES, default="pubeval",
+                   help="how both sides play: Tesauro's pubeval (default) or uniformly random")
+    r.add_argument("--engine", choices=ENGINES, default="cython",
+                   help="the compiled core (default) or the pure-Python reference; same numbers")
     r.add_argument("--dice", type=_dice_arg, default=None, help="fix the first roll, e.g. 31")
     r.add_argument("--opening", dest="opening", action="store_true", default=None,
                    help="begin with the opening roll (default for 'start' without --dice)")
@@ -252,9 +257,15 @@ _COMMANDS = {"show": _cmd_show, "moves": _cmd_moves, "rollout": _cmd_rollout,
 def main(argv=None) -> int:
     """Entry point of the ``fastbg`` console script; returns the exit status."""
     parser = build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    # An XGID written without its prefix may start with '-' (an empty bar), which
+    # argparse would read as an option: give it its prefix.
+    argv = ["XGID=" + a if _BARE_XGID.match(a) else a for a in argv]
     args = parser.parse_args(argv)
     try:
-        return _COMMANDS[args.command](args)
+        code = _COMMANDS[args.command](args)
+        sys.stdout.flush()  # a full disk or closed pipe is reported here, not at exit
+        return code
     except ValueError as exc:
         sys.stderr.write(f"fastbg {args.command}: error: {exc}\n")
         return EXIT_USAGE
@@ -264,7 +275,10 @@ def main(argv=None) -> int:
     except KeyboardInterrupt:
         sys.stderr.write("fastbg: interrupted\n")
         return EXIT_INTERRUPTED
-    except BrokenPipeError:
+    except OSError as exc:
+        if not isinstance(exc, BrokenPipeError):
+            sys.stderr.write(f"fastbg {args.command}: error: cannot write the output: {exc.strerror or exc}\n")
+            return 1
         # The reader went away (`fastbg moves ... | head`): not an error of ours.
         import os
 

@@ -9,6 +9,7 @@ outcome classes and the merge is exact integer addition.
 from __future__ import annotations
 
 import os
+import signal
 import threading
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from dataclasses import dataclass
@@ -45,6 +46,17 @@ def block_size_of(k: int, games: int, block_size: int = BLOCK_SIZE) -> int:
     """Games in block ``k`` of a run of ``games`` games (computed, not stored, so a
     run of any length needs no memory per block)."""
     return min(block_size, games - k * block_size)
+
+
+def _ignore_sigint():
+    if threading.current_thread() is not threading.main_thread():
+        return None
+    return signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _restore_sigint(previous) -> None:
+    if previous is not None:
+        signal.signal(signal.SIGINT, previous)
 
 
 def resolve_workers(workers) -> int:
@@ -148,7 +160,9 @@ def run_blocks(
             progress(n)
 
     interrupted = False
-    if workers == 1:
+    # The pure-Python engine holds the GIL, so threads would only make Ctrl-C wait
+    # for whole blocks: it runs in the calling thread (same numbers either way).
+    if workers == 1 or engine == "python" or nblocks == 1:
         try:
             for k in range(nblocks):
                 absorb(*run_one(k))
@@ -170,16 +184,18 @@ def run_blocks(
                 absorb(*fut.result())
     except KeyboardInterrupt:
         interrupted = True
-        for fut in pending:
-            fut.cancel()
-        # Blocks already running cannot be stopped inside compiled code; let them
-        # finish and keep what they played.
-        for fut in pending:
-            if not fut.cancelled():
-                try:
+        # Blocks already running cannot be stopped inside compiled code (a block
+        # takes well under a second); let them finish and keep what they played.
+        # Further Ctrl-Cs are ignored meanwhile so the partial result is not lost.
+        previous = _ignore_sigint()
+        try:
+            for fut in pending:
+                fut.cancel()
+            for fut in pending:
+                if not fut.cancelled():
                     absorb(*fut.result())
-                except KeyboardInterrupt:  # a second Ctrl-C: stop waiting
-                    break
+        finally:
+            _restore_sigint(previous)
     finally:
         pool.shutdown(wait=not interrupted, cancel_futures=True)
     return BlockRun(counts, done_games, interrupted)

@@ -62,11 +62,15 @@ def parse_dice(text) -> tuple[int, int]:
         vals = (int(m.group(1)), int(m.group(2)))
     else:
         try:
-            vals = tuple(int(d) for d in text)
-        except (TypeError, ValueError):
+            vals = tuple(text)
+        except TypeError:
             raise ValueError(f"bad dice {text!r}: two numbers 1..6 expected") from None
         if len(vals) != 2:
             raise ValueError(f"bad dice {text!r}: two numbers 1..6 expected")
+        for d in vals:
+            if isinstance(d, (bool, np.bool_)) or not isinstance(d, (int, np.integer)):
+                raise ValueError(f"bad dice {text!r}: a die is a whole number 1..6, got {d!r}")
+        vals = tuple(int(d) for d in vals)
     for d in vals:
         if not 1 <= d <= 6:
             raise ValueError(f"die {d} out of range: dice are 1..6")

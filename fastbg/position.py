@@ -47,6 +47,11 @@ class Position:
     __slots__ = ("_board",)
 
     def __init__(self, board):
+        if isinstance(board, str):
+            raise ValueError(
+                f"Position() takes a (2, 25) board; use Position.parse({board!r}) for "
+                "'start', a Position ID or an XGID"
+            )
         b = validate_board(board)
         b.setflags(write=False)
         self._board = b
@@ -185,14 +190,14 @@ def diagram(pos: Position, height: int = 5) -> str:
     for r in range(height):
         left = "".join(f"{cols[i][r]:>3}" for i in range(6))
         right = "".join(f"{cols[i][r]:>3}" for i in range(6, 12))
-        lines.append(f" |{left} | {o_bar[r]} |{right} |")
+        lines.append(f" |{left} |{o_bar[r]:^3}|{right} |")
     lines.append(" |" + " " * 18 + " |   |" + " " * 18 + " |")
     cols = [_stack(*cell(p), height) for p in bottom]
     x_bar = _stack(int(x_row[24]), "X", height)
     for r in reversed(range(height)):
         left = "".join(f"{cols[i][r]:>3}" for i in range(6))
         right = "".join(f"{cols[i][r]:>3}" for i in range(6, 12))
-        lines.append(f" |{left} | {x_bar[r]} |{right} |")
+        lines.append(f" |{left} |{x_bar[r]:^3}|{right} |")
     lines.append(" +" + "".join(f"{p:>3}" for p in bottom[:6]) + " |BAR|" + "".join(f"{p:>3}" for p in bottom[6:]) + " +")
     lines.append(f" X (on roll)     pips {pos.pip_counts[0]:>3}   off {pos.checkers_off[0]}")
     lines.append(f" Position ID: {pos.to_position_id()}")

@@ -8,7 +8,7 @@ from typing import Callable
 import numpy as np
 
 from .engine import ENGINES
-from .parallel import BLOCK_SIZE, resolve_workers, run_blocks
+from .parallel import BLOCK_SIZE, n_blocks, resolve_workers, run_blocks
 from .position import START_BOARD, Position
 
 __all__ = ["rollout", "RolloutResult", "POLICIES", "PROBABILITY_KEYS", "outcome_statistics"]
@@ -167,7 +167,10 @@ class RolloutResult:
         return est - z * self.stderr[key], est + z * self.stderr[key]
 
     def to_dict(self) -> dict:
-        """JSON-ready dict with the keys of DESIGN section 5."""
+        """JSON-ready dict: the five probabilities, ``equity``, ``stderr`` (same keys),
+        ``games``, ``seed``, ``engine``, ``policy``, ``seconds``,
+        ``games_per_second``, ``position_id``, ``dice``, ``opening``, ``workers``,
+        ``counts`` and ``interrupted``."""
         d = {k: getattr(self, k) for k in PROBABILITY_KEYS}
         d["equity"] = self.equity
         d["stderr"] = dict(self.stderr)
@@ -189,16 +192,9 @@ class RolloutResult:
 
 
 def _check_dice(dice) -> tuple[int, int] | None:
-    if dice is None:
-        return None
-    try:
-        d1, d2 = (int(d) for d in dice)
-    except (TypeError, ValueError):
-        raise ValueError(f"dice must be two numbers 1..6, got {dice!r}") from None
-    for d in (d1, d2):
-        if not 1 <= d <= 6:
-            raise ValueError(f"die {d} out of range: dice are 1..6")
-    return d1, d2
+    from .plays import parse_dice
+
+    return None if dice is None else parse_dice(dice)
 
 
 def _check_seed(seed) -> int:
@@ -234,7 +230,8 @@ def rollout(
         Root seed. ``None`` draws fresh entropy, which is reported in the result.
     workers : int, optional
         Threads (the compiled engine releases the GIL). ``None`` means one per
-        CPU. The numbers do not depend on it.
+        CPU; never more than the number of blocks; the pure-Python engine always
+        runs in the calling thread. The numbers do not depend on it.
     policy : {"pubeval", "random"}
         How both sides choose their plays: Tesauro's pubeval (1993) or a uniform
         choice among the distinct legal plays.
@@ -285,9 +282,16 @@ def rollout(
         raise ValueError(f"unknown engine {engine!r}: choose one of {', '.join(ENGINES)}")
     dice = _check_dice(dice)
     entropy = _check_seed(seed)
+    # Threads actually used: never more than there are blocks, and one for the
+    # pure-Python engine (it holds the GIL); the numbers do not depend on it.
     nworkers = resolve_workers(workers)
+    nworkers = 1 if engine == "python" else min(nworkers, n_blocks(int(games)))
     if opening is None:
         opening = dice is None and bool(np.array_equal(pos.board, START_BOARD))
+    elif not isinstance(opening, (bool, np.bool_)):
+        raise ValueError(f"opening must be True, False or None, got {opening!r}")
+    if progress is not None and not callable(progress):
+        raise ValueError(f"progress must be a callable taking a number of games, got {progress!r}")
     if opening and dice is not None:
         raise ValueError("choose either a fixed first roll (dice) or the opening roll, not both")
 

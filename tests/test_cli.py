@@ -83,3 +83,19 @@ def test_console_script_runs_without_traceback():
                           capture_output=True, text=True)
     assert proc.returncode == 2
     assert "Traceback" not in proc.stderr and "bad position" in proc.stderr
+
+
+def test_bare_xgid_starting_with_a_dash(capsys):
+    code, out, _ = run(capsys, "show", "-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10")
+    assert code == 0 and "4HPwATDgc/ABMA" in out
+
+
+def test_write_error_is_reported_not_a_traceback(tmp_path):
+    import os
+
+    if not os.path.exists("/dev/full"):
+        pytest.skip("no /dev/full")
+    with open("/dev/full", "w") as full:
+        proc = subprocess.run([sys.executable, "-m", "fastbg.cli", "show", "start"],
+                              stdout=full, stderr=subprocess.PIPE, text=True)
+    assert proc.returncode == 1 and "cannot write" in proc.stderr and "Traceback" not in proc.stderr

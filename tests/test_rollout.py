@@ -145,3 +145,20 @@ def test_a_start_where_nobody_can_ever_move_is_rejected(engine):
         row[24] = 1
     with pytest.raises(ValueError, match="neither side can ever move"):
         engine.play_game(b, np.random.PCG64DXSM(1), engine.make_policy("pubeval"))
+
+
+@pytest.mark.parametrize("kwargs, fragment", [
+    (dict(dice=(3.5, 1)), "whole number"),
+    (dict(dice=(True, 1)), "whole number"),
+    (dict(opening="yes"), "opening must be"),
+    (dict(progress=True), "progress must be a callable"),
+])
+def test_loose_arguments_are_rejected_not_coerced(kwargs, fragment):
+    with pytest.raises(ValueError, match=fragment):
+        rollout("start", 10, engine="python", **kwargs)
+
+
+def test_workers_reported_are_the_threads_used():
+    assert rollout(MIDGAME, 10, seed=1, engine="python", workers=2).workers == 1
+    _need_cython()
+    assert rollout(MIDGAME, 2_500, seed=1, workers=64).workers == 3  # three blocks
