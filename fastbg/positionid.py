@@ -294,7 +294,10 @@ def decode_xgid(xgid: str) -> XGID:
     for name, text in zip(names, parts[1:]):
         if name == "dice":
             if not re.fullmatch(r"00|[1-6]{2}|[DBR]", text):
-                raise ValueError(f"bad XGID {xgid!r}: dice field {text!r}")
+                raise ValueError(
+                    f"bad XGID {xgid!r}: dice field {text!r} is not 00 (to roll), two dice "
+                    "1..6 or one of D, B, R"
+                )
             values[name] = text
             continue
         try:
