@@ -48,10 +48,11 @@ def block_size_of(k: int, games: int, block_size: int = BLOCK_SIZE) -> int:
     return min(block_size, games - k * block_size)
 
 
-def _ignore_sigint():
+def _on_sigint(handler):
+    """Install a SIGINT handler (main thread only); return the previous one."""
     if threading.current_thread() is not threading.main_thread():
         return None
-    return signal.signal(signal.SIGINT, signal.SIG_IGN)
+    return signal.signal(signal.SIGINT, handler)
 
 
 def _restore_sigint(previous) -> None:
@@ -170,32 +171,35 @@ def run_blocks(
             interrupted = True
         return BlockRun(counts, done_games, interrupted)
 
+    # Ctrl-C sets a flag instead of raising, so it can never land between the two
+    # updates of `absorb`; the loop then stops submitting and drains what runs.
+    stop = threading.Event()
+    previous = _on_sigint(lambda signum, frame: stop.set())
     pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="fastbg")
     pending = set()
     next_k = 0
     try:
         # Keep a bounded number of blocks in flight: memory stays flat in `games`.
         while next_k < nblocks or pending:
-            while next_k < nblocks and len(pending) < 2 * workers:
+            while not stop.is_set() and next_k < nblocks and len(pending) < 2 * workers:
                 pending.add(pool.submit(run_one, next_k))
                 next_k += 1
-            finished, pending = wait(pending, timeout=0.25, return_when=FIRST_COMPLETED)
+            finished, pending = wait(pending, timeout=0.1, return_when=FIRST_COMPLETED)
             for fut in finished:
                 absorb(*fut.result())
-    except KeyboardInterrupt:
-        interrupted = True
+            if stop.is_set() and not pending:
+                break
+    except KeyboardInterrupt:  # raised by a progress callback
+        stop.set()
+        for fut in pending:
+            fut.cancel()
         # Blocks already running cannot be stopped inside compiled code (a block
         # takes well under a second); let them finish and keep what they played.
-        # Further Ctrl-Cs are ignored meanwhile so the partial result is not lost.
-        previous = _ignore_sigint()
-        try:
-            for fut in pending:
-                fut.cancel()
-            for fut in pending:
-                if not fut.cancelled():
-                    absorb(*fut.result())
-        finally:
-            _restore_sigint(previous)
+        for fut in pending:
+            if not fut.cancelled():
+                absorb(*fut.result())
     finally:
-        pool.shutdown(wait=not interrupted, cancel_futures=True)
+        _restore_sigint(previous)
+        pool.shutdown(wait=True, cancel_futures=True)
+    interrupted = stop.is_set() and done_games < games
     return BlockRun(counts, done_games, interrupted)
