@@ -143,7 +143,6 @@ def run_blocks(
     board = np.ascontiguousarray(board, dtype=np.int8)
     counts = np.zeros(6, dtype=np.int64)
     done_games = 0
-    lock = threading.Lock()
 
     def run_one(k: int) -> tuple[int, np.ndarray]:
         pol = eng.make_policy(policy)
@@ -151,12 +150,11 @@ def run_blocks(
                               block_bit_generator(entropy, k), pol, dice=dice, opening=opening)
         return k, np.asarray(c, dtype=np.int64)
 
-    def absorb(k: int, c: np.ndarray) -> None:
+    def absorb(k: int, c: np.ndarray) -> None:  # always in the calling thread
         nonlocal done_games
         n = block_size_of(k, games, block_size)
-        with lock:
-            counts[:] += c
-            done_games += n
+        counts[:] += c
+        done_games += n
         if progress is not None:
             progress(n)
 
