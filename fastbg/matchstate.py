@@ -1,0 +1,396 @@
+"""The state of a game beyond the board: cube, match score and rule options.
+
+fastbg's boards are perspective-relative (DESIGN section 2): row 0 is the player on roll.
+:class:`MatchState` follows the same rule: ``"player"`` in ``cube_owner`` and ``score[0]``
+are the player on roll's, ``"opponent"`` and ``score[1]`` the other side's. After a turn
+passes, :meth:`MatchState.swapped` gives the state from the other side.
+
+Text formats (codecs in :mod:`fastbg.positionid`):
+
+- GNU Backgammon's ``PositionID:MatchID`` pair. The Match ID format is described in the GNU
+  Backgammon manual, "A technical description of the Match ID".
+- eXtreme Gammon's XGID (eXtreme Gammon's documentation of the XGID).
+
+:func:`parse_game` reads any of them (or ``"start"``, or a bare Position ID) into a
+``(Position, MatchState, dice)`` triple.
+"""
+from __future__ import annotations
+
+import operator
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from .cube import CUBE_OWNERS
+
+__all__ = ["MatchState", "parse_game", "check_dice", "DEFAULT_MAX_CUBE"]
+
+#: The cube limit of an XGID that does not say otherwise (its last field, ``10``, is
+#: log2 of 1024), used also for GNU Backgammon IDs, which carry no limit.
+DEFAULT_MAX_CUBE = 1024
+
+_SWAP_OWNER = {"centred": "centred", "player": "opponent", "opponent": "player"}
+
+
+def _whole(name: str, value) -> int:
+    """``value`` as an int; bools and non-integers are rejected (no coercion)."""
+    if isinstance(value, bool):
+        raise ValueError(f"{name} must be a whole number, got {value!r}")
+    try:
+        return operator.index(value)
+    except TypeError:
+        raise ValueError(f"{name} must be a whole number, got {value!r}") from None
+
+
+def _flag(name: str, value) -> bool:
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    raise ValueError(f"{name} must be True or False, got {value!r}")
+
+
+def _power_of_two(value: int) -> bool:
+    return value >= 1 and value & (value - 1) == 0
+
+
+def check_dice(dice):
+    """Validate a roll: ``None`` (not rolled) or two dice 1..6.
+
+    Parameters
+    ----------
+    dice : None or str or sequence of two int
+        As :func:`fastbg.parse_dice` accepts (``"31"``, ``(3, 1)``, ...), or ``None``.
+
+    Returns
+    -------
+    None or tuple of (int, int)
+        The dice in the order given.
+
+    Raises
+    ------
+    ValueError
+        If it is not two dice 1..6.
+    """
+    if dice is None:
+        return None
+    from .plays import parse_dice  # one dice parser for the package
+
+    return parse_dice(dice)
+
+
+@dataclass(frozen=True)
+class MatchState:
+    """Cube, score and rule options of a game, from the view of the player on roll.
+
+    Parameters
+    ----------
+    cube : int
+        Cube value, a power of two >= 1 (in points per game).
+    cube_owner : str
+        One of :data:`fastbg.cube.CUBE_OWNERS`: ``"centred"``, ``"player"`` (the player
+        on roll) or ``"opponent"``. A 1-cube is always centred, as in GNU Backgammon.
+    match_length : int
+        Points needed to win the match; 0 for money play.
+    score : tuple of (int, int)
+        Points won so far ``(player on roll, opponent)``; ``(0, 0)`` in money play.
+    crawford : bool
+        This game is the Crawford game: the first game after one side reached
+        ``match_length - 1``. No doubling in it.
+    jacoby : bool
+        Jacoby rule (money play only): gammons and backgammons count single while the cube
+        is unturned.
+    beaver : bool
+        Beavers allowed (money play only).
+    holland : bool
+        Holland rule (match play only): after the Crawford game the trailer may not double
+        until each side has played two rolls. Carried as an option; the number of rolls
+        played is not part of this state, so :attr:`may_double` does not apply it.
+    max_cube : int
+        Largest cube value allowed, a power of two >= ``cube`` (eXtreme Gammon's "max cube";
+        default 1024, XG's usual ``10`` = log2 1024). GNU Backgammon has no limit and its
+        Match ID carries none: decoding one gives ``max(1024, cube)``.
+
+    Raises
+    ------
+    ValueError
+        Naming the problem: a cube that is not a power of two >= 1 or is above
+        ``max_cube``; an unknown owner; an owned 1-cube; a negative match length; negative
+        scores, scores at or past the match length, or non-zero scores in money play; a
+        Crawford flag when not exactly one side is 1-away; a turned cube in the Crawford
+        game; Jacoby or beavers in match play; Holland in money play.
+
+    Examples
+    --------
+    >>> s = MatchState(cube=2, cube_owner="opponent", match_length=7, score=(3, 4))
+    >>> s.away, s.may_double
+    ((4, 3), False)
+    >>> s.swapped().may_double
+    True
+    """
+
+    cube: int = 1
+    cube_owner: str = "centred"
+    match_length: int = 0
+    score: tuple = (0, 0)
+    crawford: bool = False
+    jacoby: bool = False
+    beaver: bool = False
+    holland: bool = False
+    max_cube: int = DEFAULT_MAX_CUBE
+
+    def __post_init__(self):
+        put = object.__setattr__
+        cube = _whole("cube", self.cube)
+        if not _power_of_two(cube):
+            raise ValueError(f"cube {cube} is not a power of two >= 1 (1, 2, 4, 8, ...)")
+        max_cube = _whole("max_cube", self.max_cube)
+        if not _power_of_two(max_cube):
+            raise ValueError(f"max_cube {max_cube} is not a power of two >= 1")
+        if cube > max_cube:
+            raise ValueError(f"cube {cube} is above max_cube {max_cube}")
+        if self.cube_owner not in CUBE_OWNERS:
+            raise ValueError(
+                f"unknown cube owner {self.cube_owner!r}: one of {', '.join(CUBE_OWNERS)}"
+            )
+        if cube == 1 and self.cube_owner != "centred":
+            raise ValueError(
+                f"a 1-cube is centred (cube_owner={self.cube_owner!r}): nobody owns an "
+                "unturned cube"
+            )
+        length = _whole("match_length", self.match_length)
+        if length < 0:
+            raise ValueError(f"match_length {length} is negative (0 is money play)")
+        try:
+            score = tuple(self.score)
+        except TypeError:
+            raise ValueError(f"score must be a pair (player, opponent), got {self.score!r}") from None
+        if len(score) != 2:
+            raise ValueError(f"score must be a pair (player, opponent), got {self.score!r}")
+        score = (_whole("score[0]", score[0]), _whole("score[1]", score[1]))
+        flags = {k: _flag(k, getattr(self, k)) for k in ("crawford", "jacoby", "beaver", "holland")}
+        put(self, "cube", cube)
+        put(self, "max_cube", max_cube)
+        put(self, "match_length", length)
+        put(self, "score", score)
+        for k, v in flags.items():
+            put(self, k, v)
+
+        if min(score) < 0:
+            raise ValueError(f"negative score {score}")
+        if length == 0:
+            if score != (0, 0):
+                raise ValueError(
+                    f"money play (match_length 0) has no score, got {score}; give a "
+                    "match_length for match play"
+                )
+            if flags["crawford"]:
+                raise ValueError("crawford=True in money play: the Crawford rule is for matches")
+            if flags["holland"]:
+                raise ValueError("holland=True in money play: the Holland rule is for matches")
+            return
+        if max(score) >= length:
+            raise ValueError(
+                f"score {score} in a {length}-point match: a side with {max(score)} points "
+                "has already won it (scores are below the match length)"
+            )
+        if flags["jacoby"]:
+            raise ValueError("jacoby=True in match play: the Jacoby rule is for money play")
+        if flags["beaver"]:
+            raise ValueError("beaver=True in match play: beavers are for money play")
+        if flags["crawford"]:
+            one_away = [s == length - 1 for s in score]
+            if sum(one_away) != 1:
+                why = (
+                    "both sides are 1-away, so the Crawford game has been played"
+                    if all(one_away)
+                    else "neither side is 1-away"
+                )
+                raise ValueError(
+                    f"crawford=True at {score[0]}-{score[1]} in a {length}-point match: {why}"
+                )
+            if cube != 1:
+                raise ValueError(f"cube {cube} in the Crawford game: nobody may double in it")
+
+    # ---------------------------------------------------------------- constructors
+    @classmethod
+    def money(cls, cube: int = 1, cube_owner: str = "centred", *, jacoby: bool = False,
+              beaver: bool = False, max_cube: int = DEFAULT_MAX_CUBE) -> "MatchState":
+        """A money-play state (``match_length`` 0)."""
+        return cls(cube=cube, cube_owner=cube_owner, jacoby=jacoby, beaver=beaver,
+                   max_cube=max_cube)
+
+    @classmethod
+    def match(cls, length: int, score=(0, 0), cube: int = 1, cube_owner: str = "centred", *,
+              crawford: bool = False, holland: bool = False,
+              max_cube: int = DEFAULT_MAX_CUBE) -> "MatchState":
+        """A match-play state: ``length`` points, ``score`` = (player on roll, opponent)."""
+        return cls(cube=cube, cube_owner=cube_owner, match_length=length, score=score,
+                   crawford=crawford, holland=holland, max_cube=max_cube)
+
+    # ------------------------------------------------------------------ properties
+    @property
+    def is_money(self) -> bool:
+        """True for money play (``match_length == 0``)."""
+        return self.match_length == 0
+
+    @property
+    def away(self):
+        """Points each side still needs, ``(player, opponent)``; ``None`` in money play."""
+        if self.is_money:
+            return None
+        return (self.match_length - self.score[0], self.match_length - self.score[1])
+
+    @property
+    def post_crawford(self) -> bool:
+        """A side is 1-away and this is not the Crawford game (so the Crawford game has
+        been played; in a 1-point match there is none). False in money play."""
+        return (not self.is_money and not self.crawford
+                and self.match_length - 1 in self.score)
+
+    @property
+    def may_double(self) -> bool:
+        """Whether the player on roll may offer the cube now, before rolling.
+
+        Follows GNU Backgammon's rule (its cube analysis offers a double exactly then):
+        not in the Crawford game; the cube centred or the player's; and in match play
+        only while the player needs more points than the cube is worth -- with
+        ``away[0] <= cube`` any win already takes the match, so the cube is dead for the
+        player. fastbg adds eXtreme Gammon's limit: the cube must be below
+        ``max_cube``. The Holland rule is not applied (see :class:`MatchState`).
+        """
+        if self.crawford or self.cube_owner == "opponent" or self.cube >= self.max_cube:
+            return False
+        return self.is_money or self.match_length - self.score[0] > self.cube
+
+    # ----------------------------------------------------------------- conversions
+    def swapped(self) -> "MatchState":
+        """The same state from the opponent's view (owner and score exchanged)."""
+        return replace(self, cube_owner=_SWAP_OWNER[self.cube_owner],
+                       score=(self.score[1], self.score[0]))
+
+    def to_xgid(self, position, dice=None, *, turn: int = 1, cube_action=None) -> str:
+        """XGID of a position in this state.
+
+        Parameters
+        ----------
+        position : Position or array_like, shape (2, 25)
+            Row 0 the player on roll.
+        dice : None or (int, int) or str
+            The roll, or ``None`` before rolling.
+        turn : {1, -1}
+            1 writes the player on roll as XG's bottom player X, -1 as the top player O.
+        cube_action : {None, "D", "B", "R"}
+            A pending double, beaver or raccoon (see :func:`fastbg.positionid.game_to_xgid`).
+
+        Returns
+        -------
+        str
+            ``"XGID=..."`` with all ten fields.
+        """
+        from .positionid import game_to_xgid
+
+        return game_to_xgid(_board_of(position), self, dice, turn=turn, cube_action=cube_action)
+
+    def to_match_id(self, dice=None, **fields) -> str:
+        """GNU Backgammon Match ID of this state (see
+        :func:`fastbg.positionid.encode_match_id` for ``fields``: ``player``,
+        ``double_offered``, ``resign``, ``turn``, ``game_state``)."""
+        from .positionid import encode_match_id
+
+        return encode_match_id(self, dice, **fields)
+
+    def to_gnubg_id(self, position, dice=None, **fields) -> str:
+        """GNU Backgammon ``PositionID:MatchID`` of a position in this state (``fields``
+        as :meth:`to_match_id`)."""
+        from .positionid import encode_gnubg_id
+
+        return encode_gnubg_id(_board_of(position), self, dice, **fields)
+
+
+def _board_of(position):
+    from .position import Position
+
+    return position.board if isinstance(position, Position) else position
+
+
+def parse_game(text):
+    """Position, game state and dice from ``"start"``, a Position ID, a GNU Backgammon
+    ``PositionID:MatchID`` pair or an XGID.
+
+    Parameters
+    ----------
+    text : str
+        ``"start"`` (any case) or a bare 14-character Position ID: money play, centred
+        1-cube, to roll. ``"<PositionID>:<MatchID>"`` as GNU Backgammon writes it (GNU
+        Backgammon manual, "A technical description of the Match ID"). An XGID, with or
+        without ``XGID=`` (eXtreme Gammon's documentation of the XGID).
+
+    Returns
+    -------
+    position : Position
+        Row 0 the player on roll.
+    state : MatchState
+        From the player on roll's view.
+    dice : tuple of (int, int) or None
+        The roll if the player has rolled, else ``None``.
+
+    Raises
+    ------
+    ValueError
+        If the text is none of these, or describes an impossible state (the message names
+        the problem), or a double or resignation is pending: those are decisions for the
+        other side, which this triple cannot express (read them with
+        :func:`fastbg.positionid.decode_gnubg_id` or :func:`fastbg.positionid.xgid_to_game`).
+
+    Examples
+    --------
+    >>> pos, state, dice = parse_game("4HPwATDgc/ABMA:QYkqASAAIAAA")
+    >>> state.score, state.match_length, state.cube, state.cube_owner, dice
+    ((4, 2), 9, 2, 'opponent', (5, 2))
+    """
+    from .position import Position
+    from .positionid import decode_gnubg_id, xgid_to_game
+
+    if not isinstance(text, str):
+        raise ValueError(f"parse_game reads text, got {type(text).__name__}")
+    s = text.strip()
+    if s.lower() == "start":
+        return Position.start(), MatchState(), None
+    if s.upper().startswith("XGID="):
+        game = xgid_to_game(s)
+    elif ":" in s:
+        head = s.split(":", 1)[0].strip()
+        if len(head) == 14:
+            board, mid = decode_gnubg_id(s)
+            if mid.double_offered:
+                raise ValueError(
+                    f"{text!r}: a double is offered and the opponent must take or pass; "
+                    "parse_game reads a position to roll or play (the same cube decision "
+                    "before the double has the double bit cleared)"
+                )
+            if mid.resign:
+                raise ValueError(
+                    f"{text!r}: a resignation is offered; parse_game reads a position to "
+                    "roll or play"
+                )
+            return Position(board), mid.state, mid.dice
+        if len(head) == 26:
+            game = xgid_to_game(s)
+        else:
+            raise ValueError(
+                f"bad game {text!r}: before the first ':' expected a 14-character Position "
+                f"ID or a 26-character XGID board, got {len(head)} characters"
+            )
+    elif len(s) == 14:
+        return Position.from_position_id(s), MatchState(), None
+    else:
+        raise ValueError(
+            f"bad game {text!r}: expected 'start', a Position ID, a GNU Backgammon "
+            f"PositionID:MatchID pair or an XGID ({len(s)} characters given)"
+        )
+    if game.cube_action is not None:
+        raise ValueError(
+            f"{text!r}: the dice field is {game.cube_action!r}, a cube action pending for "
+            "the opponent; parse_game reads a position to roll or play (write '00' for the "
+            "same cube decision before the double)"
+        )
+    return Position(game.board), game.state, game.dice
