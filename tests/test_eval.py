@@ -9,11 +9,14 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
 
+import fastbg.reference.movegen
 from fastbg._pubeval_weights import CONTACT_WEIGHTS, RACE_WEIGHTS, WIN_SCORE
 from fastbg.position import START_BOARD
 
 from scenario import board
+from strategies import boards
 
 
 def pubeval_float(race: bool, b) -> float:
@@ -134,9 +137,12 @@ def test_random_policy_is_one_bounded_draw(engine):
     pol = engine.make_policy("random")
     assert pol.name == "random"
     plays = engine.legal_plays(START_BOARD, 2, 2)
+    # The contract's order: by play key, ties by the board bytes.
+    keys = fastbg.reference.movegen.play_keys(START_BOARD, plays)
+    order = sorted(range(len(plays)), key=lambda i: (int(keys[i]), plays[i].tobytes()))
     a, b = np.random.PCG64DXSM(11), np.random.PCG64DXSM(11)
     for _ in range(50):
-        assert pol.choose(START_BOARD, plays, a) == bounded(b, len(plays))
+        assert pol.choose(START_BOARD, plays, a) == order[bounded(b, len(plays))]
     assert a.state == b.state
     # A single play needs no draw.
     state = a.state
@@ -147,3 +153,24 @@ def test_random_policy_is_one_bounded_draw(engine):
 def test_unknown_policy_is_rejected(engine):
     with pytest.raises(ValueError, match="unknown policy"):
         engine.make_policy("gnubg")
+
+
+def test_random_choice_does_not_depend_on_the_order_of_the_plays(engine):
+    pol = engine.make_policy("random")
+    plays = engine.legal_plays(START_BOARD, 4, 4)
+    perm = np.random.default_rng(5).permutation(len(plays))
+    for seed in range(20):
+        i = pol.choose(START_BOARD, plays, np.random.PCG64DXSM(seed))
+        j = pol.choose(START_BOARD, plays[perm], np.random.PCG64DXSM(seed))
+        assert np.array_equal(plays[i], plays[perm][j])
+
+
+@settings(max_examples=60, deadline=None)
+@given(board=boards())
+def test_play_keys_agree_between_engines(board):
+    from fastbg._core.movegen import play_keys as cython_keys
+    from fastbg.reference.movegen import play_keys as python_keys
+
+    for d1, d2 in ((6, 5), (3, 3), (2, 1)):
+        plays = fastbg.reference.movegen.legal_plays(board, d1, d2)
+        assert np.array_equal(cython_keys(board, plays), python_keys(board, plays))

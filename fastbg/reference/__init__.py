@@ -42,7 +42,7 @@ Game loop
     class from that side's point of view. Each turn: roll (except a first roll
     fixed by ``dice``, or decided by the opening roll when ``opening``), generate
     plays; ``n == 0``: board unchanged; ``n == 1``: that play, no draw; ``n >= 2``:
-    the policy picks an index in canonical order. If the mover has no checker left
+    the policy picks one of the plays (given in canonical order). If the mover has no checker left
     the game ends, otherwise rows are swapped and the opponent is on roll.
 
 Outcome classes
@@ -52,8 +52,12 @@ Outcome classes
     board (its own points 19..24, indices 18..23), else a gammon.
 
 Policies
-    ``random``: ``idx = bounded(bitgen, n)`` in canonical order (one draw per
-    decision with n >= 2). ``pubeval``: Tesauro's public evaluation function
+    ``random``: one draw ``k = bounded(bitgen, n)`` per decision with n >= 2;
+    the play of rank ``k`` when the plays are ordered by their *play key*
+    ``sum((play - before) * KEY) mod 2**64`` over the 50 counts (``KEY`` from
+    ``movegen.hash_keys()``: splitmix64), ties in canonical order. (Any fixed order
+    is uniform; this one the Cython generator computes incrementally, so it picks
+    without sorting boards.) ``pubeval``: Tesauro's public evaluation function
     (G. Tesauro, pubeval.c, 1993) computed *exactly in integers*: weights times
     10**5 (all published weights have five decimals) and inputs times 30, so
     ``score = sum(W[i] * X[i])`` is an exact int64 and ties are exact. The race

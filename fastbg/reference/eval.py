@@ -19,6 +19,7 @@ import numpy as np
 from .._pubeval_weights import CONTACT_WEIGHTS, RACE_WEIGHTS, WIN_SCORE
 from .board import is_race
 from .dice import bounded
+from .movegen import play_keys
 
 __all__ = [
     "pubeval_inputs",
@@ -125,7 +126,11 @@ class RandomPolicy:
     Notes
     -----
     One :func:`fastbg.reference.dice.bounded` call per decision with two or more
-    plays (engine contract); nothing is drawn for a single play.
+    plays, nothing drawn for a single play; the draw ``k`` picks the play of rank
+    ``k`` when the plays are ordered by their play keys
+    (:func:`fastbg.reference.movegen.play_keys`), ties in canonical order (engine
+    contract). Any fixed order gives a uniform choice; this one is what the Cython
+    generator can provide without sorting boards.
     """
 
     name = "random"
@@ -136,16 +141,17 @@ class RandomPolicy:
         Parameters
         ----------
         board_before : numpy.ndarray, shape (2, 25)
-            The position before the play (unused).
+            The position before the play.
         plays : numpy.ndarray of int8, shape (n, 2, 25)
-            Legal plays in canonical order, ``n >= 1``.
+            The distinct legal plays, in any order, ``n >= 1``.
         bitgen : numpy.random.BitGenerator
             Source of the draw.
 
         Returns
         -------
         int
-            ``bounded(bitgen, n)``, or 0 without a draw when ``n == 1``.
+            The index in ``plays`` of the play of rank ``bounded(bitgen, n)`` in
+            (play key, canonical) order, or 0 without a draw when ``n == 1``.
 
         Raises
         ------
@@ -155,7 +161,11 @@ class RandomPolicy:
         n = _check_plays(plays)
         if n == 1:
             return 0
-        return bounded(bitgen, n)
+        k = bounded(bitgen, n)
+        keys = play_keys(board_before, plays)
+        arr = np.asarray(plays, dtype=np.int8).reshape(n, 50)
+        order = sorted(range(n), key=lambda i: (int(keys[i]), arr[i].tobytes()))
+        return order[k]
 
     def __repr__(self) -> str:
         return "RandomPolicy()"

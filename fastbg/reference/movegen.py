@@ -35,11 +35,64 @@ import numpy as np
 
 from .board import validate_board
 
-__all__ = ["legal_plays", "legal_plays_with_moves", "perft", "validate_dice"]
+__all__ = ["hash_keys", "legal_plays", "legal_plays_with_moves", "perft", "play_keys",
+           "validate_dice"]
 
 _OPP = 25  # offset of the opponent's row in a flat position
 _BAR = 24  # index of a side's bar in its row
 _OPP_BAR = _OPP + _BAR
+
+
+_MASK64 = (1 << 64) - 1
+
+
+def _splitmix64_keys(count: int) -> tuple[int, ...]:
+    keys, x = [], 0x9E3779B97F4A7C15
+    for _ in range(count):
+        x = (x + 0x9E3779B97F4A7C15) & _MASK64
+        z = x
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+        keys.append(z ^ (z >> 31))
+    return tuple(keys)
+
+
+_KEYS = _splitmix64_keys(50)
+
+
+def hash_keys() -> tuple[int, ...]:
+    """The 50 64-bit keys of the play key, one per count of a flat board.
+
+    Returns
+    -------
+    tuple of int
+        ``KEY[k]`` for ``k`` = 25 * row + index: the first 50 outputs of
+        splitmix64 (S. Vigna) seeded with ``0x9E3779B97F4A7C15``.
+    """
+    return _KEYS
+
+
+def play_keys(board_before, plays) -> np.ndarray:
+    """The play keys of plays of one position: the random policy's order.
+
+    Parameters
+    ----------
+    board_before : array_like of int, shape (2, 25)
+        The position before the roll, mover in row 0 (validated).
+    plays : array_like of int, shape (n, 2, 25)
+        Positions reached from it, mover's frame.
+
+    Returns
+    -------
+    numpy.ndarray of uint64, shape (n,)
+        ``sum((play - before) * KEY) mod 2**64`` over the 50 counts (engine
+        contract: the Cython generator computes the same keys incrementally).
+    """
+    before = [int(v) for v in np.asarray(validate_board(board_before)).ravel()]
+    out = []
+    for play in np.asarray(plays).reshape(-1, 50):
+        out.append(sum((int(b) - a) * k for a, b, k in zip(before, play, _KEYS)) & _MASK64)
+    return np.array(out, dtype=np.uint64)
 
 
 def validate_dice(d1, d2) -> tuple[int, int]:

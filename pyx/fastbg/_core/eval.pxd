@@ -6,7 +6,7 @@ game loop calls it through the vtable with no Python interaction. (The C method
 is ``choose_c`` because Cython cannot give a cdef and a def method one name; the
 Python-level ``choose(board_before, plays, bitgen)`` mirrors the reference.)
 """
-from libc.stdint cimport int64_t
+from libc.stdint cimport int64_t, uint64_t
 from numpy.random cimport bitgen_t
 from fastbg._core._types cimport board_t, linear_eval_t
 
@@ -20,17 +20,20 @@ cdef class Policy:
         # loop then lets the move generator keep only that play.
 
     cdef int choose_c(self, const board_t* before, board_t* plays,
-                      const int64_t* scores, int n, bitgen_t* bg) noexcept nogil
+                      const int64_t* scores, const uint64_t* keys, int n,
+                      bitgen_t* bg) noexcept nogil
         # Index in plays[0..n) of the play to make, n >= 2. `before` is the
         # position before the roll (mover's frame), `plays` the distinct legal
         # plays in any order (the method may reorder the buffer in place; the
         # index refers to the buffer as it is on return). `scores` holds the
-        # plays' scores under linear(before), or is NULL. May draw from `bg`.
+        # plays' scores under linear(before), or is NULL; `keys` their play keys
+        # (movegen.play_key), or NULL. May draw from `bg`.
 
 
 cdef class RandomPolicy(Policy):
     # Uniform choice: one draw k = bounded(bg, n), then the play of rank k in
-    # canonical order (found by quickselect, the buffer is not sorted).
+    # the order of play keys, ties in canonical order (found by quickselect over
+    # the keys; the buffer is not sorted).
     pass
 
 

@@ -1,7 +1,9 @@
 # cython: language_level=3
 """Policies of the Cython core, mirroring :mod:`fastbg.reference.eval`.
 
-``RandomPolicy`` picks uniformly in canonical order with one ``bounded(n)`` draw.
+``RandomPolicy`` picks uniformly with one ``bounded(n)`` draw: the play of that rank
+in the order of play keys (:func:`fastbg._core.movegen.play_keys`), which the move
+generator computes as it goes, so choosing costs a selection over 64-bit integers.
 ``PubevalPolicy`` is G. Tesauro's public evaluation function (pubeval.c, 1993)
 computed exactly in integers, with the weights of :mod:`fastbg._pubeval_weights`.
 Its ``choose`` scores each play *sparsely*: the score of the position before the
@@ -11,6 +13,7 @@ where it differs (found by comparing 8-byte words).
 import numpy as np
 cimport numpy as cnp
 from libc.stdint cimport int64_t, uint64_t
+from libc.string cimport memset
 
 
 from fastbg._core._types cimport (
@@ -18,7 +21,7 @@ from fastbg._core._types cimport (
 )
 from fastbg._core.board cimport load_board, is_race_c, row_sum
 from fastbg._core.dice cimport bounded, get_bitgen
-from fastbg._core.movegen cimport linear_score
+from fastbg._core.movegen cimport linear_score, play_key
 
 cnp.import_array()
 
@@ -50,7 +53,8 @@ cdef class Policy:
         return NULL
 
     cdef int choose_c(self, const board_t* before, board_t* plays,
-                      const int64_t* scores, int n, bitgen_t* bg) noexcept nogil:
+                      const int64_t* scores, const uint64_t* keys, int n,
+                      bitgen_t* bg) noexcept nogil:
         return 0
 
     def __repr__(self):
@@ -97,46 +101,50 @@ cdef object _choose(Policy policy, board_before, plays, bitgen):
     cdef board_t* p = <board_t*>cnp.PyArray_DATA(buf)
     cdef int idx
     with nogil:
-        idx = policy.choose_c(&before, p, NULL, n, bg)
+        idx = policy.choose_c(&before, p, NULL, NULL, n, bg)
     # The policy may have reordered its buffer: find the chosen play in the input.
     chosen = buf[idx]
     matches = np.flatnonzero((arr == chosen).all(axis=(1, 2)))
     return int(matches[0])
 
 
-cdef int select_rank(const board_t* plays, int n, int k) noexcept nogil:
-    """Index of the play of rank k (0-based) in canonical order, by quickselect.
+cdef inline bint key_less(uint64_t ka, const board_t* a, uint64_t kb,
+                          const board_t* b) noexcept nogil:
+    return ka < kb or (ka == kb and board_cmp(a, b) < 0)
 
-    The plays are distinct, so the partition needs no care for equal keys. The
-    buffer is not reordered (an index array is).
+
+cdef int select_rank(const board_t* plays, const uint64_t* keys, int n, int k) noexcept nogil:
+    """Index of the play of rank k (0-based) in the order (key, canonical).
+
+    The keys are hash values, spread evenly over 64 bits, so a counting pass over
+    their top 6 bits finds the bucket holding rank k, and only the few keys in
+    that bucket are ranked against each other. The plays are distinct, so the
+    order is total. Neither buffer is changed.
     """
-    cdef int idx[MAX_PLAYS]
-    cdef int i, j, lo = 0, hi = n - 1, t
-    cdef const board_t* pivot
+    cdef int count[64]
+    cdef int member[MAX_PLAYS]
+    cdef int i, j, b, m = 0, below = 0, r
+    memset(count, 0, sizeof(count))
     for i in range(n):
-        idx[i] = i
-    while lo < hi:
-        pivot = &plays[idx[(lo + hi) >> 1]]
-        i = lo
-        j = hi
-        while i <= j:
-            while board_cmp(&plays[idx[i]], pivot) < 0:
-                i += 1
-            while board_cmp(&plays[idx[j]], pivot) > 0:
-                j -= 1
-            if i <= j:
-                t = idx[i]
-                idx[i] = idx[j]
-                idx[j] = t
-                i += 1
-                j -= 1
-        if k <= j:
-            hi = j
-        elif k >= i:
-            lo = i
-        else:
-            break
-    return idx[k]
+        count[keys[i] >> 58] += 1
+    b = 0
+    while below + count[b] <= k:
+        below += count[b]
+        b += 1
+    for i in range(n):
+        if <int>(keys[i] >> 58) == b:
+            member[m] = i
+            m += 1
+    k -= below
+    for i in range(m):
+        # rank of member i within the bucket
+        r = 0
+        for j in range(m):
+            if key_less(keys[member[j]], &plays[member[j]], keys[member[i]], &plays[member[i]]):
+                r += 1
+        if r == k:
+            return member[i]
+    return member[0]        # not reached: the ranks 0..m-1 are all taken
 
 
 cdef class RandomPolicy(Policy):
@@ -146,9 +154,16 @@ cdef class RandomPolicy(Policy):
         self.name = "random"
 
     cdef int choose_c(self, const board_t* before, board_t* plays,
-                      const int64_t* scores, int n, bitgen_t* bg) noexcept nogil:
-        # The play of rank bounded(n) in canonical order, without sorting.
-        return select_rank(plays, n, <int>bounded(bg, <uint64_t>n))
+                      const int64_t* scores, const uint64_t* keys, int n,
+                      bitgen_t* bg) noexcept nogil:
+        # The play of rank bounded(n) in the order of play keys, without sorting.
+        cdef uint64_t own[MAX_PLAYS]
+        cdef int i
+        if keys == NULL:
+            for i in range(n):
+                own[i] = play_key(before, &plays[i])
+            keys = own
+        return select_rank(plays, keys, n, <int>bounded(bg, <uint64_t>n))
 
 
 
@@ -188,7 +203,8 @@ cdef class PubevalPolicy(Policy):
         return &self.lin[1 if is_race_c(before) else 0]
 
     cdef int choose_c(self, const board_t* before, board_t* plays,
-                      const int64_t* scores, int n, bitgen_t* bg) noexcept nogil:
+                      const int64_t* scores, const uint64_t* keys, int n,
+                      bitgen_t* bg) noexcept nogil:
         cdef int j, best = 0
         if scores != NULL:
             # Scored by the move generator: the maximum, ties to the canonically first.

@@ -46,6 +46,7 @@ cdef struct movegen_t:
     hash_slot_t table[HASH_SIZE]   # de-duplication of non-double plays
     board_t plays[MAX_PLAYS]       # the distinct resulting positions, mover's frame, unsorted
     int64_t scores[MAX_PLAYS]      # ev's score of each play (when ev != NULL)
+    uint64_t keys[MAX_PLAYS]       # play key of each play (see play_key), unless best_only
 
 
 cdef movegen_t* movegen_new() noexcept nogil
@@ -56,11 +57,16 @@ cdef int generate(movegen_t* g, const board_t* b, int d1, int d2,
                   const linear_eval_t* ev, bint best_only) noexcept nogil
     # Fill g.plays with the distinct legal plays of dice (d1, d2), both in 1..6, for
     # the side in row 0 of b (b is not modified), and g.scores with their scores
-    # under ev unless ev is NULL. Returns their number (0: no legal play), or -1
+    # under ev unless ev is NULL, and g.keys with their play keys. Returns their number (0: no legal play), or -1
     # if they did not fit in MAX_PLAYS. Order is unspecified.
     # With best_only (ev not NULL), keep only the play of highest score, ties to
     # the canonically first, in g.plays[0] and return 1 (0 if there is no legal
     # play): no hash, no copy of the other plays.
+
+cdef uint64_t play_key(const board_t* before, const board_t* play) noexcept nogil
+    # sum over the 50 counts of (play - before) * KEY, wrapping: the key of a play,
+    # which the generator also computes incrementally into g.keys. The random
+    # policy's order is by key, ties by canonical order.
 
 cdef int64_t linear_score(const linear_eval_t* ev, const board_t* b) noexcept nogil
     # Full evaluation of one position (mover's frame) under ev.

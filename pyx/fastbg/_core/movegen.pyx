@@ -37,6 +37,52 @@ cdef void _init_keys() noexcept:
 _init_keys()
 
 
+cdef uint64_t play_key(const board_t* before, const board_t* play) noexcept nogil:
+    cdef const unsigned char* a = &before.p[0][0]
+    cdef const unsigned char* b = &play.p[0][0]
+    cdef uint64_t h = 0
+    cdef int k
+    for k in range(2 * NSLOTS):
+        h += (<uint64_t>b[k] - <uint64_t>a[k]) * KEY[k]
+    return h
+
+
+def hash_keys():
+    """The 50 64-bit keys of the play key (see :func:`fastbg.reference.movegen.hash_keys`)."""
+    return tuple(int(KEY[k]) for k in range(2 * NSLOTS))
+
+
+def play_keys(board_before, plays):
+    """The play keys of some plays of one position (the random policy's order).
+
+    Parameters
+    ----------
+    board_before : array_like of int, shape (2, 25)
+        The position before the roll, mover in row 0 (validated).
+    plays : array_like of int, shape (n, 2, 25)
+        Positions reached from it (mover's frame), not validated.
+
+    Returns
+    -------
+    numpy.ndarray of uint64, shape (n,)
+        ``sum((play - before) * KEY) mod 2**64`` over the 50 counts, with the keys
+        of :func:`fastbg.reference.movegen.hash_keys`; equal to the key the move
+        generator computes incrementally.
+    """
+    cdef board_t before
+    load_board(board_before, &before)
+    arr = np.ascontiguousarray(plays, dtype=np.int8)
+    if arr.ndim != 3 or arr.shape[1] != 2 or arr.shape[2] != NSLOTS:
+        raise ValueError(f"plays must have shape (n, 2, 25), got {arr.shape}")
+    out = np.empty(arr.shape[0], dtype=np.uint64)
+    cdef const board_t* p = <const board_t*>cnp.PyArray_DATA(arr)
+    cdef uint64_t[::1] o = out
+    cdef Py_ssize_t i
+    for i in range(arr.shape[0]):
+        o[i] = play_key(&before, &p[i])
+    return out
+
+
 cdef movegen_t* movegen_new() noexcept nogil:
     return <movegen_t*>calloc(1, sizeof(movegen_t))
 
@@ -167,7 +213,7 @@ cdef inline void keep_best(movegen_t* g, int64_t score) noexcept nogil:
 
 
 cdef inline void insert_unique(movegen_t* g, uint64_t h, int64_t score) noexcept nogil:
-    """Record g.cur (hash h) unless an equal position is already recorded (non-doubles)."""
+    """Record g.cur (play key h) unless an equal position is already recorded (non-doubles)."""
     cdef unsigned int slot = <unsigned int>(h >> (64 - HASH_BITS))
     cdef hash_slot_t* e
     cdef unsigned int stamp = g.stamp
@@ -185,6 +231,7 @@ cdef inline void insert_unique(movegen_t* g, uint64_t h, int64_t score) noexcept
             e.idx = g.n
             memcpy(&g.plays[g.n], &g.cur, sizeof(board_t))
             g.scores[g.n] = score
+            g.keys[g.n] = h
             g.n += 1
             return
         if e.h == h and board_cmp(&g.plays[e.idx], &g.cur) == 0:
@@ -192,8 +239,8 @@ cdef inline void insert_unique(movegen_t* g, uint64_t h, int64_t score) noexcept
         slot = (slot + 1) & (HASH_SIZE - 1)
 
 
-cdef inline void record_depth(movegen_t* g, int depth, int64_t score) noexcept nogil:
-    """Record g.cur as a play using `depth` dice (doubles): keep only the deepest."""
+cdef inline void record_depth(movegen_t* g, int depth, uint64_t h, int64_t score) noexcept nogil:
+    """Record g.cur (play key h) as a play using `depth` dice (doubles): keep only the deepest."""
     if depth > g.best:
         g.best = depth
         g.n = 0
@@ -207,6 +254,7 @@ cdef inline void record_depth(movegen_t* g, int depth, int64_t score) noexcept n
             return
         memcpy(&g.plays[g.n], &g.cur, sizeof(board_t))
         g.scores[g.n] = score
+        g.keys[g.n] = h
         g.n += 1
 
 
@@ -214,10 +262,10 @@ cdef inline void record_depth(movegen_t* g, int depth, int64_t score) noexcept n
 # generators
 
 cdef void gen_doubles(movegen_t* g, int d, int depth, int maxs, uint32_t occ,
-                      int64_t score) noexcept nogil:
+                      uint64_t h, int64_t score) noexcept nogil:
     """Extend the current sequence (depth moves so far) with moves from sources <= maxs.
 
-    ``occ`` and ``score`` describe g.cur. Distinct move multisets give distinct
+    ``occ``, ``h`` (play key) and ``score`` describe g.cur. Distinct move multisets give distinct
     positions, so doubles need no hash.
     """
     cdef unsigned char* me = g.cur.p[0]
@@ -225,26 +273,27 @@ cdef void gen_doubles(movegen_t* g, int d, int depth, int maxs, uint32_t occ,
     cdef const linear_eval_t* ev = g.ev
     cdef uint32_t m = legal_sources(occ, g.blk, d) & ((<uint32_t>2 << maxs) - 1)
     cdef uint32_t occ1
-    cdef uint64_t h1 = 0
+    cdef uint64_t h1
     cdef int64_t sc1
     cdef int s, hit
     if m == 0:
         if depth > 0:
-            record_depth(g, depth, score)
+            record_depth(g, depth, h, score)
         return
     while m:
         s = top_bit(m)
         m ^= <uint32_t>1 << s
         occ1 = occ
+        h1 = h
         sc1 = score
         hit = move_checker(me, op, ev, s, s - d, &occ1, &h1, &sc1)
         if occ1 == 0:
             # Last checker off: the dice played so far are what counts.
-            record_depth(g, depth + 1, ev.win if ev != NULL else 0)
+            record_depth(g, depth + 1, h1, ev.win if ev != NULL else 0)
         elif depth == 3:
-            record_depth(g, 4, sc1)
+            record_depth(g, 4, h1, sc1)
         else:
-            gen_doubles(g, d, depth + 1, s, occ1, sc1)
+            gen_doubles(g, d, depth + 1, s, occ1, h1, sc1)
         unmove_checker(me, op, s, s - d, hit)
 
 
@@ -340,7 +389,7 @@ cdef int generate(movegen_t* g, const board_t* b, int d1, int d2,
         return 0
     if d1 == d2:
         g.best = 0
-        gen_doubles(g, d1, 0, BAR, occ, score)
+        gen_doubles(g, d1, 0, BAR, occ, 0, score)
     else:
         g.best = 2
         g.stamp += 1

@@ -62,7 +62,7 @@ cdef int play_game_c(const board_t* start, bitgen_t* bg, Policy policy, movegen_
         elif n == 1 or ev != NULL:
             chosen = &g.plays[0]
         else:
-            chosen = &g.plays[policy.choose_c(&boards[cur], g.plays, NULL, n, bg)]
+            chosen = &g.plays[policy.choose_c(&boards[cur], g.plays, NULL, g.keys, n, bg)]
         if row_sum(chosen.p[0]) == 0:
             c = loser_class(chosen.p[1])
             return c if side == 0 else 3 + c
