@@ -174,3 +174,18 @@ def test_play_keys_agree_between_engines(board):
     for d1, d2 in ((6, 5), (3, 3), (2, 1)):
         plays = fastbg.reference.movegen.legal_plays(board, d1, d2)
         assert np.array_equal(cython_keys(board, plays), python_keys(board, plays))
+
+
+def test_random_policy_breaks_equal_keys_by_canonical_order(monkeypatch):
+    # Equal keys of distinct plays are astronomically rare; force them all equal.
+    from fastbg.reference import movegen as ref_movegen
+    from fastbg.reference.dice import bounded
+    from fastbg.reference.eval import RandomPolicy
+
+    monkeypatch.setattr(ref_movegen, "_KEY_ARRAY", np.zeros(50, dtype=np.uint64))
+    plays = ref_movegen.legal_plays(START_BOARD, 6, 5)
+    shuffled = plays[::-1]
+    a, b = np.random.PCG64DXSM(3), np.random.PCG64DXSM(3)
+    for _ in range(10):
+        i = RandomPolicy().choose(START_BOARD, shuffled, a)
+        assert np.array_equal(shuffled[i], plays[bounded(b, len(plays))])

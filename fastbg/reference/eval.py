@@ -163,9 +163,11 @@ class RandomPolicy:
             return 0
         k = bounded(bitgen, n)
         keys = play_keys(board_before, plays)
-        arr = np.asarray(plays, dtype=np.int8).reshape(n, 50)
-        order = sorted(range(n), key=lambda i: (int(keys[i]), arr[i].tobytes()))
-        return order[k]
+        order = np.argsort(keys, kind="stable")
+        if np.any(keys[order[1:]] == keys[order[:-1]]):  # equal keys: by the bytes
+            arr = np.asarray(plays, dtype=np.int8).reshape(n, 50)
+            order = sorted(range(n), key=lambda i: (int(keys[i]), arr[i].tobytes()))
+        return int(order[k])
 
     def __repr__(self) -> str:
         return "RandomPolicy()"

@@ -58,6 +58,7 @@ def _splitmix64_keys(count: int) -> tuple[int, ...]:
 
 
 _KEYS = _splitmix64_keys(50)
+_KEY_ARRAY = np.array(_KEYS, dtype=np.uint64)
 
 
 def hash_keys() -> tuple[int, ...]:
@@ -88,11 +89,11 @@ def play_keys(board_before, plays) -> np.ndarray:
         ``sum((play - before) * KEY) mod 2**64`` over the 50 counts (engine
         contract: the Cython generator computes the same keys incrementally).
     """
-    before = [int(v) for v in np.asarray(validate_board(board_before)).ravel()]
-    out = []
-    for play in np.asarray(plays).reshape(-1, 50):
-        out.append(sum((int(b) - a) * k for a, b, k in zip(before, play, _KEYS)) & _MASK64)
-    return np.array(out, dtype=np.uint64)
+    before = np.asarray(validate_board(board_before), dtype=np.int64).reshape(50)
+    diff = np.asarray(plays, dtype=np.int64).reshape(-1, 50) - before
+    # uint64 arithmetic wraps modulo 2**64; a negative difference becomes its
+    # two's complement, which is the same residue.
+    return (diff.astype(np.uint64) * _KEY_ARRAY).sum(axis=1, dtype=np.uint64)
 
 
 def validate_dice(d1, d2) -> tuple[int, int]:
