@@ -32,6 +32,11 @@ peer has pubeval), legal-play generation over the fixed set of 1,000 seeded
 positions x 21 rolls of :func:`fastbg.bench.bench_positions` ((position, roll)
 pairs/s, one call per pair from Python).
 
+Because the load of a shared machine drifts during a run, fastbg's random-game
+figure is timed again right after each peer (``fastbg_random_adjacent`` in the
+JSON, the last column of the table): that ratio compares measurements minutes
+apart rather than one taken at the start of the run.
+
 Usage
 -----
     python experiments/bench_peers.py [--repeat 5] [--peer gnubg_nn ...] [--json]
@@ -45,6 +50,7 @@ import argparse
 import json
 import os
 import platform
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -130,12 +136,13 @@ def table(report: dict) -> str:
     cy = rows["cython"]
     base_random = cy["random"]["median"]
     lines = ["| engine | random games/s | pubeval games/s | legal plays, (position, roll)/s "
-             "| plays counted as | fastbg Cython speed-up, random games |",
-             "|---|---:|---:|---:|---|---:|"]
+             "| plays counted as | fastbg Cython speed-up, random games "
+             "| same, fastbg re-timed right after the peer |",
+             "|---|---:|---:|---:|---|---:|---:|"]
     for key, r in rows.items():
         label = r["label"]
         if "error" in r:
-            lines.append(f"| {label} | not run: {r['error']} | | | | |")
+            lines.append(f"| {label} | not run: {r['error']} | | | | | |")
             continue
         rnd = r.get("random", {}).get("median")
         pub = r.get("pubeval", {}).get("median")
@@ -146,7 +153,10 @@ def table(report: dict) -> str:
         if key == "python" and mg is not None:
             mg_s += f" (first {r['movegen']['positions']} positions)"
         speed = f"{base_random / rnd:,.1f}x" if rnd else "n/a"
-        lines.append(f"| {label} | {fmt(rnd)} | {fmt(pub)} | {mg_s} | {PLAYS_UNIT[key]} | {speed} |")
+        adj = r.get("fastbg_random_adjacent", {}).get("median")
+        adj_s = f"{adj / rnd:,.1f}x" if adj and rnd else ""
+        lines.append(f"| {label} | {fmt(rnd)} | {fmt(pub)} | {mg_s} | {PLAYS_UNIT[key]} | {speed} "
+                     f"| {adj_s} |")
     return "\n".join(lines)
 
 
@@ -162,7 +172,12 @@ def main(argv=None):
     args = ap.parse_args(argv)
     log = lambda msg: print(f"[bench_peers] {msg}", file=sys.stderr, flush=True)  # noqa: E731
 
-    from fastbg.bench import bench_positions, run_bench
+    from fastbg.bench import DEFAULT_GAMES, bench_positions, run_bench, time_games
+
+    cy_random_games = DEFAULT_GAMES[("cython", "random")]
+
+    def games_rate(engine, policy, games, seed):
+        return games / time_games(engine, policy, games, seed)
 
     t_start = time.time()
     positions = bench_positions(1000)
@@ -198,6 +213,13 @@ def main(argv=None):
             report["engines"][peer] = {"label": label, **res}
             if "error" in res:
                 log(f"{peer}: {res['error']}")
+                continue
+            # The machine's load drifts: time fastbg's random games again right
+            # after each peer, so each ratio also has a side-by-side version.
+            cy_runs = [games_rate("cython", "random", cy_random_games, args.seed)
+                       for _ in range(args.repeat)]
+            report["engines"][peer]["fastbg_random_adjacent"] = {
+                "median": statistics.median(cy_runs), "runs": cy_runs}
 
     # Same unit, same positions: gnubg-nn's distinct plays must match fastbg's.
     gn = report["engines"].get("gnubg_nn", {})
@@ -211,6 +233,10 @@ def main(argv=None):
     report["ratios_random_games"] = {
         k: cy_rnd / v["random"]["median"] for k, v in report["engines"].items()
         if k != "cython" and "random" in v
+    }
+    report["ratios_random_games_adjacent"] = {
+        k: v["fastbg_random_adjacent"]["median"] / v["random"]["median"]
+        for k, v in report["engines"].items() if "fastbg_random_adjacent" in v
     }
     report["seconds"] = time.time() - t_start
     report["table"] = table(report)
