@@ -30,7 +30,7 @@ __all__ = [
     "POLICIES",
 ]
 
-POLICIES = ("random", "pubeval")
+POLICIES = ("random", "pubeval", "nn")
 
 
 def pubeval_inputs(board_after) -> list[int]:
@@ -230,11 +230,11 @@ def make_policy(name: str):
 
     Parameters
     ----------
-    name : {"random", "pubeval"}
+    name : {"random", "pubeval", "nn"}
 
     Returns
     -------
-    RandomPolicy or PubevalPolicy
+    RandomPolicy, PubevalPolicy or fastbg.reference.nn.NNPolicy
 
     Raises
     ------
@@ -245,4 +245,8 @@ def make_policy(name: str):
         return RandomPolicy()
     if name == "pubeval":
         return PubevalPolicy()
+    if name == "nn":
+        from .nn import NNPolicy  # imported late: nn imports this module's package
+
+        return NNPolicy()
     raise ValueError(f"unknown policy {name!r}: choose one of {', '.join(POLICIES)}")

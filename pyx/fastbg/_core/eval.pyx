@@ -269,7 +269,7 @@ cdef class PubevalPolicy(Policy):
 
 
 
-POLICIES = ("random", "pubeval")
+POLICIES = ("random", "pubeval", "nn")
 
 
 def pubeval_inputs(board_after):
@@ -301,7 +301,7 @@ def pubeval_inputs(board_after):
 
 
 def make_policy(name):
-    """A policy by name: ``"random"`` or ``"pubeval"``.
+    """A policy by name: ``"random"``, ``"pubeval"`` or ``"nn"`` (0-ply network, fastbg._core.nn).
 
     Raises
     ------
@@ -312,6 +312,9 @@ def make_policy(name):
         return RandomPolicy()
     if name == "pubeval":
         return PubevalPolicy()
+    if name == "nn":
+        from fastbg._core.nn import NNPolicy   # imported late: nn cimports this module
+        return NNPolicy()
     raise ValueError(f"unknown policy {name!r}: choose one of {', '.join(POLICIES)}")
 
 

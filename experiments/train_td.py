@@ -1,0 +1,178 @@
+"""Train fastbg's neural network by TD(0) self-play (see experiments/TRAINING.md).
+
+The games and the weight updates run in the Cython core
+(:func:`fastbg._core.nn.td_train`, one thread, GIL released); this script only
+schedules chunks of games, evaluates against pubeval, logs and checkpoints.
+
+Run directory ``experiments/runs/<name>/`` (git-ignored):
+
+``log.jsonl``
+    One JSON object per chunk: ``games``, ``seconds`` (training wall time,
+    cumulative), ``alpha``, ``mse`` (mean squared TD error of the chunk),
+    ``moves_per_game``, ``games_per_second``; at each evaluation also ``eval``:
+    points per game against pubeval over duplicate-dice pairs with SE and 95% CI.
+``last.npz``
+    The latest state (weights + ``meta`` JSON with the games done, the dice bit
+    generator state and the arguments): the run resumes from it.
+``best.npz``
+    The weights with the best vs-pubeval score so far (and that score).
+``ckpt_<games>.npz``
+    Snapshots every ``--snapshot-every`` games.
+
+Usage::
+
+    nohup python experiments/train_td.py --name td128 --hidden 128 --seed 1 \
+        > experiments/runs/td128.out 2>&1 &
+
+Re-running the same command resumes from ``last.npz`` (the arguments stored
+there win, except ``--max-games``/``--max-seconds``).
+
+Reproducibility: the initial weights come from ``default_rng(SeedSequence(seed))``
+and the dice from ``PCG64DXSM(SeedSequence(seed, spawn_key=(1,)))``, whose state is
+saved with every checkpoint, so a run resumed from a checkpoint continues exactly
+as the uninterrupted run would. The evaluation uses its own fixed dice
+(``--eval-seed``), the same at every evaluation.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from match_policies import duplicate_match, summarize  # noqa: E402
+
+from fastbg._core import nn as core_nn  # noqa: E402
+from fastbg._core.eval import make_policy  # noqa: E402
+
+RUNS = Path(__file__).resolve().parent / "runs"
+
+
+def alpha_at(games: int, a: argparse.Namespace) -> float:
+    """Learning rate: alpha0 * 0.5 ** (games / halflife), never below alpha_final."""
+    return max(a.alpha_final, a.alpha * 0.5 ** (games / a.alpha_halflife))
+
+
+def init_weights(hidden: int, seed: int) -> dict:
+    """Uniform random weights in +-0.1 (Tesauro 1992 starts from small random weights)."""
+    rng = np.random.default_rng(np.random.SeedSequence(seed))
+    return {
+        "w1": rng.uniform(-0.1, 0.1, (core_nn_inputs(), hidden)),
+        "b1": rng.uniform(-0.1, 0.1, hidden),
+        "w2": rng.uniform(-0.1, 0.1, (5, hidden)),
+        "b2": rng.uniform(-0.1, 0.1, 5),
+    }
+
+
+def core_nn_inputs() -> int:
+    from fastbg.reference.nn import NN_INPUTS
+
+    return NN_INPUTS
+
+
+def save(path: Path, net, meta: dict) -> None:
+    tmp = path.with_name(path.name + ".tmp.npz")
+    w = net.weights()
+    np.savez(tmp, **w, meta=np.array(json.dumps(meta)))
+    os.replace(tmp, path)
+
+
+def load(path: Path):
+    with np.load(path, allow_pickle=False) as z:
+        w = {k: z[k] for k in ("w1", "b1", "w2", "b2")}
+        meta = json.loads(str(z["meta"]))
+    return w, meta
+
+
+def evaluate(net, pairs: int, seed: int) -> dict:
+    pol = core_nn.NNPolicy(net)
+    t0 = time.perf_counter()
+    res = summarize(duplicate_match(pol, make_policy("pubeval"), pairs, seed))
+    res["seconds"] = round(time.perf_counter() - t0, 2)
+    return res
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--name", default="td128", help="run directory under experiments/runs")
+    ap.add_argument("--hidden", type=int, default=128)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--alpha", type=float, default=0.1, help="initial learning rate")
+    ap.add_argument("--alpha-final", type=float, default=0.01, help="floor of the learning rate")
+    ap.add_argument("--alpha-halflife", type=float, default=400_000,
+                    help="games over which the learning rate halves")
+    ap.add_argument("--chunk", type=int, default=2000, help="games per logged chunk")
+    ap.add_argument("--eval-every", type=int, default=20_000)
+    ap.add_argument("--eval-pairs", type=int, default=1000,
+                    help="duplicate pairs per evaluation (2 games each)")
+    ap.add_argument("--eval-seed", type=int, default=12345)
+    ap.add_argument("--snapshot-every", type=int, default=100_000)
+    ap.add_argument("--max-games", type=int, default=10_000_000)
+    ap.add_argument("--max-seconds", type=float, default=float("inf"))
+    args = ap.parse_args(argv)
+
+    run = RUNS / args.name
+    run.mkdir(parents=True, exist_ok=True)
+    last = run / "last.npz"
+    if last.exists():
+        w, meta = load(last)
+        keep = {"max_games": args.max_games, "max_seconds": args.max_seconds}
+        args = argparse.Namespace(**{**meta["args"], **keep})
+        games, seconds = meta["games"], meta["seconds"]
+        best_ppg = meta.get("best_ppg", -np.inf)
+        bitgen = np.random.PCG64DXSM()
+        bitgen.state = meta["bitgen_state"]
+        print(f"resuming {run} at {games} games", flush=True)
+    else:
+        w = init_weights(args.hidden, args.seed)
+        games, seconds, best_ppg = 0, 0.0, -np.inf
+        bitgen = np.random.PCG64DXSM(np.random.SeedSequence(args.seed, spawn_key=(1,)))
+        (run / "args.json").write_text(json.dumps(vars(args), indent=1))
+    net = core_nn.Net(w["w1"], w["b1"], w["w2"], w["b2"])
+    log = open(run / "log.jsonl", "a")
+    started = time.perf_counter()
+
+    def meta_now() -> dict:
+        return {"games": games, "seconds": seconds, "best_ppg": best_ppg,
+                "bitgen_state": bitgen.state, "args": vars(args), "hidden": net.hidden,
+                "encoding": "tesauro196", "algorithm": "TD(0) self-play, 0-ply greedy"}
+
+    while games < args.max_games and time.perf_counter() - started < args.max_seconds:
+        alpha = alpha_at(games, args)
+        n = min(args.chunk, args.max_games - games)
+        t0 = time.perf_counter()
+        r = core_nn.td_train(net, n, bitgen, alpha)
+        dt = time.perf_counter() - t0
+        games += n
+        seconds += dt
+        rec = {"games": games, "seconds": round(seconds, 1), "alpha": alpha,
+               "mse": r["mse"], "moves_per_game": r["moves"] / n,
+               "games_per_second": round(n / dt, 1)}
+        if games % args.eval_every == 0 or games >= args.max_games:
+            ev = evaluate(net, args.eval_pairs, args.eval_seed)
+            rec["eval"] = ev
+            if ev["ppg"] > best_ppg:
+                best_ppg = ev["ppg"]
+                m = meta_now()
+                m["eval"] = ev
+                save(run / "best.npz", net, m)
+        log.write(json.dumps(rec) + "\n")
+        log.flush()
+        if "eval" in rec:
+            print(f"{games:>9} games {seconds:8.0f} s alpha {alpha:.4f} mse {r['mse']:.5f} "
+                  f"vs pubeval {rec['eval']['ppg']:+.3f} +- {rec['eval']['stderr']:.3f}",
+                  flush=True)
+            save(last, net, meta_now())
+        if games % args.snapshot_every == 0:
+            save(run / f"ckpt_{games}.npz", net, meta_now())
+    save(last, net, meta_now())
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,104 @@
+"""The neural-network evaluator: five probabilities and equity of a position.
+
+The network is fastbg's own TD-Gammon style net (Tesauro 1992, 1995), trained by
+TD(0) self-play (experiments/train_td.py, recipe in experiments/TRAINING.md) and
+shipped in ``fastbg/data/nn/`` with its SHA-256 and recipe (``nn.json``). It is
+loaded and verified once per process.
+
+Both engines compute the same numbers bit for bit (see :mod:`fastbg.reference.nn`),
+so ``engine="python"`` is a slow, independent check of ``engine="cython"``.
+"""
+from __future__ import annotations
+
+import json
+
+import numpy as np
+
+from .reference import nn as _ref
+
+__all__ = ["evaluate", "evaluate_many", "network_info", "PROBABILITY_KEYS"]
+
+PROBABILITY_KEYS = ("win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon")
+
+
+def _board(position) -> np.ndarray:
+    from .position import Position
+
+    if isinstance(position, Position):
+        return position.board
+    if isinstance(position, str):
+        return Position.parse(position).board
+    return Position(position).board
+
+
+def evaluate(position, engine: str = "cython") -> dict:
+    """0-ply cubeless evaluation of a position by the shipped network.
+
+    Parameters
+    ----------
+    position : Position, str or array_like of int, shape (2, 25)
+        The side on roll in row 0, before it rolls. A string is parsed by
+        :meth:`fastbg.Position.parse` (``"start"``, a Position ID or an XGID).
+    engine : {"cython", "python"}
+        Which engine's forward pass to use (the results are identical).
+
+    Returns
+    -------
+    dict
+        ``win``, ``win_gammon``, ``win_backgammon``, ``lose_gammon``,
+        ``lose_backgammon`` (floats; DESIGN section 5, gammons include
+        backgammons, consistent: backgammon <= gammon <= win, lose_backgammon <=
+        lose_gammon <= 1 - win), ``lose`` = 1 - win, and ``equity``, the cubeless
+        equity in points per unit cube.
+
+    Raises
+    ------
+    ValueError
+        For an invalid position, a finished game, or corrupt shipped weights.
+    FileNotFoundError
+        If the shipped weights are missing.
+    """
+    b = _board(position)
+    if not b[0].any() or not b[1].any():
+        raise ValueError("the game is over: a side has no checker left")
+    if engine == "cython":
+        from ._core.nn import default_net
+
+        p = default_net().probabilities(b)
+    elif engine == "python":
+        w = _ref.default_weights()
+        p = _ref.consistent(b, _ref.forward(w, b))
+    else:
+        raise ValueError(f"unknown engine {engine!r}: choose one of cython, python")
+    out = {k: float(v) for k, v in zip(PROBABILITY_KEYS, p)}
+    out["lose"] = 1.0 - out["win"]
+    out["equity"] = float(_ref.equity(p))
+    return out
+
+
+def evaluate_many(boards, engine: str = "cython") -> np.ndarray:
+    """Consistent probabilities of many boards.
+
+    Parameters
+    ----------
+    boards : array_like of int, shape (n, 2, 25)
+
+    Returns
+    -------
+    numpy.ndarray of float64, shape (n, 5)
+    """
+    arr = np.asarray(boards, dtype=np.int8).reshape(-1, 2, 25)
+    if engine == "python":
+        return _ref.consistent(arr, _ref.forward(_ref.default_weights(), arr))
+    from ._core.nn import default_net
+
+    net = default_net()
+    return np.array([net.probabilities(b) for b in arr]).reshape(-1, 5)
+
+
+def network_info() -> dict:
+    """The shipped network's metadata (``fastbg/data/nn/nn.json``): recipe, strength, checksum."""
+    path = _ref.DATA_DIR / _ref.META_NAME
+    if not path.is_file():
+        raise FileNotFoundError(f"no shipped network: {path} is missing")
+    return json.loads(path.read_text())

@@ -1,0 +1,454 @@
+"""Neural-network evaluator of the pure-Python engine (numpy), mirroring ``fastbg._core.nn``.
+
+A TD-Gammon style network (G. Tesauro, "Practical issues in temporal difference
+learning", Machine Learning 8:257-277, 1992; "Temporal difference learning and
+TD-Gammon", Communications of the ACM 38(3):58-68, 1995).
+
+Encoding (196 inputs), in fastbg's perspective-relative frame (DESIGN section 2):
+for side ``s`` (0 = on roll, 1 = opponent, each in its own numbering) and index
+``i`` in 0..23 holding ``n`` checkers, the units ``98 s + 4 i + u`` are
+``n >= 1``, ``n >= 2``, ``n >= 3`` (1.0 each) and ``(n - 3) / 2`` when ``n > 3``;
+unit ``98 s + 96`` is (checkers on the bar) / 2 and ``98 s + 97`` is (checkers
+off) / 15. Tesauro's two turn units are constant in this frame (row 0 is always
+on roll) and are dropped.
+
+Network: 196 inputs -> ``nh`` sigmoid hidden units -> 5 sigmoid outputs, the raw
+estimates of (win, win_gammon, win_backgammon, lose_gammon, lose_backgammon) for
+the side on roll before it rolls. :func:`consistent` turns them into
+probabilities that respect ``backgammon <= gammon <= win`` and
+``lose_backgammon <= lose_gammon <= 1 - win``.
+
+Engine contract (identical choices): both engines compute every floating value
+with the same IEEE operations in the same order -- hidden unit ``j`` is
+``b1[j]`` plus ``w1[i, j] * x[i]`` for the active inputs ``i`` in increasing
+order, output ``k`` is ``b2[k]`` plus ``w2[k, j] * h[j]`` for increasing ``j``,
+each a separate multiply and add (the core is compiled with
+``-ffp-contract=off``) -- and the sigmoid is a table built here from
+:func:`math.exp`, read by linear interpolation with the same operations. Adding a
+product with a zero input changes nothing but the sign of a zero, so the dense
+numpy loops here equal the core's sparse sums bit for bit.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+from pathlib import Path
+
+import numpy as np
+
+from .board import outcome, swap
+from .dice import opening_roll, roll_index
+from .movegen import legal_plays
+
+__all__ = [
+    "NN_INPUTS",
+    "NN_OUTPUTS",
+    "SIG_STEPS",
+    "sigmoid_table",
+    "sigmoid",
+    "encode",
+    "forward",
+    "consistent",
+    "equity",
+    "play_equities",
+    "load_weights",
+    "save_weights",
+    "default_weights",
+    "weights_path",
+    "NNPolicy",
+    "match_game",
+]
+
+NN_INPUTS = 196
+NN_SIDE = 98
+NN_OUTPUTS = 5
+NN_MAX_HIDDEN = 512
+SIG_LIMIT = 16.0
+SIG_SCALE = 64.0
+SIG_STEPS = 2048
+
+DATA_DIR = Path(__file__).resolve().parent.parent / "data" / "nn"
+WEIGHTS_NAME = "nn.npz"
+META_NAME = "nn.json"
+
+_TABLE: np.ndarray | None = None
+
+
+def sigmoid_table() -> np.ndarray:
+    """The sigmoid table shared by both engines.
+
+    Returns
+    -------
+    numpy.ndarray of float64, shape (SIG_STEPS + 1,) = (2049,)
+        ``T[k] = 1 / (1 + exp(-(k / 64 - 16)))`` computed with :func:`math.exp`
+        (read-only; built once per process).
+    """
+    global _TABLE
+    if _TABLE is None:
+        t = np.array(
+            [1.0 / (1.0 + math.exp(-(k / SIG_SCALE - SIG_LIMIT))) for k in range(SIG_STEPS + 1)],
+            dtype=np.float64,
+        )
+        t.setflags(write=False)
+        _TABLE = t
+    return _TABLE
+
+
+def sigmoid(x) -> np.ndarray:
+    """Table sigmoid, elementwise, with the same operations as the core.
+
+    ``x`` is clamped to [-16, 16] (NaN to -16), ``t = (x + 16) * 64``,
+    ``k = min(floor(t), 2047)``, result ``T[k] + (t - k) * (T[k + 1] - T[k])``.
+    Maximum error against the exact logistic function about 1e-5.
+
+    Parameters
+    ----------
+    x : array_like of float64
+
+    Returns
+    -------
+    numpy.ndarray of float64, same shape as ``x``
+    """
+    table = sigmoid_table()
+    x = np.asarray(x, dtype=np.float64)
+    x = np.where(x > -SIG_LIMIT, x, -SIG_LIMIT)
+    x = np.where(x < SIG_LIMIT, x, SIG_LIMIT)
+    t = (x + SIG_LIMIT) * SIG_SCALE
+    k = np.minimum(t.astype(np.int64), SIG_STEPS - 1)
+    f = t - k
+    lo = table[k]
+    return lo + f * (table[k + 1] - lo)
+
+
+def encode(boards) -> np.ndarray:
+    """Tesauro's inputs of positions (row 0 on roll).
+
+    Parameters
+    ----------
+    boards : array_like of int, shape (2, 25) or (n, 2, 25)
+
+    Returns
+    -------
+    numpy.ndarray of float64, shape (196,) or (n, 196)
+        See the module docstring for the layout.
+    """
+    b = np.asarray(boards, dtype=np.int64)
+    single = b.ndim == 2
+    b = b.reshape(-1, 2, 25)
+    n = b.shape[0]
+    x = np.zeros((n, 2, NN_SIDE), dtype=np.float64)
+    pts = b[:, :, :24]
+    x[:, :, 0:96:4] = pts >= 1
+    x[:, :, 1:96:4] = pts >= 2
+    x[:, :, 2:96:4] = pts >= 3
+    x[:, :, 3:96:4] = np.where(pts > 3, (pts - 3) * 0.5, 0.0)
+    x[:, :, 96] = b[:, :, 24] * 0.5
+    x[:, :, 97] = (15 - b.sum(axis=2)) / 15.0
+    x = x.reshape(n, NN_INPUTS)
+    return x[0] if single else x
+
+
+def _check_weights(w: dict) -> dict:
+    out = {}
+    for key in ("w1", "b1", "w2", "b2"):
+        if key not in w:
+            raise ValueError(f"network weights lack {key!r}")
+        out[key] = np.ascontiguousarray(w[key], dtype=np.float64)
+    nh = out["w1"].shape[1] if out["w1"].ndim == 2 else -1
+    if (out["w1"].shape != (NN_INPUTS, nh) or not 1 <= nh <= NN_MAX_HIDDEN
+            or out["b1"].shape != (nh,) or out["w2"].shape != (NN_OUTPUTS, nh)
+            or out["b2"].shape != (NN_OUTPUTS,)):
+        raise ValueError(
+            "inconsistent network shapes: "
+            + ", ".join(f"{k} {out[k].shape}" for k in ("w1", "b1", "w2", "b2"))
+        )
+    for key, a in out.items():
+        if not np.isfinite(a).all():
+            raise ValueError(f"network weights {key!r} have non-finite values")
+    return out
+
+
+def forward(weights: dict, boards) -> np.ndarray:
+    """Raw sigmoid outputs of positions (row 0 on roll, before its roll).
+
+    Parameters
+    ----------
+    weights : dict
+        ``w1`` (196, nh), ``b1`` (nh,), ``w2`` (5, nh), ``b2`` (5,), float64.
+    boards : array_like of int, shape (2, 25) or (n, 2, 25)
+
+    Returns
+    -------
+    numpy.ndarray of float64, shape (5,) or (n, 5)
+        Bitwise equal to ``fastbg._core.nn.Net.forward``.
+    """
+    w = _check_weights(weights)
+    b = np.asarray(boards)
+    single = b.ndim == 2
+    x = encode(b.reshape(-1, 2, 25))
+    n = x.shape[0]
+    w1, b1, w2, b2 = w["w1"], w["b1"], w["w2"], w["b2"]
+    h = np.repeat(b1[None, :], n, axis=0)
+    for i in np.flatnonzero(x.any(axis=0)):
+        h += x[:, i, None] * w1[i][None, :]
+    h = sigmoid(h)
+    o = np.repeat(b2[None, :], n, axis=0)
+    for j in range(h.shape[1]):
+        o += h[:, j, None] * w2[:, j][None, :]
+    o = sigmoid(o)
+    return o[0] if single else o
+
+
+def consistent(boards, raw) -> np.ndarray:
+    """The five probabilities from raw outputs, with the consistency constraints.
+
+    ``win_gammon = min(raw, win)``, ``win_backgammon = min(raw, win_gammon)``,
+    ``lose_gammon = min(raw, 1 - win)``, ``lose_backgammon = min(raw, lose_gammon)``;
+    a side's gammons are 0 once its opponent has borne off a checker.
+
+    Parameters
+    ----------
+    boards : array_like of int, shape (2, 25) or (n, 2, 25)
+    raw : array_like of float64, shape (5,) or (n, 5)
+
+    Returns
+    -------
+    numpy.ndarray of float64, shape of ``raw``
+    """
+    b = np.asarray(boards).reshape(-1, 2, 25)
+    r = np.asarray(raw, dtype=np.float64)
+    single = r.ndim == 1
+    r = r.reshape(-1, NN_OUTPUTS)
+    p = np.empty_like(r)
+    w = r[:, 0]
+    p[:, 0] = w
+    p[:, 1] = np.minimum(r[:, 1], w)
+    p[:, 2] = np.minimum(r[:, 2], p[:, 1])
+    p[:, 3] = np.minimum(r[:, 3], 1.0 - w)
+    p[:, 4] = np.minimum(r[:, 4], p[:, 3])
+    sums = b.astype(np.int64).sum(axis=2)
+    p[sums[:, 1] < 15, 1:3] = 0.0
+    p[sums[:, 0] < 15, 3:5] = 0.0
+    return p[0] if single else p
+
+
+def equity(p) -> np.ndarray:
+    """Cubeless equity ``(2 win - 1) + (win_gammon - lose_gammon) + (win_bg - lose_bg)``.
+
+    Parameters
+    ----------
+    p : array_like of float64, shape (5,) or (n, 5)
+
+    Returns
+    -------
+    float or numpy.ndarray of float64, shape (n,)
+    """
+    p = np.asarray(p, dtype=np.float64)
+    return (2.0 * p[..., 0] - 1.0) + (p[..., 1] - p[..., 3]) + (p[..., 2] - p[..., 4])
+
+
+def play_equities(weights: dict, plays) -> np.ndarray:
+    """The mover's cubeless equity after each play (rows not yet swapped).
+
+    Parameters
+    ----------
+    weights : dict
+    plays : array_like of int, shape (n, 2, 25)
+
+    Returns
+    -------
+    numpy.ndarray of float64, shape (n,)
+        1, 2 or 3 exactly for a play that bears off the last checker (the
+        result), else minus the equity of the position with the turn passed.
+    """
+    arr = np.asarray(plays, dtype=np.int8).reshape(-1, 2, 25)
+    out = np.empty(arr.shape[0], dtype=np.float64)
+    done = arr[:, 0].astype(np.int64).sum(axis=1) == 0
+    for j in np.flatnonzero(done):
+        out[j] = float(outcome(arr[j]))
+    rest = np.flatnonzero(~done)
+    if rest.size:
+        sw = arr[rest][:, ::-1, :]
+        p = consistent(sw, forward(weights, sw))
+        out[rest] = -equity(p)
+    return out
+
+
+def weights_path() -> Path:
+    """Path of the shipped weights, ``fastbg/data/nn/nn.npz``."""
+    return DATA_DIR / WEIGHTS_NAME
+
+
+def sha256_file(path) -> str:
+    """Hex SHA-256 of a file's bytes."""
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 16), b""):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+def load_weights(path, sha256: str | None = None) -> dict:
+    """Load network weights from an ``.npz`` (keys ``w1``, ``b1``, ``w2``, ``b2``).
+
+    Parameters
+    ----------
+    path : str or pathlib.Path
+    sha256 : str, optional
+        Expected hex SHA-256 of the file; checked when given.
+
+    Returns
+    -------
+    dict of numpy.ndarray (float64)
+
+    Raises
+    ------
+    FileNotFoundError
+        If the file is missing.
+    ValueError
+        If the checksum differs, or the file is not a valid network.
+    """
+    path = Path(path)
+    if not path.is_file():
+        raise FileNotFoundError(f"network weights not found: {path}")
+    if sha256 is not None:
+        got = sha256_file(path)
+        if got != sha256:
+            raise ValueError(
+                f"network weights {path} are corrupt: SHA-256 {got}, expected {sha256}"
+            )
+    try:
+        with np.load(path, allow_pickle=False) as z:
+            w = {k: z[k] for k in ("w1", "b1", "w2", "b2") if k in z}
+    except Exception as exc:  # zipfile/format errors
+        raise ValueError(f"cannot read network weights {path}: {exc}") from exc
+    return _check_weights(w)
+
+
+def save_weights(path, weights: dict, dtype=np.float64, **extra) -> None:
+    """Save weights (and any extra arrays) as an uncompressed ``.npz``."""
+    w = _check_weights(weights)
+    np.savez(path, **{k: v.astype(dtype) for k, v in w.items()}, **extra)
+
+
+_DEFAULT: dict | None = None
+
+
+def default_weights() -> dict:
+    """The shipped network, loaded once per process and checked against its SHA-256.
+
+    The checksum is read from ``fastbg/data/nn/nn.json`` (key ``sha256``).
+
+    Raises
+    ------
+    FileNotFoundError
+        If the weights or their JSON are missing.
+    ValueError
+        If the file is corrupt (checksum mismatch) or malformed.
+    """
+    global _DEFAULT
+    if _DEFAULT is None:
+        meta_path = DATA_DIR / META_NAME
+        if not meta_path.is_file():
+            raise FileNotFoundError(
+                f"no shipped network: {meta_path} is missing (train one with "
+                "experiments/train_td.py)"
+            )
+        meta = json.loads(meta_path.read_text())
+        _DEFAULT = load_weights(DATA_DIR / meta.get("file", WEIGHTS_NAME), meta["sha256"])
+    return _DEFAULT
+
+
+class NNPolicy:
+    """0-ply neural-network checker play (pure-Python mirror of the core's).
+
+    Parameters
+    ----------
+    weights : dict, optional
+        Default the shipped network (:func:`default_weights`).
+
+    Notes
+    -----
+    Picks the play of highest :func:`play_equities`, ties to the first play in
+    the given order (canonical order from :func:`legal_plays`); never draws.
+    """
+
+    name = "nn"
+
+    def __init__(self, weights: dict | None = None):
+        self.weights = _check_weights(default_weights() if weights is None else weights)
+
+    def choose(self, board_before, plays, bitgen=None) -> int:
+        """Index of the play with the best equity (first of equal ones)."""
+        if len(plays) == 0:
+            raise ValueError("no play to choose from (the caller handles n == 0)")
+        if len(plays) == 1:
+            return 0
+        arr = np.asarray(plays, dtype=np.int8)
+        eq = play_equities(self.weights, arr)
+        best = 0
+        for j in range(1, len(eq)):
+            if eq[j] > eq[best]:
+                best = j
+        return best
+
+    def __repr__(self) -> str:
+        return f"NNPolicy(hidden={self.weights['w1'].shape[1]})"
+
+
+def match_game(board, dice_bitgen, choice_bitgen, policy_a, policy_b, opening=True) -> int:
+    """One game between two policies; A plays row 0 (mirror of the core's).
+
+    Parameters
+    ----------
+    board : array_like of int, shape (2, 25)
+    dice_bitgen : numpy.random.BitGenerator
+        The dice only (opening roll, then one roll per turn).
+    choice_bitgen : numpy.random.BitGenerator
+        The policies' own draws.
+    policy_a, policy_b : policy objects with ``choose`` or names
+    opening : bool
+
+    Returns
+    -------
+    int
+        Outcome class 0..5 from A's point of view.
+    """
+    from .eval import make_policy
+    from .board import validate_board
+
+    pa = make_policy(policy_a) if isinstance(policy_a, str) else policy_a
+    pb = make_policy(policy_b) if isinstance(policy_b, str) else policy_b
+    cur = validate_board(board)
+    if not cur[0].any() or not cur[1].any():
+        raise ValueError("the game is already over: a side has no checker left")
+    side = 0
+    if opening:
+        a, b = opening_roll(dice_bitgen)
+        if a > b:
+            d1, d2 = a, b
+        else:
+            cur = swap(cur)
+            side = 1
+            d1, d2 = b, a
+    else:
+        r = roll_index(dice_bitgen)
+        d1, d2 = r // 6 + 1, r % 6 + 1
+    while True:
+        pol = pa if side == 0 else pb
+        plays = legal_plays(cur, d1, d2)
+        n = len(plays)
+        if n == 0:
+            after = cur
+        elif n == 1:
+            after = plays[0]
+        else:
+            after = plays[pol.choose(cur, plays, choice_bitgen)]
+        if not after[0].any():
+            won = outcome(after)
+            return won - 1 if side == 0 else won + 2
+        cur = swap(after)
+        side ^= 1
+        r = roll_index(dice_bitgen)
+        d1, d2 = r // 6 + 1, r % 6 + 1

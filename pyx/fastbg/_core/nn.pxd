@@ -1,0 +1,80 @@
+# cython: language_level=3
+"""A TD-Gammon style neural network: encoding, forward pass, 0-ply policy, TD(0) training.
+
+Encoding (Tesauro 1992, "Practical issues in temporal difference learning"; 1995,
+"Temporal difference learning and TD-Gammon"), in fastbg's perspective-relative
+frame: for side s (0 = on roll, 1 = opponent, each in its own numbering) and
+index i (0..23) the four units at ``98 s + 4 i + u`` are n >= 1, n >= 2, n >= 3
+(value 1.0) and (n - 3) / 2 when n > 3; ``98 s + 96`` is bar / 2 and ``98 s + 97``
+is off / 15. Tesauro's two turn units are constant here (row 0 is always on roll)
+and are dropped: NN_INPUTS = 196.
+
+Network: NN_INPUTS -> nh sigmoid hidden units -> NN_OUTPUTS sigmoid outputs, the
+raw estimates of (win, win_gammon, win_backgammon, lose_gammon, lose_backgammon)
+for the side on roll before it rolls (DESIGN section 5).
+
+Determinism with the pure-Python engine (:mod:`fastbg.reference.nn`): every
+floating sum is taken in one fixed order (hidden unit j: b1[j], then the active
+inputs by increasing index; output k: b2[k], then hidden units by increasing j),
+each step one IEEE multiply and one add (no FMA: -ffp-contract=off), and the
+sigmoid is a table built in Python from math.exp, read with linear interpolation
+by the same operations in both engines. So both engines get bitwise equal outputs
+and choose the same play, ties included.
+"""
+from fastbg._core._types cimport board_t
+from fastbg._core.eval cimport Policy
+
+cdef enum:
+    NN_INPUTS = 196         # 2 sides x (24 points x 4 units + bar + off)
+    NN_SIDE = 98            # units per side
+    NN_OUTPUTS = 5          # win, win_gammon, win_backgammon, lose_gammon, lose_backgammon
+    NN_MAX_HIDDEN = 512     # upper bound on nh (stack buffers)
+    NN_MAX_ACTIVE = 196     # at most every input active
+    SIG_STEPS = 2048        # intervals of the sigmoid table on [-SIG_LIMIT, SIG_LIMIT]
+
+# Table sigmoid (sigmoid_t): x is clamped to [-16, 16], t = (x + 16) * 64,
+# k = min(int(t), SIG_STEPS - 1), y = T[k] + (t - k) * (T[k + 1] - T[k]).
+
+
+cdef struct net_t:
+    int nh                  # hidden units, 1..NN_MAX_HIDDEN
+    double* w1              # [NN_INPUTS][nh]: input i's weights to every hidden unit (row-major)
+    double* b1              # [nh]
+    double* w2              # [NN_OUTPUTS][nh]
+    double* b2              # [NN_OUTPUTS]
+    const double* sig       # [SIG_STEPS + 1]: the sigmoid table
+
+
+cdef class Net:
+    # Owns the weight arrays (float64, C-contiguous) and exposes them as a net_t.
+    cdef net_t c
+    cdef readonly object w1, b1, w2, b2, sig
+
+
+cdef class NNPolicy(Policy):
+    # 0-ply: the play maximising the mover's cubeless equity, ties to the
+    # canonically first play. Stateless apart from the (read-only) net, so one
+    # instance may be used from several threads.
+    cdef readonly Net net
+
+
+cdef int encode(const board_t* b, int* idx, double* val) noexcept nogil
+    # Active inputs of b (side on roll in row 0), by increasing index; returns their number.
+
+cdef double sigmoid_t(const double* table, double x) noexcept nogil
+
+cdef void forward(const net_t* net, const board_t* b, double* h, double* raw) noexcept nogil
+    # Hidden activations h[nh] and raw outputs raw[5] of b (row 0 on roll).
+
+cdef void consistent(const board_t* b, const double* raw, double* p) noexcept nogil
+    # The five probabilities p[5] from raw outputs: clipped to backgammon <= gammon <=
+    # win and lose_backgammon <= lose_gammon <= 1 - win; gammons of a side are 0 once
+    # its opponent has borne off a checker.
+
+cdef double equity5(const double* p) noexcept nogil
+    # (2 win - 1) + (win_gammon - lose_gammon) + (win_backgammon - lose_backgammon)
+
+cdef double play_equity(const net_t* net, const board_t* play) noexcept nogil
+    # Cubeless equity for the mover of the position after its play (mover in row 0,
+    # rows not yet swapped): exact 1, 2 or 3 if the play bears off the last checker,
+    # else minus the equity of the swapped position.

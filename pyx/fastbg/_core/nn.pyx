@@ -1,0 +1,609 @@
+# cython: language_level=3
+"""Neural-network evaluator of the Cython core, mirroring :mod:`fastbg.reference.nn`.
+
+A TD-Gammon style network (G. Tesauro, "Practical issues in temporal difference
+learning", Machine Learning 8, 1992; "Temporal difference learning and
+TD-Gammon", Communications of the ACM 38(3), 1995): Tesauro's board encoding
+(see ``nn.pxd``), one sigmoid hidden layer and five sigmoid outputs, the
+probabilities of DESIGN section 5.
+
+* ``Net``: the weights (float64 arrays) and a ``forward``/``evaluate`` for tests.
+* ``NNPolicy``: 0-ply checker play, nogil, for the game loop.
+* ``td_train``: TD(0) self-play training in a nogil loop with the core's move
+  generator; the weights are updated in place.
+* ``match_game``: one game between two policies (for duplicate-dice matches),
+  the dice from one bit generator and the policies' own draws from another.
+
+The forward pass exploits the sparsity of the encoding: hidden pre-activations
+are the bias plus the weight rows of the active inputs only (about 30-50 of 196).
+"""
+import numpy as np
+cimport numpy as cnp
+from libc.stdint cimport int64_t, uint64_t
+from numpy.random cimport bitgen_t
+
+from fastbg._core._types cimport board_t, BAR, NCHECKERS, MAX_PLAYS, board_cmp
+from fastbg._core.board cimport load_board, board_to_array, swap_into, row_sum, loser_class
+from fastbg._core.dice cimport roll_index, opening_roll, get_bitgen
+from fastbg._core.movegen cimport movegen_t, movegen_new, movegen_free, generate
+from fastbg._core.eval cimport Policy
+from fastbg._core.eval import make_policy
+
+cnp.import_array()
+
+
+cdef int encode(const board_t* b, int* idx, double* val) noexcept nogil:
+    cdef int s, i, n, base, m = 0
+    cdef const unsigned char* row
+    for s in range(2):
+        row = b.p[s]
+        base = NN_SIDE * s
+        for i in range(24):
+            n = row[i]
+            if n >= 1:
+                idx[m] = base + 4 * i
+                val[m] = 1.0
+                m += 1
+                if n >= 2:
+                    idx[m] = base + 4 * i + 1
+                    val[m] = 1.0
+                    m += 1
+                    if n >= 3:
+                        idx[m] = base + 4 * i + 2
+                        val[m] = 1.0
+                        m += 1
+                        if n > 3:
+                            idx[m] = base + 4 * i + 3
+                            val[m] = (n - 3) * 0.5
+                            m += 1
+        if row[BAR]:
+            idx[m] = base + 96
+            val[m] = row[BAR] * 0.5
+            m += 1
+        n = NCHECKERS - row_sum(row)
+        if n > 0:
+            idx[m] = base + 97
+            val[m] = n / 15.0
+            m += 1
+    return m
+
+
+cdef inline double sigmoid_t(const double* table, double x) noexcept nogil:
+    # `not (x > -16)` also catches NaN.
+    if not (x > -16.0):
+        x = -16.0
+    if not (x < 16.0):
+        x = 16.0
+    cdef double t = (x + 16.0) * 64.0
+    cdef int k = <int>t
+    if k > SIG_STEPS - 1:
+        k = SIG_STEPS - 1
+    cdef double f = t - k
+    return table[k] + f * (table[k + 1] - table[k])
+
+
+cdef inline void _forward_enc(const net_t* net, const int* idx, const double* val, int m,
+                              double* h, double* raw) noexcept nogil:
+    cdef int nh = net.nh
+    cdef int a, j, k
+    cdef const double* row
+    cdef double x, acc
+    for j in range(nh):
+        h[j] = net.b1[j]
+    for a in range(m):
+        row = net.w1 + idx[a] * nh
+        x = val[a]
+        for j in range(nh):
+            h[j] = h[j] + row[j] * x
+    for j in range(nh):
+        h[j] = sigmoid_t(net.sig, h[j])
+    for k in range(NN_OUTPUTS):
+        raw[k] = net.b2[k]
+    # j outer, k inner: five independent sums, each still in increasing j.
+    for j in range(nh):
+        x = h[j]
+        for k in range(NN_OUTPUTS):
+            raw[k] = raw[k] + net.w2[k * nh + j] * x
+    for k in range(NN_OUTPUTS):
+        raw[k] = sigmoid_t(net.sig, raw[k])
+
+
+cdef void forward(const net_t* net, const board_t* b, double* h, double* raw) noexcept nogil:
+    cdef int idx[NN_MAX_ACTIVE]
+    cdef double val[NN_MAX_ACTIVE]
+    cdef int m = encode(b, idx, val)
+    _forward_enc(net, idx, val, m, h, raw)
+
+
+cdef inline double dmin(double a, double b) noexcept nogil:
+    return a if a < b else b
+
+
+cdef void consistent(const board_t* b, const double* raw, double* p) noexcept nogil:
+    cdef double w = raw[0]
+    p[0] = w
+    p[1] = dmin(raw[1], w)
+    p[2] = dmin(raw[2], p[1])
+    p[3] = dmin(raw[3], 1.0 - w)
+    p[4] = dmin(raw[4], p[3])
+    if row_sum(b.p[1]) < NCHECKERS:     # the opponent has borne off: no gammon for us
+        p[1] = 0.0
+        p[2] = 0.0
+    if row_sum(b.p[0]) < NCHECKERS:     # we have borne off: no gammon against us
+        p[3] = 0.0
+        p[4] = 0.0
+
+
+cdef inline double equity5(const double* p) noexcept nogil:
+    return (2.0 * p[0] - 1.0) + (p[1] - p[3]) + (p[2] - p[4])
+
+
+cdef double play_equity(const net_t* net, const board_t* play) noexcept nogil:
+    cdef board_t sw
+    cdef double h[NN_MAX_HIDDEN]
+    cdef double raw[NN_OUTPUTS]
+    cdef double p[NN_OUTPUTS]
+    if row_sum(play.p[0]) == 0:
+        return 1.0 + loser_class(play.p[1])
+    swap_into(play, &sw)
+    forward(net, &sw, h, raw)
+    consistent(&sw, raw, p)
+    return -equity5(p)
+
+
+cdef int best_play(const net_t* net, const board_t* plays, int n) noexcept nogil:
+    cdef int j, best = 0
+    cdef double e, best_e = 0.0
+    for j in range(n):
+        e = play_equity(net, &plays[j])
+        if j == 0 or e > best_e or (e == best_e and board_cmp(&plays[j], &plays[best]) < 0):
+            best_e = e
+            best = j
+    return best
+
+
+def sigmoid_table_default():
+    from fastbg.reference.nn import sigmoid_table
+    return sigmoid_table()
+
+
+cdef class Net:
+    """A network's weights as float64 arrays, usable by the nogil kernels.
+
+    Parameters
+    ----------
+    w1 : array_like of float, shape (196, nh)
+        Input-to-hidden weights, row ``i`` for input ``i``.
+    b1 : array_like of float, shape (nh,)
+    w2 : array_like of float, shape (5, nh)
+        Hidden-to-output weights.
+    b2 : array_like of float, shape (5,)
+
+    Notes
+    -----
+    The arrays are copied (float64, C-contiguous); training updates them in place,
+    and every policy built on this net sees the change.
+    """
+
+    def __init__(self, w1, b1, w2, b2):
+        w1 = np.array(w1, dtype=np.float64, order="C", copy=True)
+        b1 = np.array(b1, dtype=np.float64, order="C", copy=True)
+        w2 = np.array(w2, dtype=np.float64, order="C", copy=True)
+        b2 = np.array(b2, dtype=np.float64, order="C", copy=True)
+        if w1.ndim != 2 or w1.shape[0] != NN_INPUTS:
+            raise ValueError(f"w1 must have shape ({NN_INPUTS}, nh), got {w1.shape}")
+        nh = w1.shape[1]
+        if not 1 <= nh <= NN_MAX_HIDDEN:
+            raise ValueError(f"hidden units must be in 1..{NN_MAX_HIDDEN}, got {nh}")
+        if b1.shape != (nh,) or w2.shape != (NN_OUTPUTS, nh) or b2.shape != (NN_OUTPUTS,):
+            raise ValueError(
+                f"inconsistent shapes: w1 {w1.shape}, b1 {b1.shape}, w2 {w2.shape}, b2 {b2.shape}"
+            )
+        for name, a in (("w1", w1), ("b1", b1), ("w2", w2), ("b2", b2)):
+            if not np.isfinite(a).all():
+                raise ValueError(f"{name} has non-finite values")
+        sig = np.ascontiguousarray(sigmoid_table_default(), dtype=np.float64)
+        if sig.shape != (SIG_STEPS + 1,):
+            raise ValueError("bad sigmoid table")
+        self.w1, self.b1, self.w2, self.b2, self.sig = w1, b1, w2, b2, sig
+        self.c.nh = nh
+        self.c.w1 = <double*>cnp.PyArray_DATA(w1)
+        self.c.b1 = <double*>cnp.PyArray_DATA(b1)
+        self.c.w2 = <double*>cnp.PyArray_DATA(w2)
+        self.c.b2 = <double*>cnp.PyArray_DATA(b2)
+        self.c.sig = <const double*>cnp.PyArray_DATA(sig)
+
+    @property
+    def hidden(self):
+        """Number of hidden units."""
+        return self.c.nh
+
+    def weights(self):
+        """Copies of the weights: dict with keys ``w1``, ``b1``, ``w2``, ``b2``."""
+        return {"w1": self.w1.copy(), "b1": self.b1.copy(),
+                "w2": self.w2.copy(), "b2": self.b2.copy()}
+
+    def forward(self, board):
+        """Raw sigmoid outputs of a position (row 0 on roll, before its roll).
+
+        Returns
+        -------
+        numpy.ndarray of float64, shape (5,)
+        """
+        cdef board_t b
+        load_board(board, &b)
+        cdef double h[NN_MAX_HIDDEN]
+        out = np.empty(NN_OUTPUTS, dtype=np.float64)
+        cdef double* o = <double*>cnp.PyArray_DATA(out)
+        forward(&self.c, &b, h, o)
+        return out
+
+    def probabilities(self, board):
+        """The five consistent probabilities of a position (row 0 on roll).
+
+        Returns
+        -------
+        numpy.ndarray of float64, shape (5,)
+            win, win_gammon, win_backgammon, lose_gammon, lose_backgammon.
+        """
+        cdef board_t b
+        load_board(board, &b)
+        cdef double h[NN_MAX_HIDDEN]
+        cdef double raw[NN_OUTPUTS]
+        out = np.empty(NN_OUTPUTS, dtype=np.float64)
+        cdef double* o = <double*>cnp.PyArray_DATA(out)
+        forward(&self.c, &b, h, raw)
+        consistent(&b, raw, o)
+        return out
+
+    def play_equities(self, plays):
+        """The mover's cubeless equity after each play (rows not swapped).
+
+        Parameters
+        ----------
+        plays : array_like of int, shape (n, 2, 25)
+
+        Returns
+        -------
+        numpy.ndarray of float64, shape (n,)
+        """
+        arr = np.ascontiguousarray(plays, dtype=np.int8)
+        if arr.ndim != 3 or arr.shape[1] != 2 or arr.shape[2] != 25:
+            raise ValueError(f"plays must have shape (n, 2, 25), got {arr.shape}")
+        cdef int n = arr.shape[0], j
+        cdef board_t b
+        out = np.empty(n, dtype=np.float64)
+        cdef double[::1] o = out
+        for j in range(n):
+            load_board(arr[j], &b)
+            o[j] = play_equity(&self.c, &b)
+        return out
+
+    def __repr__(self):
+        return f"Net(hidden={self.c.nh})"
+
+
+_DEFAULT_NET = None
+
+
+def default_net():
+    """The shipped network (loaded and checksum-verified once per process)."""
+    global _DEFAULT_NET
+    if _DEFAULT_NET is None:
+        from fastbg.reference.nn import default_weights
+        wt = default_weights()
+        _DEFAULT_NET = Net(wt["w1"], wt["b1"], wt["w2"], wt["b2"])
+    return _DEFAULT_NET
+
+
+cdef class NNPolicy(Policy):
+    """0-ply neural-network checker play.
+
+    Parameters
+    ----------
+    net : Net, optional
+        The network; default the shipped one (:func:`default_net`).
+
+    Notes
+    -----
+    For each legal play, the position with the turn passed is evaluated and the
+    play of highest mover's equity (minus the opponent's) is chosen, ties to the
+    canonically first play. A play bearing off the last checker scores its exact
+    value 1, 2 or 3. Never draws from the bit generator.
+    """
+
+    def __cinit__(self, net=None):
+        self.name = "nn"
+
+    def __init__(self, net=None):
+        if net is None:
+            net = default_net()
+        if not isinstance(net, Net):
+            raise TypeError(f"net must be a fastbg._core.nn.Net, got {type(net).__name__}")
+        self.net = net
+
+    cdef int choose_c(self, const board_t* before, board_t* plays,
+                      const int64_t* scores, const uint64_t* keys, int n,
+                      bitgen_t* bg) noexcept nogil:
+        return best_play(&self.net.c, plays, n)
+
+    def __repr__(self):
+        return f"NNPolicy(hidden={self.net.c.nh})"
+
+
+# ---------------------------------------------------------------------------
+# TD(0) self-play training
+
+
+cdef double td_update(net_t* net, const board_t* s, const double* target,
+                      double alpha) noexcept nogil:
+    """One gradient step of the raw outputs of s towards target; returns sum of squared errors."""
+    cdef int idx[NN_MAX_ACTIVE]
+    cdef double val[NN_MAX_ACTIVE]
+    cdef double h[NN_MAX_HIDDEN]
+    cdef double dh[NN_MAX_HIDDEN]
+    cdef double raw[NN_OUTPUTS]
+    cdef double do[NN_OUTPUTS]
+    cdef int m = encode(s, idx, val)
+    cdef int nh = net.nh
+    cdef int a, j, k
+    cdef double err, sq = 0.0, acc, x
+    cdef double* row
+    _forward_enc(net, idx, val, m, h, raw)
+    for k in range(NN_OUTPUTS):
+        err = target[k] - raw[k]
+        sq += err * err
+        do[k] = err * raw[k] * (1.0 - raw[k])
+    for j in range(nh):
+        acc = 0.0
+        for k in range(NN_OUTPUTS):
+            acc += net.w2[k * nh + j] * do[k]
+        dh[j] = acc * h[j] * (1.0 - h[j]) * alpha
+    for k in range(NN_OUTPUTS):
+        x = alpha * do[k]
+        net.b2[k] += x
+        for j in range(nh):
+            net.w2[k * nh + j] += x * h[j]
+    for j in range(nh):
+        net.b1[j] += dh[j]
+    for a in range(m):
+        row = net.w1 + idx[a] * nh
+        x = val[a]
+        for j in range(nh):
+            row[j] += dh[j] * x
+    return sq
+
+
+cdef void flip_into(const double* p, double* t) noexcept nogil:
+    # Probabilities of the side on roll in the next position -> the mover's.
+    t[0] = 1.0 - p[0]
+    t[1] = p[3]
+    t[2] = p[4]
+    t[3] = p[1]
+    t[4] = p[2]
+
+
+cdef int td_game(net_t* net, bitgen_t* bg, movegen_t* g, const board_t* start, bint opening,
+                 double alpha, double* sqerr, int64_t* moves) noexcept nogil:
+    """One self-play game with TD(0) updates after every move; outcome for start's row 0."""
+    cdef board_t cur, nxt
+    cdef int a, b, r, n, best, c, side = 0
+    cdef double h[NN_MAX_HIDDEN]
+    cdef double raw[NN_OUTPUTS]
+    cdef double p[NN_OUTPUTS]
+    cdef double target[NN_OUTPUTS]
+    cur = start[0]
+    if opening:
+        if not opening_roll(bg, &a, &b):
+            swap_into(start, &cur)
+            side = 1
+    else:
+        r = roll_index(bg)
+        a = r // 6 + 1
+        b = r % 6 + 1
+    while True:
+        n = generate(g, &cur, a, b, NULL, 0)
+        if n < 0:
+            return -1
+        if n == 0:
+            swap_into(&cur, &nxt)
+        else:
+            best = 0 if n == 1 else best_play(net, g.plays, n)
+            if row_sum(g.plays[best].p[0]) == 0:
+                c = loser_class(g.plays[best].p[1])
+                target[0] = 1.0
+                target[1] = 1.0 if c >= 1 else 0.0
+                target[2] = 1.0 if c >= 2 else 0.0
+                target[3] = 0.0
+                target[4] = 0.0
+                sqerr[0] += td_update(net, &cur, target, alpha)
+                moves[0] += 1
+                return c if side == 0 else 3 + c
+            swap_into(&g.plays[best], &nxt)
+        forward(net, &nxt, h, raw)
+        consistent(&nxt, raw, p)
+        flip_into(p, target)
+        sqerr[0] += td_update(net, &cur, target, alpha)
+        moves[0] += 1
+        cur = nxt
+        side ^= 1
+        r = roll_index(bg)
+        a = r // 6 + 1
+        b = r % 6 + 1
+
+
+def td_train(Net net, games, bitgen, double alpha, board=None, opening=True):
+    """Train ``net`` in place by TD(0) self-play for ``games`` games.
+
+    Parameters
+    ----------
+    net : Net
+        Updated in place (both sides of every game play with it, greedily at 0-ply).
+    games : int
+        Number of games, >= 0.
+    bitgen : numpy.random.BitGenerator
+        Source of the dice (advanced in place).
+    alpha : float
+        Learning rate (step on the raw outputs' squared error gradient).
+    board : array_like of int, shape (2, 25), optional
+        Start of every game (default the standard start).
+    opening : bool
+        Start each game with an opening roll.
+
+    Returns
+    -------
+    dict
+        ``games``, ``moves`` (updates made), ``mse`` (mean over updates and the
+        five outputs of the squared TD error before each update) and ``counts``
+        (outcome classes from row 0's view, int64 array of shape (6,)).
+
+    Notes
+    -----
+    TD(0) (Sutton 1988; Tesauro 1992 used TD(lambda)): after each move the raw
+    outputs of the position before the roll, V(s_t), move towards the target: the
+    consistent probabilities of the next position (opponent on roll) seen from
+    the mover, or the actual result (1 win, gammon, backgammon units) when the
+    move ends the game. Gradient: delta_k = (T_k - y_k) y_k (1 - y_k) at each
+    sigmoid output, back-propagated through the hidden layer; the first layer
+    only touches the rows of active inputs.
+
+    **Reproducibility**: the same weights, bit generator state and arguments give
+    the same updated weights.
+    """
+    cdef board_t b
+    if board is None:
+        from fastbg.position import START_BOARD
+        board = START_BOARD
+    load_board(board, &b)
+    if row_sum(b.p[0]) == 0 or row_sum(b.p[1]) == 0:
+        raise ValueError("the game is already over: a side has no checker left")
+    if games < 0:
+        raise ValueError(f"games must be >= 0, got {games}")
+    cdef bitgen_t* bg = get_bitgen(bitgen)
+    cdef int64_t i, ng = games
+    cdef int64_t moves = 0
+    cdef double sq = 0.0
+    cdef bint op = bool(opening)
+    cdef int c = 0
+    counts = np.zeros(6, dtype=np.int64)
+    cdef int64_t[::1] cv = counts
+    cdef movegen_t* g = movegen_new()
+    if g == NULL:
+        raise MemoryError()
+    try:
+        with nogil:
+            for i in range(ng):
+                c = td_game(&net.c, bg, g, &b, op, alpha, &sq, &moves)
+                if c < 0:
+                    break
+                cv[c] += 1
+    finally:
+        movegen_free(g)
+    if c < 0:
+        raise RuntimeError(f"a roll had more than {MAX_PLAYS} legal plays")
+    return {"games": int(games), "moves": int(moves),
+            "mse": sq / (NN_OUTPUTS * moves) if moves else 0.0, "counts": counts}
+
+
+# ---------------------------------------------------------------------------
+# Two-policy games
+
+
+cdef int match_game_c(const board_t* start, bitgen_t* dice, bitgen_t* choice, Policy pa,
+                      Policy pb, movegen_t* g, bint opening) noexcept nogil:
+    cdef board_t cur, nxt
+    cdef int a, b, r, n, c, side = 0
+    cdef const board_t* chosen
+    cur = start[0]
+    if opening:
+        if not opening_roll(dice, &a, &b):
+            swap_into(start, &cur)
+            side = 1
+    else:
+        r = roll_index(dice)
+        a = r // 6 + 1
+        b = r % 6 + 1
+    while True:
+        n = generate(g, &cur, a, b, NULL, 0)
+        if n < 0:
+            return -1
+        if n == 0:
+            chosen = &cur
+        elif n == 1:
+            chosen = &g.plays[0]
+        elif side == 0:
+            chosen = &g.plays[pa.choose_c(&cur, g.plays, NULL, g.keys, n, choice)]
+        else:
+            chosen = &g.plays[pb.choose_c(&cur, g.plays, NULL, g.keys, n, choice)]
+        if row_sum(chosen.p[0]) == 0:
+            c = loser_class(chosen.p[1])
+            return c if side == 0 else 3 + c
+        swap_into(chosen, &nxt)
+        cur = nxt
+        side ^= 1
+        r = roll_index(dice)
+        a = r // 6 + 1
+        b = r % 6 + 1
+
+
+def match_game(board, dice_bitgen, choice_bitgen, policy_a, policy_b, opening=True):
+    """One game between two policies; A plays row 0 of ``board``.
+
+    Parameters
+    ----------
+    board : array_like of int, shape (2, 25)
+    dice_bitgen : numpy.random.BitGenerator
+        Source of the dice only (the opening roll, then one roll per turn), so a
+        second game from the same state with the policies exchanged sees the same
+        dice (duplicate dice).
+    choice_bitgen : numpy.random.BitGenerator
+        Source of the policies' own draws (the random policy).
+    policy_a, policy_b : Policy or str
+    opening : bool
+        Decide the first roll by the opening roll (default), else row 0 rolls.
+
+    Returns
+    -------
+    int
+        Outcome class 0..5 from A's point of view.
+
+    Notes
+    -----
+    **Reproducibility**: draw for draw as :func:`fastbg.reference.nn.match_game`.
+    The loop calls ``choose`` for every decision with two or more plays (the
+    pubeval shortcut of the rollout loop is not used; the choice is the same).
+    """
+    cdef board_t b
+    load_board(board, &b)
+    if row_sum(b.p[0]) == 0 or row_sum(b.p[1]) == 0:
+        raise ValueError("the game is already over: a side has no checker left")
+    cdef Policy pa = make_policy(policy_a) if isinstance(policy_a, str) else policy_a
+    cdef Policy pb = make_policy(policy_b) if isinstance(policy_b, str) else policy_b
+    cdef bitgen_t* dbg = get_bitgen(dice_bitgen)
+    cdef bitgen_t* cbg = get_bitgen(choice_bitgen)
+    cdef bint op = bool(opening)
+    cdef int c
+    cdef movegen_t* g = movegen_new()
+    if g == NULL:
+        raise MemoryError()
+    try:
+        with nogil:
+            c = match_game_c(&b, dbg, cbg, pa, pb, g, op)
+    finally:
+        movegen_free(g)
+    if c < 0:
+        raise RuntimeError(f"a roll had more than {MAX_PLAYS} legal plays")
+    return c
+
+
+def encode_board(board):
+    """The 196 network inputs of a position (row 0 on roll), dense float64 array."""
+    cdef board_t b
+    load_board(board, &b)
+    cdef int idx[NN_MAX_ACTIVE]
+    cdef double val[NN_MAX_ACTIVE]
+    cdef int m = encode(&b, idx, val), a
+    out = np.zeros(NN_INPUTS, dtype=np.float64)
+    for a in range(m):
+        out[idx[a]] = val[a]
+    return out
