@@ -10,6 +10,15 @@ rollout(position, games, seed=None, workers=None, policy="pubeval", engine="cyth
     Monte Carlo rollout -> RolloutResult.
 get_engine(name)
     The functions of the "cython" or "python" engine.
+MatchState, parse_game(text)
+    Cube, score and rules beside the board; read "start", Position IDs, GNU Backgammon
+    PositionID:MatchID pairs and XGIDs.
+money_cube_decision(probabilities, ...), cubeful_equity, gammon_values, take_point, cash_point
+    Money cube decisions by Janowski's formulas -> MoneyCubeDecision.
+load_met(name_or_path), MatchEquityTable
+    Match equity tables (Kazaross-XG2 by default) and the arithmetic on them.
+match_cube_decision(probabilities, match_length, score, ...)
+    Match-play cube decisions in MWC and EMG -> MatchCubeDecision.
 """
 __version__ = "0.1.0"
 
@@ -18,9 +27,20 @@ from .plays import Play, legal_plays, parse_dice
 from .position import Position
 from .positionid import decode_position_id, decode_xgid, encode_position_id, encode_xgid
 from .rollout import POLICIES, PROBABILITY_KEYS, RolloutResult, rollout
+from .cube import (CUBE_OWNERS, MoneyCubeDecision, cash_point, cube_action, cubeful_equity,
+                   default_cube_efficiency, gammon_values, money_cube_decision,
+                   probability_covariance, take_point)
+from .met import DEFAULT_MET, SHIPPED_METS, MatchEquityTable, load_met
+from .matchcube import MatchCubeDecision, match_cube_decision
+from .matchstate import MatchState, parse_game
 
 __all__ = [
     "ENGINES", "POLICIES", "PROBABILITY_KEYS", "Play", "Position", "RolloutResult",
     "decode_position_id", "decode_xgid", "encode_position_id", "encode_xgid",
     "get_engine", "legal_plays", "parse_dice", "rollout",
+    "CUBE_OWNERS", "MoneyCubeDecision", "cash_point", "cube_action", "cubeful_equity",
+    "default_cube_efficiency", "gammon_values", "money_cube_decision",
+    "probability_covariance", "take_point",
+    "DEFAULT_MET", "SHIPPED_METS", "MatchEquityTable", "load_met",
+    "MatchCubeDecision", "match_cube_decision", "MatchState", "parse_game",
 ]

@@ -17,6 +17,18 @@ Commands
 ``fastbg bench [--repeat R] [--engine E ...] [--json]``
     Random-policy and pubeval games per second and legal-play generation rate of
     each engine, medians of repeated runs, as a Markdown table.
+``fastbg cube POSITION [--games N] [--seed S] [--workers W] [--policy P] [--x X]
+[--match-length N] [--score A-B] [--cube V] [--owner O] [--crawford] [--jacoby]
+[--beaver] [--met M] [--json]``
+    Cube decision from a cubeless rollout: ND / DT / DP equities (money) or MWC and
+    EMG (match) with standard errors, the proper action and its margin in standard
+    errors of the difference. Cube and score also come from an XGID or GNU ID pair.
+``fastbg met [--met M] [--length N] [--post-crawford] [--csv | --json]``
+    The match equity table: pre-Crawford MWC for away scores 1..N, post-Crawford row.
+``fastbg takepoints --length N [--met M] [--csv | --json]``
+    Dead and live take points at every score 1- to N-away for 1-, 2- and 4-cubes.
+``fastbg gammon-values --length N [--cube V] [--met M] [--csv | --json]``
+    Gammon values (win and loss) at every score 1- to N-away.
 
 POSITION is ``start``, a GNU Backgammon Position ID or an XGID (``XGID=...``).
 Bad arguments print one line naming the problem and exit with status 2.
@@ -25,8 +37,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import re
 import sys
+
+import numpy as np
 
 from . import __version__
 from .engine import ENGINES
@@ -120,6 +135,9 @@ def build_parser() -> argparse.ArgumentParser:
     k.add_argument("--workers", "-w", type=_positive_int, default=1,
                    help="threads for the Cython game workloads (default 1)")
     k.add_argument("--json", action="store_true", help="machine-readable output")
+
+    _add_cube_parser(sub)
+    _add_table_parsers(sub)
     return p
 
 
@@ -224,8 +242,9 @@ def _format_table(res) -> str:
     return "\n".join(lines)
 
 
-def _cmd_rollout(args) -> int:
-    pos = Position.parse(args.position)
+def _run_rollout(pos, args, **options):
+    """``rollout(pos, args.games, ...)`` with the command's seed, workers, policy and engine,
+    under a tqdm progress bar on stderr unless ``--no-progress``."""
     bar = None
     progress = None
     if not args.no_progress:  # tqdm shows nothing when stderr is not a terminal
@@ -235,11 +254,16 @@ def _cmd_rollout(args) -> int:
                    disable=None, dynamic_ncols=True, leave=False)
         progress = bar.update
     try:
-        res = rollout(pos, args.games, seed=args.seed, workers=args.workers, policy=args.policy,
-                      engine=args.engine, dice=args.dice, opening=args.opening, progress=progress)
+        return rollout(pos, args.games, seed=args.seed, workers=args.workers, policy=args.policy,
+                       engine=args.engine, progress=progress, **options)
     finally:
         if bar is not None:
             bar.close()
+
+
+def _cmd_rollout(args) -> int:
+    pos = Position.parse(args.position)
+    res = _run_rollout(pos, args, dice=args.dice, opening=args.opening)
     if res.games == 0:
         print("interrupted before any game finished; nothing to report", file=sys.stderr)
         return EXIT_INTERRUPTED
@@ -250,8 +274,679 @@ def _cmd_rollout(args) -> int:
     return EXIT_INTERRUPTED if res.interrupted else 0
 
 
+# ---------------------------------------------------------------------------------------
+# Cube decisions (`fastbg cube`) and match equity tables (`met`, `takepoints`,
+# `gammon-values`)
+# ---------------------------------------------------------------------------------------
+
+#: Games of a `fastbg cube` rollout unless --games says otherwise: a few seconds on two
+#: cores, standard errors of about 0.002 on the win probability.
+CUBE_GAMES = 50_000
+
+#: Largest away score `fastbg met` shows unless --length says otherwise.
+MET_LENGTH = 15
+
+#: Cube values of the `fastbg takepoints` table (each doubled to twice its value).
+TAKEPOINT_CUBES = (1, 2, 4)
+
+#: Step of the numerical derivatives of the match-play equities (see _gradient).
+_STEP = 1e-6
+
+_BIAS_NOTE = (
+    "The probabilities come from a cubeless rollout in which one policy plays both sides. "
+    "The policy (pubeval by default) plays far from perfectly, so the probabilities, and "
+    "the decision, carry its bias; the standard errors measure only the luck of the dice."
+)
+
+_CUBE_DESCRIPTION = (
+    "Roll POSITION out cubelessly (the player on roll rolls normally, doubles included), "
+    "then value No double, Double/take and Double/pass by Janowski's cubeful model (money "
+    "play: equity per unit of the current cube; match play: match winning chances from the "
+    "match equity table, and their money equivalents, EMG), name the proper action and say "
+    "how sure it is: by how many standard errors of the difference the chosen alternative "
+    "beats the next best. " + _BIAS_NOTE
+)
+
+_CUBE_EPILOG = (
+    "State: an XGID or a GNU Backgammon PositionID:MatchID pair carries cube, owner, score "
+    "and rules; 'start' and a bare Position ID mean money play with a centred cube. Each "
+    "option given replaces the corresponding field of POSITION's state (the state used is "
+    "printed); --cube 1 alone also centres the cube, and switching between money and match "
+    "play with --match-length drops the other kind's fields (score and Crawford, or Jacoby "
+    "and beavers). The combined state must be possible, else one line names the problem "
+    "and the status is 2. A POSITION with the dice already rolled is refused: the cube is "
+    "turned before the roll."
+)
+
+
+def _whole_arg(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+
+
+def _non_negative_int(text: str) -> int:
+    v = _whole_arg(text)
+    if v < 0:
+        raise argparse.ArgumentTypeError(f"{text!r} must be 0 (money play) or more")
+    return v
+
+
+def _number_arg(text: str) -> float:
+    try:
+        return float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+
+
+def _score_arg(text: str) -> tuple[int, int]:
+    m = re.fullmatch(r"\s*(\d+)\s*-\s*(\d+)\s*", text)
+    if not m:
+        raise argparse.ArgumentTypeError(
+            f"score {text!r} is not A-B (points won so far, the player on roll's first)")
+    return int(m.group(1)), int(m.group(2))
+
+
+def _add_cube_parser(sub) -> None:
+    from .cube import CUBE_OWNERS
+    from .met import DEFAULT_MET, SHIPPED_METS
+
+    c = sub.add_parser(
+        "cube", help="cube decision of a position from a cubeless rollout (money or match)",
+        description=_CUBE_DESCRIPTION, epilog=_CUBE_EPILOG)
+    c.add_argument("position", metavar="POSITION",
+                   help="'start', a Position ID, a GNU Backgammon PositionID:MatchID pair or "
+                        "an XGID (cube and score are taken from the last two)")
+    c.add_argument("--games", "-n", type=_positive_int, default=CUBE_GAMES,
+                   help=f"games of the cubeless rollout (default {CUBE_GAMES})")
+    c.add_argument("--seed", type=_seed, default=None, help="root seed (default: fresh entropy, reported)")
+    c.add_argument("--workers", "-w", type=_positive_int, default=None, help="threads (default: one per CPU)")
+    c.add_argument("--policy", choices=POLICIES, default="pubeval",
+                   help="how both sides play in the cubeless rollout (default Tesauro's "
+                        "pubeval); the weaker the policy, the more biased the probabilities")
+    c.add_argument("--engine", choices=ENGINES, default="cython",
+                   help="the compiled core (default) or the pure-Python reference; same numbers")
+    c.add_argument("--x", type=_number_arg, default=None, metavar="X",
+                   help="cube efficiency in [0, 1] (0 dead cube, 1 fully live; default GNU "
+                        "Backgammon's: 0.68 in contact, 0.6 in bear-offs, 0.6 to 0.7 by the "
+                        "pip count of the player on roll in other races)")
+    g = c.add_argument_group("cube and match (each replaces POSITION's field)")
+    g.add_argument("--match-length", type=_non_negative_int, default=None, metavar="N",
+                   help="points to win the match; 0 is money play (the default)")
+    g.add_argument("--score", type=_score_arg, default=None, metavar="A-B",
+                   help="points won so far, the player on roll's first")
+    g.add_argument("--cube", type=_whole_arg, default=None, metavar="V",
+                   help="cube value: 1 (centred), 2, 4, ...")
+    g.add_argument("--owner", choices=CUBE_OWNERS, default=None,
+                   help="who owns the cube, from the player on roll's view (a 1-cube is centred)")
+    g.add_argument("--crawford", action=argparse.BooleanOptionalAction, default=None,
+                   help="this game is the Crawford game (one side 1-away, nobody may double); "
+                        "a game with a side 1-away is otherwise post-Crawford")
+    g.add_argument("--jacoby", action=argparse.BooleanOptionalAction, default=None,
+                   help="money play: gammons count single while the cube is centred")
+    g.add_argument("--beaver", action=argparse.BooleanOptionalAction, default=None,
+                   help="money play: beavers allowed (changes the wording of a take)")
+    g.add_argument("--met", default=None, metavar="NAME_OR_PATH",
+                   help=f"match equity table: {', '.join(SHIPPED_METS)} or a GNU Backgammon "
+                        f"MET XML file (default {DEFAULT_MET}; match play only)")
+    c.add_argument("--json", action="store_true", help="machine-readable output")
+    c.add_argument("--no-progress", action="store_true", help="no progress bar")
+
+
+def _add_table_parsers(sub) -> None:
+    from .met import DEFAULT_MET, SHIPPED_METS
+
+    def common(q):
+        q.add_argument("--met", default=DEFAULT_MET, metavar="NAME_OR_PATH",
+                       help=f"match equity table: {', '.join(SHIPPED_METS)} (default "
+                            f"{DEFAULT_MET}) or a GNU Backgammon MET XML file")
+        fmt = q.add_mutually_exclusive_group()
+        fmt.add_argument("--csv", action="store_true",
+                         help="comma-separated values: a header, then one record a line")
+        fmt.add_argument("--json", action="store_true", help="machine-readable output")
+
+    m = sub.add_parser(
+        "met", help="the match equity table: pre-Crawford MWC for away scores 1..N and the "
+                    "post-Crawford row",
+        description="Match winning chances at the start of a game from the table in use: "
+                    "pre-Crawford for each away score of both sides (1-away is the Crawford "
+                    "game), and post-Crawford, the trailer's against a 1-away leader.")
+    m.add_argument("--length", type=_positive_int, default=None, metavar="N",
+                   help=f"largest away score (default {MET_LENGTH}, or the table's length if "
+                        "shorter)")
+    m.add_argument("--post-crawford", action="store_true", help="only the post-Crawford row")
+    common(m)
+
+    t = sub.add_parser(
+        "takepoints", help="take points at every score 1- to N-away for 1-, 2- and 4-cubes",
+        description="The taker's least game winning chance for a take, dead cube (the game "
+                    "is played out at the doubled cube) and fully live cube (the taker's "
+                    "redouble is efficient: GNU Backgammon's TP(live, n) = TP(dead, n) "
+                    "(1 - TP(live, 2n))), for a gammonless game, at every score with both "
+                    "sides 1- to N-away, for doubles of a 1-, 2- and 4-cube. A double by a "
+                    "side whose single win at the cube already wins the match is pointless "
+                    "(its cube is dead): '-' (null). Scores with a side at 1-away are "
+                    "post-Crawford.")
+    t.add_argument("--length", type=_positive_int, required=True, metavar="N",
+                   help="largest away score")
+    common(t)
+
+    v = sub.add_parser(
+        "gammon-values", help="gammon values (win and loss) at every score 1- to N-away",
+        description="What winning a gammon adds, and what losing one costs, in units of the "
+                    "swing between winning and losing a single game, from the match "
+                    "equity table (0.5 and 0.5 in money play), for the player needing the "
+                    "row's points against the column's, with the cube at V.")
+    v.add_argument("--length", type=_positive_int, required=True, metavar="N",
+                   help="largest away score")
+    v.add_argument("--cube", type=_whole_arg, default=1, metavar="V",
+                   help="cube value the game is played for (default 1)")
+    common(v)
+
+
+# -- the state of a cube decision --------------------------------------------------------
+
+def _cube_state(args):
+    """Position and MatchState of `fastbg cube`: POSITION's state with the options applied."""
+    from .matchstate import MatchState, parse_game
+
+    pos, base, dice = parse_game(args.position)
+    if dice is not None:
+        raise ValueError(
+            f"POSITION has the dice rolled ({dice[0]}-{dice[1]}): the cube is turned before "
+            "the roll; give the position before it (dice 00 in an XGID)")
+    fields = {k: getattr(base, k) for k in base.__dataclass_fields__}
+    if args.match_length is not None and (args.match_length == 0) != base.is_money:
+        # From money to match play or back: the other kind's fields do not carry over.
+        fields.update(score=(0, 0), crawford=False, holland=False, jacoby=False, beaver=False)
+    given = {"match_length": args.match_length, "score": args.score, "cube": args.cube,
+             "cube_owner": args.owner, "crawford": args.crawford, "jacoby": args.jacoby,
+             "beaver": args.beaver}
+    given = {k: v for k, v in given.items() if v is not None}
+    fields.update(given)
+    if args.cube is not None:
+        if args.owner is None and args.cube == 1:
+            fields["cube_owner"] = "centred"
+        if args.cube > fields["max_cube"] and args.cube & (args.cube - 1) == 0:
+            fields["max_cube"] = args.cube
+    try:
+        state = MatchState(**fields)
+    except ValueError as exc:
+        carried = base != MatchState()
+        raise ValueError(f"{exc}" + (" (POSITION's state with the options given)"
+                                     if carried and given else "")) from None
+    if args.met is not None and state.is_money:
+        raise ValueError("--met is for match play: give --match-length (or a POSITION with "
+                         "a match score)")
+    return pos, state
+
+
+def _efficiency(pos, x) -> tuple[float, str]:
+    """Cube efficiency and how it was chosen."""
+    from .cube import default_cube_efficiency
+
+    if x is not None:
+        return x, "given"
+    if not pos.is_race:
+        kind = "contact"
+    elif not pos.board[:, 6:].any():
+        kind = "bear-off"
+    else:
+        kind = f"race, {pos.pip_counts[0]} pips"
+    return default_cube_efficiency(pos), f"GNU Backgammon's default for {kind}"
+
+
+def _describe_state(state, table) -> str:
+    owner = {"centred": "centred", "player": "owned by the player on roll",
+             "opponent": "owned by the opponent"}[state.cube_owner]
+    if state.is_money:
+        rules = [r for r, on in (("Jacoby rule", state.jacoby), ("beavers", state.beaver)) if on]
+        return (f"money play, cube {state.cube} {owner}"
+                + (f", {' and '.join(rules)}" if rules else ""))
+    a, b = state.away
+    phase = (", Crawford game" if state.crawford else ", double match point" if a == b == 1
+             else ", post-Crawford" if state.post_crawford else "")
+    return (f"{state.match_length}-point match, score {state.score[0]}-{state.score[1]} "
+            f"({a}-away/{b}-away){phase}, cube {state.cube} {owner}, table "
+            f"{table.name or table.source}")
+
+
+# -- standard errors ---------------------------------------------------------------------
+
+def _gradient(f, q) -> np.ndarray:
+    """Numerical gradient of ``f`` at the five probabilities ``q``.
+
+    Central differences with step :data:`_STEP`; one-sided where a step would leave the
+    valid probabilities (``f`` raises ValueError there), zero where neither side is valid
+    (then the probability has no sampling variance in that direction either).
+    """
+    q = np.asarray(q, dtype=np.float64)
+    f0 = f(q)
+    g = np.zeros(5)
+    for i in range(5):
+        vals = {}
+        for sign in (1, -1):
+            v = q.copy()
+            v[i] += sign * _STEP
+            try:
+                vals[sign] = f(v)
+            except ValueError:
+                pass
+        if len(vals) == 2:
+            g[i] = (vals[1] - vals[-1]) / (2 * _STEP)
+        elif 1 in vals:
+            g[i] = (vals[1] - f0) / _STEP
+        elif -1 in vals:
+            g[i] = (f0 - vals[-1]) / _STEP
+    return g
+
+
+def _se(g, cov) -> float:
+    var = float(g @ cov @ g)
+    if var != var:
+        return float("nan")
+    return math.sqrt(var) if var > 0 else 0.0
+
+
+def _margin(better: str, worse: str, diff: float, se: float) -> dict:
+    """How far the better of two alternatives is ahead, in standard errors of the difference."""
+    if se != se:
+        z = float("nan")
+    elif se > 0:
+        z = diff / se
+    else:
+        z = math.inf if diff > 0 else 0.0
+    return {"choice": better, "over": worse, "difference": diff, "stderr": se, "z": z}
+
+
+def _margins(nd, dt, dp, se_nd, se_dt, se_dt_minus_nd) -> dict:
+    """The taker's choice (take if Double/take is worse for the doubler than Double/pass)
+    and the doubler's (double if the double, answered that way, is worth at least No
+    double), with the standard errors of the differences. Double/pass has no sampling
+    error, so se(dp - dt) = se(dt) and se(dp - nd) = se(nd)."""
+    take = (_margin("take", "pass", dp - dt, se_dt) if dt < dp
+            else _margin("pass", "take", dt - dp, se_dt))
+    doubled = min(dt, dp)
+    se_diff = se_dt_minus_nd if dt < dp else se_nd
+    double = (_margin("double", "no double", doubled - nd, se_diff) if nd <= doubled
+              else _margin("no double", "double", nd - doubled, se_diff))
+    return {"double": double, "take": take}
+
+
+# -- the decision ------------------------------------------------------------------------
+
+def _money_decision(q, cov, state, x) -> dict:
+    from .cube import ACTIONS, cubeful_equity, gammon_values, money_cube_decision
+
+    if state.cube_owner == "opponent":
+        def f(v):
+            return cubeful_equity(v, x=x, cube_owner="opponent", jacoby=state.jacoby)
+
+        W, L = gammon_values(q)
+        nd = f(q)
+        nan = float("nan")
+        return {"action": ACTIONS[0], "can_double": False,
+                "why_not": "the opponent owns the cube", "nd": nd, "dt": nan, "dp": nan,
+                "stderr": {"nd": _se(_gradient(f, q), cov), "dt": nan, "dp": nan},
+                "equity": nd, "take_point": nan, "cash_point": nan, "take_point_dead": nan,
+                "take_point_live": nan, "W": W, "L": L, "margins": None, "z": nan}
+    d = money_cube_decision(q, x=x, cube_owner=state.cube_owner, jacoby=state.jacoby,
+                            beaver=state.beaver, covariance=cov)
+    se = d.stderr
+    margins = _margins(d.nd, d.dt, d.dp, se["nd"], se["dt"], se["dt_minus_nd"])
+    return {"action": d.action, "can_double": True, "why_not": None,
+            "nd": d.nd, "dt": d.dt, "dp": d.dp,
+            "stderr": {"nd": se["nd"], "dt": se["dt"], "dp": se["dp"]},
+            "equity": d.equity, "take_point": d.take_point, "cash_point": d.cash_point,
+            "take_point_dead": d.take_point_dead, "take_point_live": d.take_point_live,
+            "W": d.W, "L": d.L, "margins": margins,
+            "z": min(margins["double"]["z"], margins["take"]["z"])}
+
+
+def _match_decision(q, cov, state, x, table) -> dict:
+    from .matchcube import cubeful_mwc, match_cube_decision
+
+    a, b = state.away
+    c, owner = state.cube, state.cube_owner
+    d = match_cube_decision(q, state.match_length, state.score, cube=c, owner=owner,
+                            crawford=state.crawford, met=table, x=x)
+
+    def f_nd(v):
+        return cubeful_mwc(v, a, b, cube=c, owner=owner, crawford=state.crawford, met=table, x=x)
+
+    def f_dt(v):
+        return cubeful_mwc(v, a, b, cube=2 * c, owner="opponent", met=table, x=x)
+
+    def f_cubeless(v):
+        return table.cubeless_mwc(v, a, b, c)
+
+    g_nd = _gradient(f_nd, q)
+    r = table.result_mwc(a, b, c)
+    to_emg = 2.0 / (r[0] - r[3])  # EMG is linear in MWC: 2 (MWC - lose) / (win - lose) - 1
+    nan = float("nan")
+    se = {"nd": _se(g_nd, cov), "dt": nan, "dp": nan,
+          "cubeless_mwc": _se(_gradient(f_cubeless, q), cov)}
+    margins, z, why_not = None, nan, None
+    if d.can_double:
+        g_dt = _gradient(f_dt, q)
+        se.update(dt=_se(g_dt, cov), dp=0.0)
+        margins = _margins(d.nd, d.dt, d.dp, se["nd"], se["dt"], _se(g_dt - g_nd, cov))
+        z = min(margins["double"]["z"], margins["take"]["z"])
+    elif state.crawford:
+        why_not = "no doubling in the Crawford game"
+    elif owner == "opponent":
+        why_not = "the opponent owns the cube"
+    else:
+        why_not = (f"the cube is dead for the player on roll: {a}-away with a {c}-cube, a "
+                   "single win already takes the match")
+    for k in ("nd", "dt", "dp"):
+        se[f"{k}_emg"] = se[k] * to_emg
+    out = {"action": d.action, "can_double": d.can_double, "why_not": why_not,
+           "nd": d.nd, "dt": d.dt, "dp": d.dp,
+           "nd_emg": d.nd_emg, "dt_emg": d.dt_emg, "dp_emg": d.dp_emg,
+           "stderr": se, "mwc": d.best, "cubeless_mwc": d.cubeless_mwc,
+           "take_point": d.take_point, "cash_point": d.cash_point,
+           "take_point_dead": d.take_point_dead, "take_point_live": d.take_point_live,
+           "margins": margins, "z": z}
+    for m in (margins or {}).values():  # the same margins in EMG, for readers of equities
+        m["difference_emg"] = m["difference"] * to_emg
+        m["stderr_emg"] = m["stderr"] * to_emg
+    return out
+
+
+def _decide(q, cov, state, x, table) -> dict:
+    q = np.asarray(q, dtype=np.float64)
+    if state.is_money:
+        return _money_decision(q, cov, state, x)
+    return _match_decision(q, cov, state, x, table)
+
+
+def _finite(obj):
+    """NaN and infinities as None, so the JSON is standard."""
+    if isinstance(obj, float):
+        return obj if math.isfinite(obj) else None
+    if isinstance(obj, dict):
+        return {k: _finite(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [_finite(v) for v in obj]
+    return obj
+
+
+def _z_text(z: float) -> str:
+    if z != z:
+        return "unknown (no standard error)"
+    if math.isinf(z):
+        return "certain (no sampling error)"
+    return f"{z:.1f} SE"
+
+
+_STDERR_METHOD = {
+    "money": "delta method with the exact gradient of Janowski's formulas "
+             "(fastbg.cube.money_cube_decision) and the rollout's covariance of the five "
+             "probabilities",
+    "match": "delta method with a numerical gradient (central differences, step 1e-6, "
+             "one-sided at the edges of the valid probabilities) and the rollout's "
+             "covariance of the five probabilities; EMG errors scaled from MWC errors",
+}
+
+
+def _cmd_cube(args) -> int:
+    from .cube import probability_covariance
+    from .met import DEFAULT_MET
+
+    pos, state = _cube_state(args)
+    if pos.game_over:
+        raise ValueError("the game is over in this position: a side has borne off all 15 checkers")
+    table = None if state.is_money else _load_met(args.met or DEFAULT_MET)
+    x, x_source = _efficiency(pos, args.x)
+    # Check every option with the library's own errors before spending the rollout.
+    _decide((0.5, 0.15, 0.01, 0.15, 0.01), np.eye(5) * 1e-6, state, x, table)
+
+    res = _run_rollout(pos, args, opening=False)
+    if res.games == 0:
+        print("interrupted before any game finished; nothing to report", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    q = [getattr(res, k) for k in PROBABILITY_KEYS]
+    cov = probability_covariance(res.counts)
+    d = _decide(q, cov, state, x, table)
+    mode = "money" if state.is_money else "match"
+    if args.json:
+        out = res.to_dict()
+        out.update(
+            mode=mode,
+            xgid=state.to_xgid(pos),
+            state={"match_length": state.match_length, "score": list(state.score),
+                   "away": list(state.away) if state.away else None, "cube": state.cube,
+                   "cube_owner": state.cube_owner, "crawford": state.crawford,
+                   "post_crawford": state.post_crawford, "jacoby": state.jacoby,
+                   "beaver": state.beaver},
+            x=x, x_source=x_source,
+            met=None if table is None else (table.name or table.source),
+            unit="equity per unit of the current cube" if state.is_money
+                 else "match winning chance (EMG: equity per unit of the current cube)",
+            decision=d, stderr_method=_STDERR_METHOD[mode], note=_BIAS_NOTE,
+        )
+        print(json.dumps(_finite(out), indent=2))
+    else:
+        print(_format_cube(res, pos, state, table, x, x_source, d))
+    return EXIT_INTERRUPTED if res.interrupted else 0
+
+
+def _format_cube(res, pos, state, table, x, x_source, d) -> str:
+    label = {"win": "win", "win_gammon": "win gammon", "win_backgammon": "win backgammon",
+             "lose_gammon": "lose gammon", "lose_backgammon": "lose backgammon"}
+    head = "INTERRUPTED: " if res.interrupted else ""
+    lines = [f"{head}Cube decision of {state.to_xgid(pos)} (Position ID {res.position_id})",
+             f"{_describe_state(state, table)}",
+             f"cubeless rollout: {res.games:,} games"
+             + (f" of {res.games_requested:,} requested" if res.interrupted else "")
+             + f", policy {res.policy} for both sides, engine {res.engine}, workers "
+               f"{res.workers}, seed {res.seed}, {res.seconds:.2f} s",
+             f"(biased by {res.policy}'s play: the standard errors cover only the dice)",
+             "",
+             f"  {'':<18} {'estimate':>9} {'std.err':>9}"]
+    for key in PROBABILITY_KEYS:
+        lines.append(f"  {label[key]:<18} {getattr(res, key):9.4f} {res.stderr[key]:9.4f}")
+    lines.append(f"  {'cubeless equity':<18} {res.equity:+9.4f} {res.stderr['equity']:9.4f}")
+    se = d["stderr"]
+    if not state.is_money:
+        lines.append(f"  {'cubeless MWC':<18} {d['cubeless_mwc']:9.4f} {se['cubeless_mwc']:9.4f}")
+    lines.append("")
+    redouble = state.cube_owner == "player"
+    dbl = "Redouble" if redouble else "Double"
+    names = (("nd", f"No {dbl.lower()}"), ("dt", f"{dbl}, take"), ("dp", f"{dbl}, pass"))
+    rows = names if d["can_double"] else names[:1]
+    if state.is_money:
+        lines.append(f"Cubeful equity per unit of the current cube (Janowski, x = {x:.3g}, "
+                     f"{x_source}):")
+        lines.append(f"  {'':<18} {'equity':>9} {'std.err':>9}")
+        for k, name in rows:
+            lines.append(f"  {name:<18} {d[k]:+9.4f} {se[k]:9.4f}")
+    else:
+        lines.append(f"Cubeful match winning chances (Janowski's model for match play, "
+                     f"x = {x:.3g}, {x_source}) and their money equivalents:")
+        lines.append(f"  {'':<18} {'MWC':>9} {'std.err':>9} {'EMG':>9} {'std.err':>9}")
+        for k, name in rows:
+            lines.append(f"  {name:<18} {d[k]:9.4f} {se[k]:9.4f} {d[k + '_emg']:+9.4f} "
+                         f"{se[k + '_emg']:9.4f}")
+    lines.append("")
+    if not d["can_double"]:
+        lines.append(f"No cube decision: {d['why_not']}.")
+        return "\n".join(lines)
+    m = d["margins"]
+    unit = "" if state.is_money else " MWC"
+    lines.append(f"Proper action: {d['action']}   (sure to {_z_text(d['z'])})")
+    for part in ("double", "take"):
+        mm = m[part]
+        choice, over = mm["choice"], mm["over"]
+        if redouble:
+            choice, over = (s.replace("double", "redouble") for s in (choice, over))
+        lines.append(f"  {choice} rather than {over}: by {mm['difference']:.4f}{unit}, "
+                     f"{_z_text(mm['z'])} (std.err of the difference {mm['stderr']:.4f})")
+    tp = d["take_point"]
+    lines.append(f"  opponent's take point {tp:.1%} (dead cube {d['take_point_dead']:.1%}, "
+                 f"live {d['take_point_live']:.1%}); the player's cash point {1 - tp:.1%}"
+                 + (f"; W {d['W']:.3f}, L {d['L']:.3f}" if state.is_money else ""))
+    return "\n".join(lines)
+
+
+# -- tables --------------------------------------------------------------------------------
+
+def _print_csv(header, rows) -> None:
+    import csv
+
+    w = csv.writer(sys.stdout, lineterminator="\n")
+    w.writerow(header)
+    w.writerows(rows)
+
+
+def _grid(title: str, n: int, cell, width: int, corner: str) -> list[str]:
+    """A square table of away scores 1..n: ``cell(row, col)`` is the text of one entry."""
+    lines = [title, f"  {corner:>6} " + " ".join(f"{c:>{width}}" for c in range(1, n + 1))]
+    for r in range(1, n + 1):
+        lines.append(f"  {r:>6} " + " ".join(f"{cell(r, c):>{width}}" for c in range(1, n + 1)))
+    return lines
+
+
+def _table_name(table) -> str:
+    return table.name or table.source
+
+
+def _cmd_met(args) -> int:
+    table = _load_met(args.met)
+    n = args.length if args.length is not None else min(MET_LENGTH, table.length)
+    if not args.post_crawford:
+        _check_length(table, n)
+    if n > table.post_crawford_length:
+        raise ValueError(f"table {_table_name(table)!r} holds post-Crawford scores up to "
+                         f"{table.post_crawford_length}-away; got --length {n}")
+    post = [table.post_crawford_mwc(k) for k in range(1, n + 1)]
+    pre = None
+    if not args.post_crawford:
+        pre = [[table.mwc(i, j) for j in range(1, n + 1)] for i in range(1, n + 1)]
+    if args.json:
+        out = {"met": _table_name(table), "description": table.description,
+               "source": table.source, "length": n}
+        if pre is not None:
+            out["pre_crawford"] = pre
+        out["post_crawford"] = post
+        print(json.dumps(out, indent=2))
+        return 0
+    if args.csv:
+        rows = []
+        if pre is not None:
+            rows += [("pre-crawford", i + 1, j + 1, v) for i, row in enumerate(pre)
+                     for j, v in enumerate(row)]
+        rows += [("post-crawford", k + 1, 1, v) for k, v in enumerate(post)]
+        _print_csv(("table", "away", "away_opponent", "mwc"), rows)
+        return 0
+    lines = [f"Match equity table {_table_name(table)} ({table.source})"]
+    if table.description:
+        lines.append(table.description)
+    if pre is not None:
+        lines.append("")
+        lines += _grid("Pre-Crawford: MWC (%) of the side needing the row's points against the "
+                       "column's, at the start of a game (1-away: the Crawford game)",
+                       n, lambda r, c: f"{100 * pre[r - 1][c - 1]:.1f}", 5, "away")
+    lines.append("")
+    lines.append("Post-Crawford: MWC (%) of the trailer needing n points against a 1-away leader")
+    lines.append(f"  {'n':>6} " + " ".join(f"{k:>5}" for k in range(1, n + 1)))
+    lines.append(f"  {'':>6} " + " ".join(f"{100 * v:5.1f}" for v in post))
+    print("\n".join(lines))
+    return 0
+
+
+def _load_met(name):
+    """:func:`fastbg.met.load_met`, with a file that cannot be read reported as bad input."""
+    from .met import load_met
+
+    try:
+        return load_met(name)
+    except OSError as exc:
+        raise ValueError(f"cannot read the match equity table {name!r}: "
+                         f"{exc.strerror or exc}") from None
+
+
+def _check_length(table, n: int) -> None:
+    if n > table.length:
+        raise ValueError(f"table {_table_name(table)!r} holds scores up to {table.length}-away; "
+                         f"got --length {n}")
+
+
+def _cmd_takepoints(args) -> int:
+    table = _load_met(args.met)
+    n = args.length
+    _check_length(table, n)
+    records = []
+    for cube in TAKEPOINT_CUBES:
+        for taker in range(1, n + 1):
+            for doubler in range(1, n + 1):
+                if doubler <= cube:  # the doubler's cube is dead: no double to take
+                    dead = live = None
+                else:
+                    dead = table.take_point(taker, doubler, cube)
+                    live = table.take_point(taker, doubler, cube, live=True)
+                records.append({"cube": cube, "away_taker": taker, "away_doubler": doubler,
+                                "dead": dead, "live": live})
+    if args.json:
+        print(json.dumps({"met": _table_name(table), "length": n, "cubes": list(TAKEPOINT_CUBES),
+                          "gammonless": True, "take_points": records}, indent=2))
+        return 0
+    keys = ("cube", "away_taker", "away_doubler", "dead", "live")
+    if args.csv:
+        _print_csv(keys, [["" if r[k] is None else r[k] for k in keys] for r in records])
+        return 0
+    at = {(r["cube"], r["away_taker"], r["away_doubler"]): r for r in records}
+
+    def cell(cube):
+        def text(taker, doubler):
+            r = at[cube, taker, doubler]
+            return "-" if r["dead"] is None else f"{100 * r['dead']:.1f}/{100 * r['live']:.1f}"
+        return text
+
+    lines = [f"Take points (%, the taker's game winning chance), dead/live cube, gammonless, "
+             f"table {_table_name(table)}",
+             "rows: the taker's away score; columns: the doubler's; '-': the doubler's cube "
+             "is dead"]
+    for cube in TAKEPOINT_CUBES:
+        lines.append("")
+        lines += _grid(f"{cube}-cube, doubled to {2 * cube}:", n, cell(cube), 9, "taker")
+    print("\n".join(lines))
+    return 0
+
+
+def _cmd_gammon_values(args) -> int:
+    table = _load_met(args.met)
+    n = args.length
+    _check_length(table, n)
+    records = []
+    for a in range(1, n + 1):
+        for b in range(1, n + 1):
+            win, lose = table.gammon_values(a, b, args.cube)
+            records.append({"away": a, "away_opponent": b, "cube": args.cube,
+                            "win": win, "lose": lose})
+    if args.json:
+        print(json.dumps({"met": _table_name(table), "length": n, "cube": args.cube,
+                          "gammon_values": records}, indent=2))
+        return 0
+    keys = ("away", "away_opponent", "cube", "win", "lose")
+    if args.csv:
+        _print_csv(keys, [[r[k] for k in keys] for r in records])
+        return 0
+    at = {(r["away"], r["away_opponent"]): r for r in records}
+    lines = [f"Gammon values win/lose, cube {args.cube}, table {_table_name(table)} (money "
+             "play: 0.50/0.50)",
+             "rows: the player's away score; columns: the opponent's", ""]
+    lines += _grid("", n, lambda a, b: f"{at[a, b]['win']:.2f}/{at[a, b]['lose']:.2f}", 9,
+                   "away")[1:]
+    print("\n".join(lines))
+    return 0
+
+
 _COMMANDS = {"show": _cmd_show, "moves": _cmd_moves, "rollout": _cmd_rollout,
-             "perft": _cmd_perft, "bench": _cmd_bench}
+             "perft": _cmd_perft, "bench": _cmd_bench, "cube": _cmd_cube, "met": _cmd_met,
+             "takepoints": _cmd_takepoints, "gammon-values": _cmd_gammon_values}
 
 
 def main(argv=None) -> int:
