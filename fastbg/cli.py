@@ -675,7 +675,7 @@ def _finite(obj):
 
 def _z_text(z: float) -> str:
     if z != z:
-        return "unknown (no standard error)"
+        return "an unknown number of SE (too few games for a standard error)"
     if math.isinf(z):
         return "certain (no sampling error)"
     return f"{z:.1f} SE"
