@@ -261,11 +261,22 @@ cdef inline void record_depth(movegen_t* g, int depth, uint64_t h, int64_t score
 # ---------------------------------------------------------------------------
 # generators
 
+# gen_doubles comes in two compiled versions: with play keys (uint64_t) and, for
+# best_only searches that record no keys, with a dummy key that is always 0, so
+# the key updates are dead code the compiler removes.
+ctypedef unsigned char no_key_t
+
+ctypedef fused key_or_none:
+    uint64_t
+    no_key_t
+
+
 cdef void gen_doubles(movegen_t* g, int d, int depth, int maxs, uint32_t occ,
-                      uint64_t h, int64_t score) noexcept nogil:
+                      key_or_none h, int64_t score) noexcept nogil:
     """Extend the current sequence (depth moves so far) with moves from sources <= maxs.
 
-    ``occ``, ``h`` (play key) and ``score`` describe g.cur. Distinct move multisets give distinct
+    ``occ``, ``h`` (play key, or 0 in the keyless version) and ``score`` describe
+    g.cur. Distinct move multisets give distinct
     positions, so doubles need no hash.
     """
     cdef unsigned char* me = g.cur.p[0]
@@ -287,13 +298,15 @@ cdef void gen_doubles(movegen_t* g, int d, int depth, int maxs, uint32_t occ,
         h1 = h
         sc1 = score
         hit = move_checker(me, op, ev, s, s - d, &occ1, &h1, &sc1)
+        if key_or_none is no_key_t:
+            h1 = 0
         if occ1 == 0:
             # Last checker off: the dice played so far are what counts.
             record_depth(g, depth + 1, h1, ev.win if ev != NULL else 0)
         elif depth == 3:
             record_depth(g, 4, h1, sc1)
         else:
-            gen_doubles(g, d, depth + 1, s, occ1, h1, sc1)
+            gen_doubles(g, d, depth + 1, s, occ1, <key_or_none>h1, sc1)
         unmove_checker(me, op, s, s - d, hit)
 
 
@@ -389,7 +402,10 @@ cdef int generate(movegen_t* g, const board_t* b, int d1, int d2,
         return 0
     if d1 == d2:
         g.best = 0
-        gen_doubles(g, d1, 0, BAR, occ, 0, score)
+        if g.best_only:
+            gen_doubles(g, d1, 0, BAR, occ, <no_key_t>0, score)
+        else:
+            gen_doubles(g, d1, 0, BAR, occ, <uint64_t>0, score)
     else:
         g.best = 2
         g.stamp += 1

@@ -1,0 +1,90 @@
+"""Instructions per game of the Cython core, counted by valgrind's callgrind.
+
+Instruction counts do not depend on the machine's load, so they are the figure to
+compare before and after a change of the core (timings on a shared 2-core machine
+drift by tens of per cent). The script runs ``--games`` games from the start with
+the opening roll in one block (seed fixed) under ``valgrind --tool=callgrind`` and
+reports, from the call graph, the instructions spent inside the game loop
+(``play_game_c``, inclusive) and in its main callees, per game and per call.
+
+Usage
+-----
+    python experiments/callgrind_core.py [--policy random|pubeval] [--games 2000] [--json]
+
+Needs ``valgrind`` and ``callgrind_annotate`` on the PATH (Debian: ``valgrind``).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+# The C functions of interest, by the suffix of their Cython-mangled names.
+FUNCTIONS = {
+    "play_game_c": "rollout_play_game_c",
+    "generate": "movegen_generate",
+    "gen_nondouble": "movegen_gen_nondouble",
+    "choose_c": "RandomPolicy_choose_c",
+}
+
+DRIVER = """
+import sys, numpy as np
+from fastbg.engine import get_engine
+from fastbg.position import START_BOARD
+eng = get_engine("cython")
+print(eng.rollout_block(START_BOARD, int(sys.argv[2]), np.random.PCG64DXSM(1),
+                        eng.make_policy(sys.argv[1]), opening=True).tolist())
+"""
+
+
+def count(policy: str, games: int) -> dict:
+    if not shutil.which("valgrind") or not shutil.which("callgrind_annotate"):
+        raise SystemExit("callgrind_core: valgrind and callgrind_annotate are needed")
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "callgrind.out"
+        driver = Path(tmp) / "driver.py"
+        driver.write_text(DRIVER)
+        run = subprocess.run(
+            ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", sys.executable,
+             str(driver), policy, str(games)], capture_output=True, text=True, check=True)
+        outcomes = json.loads(run.stdout.strip().splitlines()[-1])
+        text = subprocess.run(["callgrind_annotate", "--inclusive=yes", "--tree=calling", str(out)],
+                              capture_output=True, text=True, check=True).stdout
+    result = {"policy": policy, "games": games, "outcomes": outcomes, "functions": {}}
+    for name, suffix in FUNCTIONS.items():
+        # Call-graph lines: "  IR (PCT%)  >   file:function (CALLSx) [object]"
+        found = [(int(m.group(1).replace(",", "")), int(m.group(2).replace(",", "")))
+                 for m in re.finditer(r"^\s*([\d,]+) \([^)]*\)\s+>\s+\S*" + re.escape(suffix)
+                                      + r" \(([\d,]+)x\)", text, re.M)]
+        if found:
+            ir, calls = max(found)
+            result["functions"][name] = {"instructions": ir, "per_game": ir / games,
+                                         "calls": calls, "per_call": ir / calls}
+    return result
+
+
+def main(argv=None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--policy", default="random", choices=("random", "pubeval"))
+    ap.add_argument("--games", type=int, default=2000)
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args(argv)
+    res = count(args.policy, args.games)
+    if args.json:
+        print(json.dumps(res, indent=2))
+        return
+    print(f"callgrind, {args.games} {args.policy} games from the start (seed 1, one block)")
+    print("| function | instructions | per game | calls | per call |")
+    print("|---|---:|---:|---:|---:|")
+    for name, f in res["functions"].items():
+        print(f"| {name} | {f['instructions']:,} | {f['per_game']:,.0f} | {f['calls']:,} "
+              f"| {f['per_call']:,.0f} |")
+
+
+if __name__ == "__main__":
+    main()
