@@ -24,6 +24,11 @@ Usage::
     nohup python experiments/train_td.py --name td128 --hidden 128 --seed 1 \
         > experiments/runs/td128.out 2>&1 &
 
+Ship a checkpoint (float32 copy, SHA-256, recipe and its measured strength in
+``fastbg/data/nn/nn.json``)::
+
+    python experiments/train_td.py --ship experiments/runs/td128/best.npz --ship-games 20000
+
 Re-running the same command resumes from ``last.npz`` (the arguments stored
 there win, except ``--max-games``/``--max-seconds``).
 
@@ -97,6 +102,51 @@ def evaluate(net, pairs: int, seed: int) -> dict:
     return res
 
 
+def ship(checkpoint: Path, games: int, seed: int) -> dict:
+    """Copy a checkpoint's weights into fastbg/data/nn/ (float32) with checksum and recipe.
+
+    The strength written into ``nn.json`` is measured on the shipped (float32)
+    weights against pubeval: ``games`` games in duplicate pairs, dice seed ``seed``.
+    """
+    from fastbg.reference import nn as ref_nn
+
+    w, meta = load(checkpoint)
+    out_dir = ref_nn.DATA_DIR
+    out_dir.mkdir(parents=True, exist_ok=True)
+    path = out_dir / ref_nn.WEIGHTS_NAME
+    ref_nn.save_weights(path, w, dtype=np.float32)
+    shipped = ref_nn.load_weights(path)
+    net = core_nn.Net(shipped["w1"], shipped["b1"], shipped["w2"], shipped["b2"])
+    ev = evaluate(net, games // 2, seed)
+    a = meta["args"]
+    info = {
+        "file": ref_nn.WEIGHTS_NAME,
+        "sha256": ref_nn.sha256_file(path),
+        "dtype": "float32 (read as float64)",
+        "inputs": ref_nn.NN_INPUTS,
+        "hidden": int(shipped["w1"].shape[1]),
+        "outputs": ["win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon"],
+        "encoding": "Tesauro 1992 (TD-Gammon) units per side and point, bar/2, off/15; "
+                    "turn units dropped (perspective-relative board); see fastbg/reference/nn.py",
+        "algorithm": "TD(0) self-play, 0-ply greedy play, both sides one net "
+                     "(experiments/train_td.py, experiments/TRAINING.md)",
+        "games_trained": meta["games"],
+        "training_seconds": round(meta["seconds"]),
+        "source_checkpoint": str(checkpoint.relative_to(RUNS.parent.parent))
+        if checkpoint.is_absolute() and RUNS.parent.parent in checkpoint.parents
+        else str(checkpoint),
+        "recipe": {k: a[k] for k in ("hidden", "seed", "alpha", "alpha_final", "alpha_halflife")},
+        "command": f"python experiments/train_td.py --name {a['name']} --hidden {a['hidden']} "
+                   f"--seed {a['seed']} --alpha {a['alpha']} --alpha-final {a['alpha_final']} "
+                   f"--alpha-halflife {a['alpha_halflife']:g}",
+        "vs_pubeval": {**ev, "seed": seed,
+                       "note": "cubeless money points per game for nn, duplicate dice, "
+                               "experiments/match_policies.py nn pubeval"},
+    }
+    (out_dir / ref_nn.META_NAME).write_text(json.dumps(info, indent=1) + "\n")
+    return info
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--name", default="td128", help="run directory under experiments/runs")
@@ -114,7 +164,16 @@ def main(argv=None) -> int:
     ap.add_argument("--snapshot-every", type=int, default=100_000)
     ap.add_argument("--max-games", type=int, default=10_000_000)
     ap.add_argument("--max-seconds", type=float, default=float("inf"))
+    ap.add_argument("--ship", type=Path, metavar="CHECKPOINT",
+                    help="instead of training: ship this checkpoint's weights into "
+                         "fastbg/data/nn/ and measure them against pubeval")
+    ap.add_argument("--ship-games", type=int, default=20_000)
+    ap.add_argument("--ship-seed", type=int, default=2024)
     args = ap.parse_args(argv)
+    if args.ship is not None:
+        info = ship(args.ship.resolve(), args.ship_games, args.ship_seed)
+        print(json.dumps(info, indent=1))
+        return 0
 
     run = RUNS / args.name
     run.mkdir(parents=True, exist_ok=True)

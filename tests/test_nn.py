@@ -280,3 +280,12 @@ def test_corrupt_or_missing_weights_are_clear_errors(tmp_path):
     shutil.copy(path, tmp_path / "copy.npz")
     with pytest.raises(ValueError, match="shape"):
         net_of({**w, "b1": w["b1"][:-1]})
+
+
+def test_fast_training_choices_match_the_policy():
+    # With alpha = 0 the weights stay fixed: the incremental move choice of the
+    # training kernel must play the same games as the exact policy.
+    w = random_weights(6, hidden=16, scale=0.3)
+    runs = [cnn.td_train(net_of(w), 40, np.random.PCG64DXSM(3), 0.0, fast=f) for f in (False, True)]
+    assert np.array_equal(runs[0]["counts"], runs[1]["counts"])
+    assert runs[0]["moves"] == runs[1]["moves"]
