@@ -174,7 +174,7 @@ def _check_owner(cube_owner) -> str:
 
 def _probabilities(probabilities) -> np.ndarray:
     """The five probabilities as a float array, checked (see :func:`gammon_values`)."""
-    from .rollout import PROBABILITY_KEYS
+    from .rollout import PROBABILITY_KEYS  # rollout -> position -> matchstate -> cube
 
     if isinstance(probabilities, Mapping):
         missing = [k for k in PROBABILITY_KEYS if k not in probabilities]
@@ -497,16 +497,9 @@ def probability_covariance(counts) -> np.ndarray:
     n = int(c.sum())
     if n < 2:
         return np.full((5, 5), np.nan)
-    ind = np.array(
-        [
-            [1, 1, 1, 0, 0, 0],  # win
-            [0, 1, 1, 0, 0, 0],  # win_gammon (backgammons included)
-            [0, 0, 1, 0, 0, 0],  # win_backgammon
-            [0, 0, 0, 0, 1, 1],  # lose_gammon (backgammons included)
-            [0, 0, 0, 0, 0, 1],  # lose_backgammon
-        ],
-        dtype=np.float64,
-    )
+    from .rollout import OUTCOME_INDICATORS  # rollout -> position -> matchstate -> cube
+
+    ind = OUTCOME_INDICATORS.astype(np.float64)
     pi = c.astype(np.float64) / n
     mean = ind @ pi
     second = (ind * pi) @ ind.T

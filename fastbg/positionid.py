@@ -67,7 +67,6 @@ Players and perspective (fastbg's conventions)
 from __future__ import annotations
 
 import base64
-import binascii
 import re
 from dataclasses import dataclass
 
@@ -93,7 +92,27 @@ __all__ = [
     "game_to_xgid",
 ]
 
-_B64_RE = re.compile(r"^[A-Za-z0-9+/]{14}$")
+_B64_CHAR = re.compile(r"[A-Za-z0-9+/]")
+
+
+def _b64_bytes(text, kind: str, length: int) -> bytes:
+    """The bytes of a GNU Backgammon ID: ``length`` base64 characters, no padding.
+
+    Raises
+    ------
+    ValueError
+        Naming ``kind`` and the problem: not a string, wrong length, a character
+        outside the base64 alphabet.
+    """
+    if not isinstance(text, str):
+        raise ValueError(f"a {kind} is a string, got {type(text).__name__}")
+    s = text.strip()
+    if len(s) != length:
+        raise ValueError(f"bad {kind} {text!r}: it has {len(s)} characters, not {length}")
+    bad = next((c for c in s if not _B64_CHAR.fullmatch(c)), None)
+    if bad is not None:
+        raise ValueError(f"bad {kind} {text!r}: {bad!r} is not a base64 character")
+    return base64.b64decode(s + "=" * (-len(s) % 4), validate=True)
 
 
 def _key_bits(board: np.ndarray):
@@ -149,18 +168,7 @@ def decode_position_id(pid: str) -> np.ndarray:
         If the ID has the wrong length or alphabet, describes more than 15
         checkers for a side, more than 80 bits, or a point held by both sides.
     """
-    if not isinstance(pid, str):
-        raise ValueError(f"a Position ID is a string, got {type(pid).__name__}")
-    s = pid.strip()
-    if len(s) != 14:
-        raise ValueError(f"bad Position ID {pid!r}: it has {len(s)} characters, not 14")
-    if not _B64_RE.match(s):
-        bad = next(c for c in s if not re.match(r"[A-Za-z0-9+/]", c))
-        raise ValueError(f"bad Position ID {pid!r}: {bad!r} is not a base64 character")
-    try:
-        key = base64.b64decode(s + "==", validate=True)
-    except (binascii.Error, ValueError) as exc:  # pragma: no cover - regex screens first
-        raise ValueError(f"bad Position ID {pid!r}: {exc}") from None
+    key = _b64_bytes(pid, "Position ID", 14)
     bits = [(key[k >> 3] >> (k & 7)) & 1 for k in range(80)]
     board = np.zeros((2, 25), dtype=np.int64)
     k = 0
@@ -380,7 +388,6 @@ def _log2(value: int) -> int:
 
 # ------------------------------------------------------------------ GNU Backgammon Match ID
 
-_MATCH_ID_RE = re.compile(r"^[A-Za-z0-9+/]{12}$")
 _MAX_CUBE_LOG2 = 15  # 4 bits in the Match ID: up to a 32768-cube
 _MAX_15_BITS = (1 << 15) - 1
 _GAME_STATES = {0: "no game started", 1: "playing", 2: "game over", 3: "resigned",
@@ -587,15 +594,7 @@ def decode_match_id(mid: str) -> MatchID:
         only one die; a finished game; a Crawford flag in money play; an impossible
         state (see :class:`MatchState`, :class:`MatchID`).
     """
-    if not isinstance(mid, str):
-        raise ValueError(f"a Match ID is a string, got {type(mid).__name__}")
-    s = mid.strip()
-    if len(s) != 12:
-        raise ValueError(f"bad Match ID {mid!r}: it has {len(s)} characters, not 12")
-    if not _MATCH_ID_RE.match(s):
-        bad = next(c for c in s if not re.match(r"[A-Za-z0-9+/]", c))
-        raise ValueError(f"bad Match ID {mid!r}: {bad!r} is not a base64 character")
-    key = int.from_bytes(base64.b64decode(s), "little")
+    key = int.from_bytes(_b64_bytes(mid, "Match ID", 12), "little")
     f = {name: (key >> offset) & ((1 << width) - 1)
          for name, (offset, width) in _MID_FIELDS.items()}
 

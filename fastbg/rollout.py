@@ -21,7 +21,7 @@ PROBABILITY_KEYS = ("win", "win_gammon", "win_backgammon", "lose_gammon", "lose_
 
 # Outcome classes: win single/gammon/backgammon, lose single/gammon/backgammon.
 # Rows: which classes count towards each probability; POINTS: cubeless equity of each.
-_INDICATORS = np.array(
+OUTCOME_INDICATORS = np.array(
     [
         [1, 1, 1, 0, 0, 0],  # win
         [0, 1, 1, 0, 0, 0],  # win_gammon (backgammons included)
@@ -31,6 +31,7 @@ _INDICATORS = np.array(
     ],
     dtype=np.int64,
 )
+OUTCOME_INDICATORS.setflags(write=False)
 _POINTS = np.array([1, 2, 3, -1, -2, -3], dtype=np.float64)
 
 
@@ -65,7 +66,7 @@ def outcome_statistics(counts) -> tuple[dict, dict]:
     c = np.asarray(counts, dtype=np.int64)
     n = int(c.sum())
     est, se = {}, {}
-    for key, ind in zip(PROBABILITY_KEYS, _INDICATORS):
+    for key, ind in zip(PROBABILITY_KEYS, OUTCOME_INDICATORS):
         k = int(ind @ c)
         p = k / n if n else float("nan")
         est[key] = p
