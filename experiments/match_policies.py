@@ -15,6 +15,14 @@ Opponents: ``random``, ``pubeval``, ``nn`` (the shipped network) or a path to a
 network checkpoint ``.npz`` (keys w1, b1, w2, b2, as experiments/train_td.py
 writes them).
 
+``gnubg`` is GNU Backgammon's 0-ply network through the ``gnubg-nn`` package,
+which lives in the peers' venv ``experiments/.venv-peers`` (see
+experiments/bench_peers.py): a worker process there receives each roll's legal
+plays (as fastbg computes them) and returns the play whose position, with the
+turn passed, has the lowest 0-ply cubeless equity for the opponent by
+``gnubg_nn.probabilities(board, 0)``. Games with gnubg run in a Python game loop
+over the core's move generator (same dice contract, slower).
+
 Usage::
 
     python experiments/match_policies.py nn pubeval --games 20000 --seed 1
@@ -38,8 +46,93 @@ from scipy import stats
 POINTS = np.array([1, 2, 3, -1, -2, -3], dtype=np.int64)
 
 
+HERE = Path(__file__).resolve().parent
+PEER_PYTHON = HERE / ".venv-peers" / "bin" / "python"
+
+_GNUBG_WORKER = r"""
+import sys
+import gnubg_nn as g
+for line in sys.stdin:
+    vals = [int(v) for v in line.split()]
+    best, best_eq = 0, None
+    for j in range(len(vals) // 50):
+        b = vals[50 * j: 50 * j + 50]
+        mover, opp = b[:25], b[25:]
+        if sum(mover) == 0:
+            best = j
+            break
+        # gnubg's board: [[side not on roll], [side on roll]]; after the play the
+        # opponent is on roll.
+        w, wg, wbg, lg, lbg = g.probabilities([mover, opp], 0)
+        eq = (2 * w - 1) + (wg - lg) + (wbg - lbg)
+        if best_eq is None or eq < best_eq:
+            best, best_eq = j, eq
+    sys.stdout.write(f"{best}\n")
+    sys.stdout.flush()
+"""
+
+
+class GnubgPolicy:
+    """GNU Backgammon's 0-ply network (gnubg-nn in experiments/.venv-peers), via a worker."""
+
+    name = "gnubg"
+
+    def __init__(self):
+        import subprocess
+
+        if not PEER_PYTHON.exists():
+            raise FileNotFoundError(
+                f"{PEER_PYTHON} not found: create the peers' venv with experiments/bench_peers.py"
+            )
+        self.proc = subprocess.Popen([str(PEER_PYTHON), "-c", _GNUBG_WORKER],
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+
+    def choose(self, board_before, plays, bitgen=None) -> int:
+        arr = np.asarray(plays, dtype=np.int64).reshape(len(plays), 50)
+        self.proc.stdin.write(" ".join(map(str, arr.ravel().tolist())) + "\n")
+        self.proc.stdin.flush()
+        return int(self.proc.stdout.readline())
+
+    def close(self):
+        self.proc.stdin.close()
+        self.proc.wait()
+
+
+def mixed_match_game(board, dice_bitgen, choice_bitgen, policy_a, policy_b) -> int:
+    """One game (opening roll) in Python over the core's move generator; A in row 0.
+
+    Same dice draws as :func:`fastbg._core.nn.match_game`; any policy with
+    ``choose(board, plays, bitgen)`` works (the core's policies too).
+    """
+    from fastbg._core.movegen import legal_plays
+    from fastbg.reference.board import outcome
+    from fastbg.reference.dice import opening_roll, roll_index
+
+    cur = np.array(board, dtype=np.int8)
+    side = 0
+    a, b = opening_roll(dice_bitgen)
+    if a > b:
+        d1, d2 = a, b
+    else:
+        cur, side, d1, d2 = cur[::-1].copy(), 1, b, a
+    while True:
+        pol = policy_a if side == 0 else policy_b
+        plays = legal_plays(cur, d1, d2)
+        n = len(plays)
+        after = cur if n == 0 else plays[0] if n == 1 else plays[pol.choose(cur, plays, choice_bitgen)]
+        if not after[0].any():
+            won = outcome(after)
+            return won - 1 if side == 0 else won + 2
+        cur = after[::-1].copy()
+        side ^= 1
+        r = roll_index(dice_bitgen)
+        d1, d2 = r // 6 + 1, r % 6 + 1
+
+
 def make_match_policy(spec: str, engine: str = "cython"):
-    """A policy object for ``spec``: a policy name or a path to a checkpoint ``.npz``."""
+    """A policy object for ``spec``: a policy name, ``gnubg``, or a checkpoint ``.npz``."""
+    if spec == "gnubg":
+        return GnubgPolicy()
     if engine == "cython":
         from fastbg._core import nn as core_nn
         from fastbg._core.eval import make_policy
@@ -81,6 +174,9 @@ def duplicate_match(policy_a, policy_b, pairs: int, seed: int, engine: str = "cy
         from fastbg._core.nn import match_game
     else:
         from fastbg.reference.nn import match_game
+    if isinstance(policy_a, GnubgPolicy) or isinstance(policy_b, GnubgPolicy):
+        def match_game(board, dice, choice, pa, pb):  # noqa: F811
+            return mixed_match_game(board, dice, choice, pa, pb)
     if board is None:
         from fastbg.position import START_BOARD
 
@@ -107,8 +203,8 @@ def summarize(per_pair: np.ndarray, level: float = 0.95) -> dict:
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("a", help="policy A: random, pubeval, nn or a checkpoint .npz")
-    ap.add_argument("b", help="policy B: random, pubeval, nn or a checkpoint .npz")
+    ap.add_argument("a", help="policy A: random, pubeval, nn, gnubg or a checkpoint .npz")
+    ap.add_argument("b", help="policy B: random, pubeval, nn, gnubg or a checkpoint .npz")
     ap.add_argument("--games", type=int, default=2000, help="games (2 per dice sequence)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--engine", choices=("cython", "python"), default="cython")
