@@ -14,6 +14,8 @@ Commands
     Leaves of the game tree over all 21 rolls at each ply, for depths 1..DEPTH,
     with the time and leaves per second of each: the move generator's
     correctness-and-speed benchmark.
+``fastbg eval POSITION [--engine E] [--json]``
+    The neural network's 0-ply probabilities and cubeless equity.
 ``fastbg bench [--repeat R] [--engine E ...] [--json]``
     Random-policy and pubeval games per second and legal-play generation rate of
     each engine, medians of repeated runs, as a Markdown table.
@@ -136,9 +138,34 @@ def build_parser() -> argparse.ArgumentParser:
                    help="threads for the Cython game workloads (default 1)")
     k.add_argument("--json", action="store_true", help="machine-readable output")
 
+    e = sub.add_parser("eval", help="the neural network's five probabilities and equity (0-ply)")
+    e.add_argument("position", metavar="POSITION", help="'start', a Position ID or an XGID")
+    e.add_argument("--engine", choices=ENGINES, default="cython")
+    e.add_argument("--json", action="store_true", help="machine-readable output")
+
     _add_cube_parser(sub)
     _add_table_parsers(sub)
     return p
+
+
+def _cmd_eval(args) -> int:
+    from .nn import evaluate, network_info
+
+    pos = Position.parse(args.position)
+    ev = evaluate(pos, engine=args.engine)
+    info = network_info()
+    if args.json:
+        print(json.dumps({"position_id": pos.to_position_id(), "engine": args.engine,
+                          **{k: ev[k] for k in (*PROBABILITY_KEYS, "equity")},
+                          "network": {k: info.get(k) for k in ("sha256", "hidden", "games_trained")}}))
+        return 0
+    print(f"0-ply evaluation of {pos.to_position_id()} by fastbg's network "
+          f"({info.get('hidden')} hidden units, {info.get('games_trained', 0):,} self-play games)")
+    print("cubeless, for the player on roll before rolling\n")
+    for key in PROBABILITY_KEYS:
+        print(f"  {key.replace('_', ' '):<18}{ev[key]:8.4f}")
+    print(f"  {'cubeless equity':<18}{ev['equity']:+8.4f}")
+    return 0
 
 
 def _depth(text: str) -> int:
@@ -946,7 +973,8 @@ def _cmd_gammon_values(args) -> int:
 
 _COMMANDS = {"show": _cmd_show, "moves": _cmd_moves, "rollout": _cmd_rollout,
              "perft": _cmd_perft, "bench": _cmd_bench, "cube": _cmd_cube, "met": _cmd_met,
-             "takepoints": _cmd_takepoints, "gammon-values": _cmd_gammon_values}
+             "takepoints": _cmd_takepoints, "gammon-values": _cmd_gammon_values,
+             "eval": _cmd_eval}
 
 
 def main(argv=None) -> int:

@@ -99,3 +99,29 @@ def test_write_error_is_reported_not_a_traceback(tmp_path):
         proc = subprocess.run([sys.executable, "-m", "fastbg.cli", "show", "start"],
                               stdout=full, stderr=subprocess.PIPE, text=True)
     assert proc.returncode == 1 and "cannot write" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_eval_json_is_the_network_evaluation_in_both_engines(capsys):
+    import fastbg.nn
+
+    outs = []
+    for engine in ("cython", "python"):
+        code, out, _ = run(capsys, "eval", "4HPMwQCMz+AIIQ", "--json", "--engine", engine)
+        assert code == 0
+        outs.append(json.loads(out))
+    a, b = outs
+    assert {k: a[k] for k in (*PROBABILITY_KEYS, "equity")} == {
+        k: b[k] for k in (*PROBABILITY_KEYS, "equity")}
+    ev = fastbg.nn.evaluate("4HPMwQCMz+AIIQ")
+    assert all(a[k] == ev[k] for k in (*PROBABILITY_KEYS, "equity"))
+    assert 0 <= a["win_backgammon"] <= a["win_gammon"] <= a["win"] <= 1
+    assert a["network"]["sha256"] == fastbg.nn.network_info()["sha256"]
+
+
+@pytest.mark.parametrize("position, message", [
+    ("bogus", "bad position"),
+    ("XGID=-------------------------A:0:0:1:00:0:0:0:0:10", "game is over"),
+])
+def test_eval_bad_position(capsys, position, message):
+    code, _, err = run(capsys, "eval", position)
+    assert code == 2 and message in err and err.count("\n") == 1
