@@ -31,8 +31,27 @@ def _board(position) -> np.ndarray:
     return Position(position).board
 
 
+_POLICIES: dict = {}
+
+
+def _policy(engine: str):
+    """The engine's nn policy on the shipped weights (built once per process)."""
+    if engine not in ("cython", "python"):
+        raise ValueError(f"unknown engine {engine!r}: choose one of cython, python")
+    if engine not in _POLICIES:
+        if engine == "cython":
+            from ._core.nn import NNPolicy
+        else:
+            NNPolicy = _ref.NNPolicy
+        _POLICIES[engine] = NNPolicy()
+    return _POLICIES[engine]
+
+
 def evaluate(position, engine: str = "cython") -> dict:
     """0-ply cubeless evaluation of a position by the shipped network.
+
+    The evaluation is the ``nn`` policy's own (integer first layer, see
+    :func:`fastbg.reference.nn.quantize`), so it ranks plays exactly as the policy does.
 
     Parameters
     ----------
@@ -61,15 +80,7 @@ def evaluate(position, engine: str = "cython") -> dict:
     b = _board(position)
     if not b[0].any() or not b[1].any():
         raise ValueError("the game is over: a side has no checker left")
-    if engine == "cython":
-        from ._core.nn import default_net
-
-        p = default_net().probabilities(b)
-    elif engine == "python":
-        w = _ref.default_weights()
-        p = _ref.consistent(b, _ref.forward(w, b))
-    else:
-        raise ValueError(f"unknown engine {engine!r}: choose one of cython, python")
+    p = _policy(engine).probabilities(b)
     out = {k: float(v) for k, v in zip(PROBABILITY_KEYS, p)}
     out["lose"] = 1.0 - out["win"]
     out["equity"] = float(_ref.equity(p))
@@ -88,12 +99,10 @@ def evaluate_many(boards, engine: str = "cython") -> np.ndarray:
     numpy.ndarray of float64, shape (n, 5)
     """
     arr = np.asarray(boards, dtype=np.int8).reshape(-1, 2, 25)
+    pol = _policy(engine)
     if engine == "python":
-        return _ref.consistent(arr, _ref.forward(_ref.default_weights(), arr))
-    from ._core.nn import default_net
-
-    net = default_net()
-    return np.array([net.probabilities(b) for b in arr]).reshape(-1, 5)
+        return pol.probabilities(arr)
+    return np.array([pol.probabilities(b) for b in arr]).reshape(-1, 5)
 
 
 def network_info() -> dict:

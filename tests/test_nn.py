@@ -99,6 +99,18 @@ def test_sigmoid_table_close_to_logistic():
 
 @settings(max_examples=150, deadline=None)
 @given(boards(), st.integers(0, 2**31 - 1))
+def test_policy_forward_bitwise_equal_and_close_to_float(board, seed):
+    w = random_weights(seed % 1000, hidden=8 + seed % 40, scale=[0.1, 1.0, 4.0][seed % 3])
+    pol = cnn.NNPolicy(net_of(w))
+    ref = rnn.NNPolicy(w)
+    assert pol.forward(board).tobytes() == ref.forward(board).tobytes()
+    assert pol.probabilities(board).tobytes() == ref.probabilities(board).tobytes()
+    # integer first layer: weights rounded to 2**-24
+    assert np.abs(pol.forward(board) - rnn.forward(w, board)).max() < 1e-5
+
+
+@settings(max_examples=150, deadline=None)
+@given(boards(), st.integers(0, 2**31 - 1))
 def test_forward_bitwise_equal(board, seed):
     w = random_weights(seed % 1000, hidden=8 + seed % 40, scale=[0.1, 1.0, 4.0][seed % 3])
     net = net_of(w)
@@ -115,9 +127,10 @@ def test_same_choice_and_equities(board, roll, seed):
         return
     w = random_weights(seed)
     net = net_of(w)
-    assert net.play_equities(plays).tobytes() == rnn.play_equities(w, plays).tobytes()
+    pol = cnn.NNPolicy(net)
+    assert pol.play_equities(board, plays).tobytes() == rnn.play_equities(w, plays).tobytes()
     shuffled = plays[::-1].copy()
-    ci = cnn.NNPolicy(net).choose(board, shuffled, np.random.PCG64DXSM(0))
+    ci = pol.choose(board, shuffled, np.random.PCG64DXSM(0))
     ri = rnn.NNPolicy(w).choose(board, plays)
     assert np.array_equal(shuffled[ci], plays[ri])
 
@@ -154,7 +167,7 @@ def test_final_play_scores_its_result():
     plays = legal_plays(b, 2, 1)
     eq = rnn.play_equities(w, plays)
     assert 3.0 in eq
-    assert net_of(w).play_equities(plays).tobytes() == eq.tobytes()
+    assert cnn.NNPolicy(net_of(w)).play_equities(b, plays).tobytes() == eq.tobytes()
 
 
 @pytest.mark.parametrize("seed", [1, 2])
@@ -248,6 +261,8 @@ def test_shipped_weights_checksum_and_policies():
     assert core_make("nn").name == "nn" and ref_make("nn").name == "nn"
     assert cnn.default_net().forward(START_BOARD).tobytes() == \
         rnn.forward(w, START_BOARD).tobytes()
+    assert cnn.NNPolicy().forward(START_BOARD).tobytes() == \
+        rnn.NNPolicy().forward(START_BOARD).tobytes()
 
 
 @pytest.mark.skipif(not SHIPPED, reason="no shipped network yet")

@@ -18,6 +18,11 @@ the side on roll before it rolls. :func:`consistent` turns them into
 probabilities that respect ``backgammon <= gammon <= win`` and
 ``lose_backgammon <= lose_gammon <= 1 - win``.
 
+Two forward passes: :func:`forward` (float first layer: the network as trained,
+mirrored by ``Net.forward``) and :func:`forward_q` (the first layer in exact
+integers, :func:`quantize`: the policy's, which the core computes incrementally
+from the position before the roll; ``NNPolicy.forward``).
+
 Engine contract (identical choices): both engines compute every floating value
 with the same IEEE operations in the same order -- hidden unit ``j`` is
 ``b1[j]`` plus ``w1[i, j] * x[i]`` for the active inputs ``i`` in increasing
@@ -49,6 +54,8 @@ __all__ = [
     "sigmoid",
     "encode",
     "forward",
+    "quantize",
+    "forward_q",
     "consistent",
     "equity",
     "play_equities",
@@ -192,11 +199,99 @@ def forward(weights: dict, boards) -> np.ndarray:
     h = np.repeat(b1[None, :], n, axis=0)
     for i in np.flatnonzero(x.any(axis=0)):
         h += x[:, i, None] * w1[i][None, :]
-    h = sigmoid(h)
-    o = np.repeat(b2[None, :], n, axis=0)
+    o = _outputs(sigmoid(h), w2, b2)
+    return o[0] if single else o
+
+
+def _outputs(h: np.ndarray, w2: np.ndarray, b2: np.ndarray) -> np.ndarray:
+    """Sigmoid outputs from hidden activations ``h`` (n, nh): b2[k] + w2[k, j] h[j], j ascending."""
+    o = np.repeat(b2[None, :], h.shape[0], axis=0)
     for j in range(h.shape[1]):
         o += h[:, j, None] * w2[:, j][None, :]
-    o = sigmoid(o)
+    return sigmoid(o)
+
+
+#: Weights of the policy's first layer are integers in units of 2**-24; inputs
+#: are counted in units of 1/30 (1 -> 30, (n - 3) / 2 -> 15 (n - 3), bar / 2 -> 15
+#: bar, off / 15 -> 2 off), so the pre-activations are exact int64 sums.
+Q_BITS = 24
+Q_DIV = 30.0 * 2.0**Q_BITS
+#: Pre-activation = integer sum * Q_SCALE (one IEEE multiply in both engines).
+Q_SCALE = 1.0 / Q_DIV
+
+
+def quantize(weights: dict) -> dict:
+    """The policy's integer first layer: per-point tables, exact in int64.
+
+    Parameters
+    ----------
+    weights : dict
+        ``w1``, ``b1``, ``w2``, ``b2`` (float).
+
+    Returns
+    -------
+    dict
+        ``point`` int64 (2, 25, 16, nh): the summed contribution of ``n`` checkers
+        of side ``s`` on index ``i`` (24 = bar), in units of ``Q_SCALE``;
+        ``off`` int64 (2, 16, nh): of ``n`` checkers off; ``bias`` int64 (nh,);
+        ``w2``, ``b2`` float64 (the output layer, unchanged); ``scale`` float.
+
+    Notes
+    -----
+    Integer sums do not depend on their order, so the first layer of a play can
+    be computed incrementally from the position before the roll (only the points
+    the play changes), in the core as here, with identical results. Rounding the
+    weights to multiples of 2**-24 changes the outputs by about 1e-7 at most.
+    """
+    w = _check_weights(weights)
+    q = np.rint(w["w1"] * 2.0**Q_BITS).astype(np.int64)
+    nh = q.shape[1]
+    point = np.zeros((2, 25, 16, nh), dtype=np.int64)
+    off = np.zeros((2, 16, nh), dtype=np.int64)
+    for s in range(2):
+        base = NN_SIDE * s
+        for n in range(1, 16):
+            for i in range(24):
+                u = base + 4 * i
+                v = 30 * q[u]
+                if n >= 2:
+                    v = v + 30 * q[u + 1]
+                if n >= 3:
+                    v = v + 30 * q[u + 2]
+                if n > 3:
+                    v = v + 15 * (n - 3) * q[u + 3]
+                point[s, i, n] = v
+            point[s, 24, n] = 15 * n * q[base + 96]
+            off[s, n] = 2 * n * q[base + 97]
+    bias = 30 * np.rint(w["b1"] * 2.0**Q_BITS).astype(np.int64)
+    return {"point": point, "off": off, "bias": bias, "w2": w["w2"], "b2": w["b2"],
+            "scale": Q_SCALE}
+
+
+def forward_q(q: dict, boards) -> np.ndarray:
+    """Raw outputs by the policy's integer first layer (:func:`quantize`).
+
+    Parameters
+    ----------
+    q : dict
+        From :func:`quantize`.
+    boards : array_like of int, shape (2, 25) or (n, 2, 25)
+
+    Returns
+    -------
+    numpy.ndarray of float64, shape (5,) or (n, 5)
+        Bitwise equal to ``fastbg._core.nn.NNPolicy.forward``.
+    """
+    b = np.asarray(boards, dtype=np.int64)
+    single = b.ndim == 2
+    b = b.reshape(-1, 2, 25)
+    pre = np.repeat(q["bias"][None, :], b.shape[0], axis=0)
+    idx = np.arange(25)
+    for s in range(2):
+        pre += q["point"][s, idx[None, :], b[:, s, :]].sum(axis=1)
+        pre += q["off"][s, 15 - b[:, s, :].sum(axis=1)]
+    h = sigmoid(pre.astype(np.float64) * q["scale"])
+    o = _outputs(h, q["w2"], q["b2"])
     return o[0] if single else o
 
 
@@ -249,11 +344,13 @@ def equity(p) -> np.ndarray:
 
 
 def play_equities(weights: dict, plays) -> np.ndarray:
-    """The mover's cubeless equity after each play (rows not yet swapped).
+    """The mover's cubeless equity after each play (rows not yet swapped), as the policy sees it.
 
     Parameters
     ----------
     weights : dict
+        Network weights, or their :func:`quantize` tables (the policy's forward
+        pass :func:`forward_q` is used either way).
     plays : array_like of int, shape (n, 2, 25)
 
     Returns
@@ -269,8 +366,9 @@ def play_equities(weights: dict, plays) -> np.ndarray:
         out[j] = float(outcome(arr[j]))
     rest = np.flatnonzero(~done)
     if rest.size:
+        q = weights if "point" in weights else quantize(weights)
         sw = arr[rest][:, ::-1, :]
-        p = consistent(sw, forward(weights, sw))
+        p = consistent(sw, forward_q(q, sw))
         out[rest] = -equity(p)
     return out
 
@@ -372,12 +470,23 @@ class NNPolicy:
     -----
     Picks the play of highest :func:`play_equities`, ties to the first play in
     the given order (canonical order from :func:`legal_plays`); never draws.
+    The forward pass is :func:`forward_q` (integer first layer, see
+    :func:`quantize`), which the core computes incrementally.
     """
 
     name = "nn"
 
     def __init__(self, weights: dict | None = None):
         self.weights = _check_weights(default_weights() if weights is None else weights)
+        self.q = quantize(self.weights)
+
+    def forward(self, boards) -> np.ndarray:
+        """Raw outputs by the policy's forward pass (:func:`forward_q`)."""
+        return forward_q(self.q, boards)
+
+    def probabilities(self, boards) -> np.ndarray:
+        """Consistent probabilities by the policy's forward pass."""
+        return consistent(boards, forward_q(self.q, boards))
 
     def choose(self, board_before, plays, bitgen=None) -> int:
         """Index of the play with the best equity (first of equal ones)."""
@@ -386,7 +495,7 @@ class NNPolicy:
         if len(plays) == 1:
             return 0
         arr = np.asarray(plays, dtype=np.int8)
-        eq = play_equities(self.weights, arr)
+        eq = play_equities(self.q, arr)
         best = 0
         for j in range(1, len(eq)):
             if eq[j] > eq[best]:

@@ -21,6 +21,7 @@ sigmoid is a table built in Python from math.exp, read with linear interpolation
 by the same operations in both engines. So both engines get bitwise equal outputs
 and choose the same play, ties included.
 """
+from libc.stdint cimport int64_t
 from fastbg._core._types cimport board_t
 from fastbg._core.eval cimport Policy
 
@@ -51,11 +52,27 @@ cdef class Net:
     cdef readonly object w1, b1, w2, b2, sig
 
 
+# The policy's network: the first layer in exact integers (fastbg.reference.nn.quantize),
+# so a play's hidden pre-activations are those of the position before the roll
+# corrected at the points the play changes, with the same result as a full sum.
+cdef struct qnet_t:
+    int nh
+    const int64_t* point    # [2][25][16][nh]: n checkers of side s on index i (24 = bar)
+    const int64_t* off      # [2][16][nh]: n checkers of side s off
+    const int64_t* bias     # [nh]
+    double scale            # pre-activation = integer sum * scale
+    const double* w2        # [NN_OUTPUTS][nh]
+    const double* b2        # [NN_OUTPUTS]
+    const double* sig       # [SIG_STEPS + 1]
+
+
 cdef class NNPolicy(Policy):
     # 0-ply: the play maximising the mover's cubeless equity, ties to the
-    # canonically first play. Stateless apart from the (read-only) net, so one
-    # instance may be used from several threads.
+    # canonically first play. Holds its own snapshot of the weights (tables of
+    # qnet_t), read-only, so one instance may be used from several threads.
     cdef readonly Net net
+    cdef qnet_t q
+    cdef readonly object tables     # the numpy arrays behind q
 
 
 cdef int encode(const board_t* b, int* idx, double* val) noexcept nogil

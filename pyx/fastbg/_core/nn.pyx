@@ -7,8 +7,10 @@ TD-Gammon", Communications of the ACM 38(3), 1995): Tesauro's board encoding
 (see ``nn.pxd``), one sigmoid hidden layer and five sigmoid outputs, the
 probabilities of DESIGN section 5.
 
-* ``Net``: the weights (float64 arrays) and a ``forward``/``evaluate`` for tests.
-* ``NNPolicy``: 0-ply checker play, nogil, for the game loop.
+* ``Net``: the weights (float64 arrays) and the float forward pass of training.
+* ``NNPolicy``: 0-ply checker play, nogil, for the game loop, with the first
+  layer in exact integers computed incrementally (``forward``/``probabilities``
+  give its evaluation of one position).
 * ``td_train``: TD(0) self-play training in a nogil loop with the core's move
   generator; the weights are updated in place.
 * ``match_game``: one game between two policies (for duplicate-dice matches),
@@ -256,29 +258,6 @@ cdef class Net:
         consistent(&b, raw, o)
         return out
 
-    def play_equities(self, plays):
-        """The mover's cubeless equity after each play (rows not swapped).
-
-        Parameters
-        ----------
-        plays : array_like of int, shape (n, 2, 25)
-
-        Returns
-        -------
-        numpy.ndarray of float64, shape (n,)
-        """
-        arr = np.ascontiguousarray(plays, dtype=np.int8)
-        if arr.ndim != 3 or arr.shape[1] != 2 or arr.shape[2] != 25:
-            raise ValueError(f"plays must have shape (n, 2, 25), got {arr.shape}")
-        cdef int n = arr.shape[0], j
-        cdef board_t b
-        out = np.empty(n, dtype=np.float64)
-        cdef double[::1] o = out
-        for j in range(n):
-            load_board(arr[j], &b)
-            o[j] = play_equity(&self.c, &b)
-        return out
-
     def __repr__(self):
         return f"Net(hidden={self.c.nh})"
 
@@ -296,13 +275,94 @@ def default_net():
     return _DEFAULT_NET
 
 
+cdef inline void q_pre(const qnet_t* q, const board_t* b, int64_t* pre) noexcept nogil:
+    """Integer pre-activations of b (row 0 on roll): bias + point and off tables."""
+    cdef int nh = q.nh, s, i, j, n
+    cdef const int64_t* row
+    for j in range(nh):
+        pre[j] = q.bias[j]
+    for s in range(2):
+        for i in range(25):
+            n = b.p[s][i]
+            if n:
+                row = q.point + ((s * 25 + i) * 16 + n) * nh
+                for j in range(nh):
+                    pre[j] += row[j]
+        n = NCHECKERS - row_sum(b.p[s])
+        if n:
+            row = q.off + (s * 16 + n) * nh
+            for j in range(nh):
+                pre[j] += row[j]
+
+
+cdef inline void q_outputs(const qnet_t* q, const int64_t* pre, double* raw) noexcept nogil:
+    """Raw outputs from integer pre-activations (same float operations as _forward_enc)."""
+    cdef double h[NN_MAX_HIDDEN]
+    cdef int nh = q.nh, j, k
+    cdef double x
+    for j in range(nh):
+        h[j] = sigmoid_t(q.sig, (<double>pre[j]) * q.scale)
+    for k in range(NN_OUTPUTS):
+        raw[k] = q.b2[k]
+    for j in range(nh):
+        x = h[j]
+        for k in range(NN_OUTPUTS):
+            raw[k] = raw[k] + q.w2[k * nh + j] * x
+    for k in range(NN_OUTPUTS):
+        raw[k] = sigmoid_t(q.sig, raw[k])
+
+
+cdef inline void q_adjust(const int64_t* src, const int64_t* sub, const int64_t* add,
+                          int64_t* dst, int nh) noexcept nogil:
+    cdef int j
+    for j in range(nh):
+        dst[j] = src[j] - sub[j] + add[j]
+
+
+cdef double q_play_equity(const qnet_t* q, const board_t* before, const int64_t* base,
+                          const board_t* play) noexcept nogil:
+    """Mover's equity after `play`; `base` = integer pre-activations of swap(before)."""
+    cdef int64_t pre[NN_MAX_HIDDEN]
+    cdef double raw[NN_OUTPUTS]
+    cdef double p[NN_OUTPUTS]
+    cdef board_t sw
+    cdef int nh = q.nh, j, r, s, i, ob, op, nb, np_
+    cdef const unsigned char* bb = <const unsigned char*>before
+    cdef const unsigned char* pp = <const unsigned char*>play
+    if row_sum(play.p[0]) == 0:
+        return 1.0 + loser_class(play.p[1])
+    for j in range(nh):
+        pre[j] = base[j]
+    for r in range(2):
+        s = 1 - r            # row r of the play is side 1 - r once the turn passes
+        ob = 0
+        op = 0
+        for i in range(25):
+            nb = bb[25 * r + i]
+            np_ = pp[25 * r + i]
+            ob += nb
+            op += np_
+            if nb != np_:
+                # table rows for n = 0 are zero, so no special case
+                q_adjust(pre, q.point + ((s * 25 + i) * 16 + nb) * nh,
+                         q.point + ((s * 25 + i) * 16 + np_) * nh, pre, nh)
+        if ob != op:
+            q_adjust(pre, q.off + (s * 16 + NCHECKERS - ob) * nh,
+                     q.off + (s * 16 + NCHECKERS - op) * nh, pre, nh)
+    q_outputs(q, pre, raw)
+    swap_into(play, &sw)
+    consistent(&sw, raw, p)
+    return -equity5(p)
+
+
 cdef class NNPolicy(Policy):
     """0-ply neural-network checker play.
 
     Parameters
     ----------
     net : Net, optional
-        The network; default the shipped one (:func:`default_net`).
+        The network; default the shipped one (:func:`default_net`). The policy
+        takes a snapshot of its weights (later training does not affect it).
 
     Notes
     -----
@@ -310,6 +370,12 @@ cdef class NNPolicy(Policy):
     play of highest mover's equity (minus the opponent's) is chosen, ties to the
     canonically first play. A play bearing off the last checker scores its exact
     value 1, 2 or 3. Never draws from the bit generator.
+
+    The first layer is in exact integers (:func:`fastbg.reference.nn.quantize`,
+    built by the same Python code for both engines): the pre-activations of the
+    position before the roll are computed once per decision, and each play only
+    corrects the few points it changes. The hidden sigmoid and the output layer
+    are the float operations of :class:`Net`, so both engines agree bit for bit.
     """
 
     def __cinit__(self, net=None):
@@ -321,11 +387,99 @@ cdef class NNPolicy(Policy):
         if not isinstance(net, Net):
             raise TypeError(f"net must be a fastbg._core.nn.Net, got {type(net).__name__}")
         self.net = net
+        from fastbg.reference.nn import quantize
+        t = quantize(net.weights())
+        t = {k: (np.ascontiguousarray(v) if isinstance(v, np.ndarray) else v) for k, v in t.items()}
+        t["sig"] = net.sig
+        self.tables = t
+        self.q.nh = self.net.c.nh
+        self.q.point = <const int64_t*>cnp.PyArray_DATA(t["point"])
+        self.q.off = <const int64_t*>cnp.PyArray_DATA(t["off"])
+        self.q.bias = <const int64_t*>cnp.PyArray_DATA(t["bias"])
+        self.q.scale = t["scale"]
+        self.q.w2 = <const double*>cnp.PyArray_DATA(t["w2"])
+        self.q.b2 = <const double*>cnp.PyArray_DATA(t["b2"])
+        self.q.sig = <const double*>cnp.PyArray_DATA(t["sig"])
 
     cdef int choose_c(self, const board_t* before, board_t* plays,
                       const int64_t* scores, const uint64_t* keys, int n,
                       bitgen_t* bg) noexcept nogil:
-        return best_play(&self.net.c, plays, n)
+        cdef int64_t base[NN_MAX_HIDDEN]
+        cdef board_t sw
+        cdef int j, best = 0
+        cdef double e, best_e = 0.0
+        swap_into(before, &sw)
+        q_pre(&self.q, &sw, base)
+        for j in range(n):
+            e = q_play_equity(&self.q, before, base, &plays[j])
+            if j == 0 or e > best_e or (e == best_e and board_cmp(&plays[j], &plays[best]) < 0):
+                best_e = e
+                best = j
+        return best
+
+    def forward(self, board):
+        """Raw outputs of a position (row 0 on roll) by the policy's forward pass.
+
+        Returns
+        -------
+        numpy.ndarray of float64, shape (5,)
+        """
+        cdef board_t b
+        load_board(board, &b)
+        cdef int64_t pre[NN_MAX_HIDDEN]
+        out = np.empty(NN_OUTPUTS, dtype=np.float64)
+        cdef double* o = <double*>cnp.PyArray_DATA(out)
+        q_pre(&self.q, &b, pre)
+        q_outputs(&self.q, pre, o)
+        return out
+
+    def probabilities(self, board):
+        """The five consistent probabilities of a position (row 0 on roll, before its roll).
+
+        Returns
+        -------
+        numpy.ndarray of float64, shape (5,)
+            win, win_gammon, win_backgammon, lose_gammon, lose_backgammon.
+        """
+        cdef board_t b
+        load_board(board, &b)
+        cdef int64_t pre[NN_MAX_HIDDEN]
+        cdef double raw[NN_OUTPUTS]
+        out = np.empty(NN_OUTPUTS, dtype=np.float64)
+        cdef double* o = <double*>cnp.PyArray_DATA(out)
+        q_pre(&self.q, &b, pre)
+        q_outputs(&self.q, pre, raw)
+        consistent(&b, raw, o)
+        return out
+
+    def play_equities(self, before, plays):
+        """The mover's cubeless equity after each play, as ``choose`` computes it.
+
+        Parameters
+        ----------
+        before : array_like of int, shape (2, 25)
+            The position before the roll (the incremental base).
+        plays : array_like of int, shape (n, 2, 25)
+
+        Returns
+        -------
+        numpy.ndarray of float64, shape (n,)
+        """
+        cdef board_t bf, sw, b
+        load_board(before, &bf)
+        arr = np.ascontiguousarray(plays, dtype=np.int8)
+        if arr.ndim != 3 or arr.shape[1] != 2 or arr.shape[2] != 25:
+            raise ValueError(f"plays must have shape (n, 2, 25), got {arr.shape}")
+        cdef int64_t base[NN_MAX_HIDDEN]
+        swap_into(&bf, &sw)
+        q_pre(&self.q, &sw, base)
+        cdef int n = arr.shape[0], j
+        out = np.empty(n, dtype=np.float64)
+        cdef double[::1] o = out
+        for j in range(n):
+            load_board(arr[j], &b)
+            o[j] = q_play_equity(&self.q, &bf, base, &b)
+        return out
 
     def __repr__(self):
         return f"NNPolicy(hidden={self.net.c.nh})"
