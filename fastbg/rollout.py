@@ -14,7 +14,7 @@ from .position import START_BOARD, Position
 __all__ = ["rollout", "RolloutResult", "POLICIES", "PROBABILITY_KEYS", "outcome_statistics"]
 
 #: Policies available in both engines.
-POLICIES = ("pubeval", "random", "nn")
+POLICIES = ("pubeval", "random", "nn", "nn-1ply")
 
 #: GNU Backgammon's order of the five cubeless probabilities (DESIGN section 5).
 PROBABILITY_KEYS = ("win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon")

@@ -304,3 +304,29 @@ def test_fast_training_choices_match_the_policy():
     runs = [cnn.td_train(net_of(w), 40, np.random.PCG64DXSM(3), 0.0, fast=f) for f in (False, True)]
     assert np.array_equal(runs[0]["counts"], runs[1]["counts"])
     assert runs[0]["moves"] == runs[1]["moves"]
+
+
+@pytest.mark.parametrize("pid, roll", [
+    ("4HPMwQCMz+AIIQ", (6, 4)), ("4HPwATDgc/ABMA", (3, 1)), ("4HPwATDgc/ABMA", (5, 5)),
+])
+def test_one_ply_same_choice_and_values(pid, roll):
+    from fastbg.position import Position
+
+    w = random_weights(8, hidden=12, scale=0.3)
+    b = Position.parse(pid).board
+    plays = legal_plays(b, *roll)
+    cpol = cnn.NN1PlyPolicy(net_of(w), candidates=4)
+    rpol = rnn.NN1PlyPolicy(w, candidates=4)
+    shuffled = plays[::-1].copy()
+    ci = cpol.choose(b, shuffled, np.random.PCG64DXSM(0))
+    assert np.array_equal(shuffled[ci], plays[rpol.choose(b, plays)])
+    vals = cpol.play_values(plays[:2])
+    assert vals.tobytes() == np.array([rnn.reply_value(rpol.q, p) for p in plays[:2]]).tobytes()
+
+
+def test_one_ply_registered():
+    from fastbg._core.eval import POLICIES as core_policies
+    from fastbg.reference.eval import POLICIES as ref_policies
+    from fastbg.rollout import POLICIES
+
+    assert "nn-1ply" in POLICIES and "nn-1ply" in core_policies and "nn-1ply" in ref_policies

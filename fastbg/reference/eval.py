@@ -30,7 +30,7 @@ __all__ = [
     "POLICIES",
 ]
 
-POLICIES = ("random", "pubeval", "nn")
+POLICIES = ("random", "pubeval", "nn", "nn-1ply")
 
 
 def pubeval_inputs(board_after) -> list[int]:
@@ -230,11 +230,11 @@ def make_policy(name: str):
 
     Parameters
     ----------
-    name : {"random", "pubeval", "nn"}
+    name : {"random", "pubeval", "nn", "nn-1ply"}
 
     Returns
     -------
-    RandomPolicy, PubevalPolicy or fastbg.reference.nn.NNPolicy
+    RandomPolicy, PubevalPolicy, fastbg.reference.nn.NNPolicy or NN1PlyPolicy
 
     Raises
     ------
@@ -249,4 +249,8 @@ def make_policy(name: str):
         from .nn import NNPolicy  # imported late: nn imports this module's package
 
         return NNPolicy()
+    if name == "nn-1ply":
+        from .nn import NN1PlyPolicy
+
+        return NN1PlyPolicy()
     raise ValueError(f"unknown policy {name!r}: choose one of {', '.join(POLICIES)}")

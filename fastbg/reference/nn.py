@@ -64,6 +64,8 @@ __all__ = [
     "default_weights",
     "weights_path",
     "NNPolicy",
+    "NN1PlyPolicy",
+    "reply_value",
     "match_game",
 ]
 
@@ -504,6 +506,62 @@ class NNPolicy:
 
     def __repr__(self) -> str:
         return f"NNPolicy(hidden={self.weights['w1'].shape[1]})"
+
+
+def reply_value(q: dict, after) -> float:
+    """Mover's 1-ply equity of the position after its play (rows not swapped).
+
+    Average over the opponent's 21 rolls (d1 = 1..6, d2 = 1..d1; weight 1 for a
+    double, 2 otherwise, summed in that order, then / 36) of minus the
+    opponent's best 0-ply reply (:func:`play_equities`); a roll without a legal
+    reply leaves the position unchanged. Same operations as the core.
+    """
+    after = np.asarray(after, dtype=np.int8)
+    if not after[0].any():
+        return float(outcome(after))
+    opp = swap(after)
+    acc = 0.0
+    for d1 in range(1, 7):
+        for d2 in range(1, d1 + 1):
+            replies = legal_plays(opp, d1, d2)
+            if len(replies) == 0:
+                replies = opp[None]
+            best = float(play_equities(q, replies).max())
+            acc = acc + (1.0 if d1 == d2 else 2.0) * best
+    return -(acc / 36.0)
+
+
+class NN1PlyPolicy(NNPolicy):
+    """1-ply play (mirror of the core's): the ``candidates`` best plays at 0-ply,
+    each scored by :func:`reply_value`; highest wins, ties to the first play."""
+
+    name = "nn-1ply"
+
+    def __init__(self, weights: dict | None = None, candidates: int = 8):
+        super().__init__(weights)
+        if not 1 <= candidates <= 64:
+            raise ValueError(f"candidates must be in 1..64, got {candidates}")
+        self.candidates = candidates
+
+    def choose(self, board_before, plays, bitgen=None) -> int:
+        """Index of the play with the best 1-ply value among the 0-ply candidates."""
+        if len(plays) == 0:
+            raise ValueError("no play to choose from (the caller handles n == 0)")
+        if len(plays) == 1:
+            return 0
+        arr = np.asarray(plays, dtype=np.int8)
+        eq0 = play_equities(self.q, arr)
+        # stable sort by equity, best first: ties keep the canonical order
+        order = sorted(range(len(arr)), key=lambda j: -eq0[j])[: self.candidates]
+        best, best_e = None, None
+        for j in sorted(order):
+            e = reply_value(self.q, arr[j])
+            if best_e is None or e > best_e:
+                best, best_e = j, e
+        return best
+
+    def __repr__(self) -> str:
+        return f"NN1PlyPolicy(hidden={self.weights['w1'].shape[1]}, candidates={self.candidates})"
 
 
 def match_game(board, dice_bitgen, choice_bitgen, policy_a, policy_b, opening=True) -> int:

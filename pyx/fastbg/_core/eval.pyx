@@ -269,7 +269,7 @@ cdef class PubevalPolicy(Policy):
 
 
 
-POLICIES = ("random", "pubeval", "nn")
+POLICIES = ("random", "pubeval", "nn", "nn-1ply")
 
 
 def pubeval_inputs(board_after):
@@ -301,7 +301,7 @@ def pubeval_inputs(board_after):
 
 
 def make_policy(name):
-    """A policy by name: ``"random"``, ``"pubeval"`` or ``"nn"`` (0-ply network, fastbg._core.nn).
+    """A policy by name: ``"random"``, ``"pubeval"``, ``"nn"`` or ``"nn-1ply"`` (fastbg._core.nn).
 
     Raises
     ------
@@ -315,6 +315,9 @@ def make_policy(name):
     if name == "nn":
         from fastbg._core.nn import NNPolicy   # imported late: nn cimports this module
         return NNPolicy()
+    if name == "nn-1ply":
+        from fastbg._core.nn import NN1PlyPolicy
+        return NN1PlyPolicy()
     raise ValueError(f"unknown policy {name!r}: choose one of {', '.join(POLICIES)}")
 
 

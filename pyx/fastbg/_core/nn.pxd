@@ -24,6 +24,7 @@ and choose the same play, ties included.
 from libc.stdint cimport int64_t
 from fastbg._core._types cimport board_t
 from fastbg._core.eval cimport Policy
+from fastbg._core.movegen cimport movegen_t
 
 cdef enum:
     NN_INPUTS = 196         # 2 sides x (24 points x 4 units + bar + off)
@@ -95,3 +96,10 @@ cdef double play_equity(const net_t* net, const board_t* play) noexcept nogil
     # Cubeless equity for the mover of the position after its play (mover in row 0,
     # rows not yet swapped): exact 1, 2 or 3 if the play bears off the last checker,
     # else minus the equity of the swapped position.
+
+
+cdef class NN1PlyPolicy(NNPolicy):
+    # 1-ply: the `candidates` best plays at 0-ply (ties canonical) are scored by
+    # the average over the opponent's 21 rolls of the opponent's best 0-ply reply.
+    cdef movegen_t* g2              # own workspace for the replies (one per instance)
+    cdef readonly int candidates

@@ -378,7 +378,7 @@ cdef class NNPolicy(Policy):
     are the float operations of :class:`Net`, so both engines agree bit for bit.
     """
 
-    def __cinit__(self, net=None):
+    def __cinit__(self, *args, **kwargs):
         self.name = "nn"
 
     def __init__(self, net=None):
@@ -483,6 +483,137 @@ cdef class NNPolicy(Policy):
 
     def __repr__(self):
         return f"NNPolicy(hidden={self.net.c.nh})"
+
+
+cdef enum:
+    MAX_CANDIDATES = 64
+
+
+cdef double q_reply_value(const qnet_t* q, movegen_t* g, const board_t* after) noexcept nogil:
+    """Mover's 1-ply equity of the position after its play (rows not swapped).
+
+    Average over the opponent's 21 rolls (d1 = 1..6, d2 = 1..d1; weight 1 for a
+    double, 2 otherwise, summed in that order, then / 36) of minus the
+    opponent's best 0-ply reply equity. A roll without a legal reply leaves the
+    position as it is (the turn passes back).
+    """
+    cdef board_t opp, sw
+    cdef int64_t base[NN_MAX_HIDDEN]
+    cdef int d1, d2, n, j
+    cdef double acc = 0.0, best, e
+    if row_sum(after.p[0]) == 0:
+        return 1.0 + loser_class(after.p[1])
+    swap_into(after, &opp)                  # opponent on roll
+    swap_into(&opp, &sw)                    # = after; base of the replies
+    q_pre(q, &sw, base)
+    for d1 in range(1, 7):
+        for d2 in range(1, d1 + 1):
+            n = generate(g, &opp, d1, d2, NULL, 0)
+            if n <= 0:
+                best = q_play_equity(q, &opp, base, &opp)
+            else:
+                best = q_play_equity(q, &opp, base, &g.plays[0])
+                for j in range(1, n):
+                    e = q_play_equity(q, &opp, base, &g.plays[j])
+                    if e > best:
+                        best = e
+            acc = acc + (1.0 if d1 == d2 else 2.0) * best
+    return -(acc / 36.0)
+
+
+cdef class NN1PlyPolicy(NNPolicy):
+    """1-ply neural-network checker play (slow: for analysis and small rollouts).
+
+    Parameters
+    ----------
+    net : Net, optional
+        Default the shipped network.
+    candidates : int, default 8
+        Plays kept from the 0-ply ranking (best first, ties canonical) for the
+        1-ply look-ahead, 1..64.
+
+    Notes
+    -----
+    Each candidate's value is the average over the opponent's 21 rolls of minus
+    the opponent's best 0-ply reply (see ``q_reply_value``); the highest wins,
+    ties to the canonically first play. Never draws. Holds a move generator
+    workspace: use one instance per thread.
+    """
+
+    def __cinit__(self, *args, **kwargs):
+        self.name = "nn-1ply"
+        self.g2 = movegen_new()
+        if self.g2 == NULL:
+            raise MemoryError()
+
+    def __dealloc__(self):
+        if self.g2 != NULL:
+            movegen_free(self.g2)
+
+    def __init__(self, net=None, candidates=8):
+        NNPolicy.__init__(self, net)
+        if not 1 <= candidates <= MAX_CANDIDATES:
+            raise ValueError(f"candidates must be in 1..{MAX_CANDIDATES}, got {candidates}")
+        self.candidates = candidates
+
+    cdef int choose_c(self, const board_t* before, board_t* plays,
+                      const int64_t* scores, const uint64_t* keys, int n,
+                      bitgen_t* bg) noexcept nogil:
+        cdef int64_t base[NN_MAX_HIDDEN]
+        cdef double eq0[MAX_PLAYS]
+        cdef int cand[MAX_CANDIDATES]
+        cdef board_t sw
+        cdef int j, k, m = 0, pos, best = 0
+        cdef double e, best_e = 0.0
+        swap_into(before, &sw)
+        q_pre(&self.q, &sw, base)
+        for j in range(n):
+            eq0[j] = q_play_equity(&self.q, before, base, &plays[j])
+        # insertion into the sorted candidate list (best first, ties canonical)
+        for j in range(n):
+            pos = m
+            while pos > 0 and (eq0[j] > eq0[cand[pos - 1]] or (
+                    eq0[j] == eq0[cand[pos - 1]] and board_cmp(&plays[j], &plays[cand[pos - 1]]) < 0)):
+                pos -= 1
+            if pos >= self.candidates:
+                continue
+            if m < self.candidates:
+                m += 1
+            k = m - 1
+            while k > pos:
+                cand[k] = cand[k - 1]
+                k -= 1
+            cand[pos] = j
+        for k in range(m):
+            j = cand[k]
+            e = q_reply_value(&self.q, self.g2, &plays[j])
+            if k == 0 or e > best_e or (e == best_e and board_cmp(&plays[j], &plays[best]) < 0):
+                best_e = e
+                best = j
+        return best
+
+    def play_values(self, plays):
+        """1-ply values of plays (mover's equity; no candidate filter).
+
+        Parameters
+        ----------
+        plays : array_like of int, shape (n, 2, 25)
+
+        Returns
+        -------
+        numpy.ndarray of float64, shape (n,)
+        """
+        arr = np.ascontiguousarray(plays, dtype=np.int8)
+        cdef int n = arr.shape[0], j
+        cdef board_t b
+        out = np.empty(n, dtype=np.float64)
+        for j in range(n):
+            load_board(arr[j], &b)
+            out[j] = q_reply_value(&self.q, self.g2, &b)
+        return out
+
+    def __repr__(self):
+        return f"NN1PlyPolicy(hidden={self.net.c.nh}, candidates={self.candidates})"
 
 
 # ---------------------------------------------------------------------------
