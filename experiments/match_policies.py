@@ -27,6 +27,11 @@ Usage::
 
     python experiments/match_policies.py nn pubeval --games 20000 --seed 1
     python experiments/match_policies.py experiments/runs/td1/best.npz pubeval --games 2000
+    python experiments/match_policies.py --eval-agreement [GOLDEN.jsonl]
+
+The last form reports the mean absolute difference of cubeless equity between
+the shipped network and GNU Backgammon's 0-ply evaluation over the distinct
+positions of ``../shared/golden/gnubg_moves.jsonl`` (issue 5's agreement target).
 
 Reproducibility: pair ``k`` uses dice from
 ``PCG64DXSM(SeedSequence(seed, spawn_key=(k,)))``, so the same seed gives the same
@@ -201,7 +206,60 @@ def summarize(per_pair: np.ndarray, level: float = 0.95) -> dict:
             "ci95": [mean - half, mean + half]}
 
 
+_GNUBG_EVAL_WORKER = r"""
+import sys, json
+import gnubg_nn as g
+out = []
+for line in sys.stdin:
+    pid = line.strip()
+    out.append(list(g.probabilities(g.board_from_position_id(pid), 0)))
+print(json.dumps(out))
+"""
+
+
+def eval_agreement(path: Path, limit: int | None = None) -> dict:
+    """Mean absolute difference of cubeless equity, nn vs GNU Backgammon 0-ply.
+
+    Over the distinct Position IDs of a golden file (JSON lines with
+    ``position_id``), each evaluated for the side on roll before its roll by
+    :func:`fastbg.nn.evaluate` and by ``gnubg_nn.probabilities(board, 0)``.
+    """
+    import subprocess
+
+    from fastbg.nn import evaluate
+    from fastbg.position import Position
+
+    pids = []
+    seen = set()
+    with open(path) as f:
+        for line in f:
+            pid = json.loads(line)["position_id"]
+            if pid not in seen:
+                b = Position.from_position_id(pid).board
+                if b[0].any() and b[1].any():
+                    seen.add(pid)
+                    pids.append(pid)
+    pids = pids[:limit]
+    res = subprocess.run([str(PEER_PYTHON), "-c", _GNUBG_EVAL_WORKER], input="\n".join(pids),
+                         capture_output=True, text=True, check=True)
+    g = np.array(json.loads(res.stdout))
+    geq = (2 * g[:, 0] - 1) + (g[:, 1] - g[:, 3]) + (g[:, 2] - g[:, 4])
+    neq = np.array([evaluate(pid)["equity"] for pid in pids])
+    d = np.abs(neq - geq)
+    return {"positions": len(pids), "mean_abs_equity_diff": float(d.mean()),
+            "median_abs_equity_diff": float(np.median(d)), "max_abs_equity_diff": float(d.max()),
+            "mean_abs_win_diff": float(np.abs(np.array([evaluate(p)["win"] for p in pids])
+                                              - g[:, 0]).mean())}
+
+
 def main(argv=None) -> int:
+    if argv is None:
+        argv = sys.argv[1:]
+    if argv and argv[0] == "--eval-agreement":
+        path = Path(argv[1]) if len(argv) > 1 else HERE.parent.parent / "shared" / "golden" / \
+            "gnubg_moves.jsonl"
+        print(json.dumps(eval_agreement(path), indent=1))
+        return 0
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("a", help="policy A: random, pubeval, nn, gnubg or a checkpoint .npz")
     ap.add_argument("b", help="policy B: random, pubeval, nn, gnubg or a checkpoint .npz")
