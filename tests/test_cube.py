@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from fastbg import rollout
-from fastbg.bearoff import bearoff_board
+from fastbg.bearoff import bearoff_board, home_boards, solve
 from fastbg.cube import (
     ACTIONS,
     CUBE_OWNERS,
@@ -22,6 +22,7 @@ from fastbg.cube import (
     cubeful_equity,
     default_cube_efficiency,
     gammon_values,
+    is_last_roll,
     money_cube_decision,
     probability_covariance,
     take_point,
@@ -318,6 +319,69 @@ def test_contact_and_bearoff_efficiency():
     assert cubeful_equity(gammonless(0.7), position=race_board({20: 6}, {1: 3})) == pytest.approx(
         cubeful_equity(gammonless(0.7), x=0.7)
     )
+
+
+# The last roll: the opponent bears off with every roll on its next turn, so the cube is dead.
+#   O: ace point 1     X (on roll): 7-point 1     X wins with 23 of 36 rolls
+LAST_ROLL_SEVEN = "XGID=-------A----------------a-:0:0:1:00:0:0:0:0:10"
+#   O: ace point 1     X (on roll): 6-point 1     X wins with 27 of 36 rolls: exactly 75 %
+LAST_ROLL_SIX = "XGID=------A-----------------a-:0:0:1:00:0:0:0:0:10"
+
+
+def test_last_roll_is_decided_by_the_move_generator():
+    assert is_last_roll(LAST_ROLL_SEVEN) and is_last_roll(LAST_ROLL_SIX)
+    for theirs in ({1: 1}, {2: 1}, {3: 1}, {1: 2}, {1: 1, 2: 1}):
+        assert is_last_roll(bearoff_board({6: 3}, theirs)), theirs
+    # 2-1 leaves a checker: on the 4-point, two on the 2-point, three on the ace
+    for theirs in ({4: 1}, {2: 2}, {1: 3}, {1: 1, 3: 1}):
+        assert not is_last_roll(bearoff_board({6: 3}, theirs)), theirs
+    # contact: the player's checker on its 24-point, behind the opponent's on its 2-point,
+    # might hit it, so the opponent is not sure to finish
+    b = np.zeros((2, 25), dtype=np.int8)
+    b[0, 23], b[0, 5], b[1, 1] = 1, 14, 1
+    assert not Position(b).is_race and not is_last_roll(b)
+    assert default_cube_efficiency(b) == 0.68
+    assert not is_last_roll("start")
+
+
+def test_last_roll_efficiency_is_zero():
+    assert default_cube_efficiency(LAST_ROLL_SEVEN) == 0.0
+    assert default_cube_efficiency(LAST_ROLL_SIX) == 0.0
+    d = money_cube_decision(gammonless(23 / 36), position=LAST_ROLL_SEVEN)
+    assert d.x == 0.0 and d.action == "Double, take"
+    assert d.nd == pytest.approx(2 * 23 / 36 - 1) and d.dt == pytest.approx(2 * d.nd)
+    # 75 %: Double/take equals Double/pass (ties go to the double and the pass)
+    d = money_cube_decision(gammonless(0.75), position=LAST_ROLL_SIX)
+    assert d.dt == pytest.approx(d.dp) and d.take_point == pytest.approx(0.25)
+
+
+def _last_roll_bearoffs():
+    boards = home_boards(2)
+    return [(a, b) for a in boards for b in boards if is_last_roll(bearoff_board(a, b))]
+
+
+def test_last_roll_decisions_match_the_exact_solver():
+    # Every bear-off with up to 2 checkers a side in which the opponent always finishes
+    # next roll: the decision from the exact cubeless winning chance with the default x
+    # is the exact solver's (perfect checker and cube play), and so are its values.
+    cases = _last_roll_bearoffs()
+    assert len(cases) == 5 * 27
+    compared = 0
+    for a, b in cases:
+        board = bearoff_board(a, b)
+        exact = solve(board, exact=True)
+        for owner in ("centred", "player"):
+            nd, dt, dp, action = exact.cube_decision(owner)
+            d = money_cube_decision(gammonless(float(exact.win)), position=board,
+                                    cube_owner=owner)
+            assert d.x == 0.0
+            assert d.nd == pytest.approx(float(nd), abs=1e-12), (a, b, owner)
+            assert d.dt == pytest.approx(float(dt), abs=1e-12), (a, b, owner)
+            if nd == dt or dt == dp or (nd == dp and dt > dp):
+                continue  # a tie: either action is right
+            assert d.action == action, (a, b, owner)
+            compared += 1
+    assert compared > 200
 
 
 # ------------------------------------------------------------- standard errors
