@@ -26,7 +26,9 @@ Games", 1993)::
   shares (:meth:`~fastbg.met.MatchEquityTable.take_point`: ``TP(live, n) = TP(dead, n) * (1 -
   TP(live, 2n))``, highest cube level first).
 - ``x``: the cube efficiency; GNU Backgammon uses 0.68 for contact positions, 0.6 to 0.7 in
-  races by pip count.
+  races by pip count (:func:`fastbg.cube.default_cube_efficiency`, used when a ``position``
+  is given). On the last roll -- the opponent bears off with every roll on its next turn
+  (:func:`fastbg.cube.is_last_roll`) -- the cube is dead and ``x = 0`` is exact.
 
 No double = cubeful MWC at the current cube and owner; Double/take = cubeful MWC at twice
 the cube, owned by the opponent; Double/pass = MWC after winning a single game at the current
@@ -52,15 +54,16 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
-from .cube import ACTIONS, CUBE_OWNERS, cube_action
-from .met import (DEFAULT_MET, MatchEquityTable, _check_probabilities, _cube, _swap,
-                  load_met)
+from .cube import (ACTIONS, CONTACT_CUBE_EFFICIENCY, CUBE_OWNERS, _probabilities, _resolve_x,
+                   cube_action)
+from .met import DEFAULT_MET, MatchEquityTable, _cube, _swap, load_met
 
 __all__ = ["DEFAULT_CUBE_EFFICIENCY", "MatchCubeDecision", "cubeful_mwc", "live_cube_mwc",
            "match_cube_decision"]
 
-#: GNU Backgammon's cube efficiency for contact and crashed positions.
-DEFAULT_CUBE_EFFICIENCY = 0.68
+#: GNU Backgammon's cube efficiency for contact and crashed positions: the ``x`` used when
+#: neither ``x`` nor a position is given.
+DEFAULT_CUBE_EFFICIENCY = CONTACT_CUBE_EFFICIENCY
 
 
 def _state(met, away, away_opponent, cube, owner, crawford):
@@ -116,8 +119,10 @@ def live_cube_mwc(probs, away: int, away_opponent: int, *, cube: int = 1,
 
     Parameters
     ----------
-    probs : array_like, shape (5,)
-        Cubeless probabilities of the player on roll (DESIGN.md section 5).
+    probs : mapping, object or sequence of 5 float
+        Cubeless probabilities of the player on roll (DESIGN.md section 5), in any form
+        :func:`match_cube_decision` accepts (a :class:`~fastbg.rollout.RolloutResult`,
+        for instance).
     away, away_opponent : int
         Points the player and the opponent need, both >= 1.
     cube : int
@@ -139,9 +144,7 @@ def live_cube_mwc(probs, away: int, away_opponent: int, *, cube: int = 1,
     ValueError
         For invalid probabilities, scores, cube state or table.
     """
-    p5 = _check_probabilities(probs)
-    if p5.shape != (5,):
-        raise ValueError(f"probabilities of one position need shape (5,), got {p5.shape}")
+    p5 = _probabilities(probs)
     met, a, b, c = _state(met, away, away_opponent, cube, owner, crawford)
     return _live(met, p5, a, b, c, owner, crawford)
 
@@ -149,15 +152,19 @@ def live_cube_mwc(probs, away: int, away_opponent: int, *, cube: int = 1,
 def cubeful_mwc(probs, away: int, away_opponent: int, *, cube: int = 1,
                 owner: str = "centred", crawford: bool = False,
                 met: str | MatchEquityTable = DEFAULT_MET,
-                x: float = DEFAULT_CUBE_EFFICIENCY) -> float:
+                x: float | None = None, position=None) -> float:
     """Cubeful MWC of the player on roll: ``x * live + (1 - x) * dead``.
 
     Parameters
     ----------
     probs, away, away_opponent, cube, owner, crawford, met
         As for :func:`live_cube_mwc`.
-    x : float
-        Cube efficiency in [0, 1] (0: dead cube, 1: fully live).
+    x : float, optional
+        Cube efficiency in [0, 1] (0: dead cube, 1: fully live). Default:
+        :func:`fastbg.cube.default_cube_efficiency` of ``position`` if one is given (0 on
+        the last roll), else :data:`DEFAULT_CUBE_EFFICIENCY` (0.68).
+    position : optional
+        Only used for the default ``x``.
 
     Returns
     -------
@@ -169,19 +176,10 @@ def cubeful_mwc(probs, away: int, away_opponent: int, *, cube: int = 1,
     ValueError
         For invalid arguments, or ``x`` outside [0, 1].
     """
-    p5 = _check_probabilities(probs)
-    if p5.shape != (5,):
-        raise ValueError(f"probabilities of one position need shape (5,), got {p5.shape}")
-    x = _efficiency(x)
+    p5 = _probabilities(probs)
+    x = _resolve_x(x, position)
     met, a, b, c = _state(met, away, away_opponent, cube, owner, crawford)
     return _cubeful(met, p5, a, b, c, owner, crawford, x)
-
-
-def _efficiency(x) -> float:
-    x = float(x)
-    if not 0.0 <= x <= 1.0:
-        raise ValueError(f"cube efficiency x must lie in [0, 1], got {x}")
-    return x
 
 
 def _cubeful(met, p5, a, b, c, owner, crawford, x) -> float:
@@ -271,14 +269,17 @@ class MatchCubeDecision:
 def match_cube_decision(probs, match_length: int, score: tuple[int, int] = (0, 0), *,
                         cube: int = 1, owner: str = "centred", crawford: bool = False,
                         met: str | MatchEquityTable = DEFAULT_MET,
-                        x: float = DEFAULT_CUBE_EFFICIENCY) -> MatchCubeDecision:
+                        x: float | None = None, position=None) -> MatchCubeDecision:
     """The cube decision of the player on roll in a match.
 
     Parameters
     ----------
-    probs : array_like, shape (5,)
+    probs : mapping, object or sequence of 5 float
         Cubeless probabilities of the player on roll, ``(win, win_gammon, win_backgammon,
-        lose_gammon, lose_backgammon)`` (DESIGN.md section 5).
+        lose_gammon, lose_backgammon)`` (DESIGN.md section 5), in any form
+        :func:`fastbg.cube.money_cube_decision` accepts: five numbers, a mapping with those
+        keys, or an object with those attributes such as a
+        :class:`~fastbg.rollout.RolloutResult`.
     match_length : int
         Points to win the match (at most the table's length).
     score : (int, int)
@@ -294,8 +295,14 @@ def match_cube_decision(probs, match_length: int, score: tuple[int, int] = (0, 0
         Backgammon's Match ID convention).
     met : str or MatchEquityTable
         The table, or a name or path for :func:`fastbg.met.load_met`. Default Kazaross-XG2.
-    x : float
-        Cube efficiency in [0, 1], default 0.68 (GNU Backgammon's contact value).
+    x : float, optional
+        Cube efficiency in [0, 1]. Default: :func:`fastbg.cube.default_cube_efficiency`
+        of ``position`` if one is given (GNU Backgammon's values, and 0 on the last roll:
+        when the opponent bears off with every roll on its next turn the cube is dead and
+        the dead-cube MWCs are exact), else :data:`DEFAULT_CUBE_EFFICIENCY` (0.68, GNU
+        Backgammon's contact value).
+    position : optional
+        Only used for the default ``x``.
 
     Returns
     -------
@@ -314,9 +321,8 @@ def match_cube_decision(probs, match_length: int, score: tuple[int, int] = (0, 0
     See the module docstring for the method and its sources. The MWCs are model values: as
     good as the probabilities, the table and the single efficiency ``x`` (no look-ahead).
     """
-    p5 = _check_probabilities(probs)
-    if p5.shape != (5,):
-        raise ValueError(f"probabilities of one position need shape (5,), got {p5.shape}")
+    p5 = _probabilities(probs)
+    x = _resolve_x(x, position)
     n = _whole(match_length, "match_length")
     if n < 1:
         raise ValueError(f"match_length must be >= 1, got {n}")
@@ -328,7 +334,6 @@ def match_cube_decision(probs, match_length: int, score: tuple[int, int] = (0, 0
     if not (0 <= s_p < n and 0 <= s_o < n):
         raise ValueError(f"scores must lie in [0, {n - 1}] in a {n}-point match, got "
                          f"{s_p}-{s_o}")
-    x = _efficiency(x)
     table, a, b, c = _state(met, n - s_p, n - s_o, cube, owner, crawford)
     post = not crawford and (a == 1) != (b == 1)
 

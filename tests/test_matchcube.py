@@ -193,3 +193,57 @@ def test_bad_probabilities_raise_value_error():
         match_cube_decision([0.5, 0.6, 0.0, 0.1, 0.0], 7)
     with pytest.raises(ValueError):
         match_cube_decision([OPENING, OPENING], 7)
+
+
+# ------------------------------------------------------------------------ the last roll
+
+def test_last_roll_is_a_dead_cube_in_match_play_too():
+    # The opponent bears off with every roll on its next turn: the player wins only by
+    # bearing off now, nobody turns the cube again, and the dead-cube MWCs are exact:
+    # No double p MWC(win c) + (1 - p) MWC(lose c), Double/take the same at 2c.
+    from fastbg.bearoff import bearoff_board, home_boards, solve
+    from fastbg.cube import cube_action, is_last_roll
+
+    boards = home_boards(2)
+    cases = [(a, b) for a in boards for b in boards if is_last_roll(bearoff_board(a, b))]
+    assert cases
+    for (a, b) in cases[::7]:
+        board = bearoff_board(a, b)
+        p = float(solve(board).win)
+        for length, score in ((7, (0, 0)), (7, (3, 5)), (5, (0, 3)), (9, (6, 2))):
+            d = match_cube_decision(gammonless(p), length, score, position=board)
+            assert d.x == 0.0
+            away, away_opp = length - score[0], length - score[1]
+            r1 = KXG2.result_mwc(away, away_opp, 1)
+            r2 = KXG2.result_mwc(away, away_opp, 2)
+            nd = p * r1[0] + (1 - p) * r1[3]
+            dt = p * r2[0] + (1 - p) * r2[3]
+            assert d.nd == pytest.approx(nd, abs=1e-12)
+            if d.can_double:
+                assert d.dt == pytest.approx(dt, abs=1e-12) and d.dp == r1[0]
+                if abs(nd - dt) > 1e-9 and abs(dt - r1[0]) > 1e-9:
+                    assert d.action == cube_action(nd, dt, r1[0])
+    # without a position the default stays GNU Backgammon's contact value
+    assert match_cube_decision(gammonless(0.7), 7).x == DEFAULT_CUBE_EFFICIENCY
+    assert cubeful_mwc(gammonless(0.7), 7, 7, position=bearoff_board({6: 1}, {1: 1})) == \
+        pytest.approx(KXG2.cubeless_mwc(gammonless(0.7), 7, 7))
+
+
+# ------------------------------------------------------------------ probability inputs
+
+def test_rollout_results_and_mappings_are_accepted():
+    # The same inputs as fastbg.money_cube_decision, read by the same reader.
+    from fastbg import money_cube_decision, rollout
+    from fastbg.rollout import PROBABILITY_KEYS
+
+    res = rollout("XGID=-ABBCBCAA-------aaacbbbba-:0:0:1:00:0:0:0:0:10", 300, seed=1,
+                  workers=1)
+    listed = [getattr(res, k) for k in PROBABILITY_KEYS]
+    money_cube_decision(res)
+    want = match_cube_decision(listed, 7, (2, 4))
+    assert match_cube_decision(res, 7, (2, 4)) == want
+    assert match_cube_decision(dict(zip(PROBABILITY_KEYS, listed)), 7, (2, 4)) == want
+    assert cubeful_mwc(res, 5, 3) == cubeful_mwc(listed, 5, 3)
+    assert live_cube_mwc(res, 5, 3) == live_cube_mwc(listed, 5, 3)
+    with pytest.raises(ValueError, match="lack"):
+        match_cube_decision({"win": 0.5}, 7)
