@@ -56,6 +56,7 @@ import numpy as np
 
 from .cube import (ACTIONS, CONTACT_CUBE_EFFICIENCY, CUBE_OWNERS, _probabilities, _resolve_x,
                    cube_action)
+from .matchstate import an
 from .met import DEFAULT_MET, MatchEquityTable, _cube, _swap, load_met
 
 __all__ = ["DEFAULT_CUBE_EFFICIENCY", "MatchCubeDecision", "cubeful_mwc", "live_cube_mwc",
@@ -332,7 +333,7 @@ def match_cube_decision(probs, match_length: int, score: tuple[int, int] = (0, 0
         raise ValueError(f"score must be a pair (player, opponent), got {score!r}") from None
     s_p, s_o = _whole(s_p, "score"), _whole(s_o, "score")
     if not (0 <= s_p < n and 0 <= s_o < n):
-        raise ValueError(f"scores must lie in [0, {n - 1}] in a {n}-point match, got "
+        raise ValueError(f"scores must lie in [0, {n - 1}] in {an(n)}-point match, got "
                          f"{s_p}-{s_o}")
     table, a, b, c = _state(met, n - s_p, n - s_o, cube, owner, crawford)
     post = not crawford and (a == 1) != (b == 1)

@@ -23,7 +23,7 @@ import numpy as np
 
 from .cube import CUBE_OWNERS
 
-__all__ = ["MatchState", "parse_game", "check_dice", "DEFAULT_MAX_CUBE"]
+__all__ = ["MatchState", "parse_game", "check_dice", "DEFAULT_MAX_CUBE", "an"]
 
 #: The cube limit of an XGID that does not say otherwise (its last field, ``10``, is
 #: log2 of 1024), used also for GNU Backgammon IDs, which carry no limit.
@@ -40,6 +40,18 @@ def _whole(name: str, value) -> int:
         return operator.index(value)
     except TypeError:
         raise ValueError(f"{name} must be a whole number, got {value!r}") from None
+
+
+def an(n: int) -> str:
+    """The number with its indefinite article, as it is read aloud: ``"a 4"``, ``"an 8"``.
+
+    "an" before numbers read with a vowel first: eight, eleven, eighteen, eighty...,
+    eight hundred..., eight/eleven/eighteen thousand... (the leading group of three
+    digits decides: it starts with 8, or is 11 or 18).
+    """
+    digits = str(abs(int(n)))
+    lead = digits[: len(digits) % 3 or 3]
+    return f"{'an' if lead[0] == '8' or lead in ('11', '18') else 'a'} {n}"
 
 
 def _flag(name: str, value) -> bool:
@@ -189,7 +201,7 @@ class MatchState:
             return
         if max(score) >= length:
             raise ValueError(
-                f"score {score} in a {length}-point match: a side with {max(score)} points "
+                f"score {score} in {an(length)}-point match: a side with {max(score)} points "
                 "has already won it (scores are below the match length)"
             )
         if flags["jacoby"]:
@@ -205,7 +217,7 @@ class MatchState:
                     else "neither side is 1-away"
                 )
                 raise ValueError(
-                    f"crawford=True at {score[0]}-{score[1]} in a {length}-point match: {why}"
+                    f"crawford=True at {score[0]}-{score[1]} in {an(length)}-point match: {why}"
                 )
             if cube != 1:
                 raise ValueError(f"cube {cube} in the Crawford game: nobody may double in it")
@@ -260,6 +272,23 @@ class MatchState:
         if self.crawford or self.cube_owner == "opponent" or self.cube >= self.max_cube:
             return False
         return self.is_money or self.match_length - self.score[0] > self.cube
+
+    @property
+    def why_not_double(self) -> str | None:
+        """Why the player on roll may not double (see :attr:`may_double`), in words;
+        ``None`` when it may."""
+        if self.crawford:
+            return "no doubling in the Crawford game"
+        if self.cube_owner == "opponent":
+            return "the opponent owns the cube"
+        if self.cube >= self.max_cube:
+            return (f"the cube is at its limit: {self.cube} is the largest cube allowed "
+                    f"(max cube {self.max_cube})")
+        if not self.is_money and self.match_length - self.score[0] <= self.cube:
+            return (f"the cube is dead for the player on roll: "
+                    f"{self.match_length - self.score[0]}-away with {an(self.cube)}-cube, "
+                    "a single win already takes the match")
+        return None
 
     # ----------------------------------------------------------------- conversions
     def swapped(self) -> "MatchState":

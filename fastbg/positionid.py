@@ -288,6 +288,15 @@ def encode_xgid(board, **fields) -> str:
     )
 
 
+#: What the messages call each numeric XGID field; the fields that may be negative.
+_XGID_FIELD_LABELS = {
+    "cube_log2": "cube field", "cube_owner": "cube position", "turn": "turn",
+    "score_x": "score of X", "score_o": "score of O", "crawford_jacoby": "8th field",
+    "match_length": "match length", "max_cube": "max cube field",
+}
+_SIGNED_XGID_FIELDS = ("cube_owner", "turn")
+
+
 def decode_xgid(xgid: str) -> XGID:
     """Parse an XGID.
 
@@ -306,8 +315,9 @@ def decode_xgid(xgid: str) -> XGID:
     ------
     ValueError
         If the board part is not 26 characters of ``-``, ``a``..``o``,
-        ``A``..``O``, a numeric field is not an integer, ``turn`` is not 1 or
-        -1, a side's bar holds the other side's checkers, or the board is not
+        ``A``..``O``, a numeric field is not ASCII digits (with an optional
+        leading ``-`` for the cube position and ``turn``, the only fields that
+        may be negative; no spaces or ``+``), ``turn`` is not 1 or -1, a side's bar holds the other side's checkers, or the board is not
         valid (more than 15 checkers a side).
     """
     if not isinstance(xgid, str):
@@ -356,10 +366,16 @@ def decode_xgid(xgid: str) -> XGID:
                 )
             values[name] = text
             continue
-        try:
-            values[name] = int(text)
-        except ValueError:
-            raise ValueError(f"bad XGID {xgid!r}: field {name} is {text!r}, not an integer") from None
+        signed = name in _SIGNED_XGID_FIELDS
+        if not re.fullmatch(r"-?[0-9]+" if signed else r"[0-9]+", text):
+            label = _XGID_FIELD_LABELS[name]
+            if re.fullmatch(r"-[0-9]+", text):
+                raise ValueError(f"bad XGID {xgid!r}: {label} is {text}, negative; it is 0 "
+                                 "or more")
+            raise ValueError(
+                f"bad XGID {xgid!r}: {label} is {text!r}, not a whole number (ASCII digits"
+                + (", with an optional leading '-')" if signed else ")"))
+        values[name] = int(text)
     turn = values.get("turn", 1)
     if turn not in (1, -1):
         raise ValueError(f"bad XGID {xgid!r}: turn is {turn}, must be 1 or -1")
@@ -411,19 +427,9 @@ def _check_offer(state: MatchState, dice, offer: str | None) -> None:
                          "doubling comes before the roll")
     if offer == "double" and not state.may_double:
         raise ValueError(f"a double is offered but the player on roll may not double "
-                         f"({_why_no_double(state)})")
+                         f"({state.why_not_double})")
     if offer in ("beaver", "raccoon") and not (state.is_money and state.beaver):
         raise ValueError(f"a {offer} needs money play with beavers allowed")
-
-
-def _why_no_double(state: MatchState) -> str:
-    if state.crawford:
-        return "Crawford game"
-    if state.cube_owner == "opponent":
-        return "the opponent owns the cube"
-    if state.cube >= state.max_cube:
-        return f"the cube is at max_cube {state.max_cube}"
-    return f"the cube is dead: the player needs {state.away[0]} points with a {state.cube}-cube"
 
 
 @dataclass(frozen=True)

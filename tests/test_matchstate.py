@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fastbg import Position
-from fastbg.matchstate import DEFAULT_MAX_CUBE, MatchState, parse_game
+from fastbg.matchstate import DEFAULT_MAX_CUBE, MatchState, an, parse_game
 from fastbg.positionid import (
     MatchID,
     XGIDGame,
@@ -408,7 +408,15 @@ def test_pending_cube_actions_in_an_xgid():
         ("0:0:1:00:0:0:2:7:10", "8th field is 2; it is the Crawford flag"),
         ("0:0:1:00:0:0:4:0:10", "8th field is 4; it is Jacoby"),
         ("0:0:1:00:0:0:0:-1:10", "match length is -1"),
-        ("0:0:1:00:-1:0:0:7:10", "negative score"),
+        ("0:0:1:00:-1:0:0:7:10", "score of X is -1, negative"),
+        ("0:0:1:00:0:0:0:-7:10", "match length is -7, negative"),
+        ("0: 0:1:00:0:0:0:0:10", "cube position is ' 0', not a whole number"),
+        ("0:0:+1:00:0:0:0:0:10", "turn is '\\+1', not a whole number"),
+        ("0:0:1:00:0:0:0:\u0667:10", "match length is '\u0667', not a whole number"),
+        ("0:0:1:00: 2:0:0:7:10", "score of X is ' 2'"),
+        ("0:0:1:00:+2:0:0:7:10", "score of X is '\\+2'"),
+        ("0:0:1:00:2:0:0:7:1\uff10", "max cube field is '1\uff10'"),
+        ("0:0:1:00:0:0::0:10", "8th field is '', not a whole number"),
         ("0:0:1:00:7:0:0:7:10", "has already won"),
         ("0:0:1:00:3:4:1:7:10", "neither side is 1-away"),
         ("0:0:1:00:6:6:1:7:10", "both sides are 1-away"),
@@ -523,3 +531,34 @@ def test_options_a_format_cannot_hold_are_not_written():
     h = MatchState.match(5, (4, 1), holland=True)
     assert parse_game(h.to_xgid(START))[1] == replace(h, holland=False)
     assert decode_match_id(h.to_match_id()).state == replace(h, holland=False)
+
+
+def test_why_not_double_names_each_reason():
+    assert MatchState().why_not_double is None
+    at_limit = MatchState(cube=1024, cube_owner="player")
+    assert not at_limit.may_double
+    assert "at its limit" in at_limit.why_not_double and "1024" in at_limit.why_not_double
+    assert MatchState(cube=2, cube_owner="opponent").why_not_double == \
+        "the opponent owns the cube"
+    assert "Crawford" in MatchState.match(5, (4, 2), crawford=True).why_not_double
+    dead = MatchState.match(11, (3, 0), cube=8, cube_owner="player")
+    assert not dead.may_double
+    assert "8-away with an 8-cube" in dead.why_not_double
+    for s in (MatchState.match(7, (0, 0), cube=2, cube_owner="player"), MatchState(cube=2,
+              cube_owner="player", max_cube=4)):
+        assert s.may_double and s.why_not_double is None
+
+
+@pytest.mark.parametrize("n, text", [(1, "a 1"), (2, "a 2"), (8, "an 8"), (11, "an 11"),
+                                     (16, "a 16"), (18, "an 18"), (80, "an 80"),
+                                     (118, "a 118"), (1024, "a 1024"), (8192, "an 8192"),
+                                     (11000, "an 11000"), (32768, "a 32768")])
+def test_indefinite_article(n, text):
+    assert an(n) == text
+
+
+def test_messages_use_the_right_article():
+    with pytest.raises(ValueError, match="in an 8-point match"):
+        MatchState.match(8, (8, 0))
+    with pytest.raises(ValueError, match="with an 8-cube"):
+        xgid_to_game("XGID=-b----E-C---eE---c-e----B-:3:1:1:D:3:0:0:11:10")
