@@ -4,6 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from .positionid import (
+    decode_gnubg_id,
     decode_position_id,
     decode_xgid,
     encode_position_id,
@@ -50,7 +51,7 @@ class Position:
         if isinstance(board, str):
             raise ValueError(
                 f"Position() takes a (2, 25) board; use Position.parse({board!r}) for "
-                "'start', a Position ID or an XGID"
+                "'start', a Position ID, a PositionID:MatchID pair or an XGID"
             )
         b = validate_board(board)
         b.setflags(write=False)
@@ -74,14 +75,22 @@ class Position:
 
     @classmethod
     def parse(cls, text) -> "Position":
-        """Position from ``"start"``, a Position ID, an XGID, or a board array.
+        """Position from ``"start"``, a Position ID, a GNU Backgammon
+        ``PositionID:MatchID`` pair, an XGID, or a board array.
 
         Parameters
         ----------
         text : str or Position or array_like
             ``"start"`` (any case), a 14-character GNU Backgammon Position ID,
-            an XGID (with or without ``XGID=``), a :class:`Position`, or a
-            ``(2, 25)`` board.
+            a ``PositionID:MatchID`` pair as GNU Backgammon writes it (both IDs
+            are checked, the board is kept), an XGID (with or without
+            ``XGID=``), a :class:`Position`, or a ``(2, 25)`` board.
+
+        Returns
+        -------
+        Position
+            The board only: cube, score and dice of a pair or an XGID are read by
+            :func:`fastbg.matchstate.parse_game`.
 
         Raises
         ------
@@ -95,13 +104,17 @@ class Position:
         s = text.strip()
         if s.lower() == "start":
             return cls.start()
-        if s.upper().startswith("XGID=") or ":" in s:
+        if s.upper().startswith("XGID="):
+            return cls.from_xgid(s)
+        if ":" in s:
+            if len(s.split(":", 1)[0].strip()) == 14:  # GNU Backgammon's PositionID:MatchID
+                return cls(decode_gnubg_id(s)[0])
             return cls.from_xgid(s)
         if len(s) == 14:
             return cls.from_position_id(s)
         raise ValueError(
             f"bad position {text!r}: expected 'start', a 14-character GNU Backgammon "
-            f"Position ID or an XGID ({len(s)} characters given)"
+            f"Position ID, a PositionID:MatchID pair or an XGID ({len(s)} characters given)"
         )
 
     # ------------------------------------------------------------- conversions
@@ -166,12 +179,24 @@ def _stack(n: int, symbol: str, height: int) -> list[str]:
     return cells
 
 
-def diagram(pos: Position, height: int = 5) -> str:
+def diagram(pos: Position, height: int = 5, *, state=None, dice=None) -> str:
     """ASCII diagram of a position, the player on roll (X) at the bottom.
 
     Points are numbered from X's side: 13..24 along the top, 12..1 along the
     bottom, X's home board bottom right. A point with more than ``height``
     checkers shows the count in its last cell (``A`` = 10 ... ``F`` = 15).
+
+    Parameters
+    ----------
+    pos : Position
+    height : int
+        Checkers shown per point.
+    state : MatchState, optional
+        Cube, score and rules: with it the diagram ends with the GNU Backgammon
+        Match ID and the full XGID of the position in this state (and ``dice``),
+        without it with the XGID of a money game with a centred cube, to roll.
+    dice : (int, int), optional
+        The roll, if the player on roll has rolled (only with ``state``).
     """
     b = pos.board
     x_row, o_row = b[0], b[1]
@@ -201,5 +226,9 @@ def diagram(pos: Position, height: int = 5) -> str:
     lines.append(" +" + "".join(f"{p:>3}" for p in bottom[:6]) + " |BAR|" + "".join(f"{p:>3}" for p in bottom[6:]) + " +")
     lines.append(f" X (on roll)     pips {pos.pip_counts[0]:>3}   off {pos.checkers_off[0]}")
     lines.append(f" Position ID: {pos.to_position_id()}")
-    lines.append(f" XGID: {pos.to_xgid()}")
+    if state is None:
+        lines.append(f" XGID: {pos.to_xgid()}")
+    else:
+        lines.append(f" Match ID: {state.to_match_id(dice)}")
+        lines.append(f" XGID: {state.to_xgid(pos, dice)}")
     return "\n".join(lines)

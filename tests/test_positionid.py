@@ -110,3 +110,20 @@ def test_position_is_immutable_and_hashable():
 def test_diagram_shows_ids_and_pips():
     text = str(Position.parse("4HPMwQCMz+AIIQ"))
     assert "4HPMwQCMz+AIIQ" in text and "XGID=" in text and "pips" in text
+
+
+@pytest.mark.parametrize("pair", ["bdtVAABttysAAA:cAngACAAIAAA", "4HPwATDgc/ABMA:QYkqASAAIAAA",
+                                  " 4HPwATDgc/ABMA : QYkqASAAIAAA "])
+def test_parse_reads_the_board_of_a_gnubg_pair(pair):
+    from fastbg.matchstate import parse_game
+
+    pos = Position.parse(pair)
+    assert pos == Position.from_position_id(pair.split(":")[0].strip())
+    assert pos == parse_game(pair)[0]
+
+
+def test_parse_checks_both_ids_of_a_gnubg_pair():
+    with pytest.raises(ValueError, match="Match ID"):
+        Position.parse("4HPwATDgc/ABMA:QYkqASAAIAA")
+    with pytest.raises(ValueError, match="not a base64 character"):
+        Position.parse("4HPwATDgc/AB-A:QYkqASAAIAAA")
