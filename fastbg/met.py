@@ -774,7 +774,8 @@ def load_met(path_or_name: str | os.PathLike | MatchEquityTable = DEFAULT_MET
     Raises
     ------
     ValueError
-        If the name is neither a file nor a shipped table, or the file is not a valid MET:
+        If the name is neither a file nor a shipped table (a directory is named as such),
+        or the file is not a valid MET:
         not well-formed XML, no pre- or post-Crawford table, a non-square pre-Crawford table,
         a value that is not a number in [0, 1], or a parametric table type ("mec", "zadeh").
     OSError
@@ -803,6 +804,10 @@ def load_met(path_or_name: str | os.PathLike | MatchEquityTable = DEFAULT_MET
     for name in SHIPPED_METS:
         if stem.lower() == name.lower():
             return _load_shipped(name)
+    if path.is_dir():
+        raise ValueError(f"match equity table {text!r} is a directory, not a MET XML file")
+    if path.exists():
+        raise ValueError(f"match equity table {text!r} is not a regular file")
     raise ValueError(f"unknown match equity table {text!r}: no such file, and not one of the "
                      f"shipped tables {', '.join(SHIPPED_METS)}")
 

@@ -376,6 +376,13 @@ def test_unknown_name_raises_value_error():
         load_met(42)
 
 
+def test_a_directory_is_named_as_such(tmp_path):
+    with pytest.raises(ValueError, match="is a directory, not a MET XML file"):
+        load_met(tmp_path)
+    with pytest.raises(ValueError, match="is a directory"):
+        load_met(str(tmp_path))
+
+
 def test_direct_construction_validates():
     with pytest.raises(ValueError):
         MatchEquityTable([[0.5, 0.6]], [0.5])
