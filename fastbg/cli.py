@@ -32,7 +32,10 @@ Commands
 ``fastbg gammon-values --length N [--cube V] [--met M] [--csv | --json]``
     Gammon values (win and loss) at every score 1- to N-away.
 
-POSITION is ``start``, a GNU Backgammon Position ID or an XGID (``XGID=...``).
+POSITION is ``start``, a GNU Backgammon Position ID, a GNU Backgammon
+``PositionID:MatchID`` pair or an XGID (``XGID=...``). The dice of a pair or an XGID
+are the first roll of ``rollout`` and must be DICE of ``moves``; ``eval`` and
+``cube`` refuse a position with the dice rolled.
 Bad arguments print one line naming the problem and exit with status 2.
 """
 from __future__ import annotations
@@ -47,6 +50,7 @@ import numpy as np
 
 from . import __version__
 from .engine import ENGINES
+from .matchstate import parse_game
 from .plays import legal_plays, parse_dice
 from .position import Position
 from .rollout import POLICIES, PROBABILITY_KEYS, normal_quantile, rollout
@@ -89,6 +93,26 @@ def _dice_arg(text: str):
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
+_POSITION_HELP = "'start', a Position ID, a GNU PositionID:MatchID pair or an XGID"
+_ENGINE_HELP = "the compiled core (default) or the pure-Python reference; same numbers"
+
+#: What each policy of fastbg.rollout.POLICIES is, for the help; a policy missing here is
+#: still offered, by its name.
+_POLICY_TEXT = {
+    "pubeval": "Tesauro's pubeval",
+    "random": "a uniformly random legal play",
+    "nn": "the shipped neural network's best play at 0 ply, about 20x slower than pubeval",
+    "nn-1ply": "the network's 8 best 0-ply plays, each scored by the average over the "
+               "opponent's 21 rolls of its best 0-ply reply; thousands of times slower than "
+               "pubeval, a few games per second",
+}
+
+
+def _policy_help(default: str = "pubeval") -> str:
+    return "; ".join(f"{p} = {_POLICY_TEXT.get(p, 'see fastbg.rollout')}"
+                     + (" (default)" if p == default else "") for p in POLICIES)
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="fastbg", description="Backgammon simulation engine: legal plays and Monte Carlo rollouts.")
     p.add_argument("--version", action="version", version=f"fastbg {__version__}")
@@ -96,10 +120,12 @@ def build_parser() -> argparse.ArgumentParser:
     sub.required = True
 
     s = sub.add_parser("show", help="board diagram, pip counts and IDs of a position")
-    s.add_argument("position", metavar="POSITION", help="'start', a Position ID or an XGID")
+    s.add_argument("position", metavar="POSITION", help=_POSITION_HELP + " (with the cube and "
+                   "score of the last two)")
 
     m = sub.add_parser("moves", help="every legal play for a roll")
-    m.add_argument("position", metavar="POSITION", help="'start', a Position ID or an XGID")
+    m.add_argument("position", metavar="POSITION", help=_POSITION_HELP + " (rolled dice in it "
+                   "must be DICE)")
     m.add_argument("dice", metavar="DICE", nargs="+", help="the roll: 31, 3-1 or 3 1")
     m.add_argument("--engine", choices=ENGINES, default="cython",
                    help="the compiled core (default) or the pure-Python reference")
@@ -107,12 +133,13 @@ def build_parser() -> argparse.ArgumentParser:
 
     r = sub.add_parser("rollout", help="Monte Carlo rollout of a position")
     r.add_argument("position", metavar="POSITION", nargs="?", default="start",
-                   help="'start' (default), a Position ID or an XGID")
+                   help="'start' (default), a Position ID, a GNU PositionID:MatchID pair or an "
+                        "XGID; dice rolled in the last two are the first roll")
     r.add_argument("--games", "-n", type=_positive_int, default=10_000, help="games to play (default 10000)")
     r.add_argument("--seed", type=_seed, default=None, help="root seed (default: fresh entropy, reported)")
     r.add_argument("--workers", "-w", type=_positive_int, default=None, help="threads (default: one per CPU)")
     r.add_argument("--policy", choices=POLICIES, default="pubeval",
-                   help="how both sides play: Tesauro's pubeval (default) or uniformly random")
+                   help="how both sides play: " + _policy_help())
     r.add_argument("--engine", choices=ENGINES, default="cython",
                    help="the compiled core (default) or the pure-Python reference; same numbers")
     r.add_argument("--dice", type=_dice_arg, default=None, help="fix the first roll, e.g. 31")
@@ -124,9 +151,9 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--no-progress", action="store_true", help="no progress bar")
 
     f = sub.add_parser("perft", help="leaves of the game tree over all 21 rolls per ply (move-generator benchmark)")
-    f.add_argument("position", metavar="POSITION", help="'start', a Position ID or an XGID")
+    f.add_argument("position", metavar="POSITION", help=_POSITION_HELP)
     f.add_argument("depth", metavar="DEPTH", type=_depth, help="plies, 0..16 (each depth 1..DEPTH is counted)")
-    f.add_argument("--engine", choices=ENGINES, default="cython")
+    f.add_argument("--engine", choices=ENGINES, default="cython", help=_ENGINE_HELP)
     f.add_argument("--json", action="store_true", help="machine-readable output")
 
     k = sub.add_parser("bench", help="games/s and legal plays/s of each engine (Markdown table)")
@@ -139,19 +166,28 @@ def build_parser() -> argparse.ArgumentParser:
     k.add_argument("--json", action="store_true", help="machine-readable output")
 
     e = sub.add_parser("eval", help="the neural network's five probabilities and equity (0-ply)")
-    e.add_argument("position", metavar="POSITION", help="'start', a Position ID or an XGID")
-    e.add_argument("--engine", choices=ENGINES, default="cython")
+    e.add_argument("position", metavar="POSITION",
+                   help=_POSITION_HELP + ", before the roll (no dice rolled)")
+    e.add_argument("--engine", choices=ENGINES, default="cython",
+                   help="the network's forward pass in the compiled core (default) or the "
+                        "pure-Python reference; same numbers")
     e.add_argument("--json", action="store_true", help="machine-readable output")
 
     _add_cube_parser(sub)
     _add_table_parsers(sub)
+    p.commands = sub.choices  # the subcommands' parsers, by name
     return p
 
 
 def _cmd_eval(args) -> int:
     from .nn import evaluate, network_info
 
-    pos = Position.parse(args.position)
+    pos, _, dice = parse_game(args.position)
+    if dice is not None:
+        raise ValueError(
+            f"POSITION has the dice rolled ({dice[0]}-{dice[1]}): eval values a position "
+            "before the roll; give it before the roll (dice 00 in an XGID), or list the plays "
+            "with 'fastbg moves'")
     ev = evaluate(pos, engine=args.engine)
     info = network_info()
     if args.json:
@@ -219,13 +255,33 @@ def _cmd_bench(args) -> int:
 
 
 def _cmd_show(args) -> int:
-    print(Position.parse(args.position))
+    from .position import diagram
+
+    text = args.position.strip()
+    if not (_is_xgid(text) or ":" in text):  # 'start' or a Position ID: no state
+        print(Position.parse(text))
+        return 0
+    try:
+        pos, state, dice = parse_game(text)
+    except ValueError as exc:
+        # A pending double or resignation: parse_game reads positions to roll or play;
+        # show the board, and say why the state is left out (a bad ID fails here too).
+        pos = Position.parse(text)
+        print(pos)
+        print(f" (cube and score not shown: {exc})")
+        return 0
+    print(diagram(pos, state=state, dice=dice))
+    print(f" {_describe_state(state)}" + (f"; rolled {dice[0]}-{dice[1]}" if dice else
+                                          "; to roll"))
     return 0
 
 
 def _cmd_moves(args) -> int:
-    pos = Position.parse(args.position)
+    pos, _, rolled = parse_game(args.position)
     dice = parse_dice(" ".join(args.dice))
+    if rolled is not None and sorted(rolled) != sorted(dice):
+        raise ValueError(f"POSITION has {rolled[0]}-{rolled[1]} rolled but DICE is "
+                         f"{dice[0]}-{dice[1]}: give the same roll")
     plays = legal_plays(pos, dice, engine=args.engine)
     if args.json:
         print(json.dumps({
@@ -289,8 +345,13 @@ def _run_rollout(pos, args, **options):
 
 
 def _cmd_rollout(args) -> int:
-    pos = Position.parse(args.position)
-    res = _run_rollout(pos, args, dice=args.dice, opening=args.opening)
+    pos, _, dice = parse_game(args.position)
+    if dice is None:
+        dice = args.dice
+    elif args.dice is not None and sorted(args.dice) != sorted(dice):
+        raise ValueError(f"POSITION has {dice[0]}-{dice[1]} rolled but --dice is "
+                         f"{args.dice[0]}-{args.dice[1]}: give one roll (or the same)")
+    res = _run_rollout(pos, args, dice=dice, opening=args.opening)
     if res.games == 0:
         print("interrupted before any game finished; nothing to report", file=sys.stderr)
         return EXIT_INTERRUPTED
@@ -341,8 +402,13 @@ _CUBE_EPILOG = (
     "printed); --cube 1 alone also centres the cube, and switching between money and match "
     "play with --match-length drops the other kind's fields (score and Crawford, or Jacoby "
     "and beavers). The combined state must be possible, else one line names the problem "
-    "and the status is 2. A POSITION with the dice already rolled is refused: the cube is "
-    "turned before the roll."
+    "and the status is 2; so is a --cube above the cube limit (an XGID's max cube field, "
+    "else 1024), which only --max-cube raises. A POSITION with the dice already rolled is "
+    "refused: the cube is turned before the roll. When the player on roll may not double "
+    "(the opponent's cube, the Crawford game, a dead cube in a match, a cube at its limit) "
+    "only No double is valued, and the output says why. A dead cube has x = 0 unless --x "
+    "is given: a cube at its limit, or the last roll (a race in which the opponent bears "
+    "off its last checkers with every roll on its next turn)."
 )
 
 
@@ -368,7 +434,7 @@ def _number_arg(text: str) -> float:
 
 
 def _score_arg(text: str) -> tuple[int, int]:
-    m = re.fullmatch(r"\s*(\d+)\s*-\s*(\d+)\s*", text)
+    m = re.fullmatch(r"\s*([0-9]+)\s*-\s*([0-9]+)\s*", text)
     if not m:
         raise argparse.ArgumentTypeError(
             f"score {text!r} is not A-B (points won so far, the player on roll's first)")
@@ -377,6 +443,7 @@ def _score_arg(text: str) -> tuple[int, int]:
 
 def _add_cube_parser(sub) -> None:
     from .cube import CUBE_OWNERS
+    from .matchstate import DEFAULT_MAX_CUBE
     from .met import DEFAULT_MET, SHIPPED_METS
 
     c = sub.add_parser(
@@ -390,14 +457,15 @@ def _add_cube_parser(sub) -> None:
     c.add_argument("--seed", type=_seed, default=None, help="root seed (default: fresh entropy, reported)")
     c.add_argument("--workers", "-w", type=_positive_int, default=None, help="threads (default: one per CPU)")
     c.add_argument("--policy", choices=POLICIES, default="pubeval",
-                   help="how both sides play in the cubeless rollout (default Tesauro's "
-                        "pubeval); the weaker the policy, the more biased the probabilities")
+                   help="how both sides play in the cubeless rollout: " + _policy_help()
+                        + "; the weaker the policy, the more biased the probabilities")
     c.add_argument("--engine", choices=ENGINES, default="cython",
                    help="the compiled core (default) or the pure-Python reference; same numbers")
     c.add_argument("--x", type=_number_arg, default=None, metavar="X",
                    help="cube efficiency in [0, 1] (0 dead cube, 1 fully live; default GNU "
                         "Backgammon's: 0.68 in contact, 0.6 in bear-offs, 0.6 to 0.7 by the "
-                        "pip count of the player on roll in other races)")
+                        "pip count of the player on roll in other races; 0 for a dead cube: "
+                        "on the last roll and at the cube limit)")
     g = c.add_argument_group("cube and match (each replaces POSITION's field)")
     g.add_argument("--match-length", type=_non_negative_int, default=None, metavar="N",
                    help="points to win the match; 0 is money play (the default)")
@@ -407,6 +475,10 @@ def _add_cube_parser(sub) -> None:
                    help="cube value: 1 (centred), 2, 4, ...")
     g.add_argument("--owner", choices=CUBE_OWNERS, default=None,
                    help="who owns the cube, from the player on roll's view (a 1-cube is centred)")
+    g.add_argument("--max-cube", type=_whole_arg, default=None, metavar="V",
+                   help="largest cube value allowed, a power of two (default: an XGID's max "
+                        f"cube field, else {DEFAULT_MAX_CUBE}); no double from a cube at the "
+                        "limit")
     g.add_argument("--crawford", action=argparse.BooleanOptionalAction, default=None,
                    help="this game is the Crawford game (one side 1-away, nobody may double); "
                         "a game with a side 1-away is otherwise post-Crawford")
@@ -476,7 +548,7 @@ def _add_table_parsers(sub) -> None:
 
 def _cube_state(args):
     """Position and MatchState of `fastbg cube`: POSITION's state with the options applied."""
-    from .matchstate import MatchState, parse_game
+    from .matchstate import MatchState
 
     pos, base, dice = parse_game(args.position)
     if dice is not None:
@@ -489,14 +561,22 @@ def _cube_state(args):
         fields.update(score=(0, 0), crawford=False, holland=False, jacoby=False, beaver=False)
     given = {"match_length": args.match_length, "score": args.score, "cube": args.cube,
              "cube_owner": args.owner, "crawford": args.crawford, "jacoby": args.jacoby,
-             "beaver": args.beaver}
+             "beaver": args.beaver, "max_cube": args.max_cube}
     given = {k: v for k, v in given.items() if v is not None}
     fields.update(given)
     if args.cube is not None:
         if args.owner is None and args.cube == 1:
             fields["cube_owner"] = "centred"
-        if args.cube > fields["max_cube"] and args.cube & (args.cube - 1) == 0:
-            fields["max_cube"] = args.cube
+        limit = fields["max_cube"]
+        if args.cube > limit and limit >= 1 and limit & (limit - 1) == 0:
+            # The limit is never raised behind the user's back: an XGID above its own max
+            # cube is refused too. It is raised explicitly with --max-cube.
+            source = ("--max-cube" if args.max_cube is not None
+                      else "the XGID's max cube field" if _is_xgid(args.position)
+                      else "the default; GNU Backgammon IDs and 'start' carry no limit")
+            raise ValueError(f"--cube {args.cube} is above the cube limit {limit} ({source})"
+                             + ("" if args.max_cube is not None
+                                else "; give --max-cube to raise it"))
     try:
         state = MatchState(**fields)
     except ValueError as exc:
@@ -509,14 +589,24 @@ def _cube_state(args):
     return pos, state
 
 
-def _efficiency(pos, x) -> tuple[float, str]:
-    """Cube efficiency and how it was chosen."""
-    from .cube import default_cube_efficiency
+def _is_xgid(text: str) -> bool:
+    return text.strip().upper().startswith("XGID=")
+
+
+def _efficiency(pos, x, state=None) -> tuple[float, str]:
+    """Cube efficiency and how it was chosen: given, 0 for a dead cube (the last roll, see
+    :func:`fastbg.cube.is_last_roll`, or a cube at its limit, which nobody may turn
+    again), else GNU Backgammon's default for the position's class."""
+    from .cube import LAST_ROLL_CUBE_EFFICIENCY, default_cube_efficiency, is_last_roll
 
     if x is not None:
         return x, "given"
+    if state is not None and state.cube >= state.max_cube:
+        return 0.0, f"cube at its limit ({state.max_cube}): dead cube"
     if not pos.is_race:
         kind = "contact"
+    elif is_last_roll(pos):
+        return LAST_ROLL_CUBE_EFFICIENCY, "last roll: dead cube"
     elif not pos.board[:, 6:].any():
         kind = "bear-off"
     else:
@@ -524,7 +614,7 @@ def _efficiency(pos, x) -> tuple[float, str]:
     return default_cube_efficiency(pos), f"GNU Backgammon's default for {kind}"
 
 
-def _describe_state(state, table) -> str:
+def _describe_state(state, table=None) -> str:
     owner = {"centred": "centred", "player": "owned by the player on roll",
              "opponent": "owned by the opponent"}[state.cube_owner]
     if state.is_money:
@@ -535,8 +625,8 @@ def _describe_state(state, table) -> str:
     phase = (", Crawford game" if state.crawford else ", double match point" if a == b == 1
              else ", post-Crawford" if state.post_crawford else "")
     return (f"{state.match_length}-point match, score {state.score[0]}-{state.score[1]} "
-            f"({a}-away/{b}-away){phase}, cube {state.cube} {owner}, table "
-            f"{table.name or table.source}")
+            f"({a}-away/{b}-away){phase}, cube {state.cube} {owner}"
+            + ("" if table is None else f", table {table.name or table.source}"))
 
 
 # -- standard errors ---------------------------------------------------------------------
@@ -606,15 +696,18 @@ def _margins(nd, dt, dp, se_nd, se_dt, se_dt_minus_nd) -> dict:
 def _money_decision(q, cov, state, x) -> dict:
     from .cube import ACTIONS, cubeful_equity, gammon_values, money_cube_decision
 
-    if state.cube_owner == "opponent":
+    if not state.may_double:
         def f(v):
-            return cubeful_equity(v, x=x, cube_owner="opponent", jacoby=state.jacoby)
+            return cubeful_equity(v, x=x, cube_owner=state.cube_owner, jacoby=state.jacoby)
 
         W, L = gammon_values(q)
         nd = f(q)
         nan = float("nan")
-        return {"action": ACTIONS[0], "can_double": False,
-                "why_not": "the opponent owns the cube", "nd": nd, "dt": nan, "dp": nan,
+        action = ACTIONS[0]
+        if state.cube_owner == "player":
+            action = action.replace("double", "redouble")
+        return {"action": action, "can_double": False,
+                "why_not": state.why_not_double, "nd": nd, "dt": nan, "dp": nan,
                 "stderr": {"nd": _se(_gradient(f, q), cov), "dt": nan, "dp": nan},
                 "equity": nd, "take_point": nan, "cash_point": nan, "take_point_dead": nan,
                 "take_point_live": nan, "W": W, "L": L, "margins": None, "z": nan}
@@ -632,6 +725,7 @@ def _money_decision(q, cov, state, x) -> dict:
 
 
 def _match_decision(q, cov, state, x, table) -> dict:
+    from .cube import ACTIONS
     from .matchcube import cubeful_mwc, match_cube_decision
 
     a, b = state.away
@@ -654,27 +748,32 @@ def _match_decision(q, cov, state, x, table) -> dict:
     nan = float("nan")
     se = {"nd": _se(g_nd, cov), "dt": nan, "dp": nan,
           "cubeless_mwc": _se(_gradient(f_cubeless, q), cov)}
-    margins, z, why_not = None, nan, None
-    if d.can_double:
+    margins, z = None, nan
+    # MatchState.may_double is matchcube's rule (no Crawford game, not the opponent's cube,
+    # not a dead cube) plus the cube limit, which the match equity model does not know.
+    can_double = state.may_double
+    if can_double:
         g_dt = _gradient(f_dt, q)
         se.update(dt=_se(g_dt, cov), dp=0.0)
         margins = _margins(d.nd, d.dt, d.dp, se["nd"], se["dt"], _se(g_dt - g_nd, cov))
         z = min(margins["double"]["z"], margins["take"]["z"])
-    elif state.crawford:
-        why_not = "no doubling in the Crawford game"
-    elif owner == "opponent":
-        why_not = "the opponent owns the cube"
+        values = {k: getattr(d, k) for k in ("action", "dt", "dp", "dt_emg", "dp_emg", "best",
+                                             "take_point", "cash_point", "take_point_dead",
+                                             "take_point_live")}
     else:
-        why_not = (f"the cube is dead for the player on roll: {a}-away with a {c}-cube, a "
-                   "single win already takes the match")
+        action = ACTIONS[0].replace("double", "redouble") if owner == "player" else ACTIONS[0]
+        values = {"action": action, "dt": nan, "dp": nan, "dt_emg": nan, "dp_emg": nan,
+                  "best": d.nd, "take_point": nan, "cash_point": nan, "take_point_dead": nan,
+                  "take_point_live": nan}
     for k in ("nd", "dt", "dp"):
         se[f"{k}_emg"] = se[k] * to_emg
-    out = {"action": d.action, "can_double": d.can_double, "why_not": why_not,
-           "nd": d.nd, "dt": d.dt, "dp": d.dp,
-           "nd_emg": d.nd_emg, "dt_emg": d.dt_emg, "dp_emg": d.dp_emg,
-           "stderr": se, "mwc": d.best, "cubeless_mwc": d.cubeless_mwc,
-           "take_point": d.take_point, "cash_point": d.cash_point,
-           "take_point_dead": d.take_point_dead, "take_point_live": d.take_point_live,
+    out = {"action": values["action"], "can_double": can_double,
+           "why_not": state.why_not_double, "nd": d.nd, "dt": values["dt"], "dp": values["dp"],
+           "nd_emg": d.nd_emg, "dt_emg": values["dt_emg"], "dp_emg": values["dp_emg"],
+           "stderr": se, "mwc": values["best"], "cubeless_mwc": d.cubeless_mwc,
+           "take_point": values["take_point"], "cash_point": values["cash_point"],
+           "take_point_dead": values["take_point_dead"],
+           "take_point_live": values["take_point_live"],
            "margins": margins, "z": z}
     for m in (margins or {}).values():  # the same margins in EMG, for readers of equities
         m["difference_emg"] = m["difference"] * to_emg
@@ -726,7 +825,7 @@ def _cmd_cube(args) -> int:
     if pos.game_over:
         raise ValueError("the game is over in this position: a side has borne off all 15 checkers")
     table = None if state.is_money else _load_met(args.met or DEFAULT_MET)
-    x, x_source = _efficiency(pos, args.x)
+    x, x_source = _efficiency(pos, args.x, state)
     # Check every option with the library's own errors before spending the rollout.
     _decide((0.5, 0.15, 0.01, 0.15, 0.01), np.eye(5) * 1e-6, state, x, table)
 
@@ -984,7 +1083,11 @@ def main(argv=None) -> int:
     # An XGID written without its prefix may start with '-' (an empty bar), which
     # argparse would read as an option: give it its prefix.
     argv = ["XGID=" + a if _BARE_XGID.match(a) else a for a in argv]
-    args = parser.parse_args(argv)
+    args, extra = parser.parse_known_args(argv)
+    if extra:
+        # argparse reports a subcommand's unknown arguments as the main program's; name
+        # the subcommand, whose usage they break.
+        parser.commands[args.command].error(f"unrecognized arguments: {' '.join(extra)}")
     try:
         code = _COMMANDS[args.command](args)
         sys.stdout.flush()  # a full disk or closed pipe is reported here, not at exit

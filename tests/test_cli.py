@@ -56,8 +56,90 @@ def test_rollout_table(capsys):
     assert "win gammon" in out and "cubeless equity" in out and "first roll 3-1" in out
 
 
+RACE = "XGID=-ABBCBCAA-------aaacbbbba-:0:0:1:00:0:0:0:0:10"
+RACE_31 = "XGID=-ABBCBCAA-------aaacbbbba-:0:0:1:31:0:0:0:0:10"
+RACE_PAIR = "bdtVAABttysAAA:cAngACAAIAAA"  # the same board; 7-point match, 4-2
+
+
+def _rollout_json(capsys, *argv):
+    code, out, err = run(capsys, "rollout", *argv, "-n", "300", "--seed", "5", "--workers",
+                         "1", "--json", "--no-progress")
+    assert code == 0, err
+    return json.loads(out)
+
+
+def test_rollout_plays_the_rolled_dice_of_an_xgid(capsys):
+    rolled = _rollout_json(capsys, RACE_31)
+    assert rolled["dice"] == [3, 1]
+    assert rolled["counts"] == _rollout_json(capsys, RACE, "--dice", "31")["counts"]
+    assert rolled["counts"] == _rollout_json(capsys, RACE_31, "--dice", "1-3")["counts"]
+    assert _rollout_json(capsys, RACE)["dice"] is None
+    code, _, err = run(capsys, "rollout", RACE_31, "--dice", "64")
+    assert code == 2 and "3-1 rolled but --dice is 6-4" in err and err.count("\n") == 1
+
+
+def test_eval_refuses_rolled_dice(capsys):
+    code, _, err = run(capsys, "eval", RACE_31)
+    assert code == 2 and "dice rolled (3-1)" in err and "before the roll" in err
+    assert err.count("\n") == 1
+
+
+def test_moves_checks_rolled_dice(capsys):
+    code, out, _ = run(capsys, "moves", RACE_31, "13", "--json")
+    assert code == 0 and json.loads(out)["dice"] == [1, 3]
+    code, _, err = run(capsys, "moves", RACE_31, "64")
+    assert code == 2 and "3-1 rolled but DICE is 6-4" in err
+
+
+@pytest.mark.parametrize("command", [["show"], ["eval"], ["moves", "--json", "31"],
+                                     ["rollout", "-n", "20", "--seed", "1", "--no-progress"]])
+def test_gnubg_pair_is_a_position(capsys, command):
+    code, out, err = run(capsys, command[0], RACE_PAIR, *command[1:])
+    assert code == 0, err
+    assert "bdtVAABttysAAA" in out
+
+
+def test_show_prints_the_state_of_a_pair_or_xgid(capsys):
+    code, out, _ = run(capsys, "show", RACE_PAIR)
+    assert code == 0
+    assert "XGID: XGID=-ABBCBCAA-------aaacbbbba-:0:0:1:00:4:2:0:7:10" in out
+    assert "Match ID: " in out and "7-point match, score 4-2 (3-away/5-away)" in out
+    xgid = "XGID=-b----E-C---eE---c-e----B-:1:1:1:52:3:2:0:7:10"
+    code, out, _ = run(capsys, "show", xgid)
+    assert code == 0 and f"XGID: {xgid}" in out and "cube 2 owned by the player on roll" in out
+    assert "rolled 5-2" in out
+    # a pending double: the board, and why the state is not shown
+    code, out, _ = run(capsys, "show", xgid.replace(":52:", ":D:"))
+    assert code == 0 and "4HPwATDgc/ABMA" in out and "not shown" in out
+    # 'start' and a bare Position ID carry no state: as before
+    code, out, _ = run(capsys, "show", "start")
+    assert "XGID: XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10" in out
+    assert "Match ID" not in out
+
+
+def test_help_lists_every_policy_and_the_engine(capsys):
+    from fastbg.rollout import POLICIES
+
+    for command in ("rollout", "cube"):
+        with pytest.raises(SystemExit):
+            main([command, "--help"])
+        out = " ".join(capsys.readouterr().out.split())
+        assert "uniformly random" in out
+        for policy in POLICIES:
+            assert f"{policy} = " in out, (command, policy)
+        assert "pubeval (default) or uniformly random" not in out
+    with pytest.raises(SystemExit):
+        main(["eval", "--help"])
+    out = " ".join(capsys.readouterr().out.split())
+    assert "--engine {cython,python} the network's forward pass" in out
+
+
 @pytest.mark.parametrize("argv, fragment", [
     (["show", "4HPwATDgc/ABM"], "13 characters"),
+    (["cube", "start", "--frobnicate"], "fastbg cube: error: unrecognized arguments"),
+    (["show", "start", "extra"], "fastbg show: error: unrecognized arguments: extra"),
+    (["eval", "start", "--nope"], "fastbg eval: error: unrecognized arguments"),
+    (["show", "4HPwATDgc/ABMA:QYkqASAAIAA"], "Match ID"),
     (["show", "XGID=-b----E-C---eE---c-e----BB:0:0:1:00:0:0:0:0:10"], "checkers"),
     (["moves", "start", "71"], "die 7 out of range"),
     (["moves", "start", "3"], "bad dice"),
@@ -66,7 +148,7 @@ def test_rollout_table(capsys):
     (["rollout", "start", "--policy", "gnubg"], "invalid choice"),
     (["rollout", "start", "--dice", "9-9"], "out of range"),
     (["rollout", "start", "--seed", "-4"], "non-negative"),
-    (["rollout", "start", "--frobnicate"], "unrecognized arguments"),
+    (["rollout", "start", "--frobnicate"], "fastbg rollout: error: unrecognized arguments"),
 ])
 def test_bad_input_one_line_exit_2(capsys, argv, fragment):
     with pytest.raises(SystemExit) as exc:

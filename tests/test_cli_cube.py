@@ -116,12 +116,15 @@ def test_cube_exact_bearoff_money(capsys, xgid, p_win, seed):
     dec = d["decision"]
     assert d["win_gammon"] == d["lose_gammon"] == 0.0
     assert abs(d["win"] - float(p_win)) < 4 * d["stderr"]["win"]
-    truth = money_cube_decision(_exact(p_win), x=0.6)
+    # the default x: 0.6 for a bear-off, 0 on the last roll (TWO_V_ACE: the opponent's
+    # ace-point checker is sure to come off next turn)
+    truth = money_cube_decision(_exact(p_win), position=xgid)
+    assert d["x"] == truth.x == (0.0 if xgid == TWO_V_ACE else 0.6)
     assert dec["action"] == truth.action
     for k in ("nd", "dt"):
         assert abs(dec[k] - getattr(truth, k)) < 4 * dec["stderr"][k], k
     # the standard errors are the library's delta method on the rollout's counts
-    lib = money_cube_decision([d[k] for k in PROBABILITY_KEYS], x=0.6,
+    lib = money_cube_decision([d[k] for k in PROBABILITY_KEYS], x=truth.x,
                               counts=np.array(d["counts"]))
     assert dec["stderr"]["nd"] == pytest.approx(lib.stderr["nd"])
     assert dec["stderr"]["dt"] == pytest.approx(lib.stderr["dt"])
@@ -154,6 +157,54 @@ def test_cube_exact_bearoff_match(capsys, seed):
     lib = match_cube_decision([d[k] for k in PROBABILITY_KEYS], 5, (1, 2), x=0.6)
     for k in ("nd", "dt", "dp", "nd_emg", "dt_emg", "take_point", "cubeless_mwc"):
         assert dec[k] == pytest.approx(getattr(lib, k)), k
+
+
+# The last roll: the opponent's single checker on its ace point comes off with any roll.
+#   O: ace point 1     X (on roll): 7-point 1     X wins with 23 of 36 rolls
+LAST_ROLL_SEVEN = "XGID=-------A----------------a-:0:0:1:00:0:0:0:0:10"
+#   O: ace point 1     X (on roll): 6-point 1     X wins with 27 of 36 rolls, exactly 75 %
+LAST_ROLL_SIX = "XGID=------A-----------------a-:0:0:1:00:0:0:0:0:10"
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_last_roll_is_a_dead_cube(capsys, seed):
+    # 23/36: a double and a take (the take point is the dead cube's 25 %), not the "No
+    # double, take" of x = 0.6.
+    # Exactly: No double 2p - 1, Double/take 2 (2p - 1), Double/pass 1, with p = 23/36.
+    p = 23 / 36
+    assert 2 * p - 1 < 2 * (2 * p - 1) < 1
+    d = cube_json(capsys, LAST_ROLL_SEVEN, games=4000, seed=seed)
+    assert abs(d["win"] - p) < 4 * d["stderr"]["win"]
+    assert d["x"] == 0.0 and d["x_source"] == "last roll: dead cube"
+    dec = d["decision"]
+    assert dec["action"] == "Double, take" and dec["z"] > 10
+    assert dec["take_point"] == pytest.approx(0.25)
+    assert dec["nd"] == pytest.approx(d["equity"]) and dec["dt"] == pytest.approx(2 * d["equity"])
+    code, out, _ = run(capsys, "cube", LAST_ROLL_SEVEN, "-n", "1000", "--seed", str(seed),
+                       "--no-progress")
+    assert code == 0 and "x = 0, last roll: dead cube" in out
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 4])
+def test_last_roll_at_exactly_the_take_point_is_close(capsys, seed):
+    # 27/36 = 75 %, the dead cube's cash point: Double/take equals Double/pass exactly, so
+    # the take-or-pass margin is pure sampling noise, a few standard errors at most.
+    exact = solve(Position.parse(LAST_ROLL_SIX), exact=True)
+    assert exact.win == Fraction(3, 4) and exact.dt == 1
+    d = cube_json(capsys, LAST_ROLL_SIX, games=4000, seed=seed)
+    take = d["decision"]["margins"]["take"]
+    assert d["x"] == 0.0
+    assert abs(take["z"]) < 4 and d["decision"]["z"] < 4
+    assert d["decision"]["action"] in ("Double, take", "Double, pass")
+
+
+def test_last_roll_in_match_play(capsys):
+    d = cube_json(capsys, LAST_ROLL_SEVEN, "--match-length", "7", "--score", "2-4", games=1000)
+    assert d["x"] == 0.0 and d["x_source"] == "last roll: dead cube"
+    lib = match_cube_decision([d[k] for k in PROBABILITY_KEYS], 7, (2, 4),
+                              position=LAST_ROLL_SEVEN)
+    assert lib.x == 0.0 and d["decision"]["action"] == lib.action
+    assert d["decision"]["nd"] == pytest.approx(lib.nd)
 
 
 def test_certain_position_has_exact_margin(capsys):
@@ -233,6 +284,45 @@ def test_no_cube_decision_cases(capsys):
     code, out, _ = run(capsys, "cube", "start", "--match-length", "5", "--score", "4-1",
                        "--crawford", "-n", "1000", "--seed", "1", "--no-progress")
     assert code == 0 and "No cube decision: no doubling in the Crawford game" in out
+
+
+# The take position of the README with the cube at 1024, the XGID's limit (max cube 10).
+AT_LIMIT = "XGID=-ABBCBCAA-------aaacbbbba-:10:1:1:00:0:0:0:0:10"
+
+
+def test_no_double_at_the_cube_limit(capsys):
+    from fastbg.matchstate import parse_game
+
+    assert not parse_game(AT_LIMIT)[1].may_double
+    d = cube_json(capsys, AT_LIMIT, games=1000)
+    dec = d["decision"]
+    assert not dec["can_double"] and dec["dt"] is None and dec["margins"] is None
+    assert "at its limit" in dec["why_not"] and "1024" in dec["why_not"]
+    assert dec["action"] == "No redouble, take"
+    # nobody can turn the cube again: it is dead, the equity the cubeless one
+    assert d["x"] == 0.0 and "limit" in d["x_source"]
+    assert dec["nd"] == pytest.approx(d["equity"])
+    code, out, _ = run(capsys, "cube", AT_LIMIT, "-n", "1000", "--seed", "1", "--no-progress")
+    assert code == 0 and "No cube decision: the cube is at its limit" in out
+    assert "Proper action" not in out
+    # match play too
+    d = cube_json(capsys, AT_LIMIT, "--match-length", "25", "--score", "0-0", "--cube", "1024",
+                  "--owner", "player", games=1000)["decision"]
+    assert not d["can_double"] and "at its limit" in d["why_not"]
+    # --max-cube raises the limit explicitly
+    d = cube_json(capsys, AT_LIMIT, "--max-cube", "2048", games=1000)
+    assert d["decision"]["can_double"] and d["decision"]["action"].startswith(
+        ("Redouble", "No redouble", "Too good"))
+    d = cube_json(capsys, "start", "--cube", "4096", "--owner", "player", "--max-cube", "8192",
+                  games=1000)
+    assert d["state"]["cube"] == 4096 and d["decision"]["can_double"]
+    assert d["xgid"].endswith(":13")
+
+
+def test_dead_cube_message_article(capsys):
+    d = cube_json(capsys, "start", "--match-length", "11", "--score", "3-0", "--cube", "8",
+                  "--owner", "player", games=1000)["decision"]
+    assert "8-away with an 8-cube" in d["why_not"]
 
 
 def test_cube_options_x_jacoby_beaver(capsys):
@@ -371,6 +461,16 @@ def test_gammon_values_json_csv(capsys):
     (["takepoints", "--length", "5", "--json", "--csv"], "not allowed with"),
     (["gammon-values", "--length", "5", "--cube", "3"], "power of two"),
     (["gammon-values", "--length", "5", "--met", "nosuch.xml"], "unknown match equity table"),
+    # an explicit cube above the limit is refused, as an XGID's is
+    (["cube", "start", "--cube", "4096", "--owner", "player"],
+     "--cube 4096 is above the cube limit 1024"),
+    (["cube", AT_LIMIT, "--cube", "2048"], "above the cube limit 1024 (the XGID's max cube"),
+    (["cube", "start", "--cube", "8", "--owner", "player", "--max-cube", "4"],
+     "above the cube limit 4 (--max-cube)"),
+    (["cube", "start", "--max-cube", "3"], "max_cube 3 is not a power of two"),
+    (["cube", "XGID=-ABBCBCAA-------aaacbbbba-:11:1:1:00:0:0:0:0:10"], "cube 2048 is above"),
+    (["cube", "start", "--bogus"], "fastbg cube: error: unrecognized arguments: --bogus"),
+    (["met", "--frob"], "fastbg met: error: unrecognized arguments: --frob"),
 ])
 def test_bad_input_one_line_exit_2(capsys, argv, fragment):
     with pytest.raises(SystemExit) as exc:
@@ -379,6 +479,13 @@ def test_bad_input_one_line_exit_2(capsys, argv, fragment):
     err = capsys.readouterr().err
     assert fragment in err
     assert "Traceback" not in err and len(err.strip().splitlines()) == 1
+
+
+def test_met_directory(capsys, tmp_path):
+    for argv in (["met", "--met", str(tmp_path)],
+                 ["cube", "start", "--match-length", "5", "--met", str(tmp_path)]):
+        code, _, err = run(capsys, *argv)
+        assert code == 2 and "is a directory" in err and "no such file" not in err
 
 
 def test_bad_met_file(capsys, tmp_path):
