@@ -282,8 +282,7 @@ class MatchState:
         if self.cube_owner == "opponent":
             return "the opponent owns the cube"
         if self.cube >= self.max_cube:
-            return (f"the cube is at its limit: {self.cube} is the largest cube allowed "
-                    f"(max cube {self.max_cube})")
+            return f"the cube is at its limit, {self.max_cube} (the largest allowed)"
         if not self.is_money and self.match_length - self.score[0] <= self.cube:
             return (f"the cube is dead for the player on roll: "
                     f"{self.match_length - self.score[0]}-away with {an(self.cube)}-cube, "
@@ -406,14 +405,14 @@ def parse_game(text):
             game = xgid_to_game(s)
         else:
             raise ValueError(
-                f"bad game {text!r}: before the first ':' expected a 14-character Position "
+                f"bad position {text!r}: before the first ':' expected a 14-character Position "
                 f"ID or a 26-character XGID board, got {len(head)} characters"
             )
     elif len(s) == 14:
         return Position.from_position_id(s), MatchState(), None
     else:
         raise ValueError(
-            f"bad game {text!r}: expected 'start', a Position ID, a GNU Backgammon "
+            f"bad position {text!r}: expected 'start', a Position ID, a GNU Backgammon "
             f"PositionID:MatchID pair or an XGID ({len(s)} characters given)"
         )
     if game.cube_action is not None:
