@@ -20,8 +20,8 @@ Commands
     Random-policy and pubeval games per second and legal-play generation rate of
     each engine, medians of repeated runs, as a Markdown table.
 ``fastbg cube POSITION [--games N] [--seed S] [--workers W] [--policy P] [--x X]
-[--match-length N] [--score A-B] [--cube V] [--owner O] [--crawford] [--jacoby]
-[--beaver] [--met M] [--json]``
+[--match-length N] [--score A-B] [--cube V] [--owner O] [--max-cube V] [--crawford]
+[--jacoby] [--beaver] [--met M] [--json]``
     Cube decision from a cubeless rollout: ND / DT / DP equities (money) or MWC and
     EMG (match) with standard errors, the proper action and its margin in standard
     errors of the difference. Cube and score also come from an XGID or GNU ID pair.
