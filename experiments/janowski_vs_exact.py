@@ -11,7 +11,8 @@ Per ``x`` and cube owner the Markdown table gives the largest absolute error of 
 formula's equity (and where it occurs), the mean absolute and mean signed error, the
 largest error of the equity after the proper action (``max(nd, min(dt, dp))``, which is
 what the exact value of a centred or owned cube includes), and how many cube actions
-differ from the exact ones. A second table gives, per owner, the ``x`` that minimises the
+differ from the exact ones; the last rows use fastbg's default ``x`` for each position (0 on the
+last roll, where the cube is dead, else GNU Backgammon's 0.6 for bear-offs). A second table gives, per owner, the ``x`` that minimises the
 mean absolute error, and a third compares the two centred-cube formulas (GNU
 Backgammon's mixture and Janowski's own 1993 line) inside the live market window.
 
@@ -29,8 +30,9 @@ import time
 
 import numpy as np
 
-from fastbg.bearoff import BearoffSolver, home_boards
+from fastbg.bearoff import BearoffSolver, bearoff_board, home_boards
 from fastbg.cube import cubeful_equity, money_cube_decision
+from fastbg.position import Position
 
 OWNERS = ("centred", "player", "opponent")
 DEFAULT_X = (0.0, 0.5, 0.6, 0.68, 0.8, 1.0)
@@ -57,6 +59,7 @@ def exact_table(max_checkers: int) -> list[dict]:
             v = solver.value(a, b)
             rows.append({
                 "mine": describe(a), "theirs": describe(b), "win": v.win,
+                "position": Position(bearoff_board(a, b)),
                 "centred": v.centred, "player": v.owned, "opponent": v.opponent,
                 "action_centred": v.cube_decision("centred")[3],
                 "action_player": v.cube_decision("player")[3],
@@ -64,24 +67,26 @@ def exact_table(max_checkers: int) -> list[dict]:
     return rows
 
 
-def compare(exact: list[dict], x: float) -> list[dict]:
+def compare(exact: list[dict], x: float | None) -> list[dict]:
+    """x None: fastbg's default per position (0 on the last roll, else 0.6 in bear-offs)."""
     out = []
     for owner in OWNERS:
         errs, after, differ = [], [], 0
         for r in exact:
             q = [r["win"], 0.0, 0.0, 0.0, 0.0]
-            formula = cubeful_equity(q, x=x, cube_owner=owner)
+            pos = r["position"] if x is None else None
+            formula = cubeful_equity(q, x=x, cube_owner=owner, position=pos)
             errs.append(formula - r[owner])
             if owner == "opponent":
                 after.append(formula - r[owner])
             else:
-                d = money_cube_decision(q, x=x, cube_owner=owner)
+                d = money_cube_decision(q, x=x, cube_owner=owner, position=pos)
                 after.append(d.equity - r[owner])
                 differ += d.action != r[f"action_{owner}"]
         errs, after = np.array(errs), np.array(after)
         i = int(np.argmax(np.abs(errs)))
         out.append({
-            "x": x, "cube": owner,
+            "x": "default" if x is None else x, "cube": owner,
             "max_abs_error": float(np.abs(errs).max()),
             "mean_abs_error": float(np.abs(errs).mean()),
             "mean_error": float(errs.mean()),
@@ -134,7 +139,7 @@ def markdown(rows, best, window) -> str:
         n = r["actions_differing"]
         differ = "-" if n is None else f"{n}/{r['positions']}"
         lines.append(
-            f"| {r['x']:g} | {r['cube']} | {r['max_abs_error']:.4f} | {r['mean_abs_error']:.4f} "
+            f"| {r['x'] if isinstance(r['x'], str) else format(r['x'], 'g')} | {r['cube']} | {r['max_abs_error']:.4f} | {r['mean_abs_error']:.4f} "
             f"| {r['mean_error']:+.4f} | {where} "
             f"| {r['max_abs_error_after_action']:.4f} | {differ} |"
         )
@@ -168,7 +173,7 @@ def main(argv=None) -> None:
 
     t0 = time.perf_counter()
     exact = exact_table(args.max_checkers)
-    rows = [r for x in args.x for r in compare(exact, x)]
+    rows = [r for x in [*args.x, None] for r in compare(exact, x)]
     best = best_x(exact)
     window = window_comparison(exact, args.x)
     seconds = time.perf_counter() - t0
