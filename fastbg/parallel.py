@@ -75,7 +75,7 @@ class BlockRun:
 
     Attributes
     ----------
-    counts : numpy.ndarray of int64, shape (6,)
+    counts : numpy.ndarray of int64, shape (6,) (or the ``counts_shape`` of a custom block)
         Outcome-class counts summed over the finished blocks.
     games : int
         Games in the finished blocks.
@@ -101,6 +101,8 @@ def run_blocks(
     workers: int = 1,
     progress: Callable[[int], None] | None = None,
     block_size: int = BLOCK_SIZE,
+    block: Callable[[int, int, np.random.BitGenerator], np.ndarray] | None = None,
+    counts_shape: tuple = (6,),
 ) -> BlockRun:
     """Play ``games`` games from ``board`` in blocks, on ``workers`` threads.
 
@@ -127,6 +129,14 @@ def run_blocks(
         Called with the number of games of each block as it finishes.
     block_size : int
         Games per block.
+    block : callable, optional
+        ``block(k, games_in_block, bit_generator) -> counts``: plays block ``k`` instead
+        of the engine's ``rollout_block`` (for example cubeful games,
+        :mod:`fastbg.cubeful`); ``engine``, ``policy``, ``dice`` and ``opening`` are then
+        unused except that ``engine="python"`` still runs in the calling thread. Its
+        counts are integers of shape ``counts_shape``, merged by addition.
+    counts_shape : tuple of int
+        Shape of a block's counts (``(6,)`` for the engine's outcome classes).
 
     Returns
     -------
@@ -141,10 +151,13 @@ def run_blocks(
     eng = get_engine(engine)
     nblocks = n_blocks(games, block_size)
     board = np.ascontiguousarray(board, dtype=np.int8)
-    counts = np.zeros(6, dtype=np.int64)
+    counts = np.zeros(counts_shape, dtype=np.int64)
     done_games = 0
 
     def run_one(k: int) -> tuple[int, np.ndarray]:
+        if block is not None:
+            c = block(k, block_size_of(k, games, block_size), block_bit_generator(entropy, k))
+            return k, np.asarray(c, dtype=np.int64)
         pol = eng.make_policy(policy)
         c = eng.rollout_block(board, block_size_of(k, games, block_size),
                               block_bit_generator(entropy, k), pol, dice=dice, opening=opening)

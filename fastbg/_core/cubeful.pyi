@@ -1,0 +1,31 @@
+"""Stubs for the compiled ``fastbg._core.cubeful`` (see pyx/fastbg/_core/cubeful.pyx)."""
+import numpy as np
+import numpy.typing as npt
+
+from .eval import Policy
+from .nn import NNPolicy
+
+RESULT_CLASSES: tuple[str, ...]
+N_CUBE_VALUES: int
+MAX_CUBE_LOG2: int
+
+def cubeful_block(
+    board: npt.ArrayLike,
+    games: int,
+    bitgen: np.random.BitGenerator,
+    policy: Policy | str,
+    evaluator: NNPolicy,
+    *,
+    cube: int = 1,
+    cube_owner: str = "centred",
+    max_cube: int = 4096,
+    x: float | None = None,
+    jacoby: bool = False,
+    opening: bool = False,
+) -> np.ndarray: ...
+def default_x(board: npt.ArrayLike) -> float: ...
+def is_last_roll(board: npt.ArrayLike) -> bool: ...
+def cube_decision(
+    probabilities: npt.ArrayLike, x: float, owned: bool = False, jacoby: bool = False
+) -> tuple[int, float, float]: ...
+def probabilities(evaluator: NNPolicy, board: npt.ArrayLike) -> np.ndarray: ...

@@ -1,0 +1,410 @@
+# cython: language_level=3
+"""Cubeful money games: the game loop with cube decisions, mirroring
+:mod:`fastbg.reference.cubeful`.
+
+Before each roll, the player on roll may double when the cube is centred or its own
+and doubling stays within the cube limit. The position is then evaluated by the
+cube evaluator's 0-ply network (:class:`fastbg._core.nn.NNPolicy`, the same forward
+pass and consistency rules as its ``probabilities``), and Janowski's money values
+No double / Double-take / Double-pass are computed with the formulas of
+:mod:`fastbg.cube` (``_wl``, ``_live``, ``_equity``), ported below with the same
+IEEE operations in the same order (the build has ``-ffp-contract=off``), so both
+engines take the same decisions bit for bit. The action follows
+:func:`fastbg.cube.cube_action`: the opponent takes iff ``dt < dp``; the player
+doubles iff ``nd <= min(dt, dp)`` (ties go to the double).
+
+Counts: ``counts[c, j]`` games of result class ``c`` (:data:`RESULT_CLASSES`, from
+the starting side's view) with a final cube of ``2**j`` (for a pass, the cube
+before the refused double, which is what the doubler wins).
+
+The whole block runs in ``with nogil:``; the GIL is never taken inside it.
+"""
+import numpy as np
+cimport numpy as cnp
+from libc.stdint cimport int64_t
+
+from fastbg._core._types cimport board_t, linear_eval_t, NCHECKERS, NSLOTS, MAX_PLAYS
+from fastbg._core.board cimport (load_board, swap_into, row_sum, loser_class, is_race_c,
+                                 pip_count_row)
+from fastbg._core.dice cimport roll_index, opening_roll, get_bitgen
+from fastbg._core.movegen cimport movegen_t, movegen_new, movegen_free, generate
+from fastbg._core.eval cimport Policy
+from fastbg._core.nn cimport (NNPolicy, qnet_t, sigmoid_t, consistent, NN_MAX_HIDDEN,
+                              NN_OUTPUTS)
+from numpy.random cimport bitgen_t
+
+cnp.import_array()
+
+RESULT_CLASSES = (
+    "win single",
+    "win gammon",
+    "win backgammon",
+    "lose single",
+    "lose gammon",
+    "lose backgammon",
+    "win pass",
+    "lose pass",
+)
+
+cdef enum:
+    N_CLASSES = 8
+    MAX_LOG2 = 12       # cube values 1 .. 2**12
+    N_CUBES = 13
+    OWN_CENTRED = 0     # owner codes of the Janowski formulas (view of the player on roll)
+    OWN_PLAYER = 1
+    OWN_OPPONENT = 2
+
+N_CUBE_VALUES = N_CUBES
+MAX_CUBE_LOG2 = MAX_LOG2
+
+
+# ---------------------------------------------------------------------------------------
+# The network's evaluation of one position: q_pre and q_outputs of nn.pyx (not exported
+# there), the same operations.
+# ---------------------------------------------------------------------------------------
+
+cdef inline void _q_pre(const qnet_t* q, const board_t* b, int64_t* pre) noexcept nogil:
+    cdef int nh = q.nh, s, i, j, n
+    cdef const int64_t* row
+    for j in range(nh):
+        pre[j] = q.bias[j]
+    for s in range(2):
+        for i in range(25):
+            n = b.p[s][i]
+            if n:
+                row = q.point + ((s * 25 + i) * 16 + n) * nh
+                for j in range(nh):
+                    pre[j] += row[j]
+        n = NCHECKERS - row_sum(b.p[s])
+        if n:
+            row = q.off + (s * 16 + n) * nh
+            for j in range(nh):
+                pre[j] += row[j]
+
+
+cdef inline void _q_outputs(const qnet_t* q, const int64_t* pre, double* raw) noexcept nogil:
+    cdef double h[NN_MAX_HIDDEN]
+    cdef int nh = q.nh, j, k
+    cdef double x
+    for j in range(nh):
+        h[j] = sigmoid_t(q.sig, (<double>pre[j]) * q.scale)
+    for k in range(NN_OUTPUTS):
+        raw[k] = q.b2[k]
+    for j in range(nh):
+        x = h[j]
+        for k in range(NN_OUTPUTS):
+            raw[k] = raw[k] + q.w2[k * nh + j] * x
+    for k in range(NN_OUTPUTS):
+        raw[k] = sigmoid_t(q.sig, raw[k])
+
+
+cdef void probabilities_c(const qnet_t* q, const board_t* b, double* p) noexcept nogil:
+    """The five consistent probabilities of b (row 0 on roll, before its roll)."""
+    cdef int64_t pre[NN_MAX_HIDDEN]
+    cdef double raw[NN_OUTPUTS]
+    _q_pre(q, b, pre)
+    _q_outputs(q, pre, raw)
+    consistent(b, raw, p)
+
+
+# ---------------------------------------------------------------------------------------
+# Cube efficiency and Janowski's money formulas (fastbg.cube)
+# ---------------------------------------------------------------------------------------
+
+cdef bint last_roll_c(const board_t* b) noexcept nogil:
+    """fastbg.cube.is_last_roll: a race in which the opponent (row 1) bears off all its
+    checkers with every roll. Exact rule: one checker left on its point 1, 2 or 3 (a 2-1
+    moves it 3 pips), or two left, on its points (1, 1) or (1, 2) (a 2-1 must bear off one
+    with each die)."""
+    cdef const unsigned char* o = b.p[1]
+    cdef int n = row_sum(o)
+    if n == 0 or n > 2 or not is_race_c(b) or row_sum(b.p[0]) == 0:
+        return False
+    if n == 1:
+        return o[0] + o[1] + o[2] == 1
+    return o[0] == 2 or (o[0] == 1 and o[1] == 1)
+
+
+cdef double default_x_c(const board_t* b) noexcept nogil:
+    """fastbg.cube.default_cube_efficiency, same operations."""
+    cdef int i, s
+    cdef double t
+    if not is_race_c(b):
+        return 0.68
+    if last_roll_c(b):
+        return 0.0
+    s = 0
+    for i in range(6, NSLOTS):
+        s += b.p[0][i] + b.p[1][i]
+    if s == 0:
+        return 0.6
+    t = (<double>(pip_count_row(b.p[0]) - 40)) / 80.0
+    if t < 0.0:
+        t = 0.0
+    if t > 1.0:
+        t = 1.0
+    return 0.6 + t * (0.7 - 0.6)
+
+
+cdef double equity_c(const double* q, double x, int owner, bint jacoby) noexcept nogil:
+    """fastbg.cube._equity on floats: x E_live + (1 - x) E_dead, same operations."""
+    cdef double w = q[0], wg = q[1], wbg = q[2], lg = q[3], lbg = q[4]
+    cdef double won, lost, W, L, s, tp, cp, live, dead, p
+    if jacoby and owner == OWN_CENTRED:
+        wg = 0.0
+        wbg = 0.0
+        lg = 0.0
+        lbg = 0.0
+    won = w + wg + wbg
+    lost = (1.0 - w) + lg + lbg
+    W = won / w if w > 0.0 else 1.0
+    L = lost / (1.0 - w) if w < 1.0 else 1.0
+    p = w
+    # _live
+    s = W + L + 0.5
+    tp = (L - 0.5) / s
+    cp = (L + 1.0) / s
+    if owner != OWN_OPPONENT and p > cp:
+        live = 1.0 + (W - 1.0) * (p - cp) / (1.0 - cp)
+    elif owner != OWN_PLAYER and p < tp:
+        live = -L + (L - 1.0) * p / tp
+    elif owner == OWN_PLAYER:
+        live = p * s - L
+    elif owner == OWN_OPPONENT:
+        live = p * s - L - 0.5
+    else:
+        live = -1.0 + 2.0 * (p - tp) / (cp - tp)
+    dead = p * W - (1.0 - p) * L
+    return x * live + (1.0 - x) * dead
+
+
+cdef int cube_decision_c(const double* q, double x, bint owned, bint jacoby) noexcept nogil:
+    """0 no double (or too good), 1 double/take, 2 double/pass; fastbg.cube.cube_action
+    of money_cube_decision's (nd, dt, dp)."""
+    cdef double nd = equity_c(q, x, OWN_PLAYER if owned else OWN_CENTRED, jacoby)
+    cdef double dt = 2.0 * equity_c(q, x, OWN_OPPONENT, False)
+    cdef double dp = 1.0
+    cdef bint takes = dt < dp
+    cdef double d = dt if takes else dp
+    if nd > d:
+        return 0
+    return 1 if takes else 2
+
+
+# ---------------------------------------------------------------------------------------
+# The game loop
+# ---------------------------------------------------------------------------------------
+
+cdef int play_cubeful_c(const board_t* start, bitgen_t* bg, Policy policy, const qnet_t* q,
+                        movegen_t* g, int lc0, int owner0, int max_log2, double xfix,
+                        bint jacoby, bint opening, int* lc_out) noexcept nogil:
+    """One cubeful game; returns the result class 0..7 (starting side's view) and sets
+    lc_out to log2 of the final cube (of the refused cube's value before doubling for a
+    pass), or -1 if a roll had more than MAX_PLAYS plays. owner0: -1 centred, 0 the
+    starting side (row 0), 1 the other. xfix < 0: default cube efficiency per position."""
+    cdef board_t boards[2]
+    cdef int cur = 0, side = 0, a, b, r, n, c, act
+    cdef int lc = lc0, owner = owner0
+    cdef double p[NN_OUTPUTS]
+    cdef double x
+    cdef const board_t* chosen
+    cdef const linear_eval_t* ev
+    cdef bint first_opening = opening
+    boards[0] = start[0]
+    while True:
+        if first_opening:
+            first_opening = False
+            if not opening_roll(bg, &a, &b):
+                swap_into(&boards[0], &boards[1])
+                cur = 1
+                side = 1
+        else:
+            if lc < max_log2 and (owner == -1 or owner == side):
+                probabilities_c(q, &boards[cur], p)
+                x = xfix if xfix >= 0.0 else default_x_c(&boards[cur])
+                act = cube_decision_c(p, x, owner == side, jacoby)
+                if act == 2:
+                    lc_out[0] = lc
+                    return 6 if side == 0 else 7
+                if act == 1:
+                    lc += 1
+                    owner = side ^ 1
+            r = roll_index(bg)
+            a = r // 6 + 1
+            b = r % 6 + 1
+        ev = policy.linear(&boards[cur])
+        n = generate(g, &boards[cur], a, b, ev, ev != NULL)
+        if n < 0:
+            return -1
+        if n == 0:
+            chosen = &boards[cur]
+        elif n == 1 or ev != NULL:
+            chosen = &g.plays[0]
+        else:
+            chosen = &g.plays[policy.choose_c(&boards[cur], g.plays, NULL, g.keys, n, bg)]
+        if row_sum(chosen.p[0]) == 0:
+            c = loser_class(chosen.p[1])
+            lc_out[0] = lc
+            return c if side == 0 else 3 + c
+        swap_into(chosen, &boards[cur ^ 1])
+        cur ^= 1
+        side ^= 1
+
+
+cdef Policy _get_policy(object policy):
+    from fastbg._core.eval import make_policy
+    if isinstance(policy, str):
+        return make_policy(policy)
+    if not isinstance(policy, Policy):
+        raise TypeError(
+            f"policy must come from make_policy() (or be its name), got {type(policy).__name__}"
+        )
+    return <Policy>policy
+
+
+def _check_cube_args(cube, owner, max_cube, x):
+    for name, v in (("cube", cube), ("max_cube", max_cube)):
+        if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer)) \
+                or v < 1 or v & (v - 1) or v > (1 << MAX_LOG2):
+            raise ValueError(f"{name} must be a power of two in 1..{(1 << MAX_LOG2)}, got {v!r}")
+    if cube > max_cube:
+        raise ValueError(f"cube {cube} is above max_cube {max_cube}")
+    if owner not in ("centred", "player", "opponent"):
+        raise ValueError(f"unknown cube owner {owner!r}")
+    if x is not None:
+        if isinstance(x, (bool, np.bool_)) or not isinstance(x, (int, float, np.integer, np.floating)) \
+                or not 0.0 <= float(x) <= 1.0:
+            raise ValueError(f"cube efficiency x must be a number in [0, 1] or None, got {x!r}")
+    return int(cube).bit_length() - 1, {"centred": -1, "player": 0, "opponent": 1}[owner], \
+        int(max_cube).bit_length() - 1, (-1.0 if x is None else float(x))
+
+
+def cubeful_block(board, games, bitgen, policy, evaluator, *, cube=1, cube_owner="centred",
+                  max_cube=(1 << MAX_LOG2), x=None, jacoby=False, opening=False):
+    """Play ``games`` cubeful money games one after another from one bit generator.
+
+    Parameters
+    ----------
+    board : array_like of int, shape (2, 25)
+        The start of every game, row 0 about to roll (and to decide on the cube).
+    games : int
+        Number of games, >= 0.
+    bitgen : numpy.random.BitGenerator
+        Advanced in place (dice, and the checker policy's own draws).
+    policy : Policy or str
+        Checker play (:func:`fastbg._core.eval.make_policy` or its name).
+    evaluator : fastbg._core.nn.NNPolicy
+        The network whose 0-ply probabilities drive the cube decisions.
+    cube : int
+        Starting cube value, a power of two <= ``max_cube``.
+    cube_owner : {"centred", "player", "opponent"}
+        Starting owner, from row 0's view.
+    max_cube : int
+        Cube limit, a power of two <= 4096: no double beyond it.
+    x : float, optional
+        Fixed cube efficiency in [0, 1]; default the per-position rule of
+        :func:`fastbg.cube.default_cube_efficiency`.
+    jacoby : bool
+        Jacoby rule (affects No double values while the cube is centred; the scoring is
+        done from the counts).
+    opening : bool
+        Start each game with the opening roll (no cube decision before it).
+
+    Returns
+    -------
+    numpy.ndarray of int64, shape (8, 13)
+        ``counts[c, j]``: games of result class ``c`` (:data:`RESULT_CLASSES`, row 0's
+        view) ending with a cube of ``2**j``.
+
+    Notes
+    -----
+    **Reproducibility**: the counts depend only on the arguments and the bit
+    generator's state, and equal those of :func:`fastbg.reference.cubeful.cubeful_block`.
+    """
+    cdef board_t b
+    load_board(board, &b)
+    if row_sum(b.p[0]) == 0 or row_sum(b.p[1]) == 0:
+        raise ValueError("the game is already over: a side has no checker left")
+    if isinstance(games, (bool, np.bool_)) or not isinstance(games, (int, np.integer)) or games < 0:
+        raise ValueError(f"games must be a non-negative int, got {games!r}")
+    lc0_, own_, ml_, x_ = _check_cube_args(cube, cube_owner, max_cube, x)
+    if not isinstance(evaluator, NNPolicy):
+        raise TypeError(f"evaluator must be a fastbg._core.nn.NNPolicy, got "
+                        f"{type(evaluator).__name__}")
+    cdef NNPolicy ev = <NNPolicy>evaluator
+    cdef int lc0 = lc0_, own = own_, ml = ml_
+    cdef double xfix = x_
+    cdef bint jac = bool(jacoby), op = bool(opening)
+    cdef Policy pol = _get_policy(policy)
+    cdef bitgen_t* bg = get_bitgen(bitgen)
+    cdef cnp.ndarray[cnp.int64_t, ndim=2] counts_arr = np.zeros((N_CLASSES, N_CUBES), dtype=np.int64)
+    cdef int64_t* counts = <int64_t*>cnp.PyArray_DATA(counts_arr)
+    cdef int64_t i, ng = games
+    cdef int c = 0, lc = 0
+    cdef movegen_t* g = movegen_new()
+    if g == NULL:
+        raise MemoryError()
+    try:
+        with nogil:
+            for i in range(ng):
+                c = play_cubeful_c(&b, bg, pol, &ev.q, g, lc0, own, ml, xfix, jac, op, &lc)
+                if c < 0:
+                    break
+                counts[c * N_CUBES + lc] += 1
+    finally:
+        movegen_free(g)
+    if c < 0:
+        raise RuntimeError(f"a roll had more than {MAX_PLAYS} legal plays")
+    return counts_arr
+
+
+def default_x(board):
+    """The loop's cube efficiency of a position (row 0 on roll): equals
+    :func:`fastbg.cube.default_cube_efficiency`."""
+    cdef board_t b
+    load_board(board, &b)
+    return default_x_c(&b)
+
+
+def is_last_roll(board):
+    """The loop's last-roll rule: equals :func:`fastbg.cube.is_last_roll`."""
+    cdef board_t b
+    load_board(board, &b)
+    return bool(last_roll_c(&b))
+
+
+def cube_decision(probabilities, x, owned=False, jacoby=False):
+    """The loop's money cube decision from five probabilities.
+
+    Returns
+    -------
+    (int, float, float)
+        Action (0 no double or too good, 1 double/take, 2 double/pass), ``nd`` and ``dt``
+        per unit of the cube before the double.
+    """
+    cdef double q[5]
+    arr = np.ascontiguousarray(probabilities, dtype=np.float64)
+    if arr.shape != (5,):
+        raise ValueError(f"probabilities must have shape (5,), got {arr.shape}")
+    for i in range(5):
+        q[i] = arr[i]
+    cdef double xx = float(x)
+    cdef bint o = bool(owned), j = bool(jacoby)
+    return (cube_decision_c(q, xx, o, j),
+            equity_c(q, xx, OWN_PLAYER if o else OWN_CENTRED, j),
+            2.0 * equity_c(q, xx, OWN_OPPONENT, False))
+
+
+def probabilities(evaluator, board):
+    """The loop's evaluation of a position: equals ``evaluator.probabilities(board)``."""
+    cdef board_t b
+    load_board(board, &b)
+    if not isinstance(evaluator, NNPolicy):
+        raise TypeError("evaluator must be a fastbg._core.nn.NNPolicy")
+    cdef NNPolicy ev = <NNPolicy>evaluator
+    out = np.empty(5, dtype=np.float64)
+    cdef double p[5]
+    probabilities_c(&ev.q, &b, p)
+    for i in range(5):
+        out[i] = p[i]
+    return out

@@ -1,0 +1,216 @@
+"""Cubeful money rollouts (fastbg.cubeful, fastbg._core.cubeful, fastbg.reference.cubeful).
+
+- the compiled loop's pieces (network probabilities, default cube efficiency with its
+  last-roll rule, Janowski decision) agree bit for bit with the library's Python ones;
+- both engines give identical counts for the same seed;
+- last-roll bear-offs, where Janowski at x = 0 is exact, agree with the exact solver
+  (:mod:`fastbg.bearoff`) within 4 standard errors for several seeds;
+- an immediate pass gives exactly +1 per game; cube statistics are consistent; the
+  numbers do not depend on the number of workers.
+"""
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+
+from fastbg.bearoff import bearoff_board, solve
+from fastbg.cube import default_cube_efficiency, is_last_roll, money_cube_decision
+from fastbg.cubeful import RESULT_CLASSES, cubeful_rollout, cubeful_statistics
+from fastbg.matchstate import MatchState
+from fastbg.position import Position
+from fastbg.reference.movegen import legal_plays
+from fastbg.reference.board import swap
+
+cc = pytest.importorskip("fastbg._core.cubeful")
+
+START = Position.parse("start").board
+
+
+def _sample_positions(n_games=12, seed=0):
+    """Positions from random games (contact, races, bear-offs, last rolls)."""
+    rng = np.random.default_rng(seed)
+    out = []
+    for _ in range(n_games):
+        b = START.copy()
+        while True:
+            out.append(b.copy())
+            plays = legal_plays(b, int(rng.integers(1, 7)), int(rng.integers(1, 7)))
+            if len(plays):
+                b = plays[int(rng.integers(len(plays)))]
+            if not b[0].any():
+                break
+            b = swap(b)
+    return out
+
+
+POSITIONS = _sample_positions()
+
+
+def _last_roll_candidates():
+    """Races with the opponent on at most 3 checkers in its home board."""
+    out = []
+    theirs_list = []
+    for k in (1, 2, 3):
+        for pts in itertools.combinations_with_replacement(range(6), k):
+            row = [0] * 6
+            for p in pts:
+                row[p] += 1
+            theirs_list.append(row)
+    for theirs in theirs_list:
+        for mine in ([1, 0, 0, 0, 1, 0], [0, 0, 0, 0, 0, 2], [3, 0, 0, 0, 0, 0]):
+            out.append(bearoff_board(mine, theirs))
+        b = START.copy()
+        b[1] = 0
+        b[1, :6] = theirs
+        b[0] = 0
+        b[0, 5] = 15  # no contact, the player with 15 on its 6-point
+        out.append(b)
+    return out
+
+
+def test_probabilities_bitwise():
+    from fastbg._core.nn import NNPolicy as CNN
+    from fastbg.reference.nn import NNPolicy as RNN
+
+    c, r = CNN(), RNN()
+    for b in POSITIONS[::7]:
+        p = cc.probabilities(c, b)
+        assert p.tobytes() == c.probabilities(b).tobytes()
+        assert p.tobytes() == r.probabilities(b).tobytes()
+
+
+def test_last_roll_rule_exact():
+    for b in _last_roll_candidates() + POSITIONS:
+        assert cc.is_last_roll(b) == is_last_roll(b), Position(b).to_position_id()
+
+
+def test_default_x_bitwise():
+    seen = set()
+    for b in _last_roll_candidates() + POSITIONS:
+        x = cc.default_x(b)
+        assert x == default_cube_efficiency(b)
+        seen.add(x)
+    assert {0.0, 0.6, 0.68} <= seen and len(seen) > 4  # race interpolation reached
+
+
+@pytest.mark.parametrize("jacoby", [False, True])
+@pytest.mark.parametrize("owned", [False, True])
+def test_decision_bitwise(owned, jacoby):
+    rng = np.random.default_rng(7)
+    acts = set()
+    for _ in range(3000):
+        w = float(rng.random())
+        wg = w * float(rng.random()) * float(rng.random() < 0.8)
+        wbg = wg * float(rng.random()) ** 3
+        lg = (1 - w) * float(rng.random()) * float(rng.random() < 0.8)
+        lbg = lg * float(rng.random()) ** 3
+        q = np.array([w, wg, wbg, lg, lbg])
+        x = float(rng.choice([0.0, 0.6, 0.68, 1.0, float(rng.random())]))
+        act, nd, dt = cc.cube_decision(q, x, owned, jacoby)
+        d = money_cube_decision(q, x=x, cube_owner="player" if owned else "centred",
+                                jacoby=jacoby)
+        assert nd == d.nd and dt == d.dt
+        a = d.action.lower()
+        want = 0 if not a.startswith(("double", "redouble")) else (1 if a.endswith("take") else 2)
+        assert act == want
+        acts.add(act)
+    assert acts == {0, 1, 2}
+
+
+@pytest.mark.parametrize("position,kw", [
+    ("start", {}),
+    ("start", {"opening": False, "jacoby": True}),
+    ("start", {"opening": False, "policy": "pubeval", "x": 0.5}),
+    (POSITIONS[40], {"state": MatchState.money(2, "opponent")}),
+    (POSITIONS[-30], {}),
+])
+def test_engines_identical(position, kw):
+    a = cubeful_rollout(position, 6, seed=11, engine="python", **kw)
+    b = cubeful_rollout(position, 6, seed=11, engine="cython", **kw)
+    assert np.array_equal(a.counts, b.counts)
+    assert a.equity == b.equity and a.stderr == b.stderr
+
+
+# Last roll: the player on roll (1 checker on its 1- and 5-points: 23/36) against one
+# opponent checker on its 3-point (it bears off with any roll). Double/take: 2 (2 p - 1).
+# And 13/36 (checkers on 2 and 6): no double, 2 p - 1.
+@pytest.mark.parametrize("mine", [[1, 0, 0, 0, 1, 0], [0, 1, 0, 0, 0, 1]])
+@pytest.mark.parametrize("x", [None, 0.0])
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_last_roll_exact(mine, x, seed):
+    b = bearoff_board(mine, [0, 0, 1, 0, 0, 0])
+    exact = solve(b).centred
+    r = cubeful_rollout(b, 4000, seed=seed, x=x, workers=1)
+    assert abs(r.equity - exact) < 4 * r.stderr, (r.equity, exact, r.stderr)
+
+
+def test_immediate_pass():
+    # 17/18 to bear off with the opponent finishing next: double, pass.
+    b = bearoff_board([0, 0, 0, 1, 0, 0], [0, 0, 1, 0, 0, 0])
+    for engine in ("python", "cython"):
+        r = cubeful_rollout(b, 20 if engine == "python" else 3000, seed=5, engine=engine)
+        assert r.equity == 1.0 and r.stderr == 0.0
+        assert r.passed == 1.0 and r.doubled == 1.0 and r.mean_cube == 1.0
+        assert r.counts[RESULT_CLASSES.index("win pass"), 0] == r.games
+    # with a 4-cube owned by the player, still +1 per unit of the starting cube
+    r = cubeful_rollout(b, 1000, seed=5, state=MatchState.money(4, "player"))
+    assert r.equity == 1.0 and r.counts[6, 2] == 1000
+
+
+def test_no_double_when_opponent_owns():
+    b = bearoff_board([0, 0, 0, 1, 0, 0], [0, 0, 1, 0, 0, 0])
+    r = cubeful_rollout(b, 2000, seed=9, state=MatchState.money(2, "opponent"))
+    # we cannot double; the opponent, sure to win if we miss, redoubles and we pass:
+    # +-1 per unit of the starting cube either way
+    assert r.counts[6].sum() == 0 and r.counts[:, 2:].sum() == 0
+    assert r.doubled == r.passed == r.counts[7].sum() / r.games > 0
+    assert set(np.flatnonzero(r.counts.sum(axis=1))) <= {0, 3, 7}
+    assert abs(r.equity - (2 * 17 / 18 - 1)) < 4 * r.stderr + 1e-12
+
+
+def test_cube_limit():
+    b = bearoff_board([0, 0, 0, 1, 0, 0], [0, 0, 1, 0, 0, 0])
+    r = cubeful_rollout(b, 1000, seed=9, state=MatchState.money(2, "player", max_cube=2))
+    assert r.doubled == 0.0 and r.counts[:, 1].sum() == 1000
+
+
+def test_statistics_consistent():
+    r = cubeful_rollout("start", 3000, seed=4, workers=1)
+    c = r.counts
+    assert c.shape == (8, 13) and c.sum() == r.games == 3000
+    assert abs(sum(r.outcomes.values()) - 1) < 1e-12
+    assert r.passed == c[6:].sum() / 3000
+    assert r.doubled == (c[:, 1:].sum() + c[6:, 0].sum()) / 3000
+    pts = np.repeat(np.array([1, 2, 3, -1, -2, -3, 1, -1]), 1)[:, None] * 2 ** np.arange(13)
+    per_game = np.repeat(pts.ravel(), c.ravel())
+    assert r.equity == pytest.approx(per_game.mean(), abs=1e-12)
+    assert r.stderr == pytest.approx(per_game.std(ddof=1) / np.sqrt(3000), rel=1e-9)
+    cubes = np.repeat(np.tile(2 ** np.arange(13), 8), c.ravel())
+    assert r.mean_cube == pytest.approx(cubes.mean(), rel=1e-12)
+    d = r.to_dict()
+    assert d["counts"] == c.tolist() and d["seed"] == 4
+    # Jacoby scoring: gammons with the centred 1-cube count single
+    s = cubeful_statistics(c, jacoby=True)
+    jpts = pts.copy()
+    jpts[[1, 2], 0] = 1
+    jpts[[4, 5], 0] = -1
+    assert s["equity"] == pytest.approx(np.repeat(jpts.ravel(), c.ravel()).mean(), abs=1e-12)
+
+
+def test_workers_identical():
+    a = cubeful_rollout("start", 2500, seed=21, workers=1)
+    b = cubeful_rollout("start", 2500, seed=21, workers=2)
+    assert np.array_equal(a.counts, b.counts) and a.equity == b.equity
+
+
+def test_bad_arguments():
+    with pytest.raises(ValueError):
+        cubeful_rollout("start", 0)
+    with pytest.raises(ValueError):
+        cubeful_rollout("start", 10, x=1.5)
+    with pytest.raises(ValueError):
+        cubeful_rollout("start", 10, policy="nope")
+    with pytest.raises(NotImplementedError):
+        cubeful_rollout("start", 10, state=MatchState.match(5))
