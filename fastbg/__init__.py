@@ -6,7 +6,7 @@ Position
     A validated board with GNU Backgammon Position ID and XGID conversions.
 legal_plays(position, dice, engine="cython")
     Every legal play for a roll, with notation.
-rollout(position, games, seed=None, workers=None, policy="pubeval", engine="cython", dice=None)
+rollout(position, games, seed=None, workers=None, policy="nn", engine="cython", dice=None)
     Monte Carlo rollout -> RolloutResult.
 get_engine(name)
     The functions of the "cython" or "python" engine.

@@ -53,7 +53,7 @@ from .engine import ENGINES
 from .matchstate import parse_game
 from .plays import legal_plays, parse_dice
 from .position import Position
-from .rollout import POLICIES, PROBABILITY_KEYS, normal_quantile, rollout
+from .rollout import DEFAULT_POLICY, POLICIES, PROBABILITY_KEYS, normal_quantile, rollout
 
 EXIT_USAGE = 2
 _BARE_XGID = re.compile(r"^[-a-oA-O]{26}(:|$)")
@@ -108,7 +108,7 @@ _POLICY_TEXT = {
 }
 
 
-def _policy_help(default: str = "pubeval") -> str:
+def _policy_help(default: str = DEFAULT_POLICY) -> str:
     return "; ".join(f"{p} = {_POLICY_TEXT.get(p, 'see fastbg.rollout')}"
                      + (" (default)" if p == default else "") for p in POLICIES)
 
@@ -138,7 +138,7 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--games", "-n", type=_positive_int, default=10_000, help="games to play (default 10000)")
     r.add_argument("--seed", type=_seed, default=None, help="root seed (default: fresh entropy, reported)")
     r.add_argument("--workers", "-w", type=_positive_int, default=None, help="threads (default: one per CPU)")
-    r.add_argument("--policy", choices=POLICIES, default="pubeval",
+    r.add_argument("--policy", choices=POLICIES, default=DEFAULT_POLICY,
                    help="how both sides play: " + _policy_help())
     r.add_argument("--engine", choices=ENGINES, default="cython",
                    help="the compiled core (default) or the pure-Python reference; same numbers")
@@ -367,9 +367,9 @@ def _cmd_rollout(args) -> int:
 # `gammon-values`)
 # ---------------------------------------------------------------------------------------
 
-#: Games of a `fastbg cube` rollout unless --games says otherwise: a few seconds on two
-#: cores, standard errors of about 0.002 on the win probability.
-CUBE_GAMES = 50_000
+#: Games of a `fastbg cube` rollout unless --games says otherwise: about ten seconds on
+#: two cores with the network, standard errors of about 0.0035 on the win probability.
+CUBE_GAMES = 20_000
 
 #: Largest away score `fastbg met` shows unless --length says otherwise.
 MET_LENGTH = 15
@@ -382,7 +382,7 @@ _STEP = 1e-6
 
 _BIAS_NOTE = (
     "The probabilities come from a cubeless rollout in which one policy plays both sides. "
-    "The policy (pubeval by default) plays far from perfectly, so the probabilities, and "
+    "The policy (the network, nn, by default) plays far from perfectly, so the probabilities, and "
     "the decision, carry its bias; the standard errors measure only the luck of the dice."
 )
 
@@ -456,7 +456,7 @@ def _add_cube_parser(sub) -> None:
                    help=f"games of the cubeless rollout (default {CUBE_GAMES})")
     c.add_argument("--seed", type=_seed, default=None, help="root seed (default: fresh entropy, reported)")
     c.add_argument("--workers", "-w", type=_positive_int, default=None, help="threads (default: one per CPU)")
-    c.add_argument("--policy", choices=POLICIES, default="pubeval",
+    c.add_argument("--policy", choices=POLICIES, default=DEFAULT_POLICY,
                    help="how both sides play in the cubeless rollout: " + _policy_help()
                         + "; the weaker the policy, the more biased the probabilities")
     c.add_argument("--engine", choices=ENGINES, default="cython",

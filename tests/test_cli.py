@@ -40,7 +40,7 @@ def test_moves_table(capsys):
 
 def test_rollout_json(capsys):
     code, out, _ = run(capsys, "rollout", "4HPMwQCMz+AIIQ", "--games", "50", "--seed", "3",
-                       "--engine", "python", "--json", "--workers", "1")
+                       "--engine", "python", "--json", "--workers", "1", "--policy", "pubeval")
     assert code == 0
     d = json.loads(out)
     for k in (*PROBABILITY_KEYS, "equity", "games", "seed", "engine", "policy", "seconds",
@@ -51,7 +51,7 @@ def test_rollout_json(capsys):
 
 def test_rollout_table(capsys):
     code, out, _ = run(capsys, "rollout", "start", "-n", "30", "--seed", "1", "--engine", "python",
-                       "--dice", "3-1", "--workers", "1")
+                       "--dice", "3-1", "--workers", "1", "--policy", "pubeval")
     assert code == 0
     assert "win gammon" in out and "cubeless equity" in out and "first roll 3-1" in out
 

@@ -69,7 +69,7 @@ def test_cube_json_keys_money(capsys):
     for part in ("double", "take"):
         for k in MARGIN_KEYS:
             assert k in d["decision"]["margins"][part]
-    assert d["mode"] == "money" and d["met"] is None and d["policy"] == "pubeval"
+    assert d["mode"] == "money" and d["met"] is None and d["policy"] == "nn"
     assert d["games"] == 2000 and d["seed"] == 1
     assert d["state"]["match_length"] == 0 and d["state"]["cube_owner"] == "centred"
     assert d["x"] == pytest.approx(0.68) and "contact" in d["x_source"]
@@ -96,7 +96,7 @@ def test_cube_text(capsys):
     code, out, _ = run(capsys, "cube", SIX_SIX, "-n", "1000", "--seed", "1", "--workers", "1",
                        "--no-progress")
     assert code == 0
-    for fragment in ("money play, cube 1 centred", "policy pubeval", "biased", "No double",
+    for fragment in ("money play, cube 1 centred", "policy nn", "biased", "No double",
                      "Double, take", "Double, pass", "Proper action: Double, pass",
                      "take point", "x = 0.6", "bear-off"):
         assert fragment in out, fragment

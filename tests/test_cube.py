@@ -453,7 +453,7 @@ def test_covariance_from_counts_matches_outcome_statistics():
 def test_rollout_result_with_counts():
     # The CLI's use: a rollout result and its counts.
     pos = bearoff_board({6: 2, 5: 1}, {4: 2, 3: 1})
-    res = rollout(pos, 2000, seed=11, workers=1)
+    res = rollout(pos, 2000, seed=11, workers=1, policy="pubeval")
     d = money_cube_decision(res, counts=res.counts, position=pos)
     assert d.win == res.win and d.x == 0.6
     se = d.stderr

@@ -47,14 +47,14 @@ def test_engines_give_equal_counts_for_the_same_seed(policy, position, dice, ope
 
 def test_rollout_api_python_equals_cython():
     _need_cython()
-    a = rollout("start", 150, seed=3, engine="python", workers=1)
-    b = rollout("start", 150, seed=3, engine="cython", workers=2)
+    a = rollout("start", 150, seed=3, engine="python", workers=1, policy="pubeval")
+    b = rollout("start", 150, seed=3, engine="cython", workers=2, policy="pubeval")
     assert np.array_equal(a.counts, b.counts)
     assert a.opening and b.opening
 
 
 def test_result_fields_and_json_keys():
-    res = rollout(MIDGAME, 60, seed=11, engine="python", workers=1)
+    res = rollout(MIDGAME, 60, seed=11, engine="python", workers=1, policy="pubeval")
     d = res.to_dict()
     for k in (*PROBABILITY_KEYS, "equity", "games", "seed", "engine", "policy", "seconds",
               "games_per_second", "stderr"):
@@ -98,13 +98,13 @@ def test_interrupt_keeps_finished_blocks():
 
     for workers in (1, 2):
         seen.clear()
-        res = rollout(MIDGAME, 50_000, seed=5, workers=workers, progress=progress)
+        res = rollout(MIDGAME, 50_000, seed=5, workers=workers, progress=progress, policy="pubeval")
         assert res.interrupted
         assert 2_000 <= res.games < 50_000 and res.games % 1000 == 0
         assert int(res.counts.sum()) == res.games
         # The finished blocks are the first ones when run on one worker: compare.
         if workers == 1:
-            full = rollout(MIDGAME, res.games, seed=5, workers=1)
+            full = rollout(MIDGAME, res.games, seed=5, workers=1, policy="pubeval")
             assert np.array_equal(full.counts, res.counts)
 
 
@@ -159,6 +159,16 @@ def test_loose_arguments_are_rejected_not_coerced(kwargs, fragment):
 
 
 def test_workers_reported_are_the_threads_used():
-    assert rollout(MIDGAME, 10, seed=1, engine="python", workers=2).workers == 1
+    assert rollout(MIDGAME, 10, seed=1, engine="python", workers=2, policy="pubeval").workers == 1
     _need_cython()
     assert rollout(MIDGAME, 2_500, seed=1, workers=64).workers == 3  # three blocks
+
+
+def test_the_default_policy_is_the_network():
+    _need_cython()
+    from fastbg.rollout import DEFAULT_POLICY
+
+    res = rollout(MIDGAME, 200, seed=4)
+    assert res.policy == DEFAULT_POLICY == "nn"
+    same = rollout(MIDGAME, 200, seed=4, policy="nn")
+    assert (res.counts == same.counts).all()
