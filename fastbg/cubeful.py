@@ -1,4 +1,4 @@
-"""Cubeful rollouts: money games played to the end with the cube in play.
+"""Cubeful rollouts: games played to the end with the cube in play (money or match).
 
 :func:`cubeful_rollout` plays games from a position in which, before each roll, the
 player on roll may double (a centred cube or its own, within the cube limit). Cube
@@ -116,6 +116,15 @@ class CubefulRolloutResult:
         The cube state and options used.
     workers : int
         Threads used (the numbers do not depend on it).
+    match_length, score : int, tuple
+        Match play: the match length and score ``(starting player, opponent)``; 0 and
+        ``(0, 0)`` for money play.
+    mwc, mwc_stderr : float
+        Match play: the starting player's mean match winning chance after the game and
+        its standard error; NaN for money play. ``equity`` and ``stderr`` are then the
+        normalised money equity (EMG) of ``mwc``.
+    met : str
+        Match play: the match equity table's name; "" for money play.
     interrupted : bool
         True if stopped (Ctrl-C) before all games were played; the numbers cover the
         finished blocks.
@@ -140,6 +149,11 @@ class CubefulRolloutResult:
     jacoby: bool = False
     opening: bool = False
     workers: int = 1
+    match_length: int = 0
+    score: tuple = (0, 0)
+    mwc: float = float("nan")
+    mwc_stderr: float = float("nan")
+    met: str = ""
     interrupted: bool = False
 
     @property
@@ -153,6 +167,7 @@ class CubefulRolloutResult:
         d = {k: getattr(self, k) for k in self.__dataclass_fields__}
         d["counts"] = self.counts.tolist()
         d["outcomes"] = dict(self.outcomes)
+        d["score"] = list(self.score)
         d["games_per_second"] = self.games_per_second
         return d
 
@@ -209,6 +224,45 @@ def cubeful_statistics(counts, cube: int = 1, cube_owner: str = "centred",
     )
 
 
+def match_statistics(counts, tables0, cube: int = 1) -> dict:
+    """Match winning chance and normalised equity from merged counts (match play).
+
+    Parameters
+    ----------
+    counts : array_like of int, shape (8, 13)
+    tables0 : array_like of float, shape (>= 13, 6)
+        The starting side's ``MatchEquityTable.result_mwc`` at cubes ``2**j``.
+    cube : int
+        Starting cube.
+
+    Returns
+    -------
+    dict
+        ``mwc`` (mean match winning chance after the game, in [0, 1]), ``mwc_stderr``,
+        ``equity`` and ``stderr``: the same as normalised money equity (EMG, GNU
+        Backgammon's "normalized equity": +1 a single game won at the starting cube, -1
+        one lost; :meth:`fastbg.met.MatchEquityTable.emg`).
+    """
+    c = np.asarray(counts, dtype=np.int64)
+    R = np.asarray(tables0, dtype=np.float64)[:N_CUBE_VALUES]
+    cell = np.concatenate([R.T, R[:, [0]].T, R[:, [3]].T], axis=0)  # (8, 13)
+    n = int(c.sum())
+    nan = float("nan")
+    if n == 0:
+        return dict(mwc=nan, mwc_stderr=nan, equity=nan, stderr=nan)
+    flat_c, flat_v = c.ravel(), cell.ravel()
+    mean = math.fsum(int(k) * float(v) for k, v in zip(flat_c, flat_v)) / n
+    if n >= 2:
+        ss = math.fsum(int(k) * (float(v) - mean) ** 2 for k, v in zip(flat_c, flat_v))
+        se = math.sqrt(ss / (n - 1) / n)
+    else:
+        se = nan
+    j0 = int(cube).bit_length() - 1
+    r0, r3 = float(R[j0, 0]), float(R[j0, 3])
+    return dict(mwc=mean, mwc_stderr=se, equity=2.0 * (mean - r3) / (r0 - r3) - 1.0,
+                stderr=2.0 * se / (r0 - r3))
+
+
 def _modules(engine: str):
     if engine == "cython":
         try:
@@ -240,8 +294,9 @@ def cubeful_rollout(
     jacoby: bool = False,
     opening: bool | None = None,
     progress: Callable[[int], None] | None = None,
+    met=None,
 ) -> CubefulRolloutResult:
-    """Roll a position out with the cube in play (money game), for its cubeful equity.
+    """Roll a position out with the cube in play, for its cubeful equity (money or match).
 
     Parameters
     ----------
@@ -262,9 +317,9 @@ def cubeful_rollout(
         Compiled core or pure-Python reference; same numbers.
     state : MatchState, optional
         Starting cube (value, owner from the view of the player on roll, cube limit
-        ``max_cube``) and the Jacoby option; default a centred 1-cube,
-        ``MatchState.money()`` (cube limit 1024). Money play only for now. The limit
-        used is ``min(state.max_cube, 4096)``.
+        ``max_cube``), the Jacoby option, and for match play the match length, score and
+        Crawford flag; default a centred 1-cube in a money game, ``MatchState.money()``
+        (cube limit 1024). The limit used is ``min(state.max_cube, 4096)``.
     x : float, optional
         Fixed cube efficiency in [0, 1] for every decision. Default: per position,
         :func:`fastbg.cube.default_cube_efficiency` (0.68 with contact, 0 on the last
@@ -280,6 +335,9 @@ def cubeful_rollout(
         no otherwise.
     progress : callable, optional
         Called with the number of games of each finished block.
+    met : str or MatchEquityTable, optional
+        Match play: the match equity table (default :data:`fastbg.met.DEFAULT_MET`,
+        Kazaross-XG2).
 
     Returns
     -------
@@ -291,9 +349,8 @@ def cubeful_rollout(
     ------
     ValueError
         For a bad position or a finished game, ``games < 1``, an unknown policy or
-        engine, a bad seed, worker count or ``x``, or a match-play state.
-    NotImplementedError
-        For a match-play state (planned).
+        engine, a bad seed, worker count or ``x``, Jacoby in match play, or a score
+        beyond the table.
     ImportError
         For ``engine="cython"`` when the core is not built.
 
@@ -308,6 +365,15 @@ def cubeful_rollout(
     game: the doubler wins the cube value before the double. Otherwise the game ends
     when a side bears off its last checker: 1, 2 or 3 points times the cube (1 for a
     gammon or backgammon under the Jacoby rule while the cube is centred).
+
+    **Match play.** The decisions are :mod:`fastbg.matchcube`'s (Janowski's model in
+    match winning chances with the table's MWCs; the same No double, Double/take and
+    Double/pass values as :func:`fastbg.matchcube.match_cube_decision`): a side doubles
+    only while it needs more points than the cube (so the 1-away leader never doubles
+    after the Crawford game), and nobody doubles in the Crawford game. Each game is
+    scored by the starting player's MWC after it (:meth:`~fastbg.met.MatchEquityTable.
+    result_mwc` at the final cube; a pass as a single game at the cube before the
+    double).
 
     **Reproducibility.** Games run in blocks of ``fastbg.parallel.BLOCK_SIZE``; block
     ``k`` draws its dice from ``PCG64DXSM(SeedSequence(seed, spawn_key=(k,)))``. Blocks
@@ -331,14 +397,25 @@ def cubeful_rollout(
         state = MatchState.money()
     if not isinstance(state, MatchState):
         raise ValueError(f"state must be a fastbg.MatchState, got {type(state).__name__}")
-    if not state.is_money:
-        raise NotImplementedError("cubeful rollouts support money play only for now")
     if state.cube > 2 ** MAX_CUBE_LOG2:
         raise ValueError(f"cube {state.cube} is above the loop's limit {2 ** MAX_CUBE_LOG2}")
     max_cube = min(int(state.max_cube), 2 ** MAX_CUBE_LOG2)
     if not isinstance(jacoby, (bool, np.bool_)):
         raise ValueError(f"jacoby must be True or False, got {jacoby!r}")
     jac = bool(jacoby) or bool(state.jacoby)
+    match = None
+    if not state.is_money:
+        from .met import DEFAULT_MET, load_met
+
+        if jac:
+            raise ValueError("the Jacoby rule is for money play only")
+        table = load_met(DEFAULT_MET if met is None else met)
+        a = state.match_length - state.score[0]
+        b = state.match_length - state.score[1]
+        tables = np.array([[table.result_mwc(u, v, 2 ** j) for j in range(16)]
+                           for u, v in ((a, b), (b, a))])
+        if state.crawford:
+            max_cube = int(state.cube)  # no doubling in the Crawford game
     if x is not None:
         if isinstance(x, (bool, np.bool_)) or \
                 not isinstance(x, (int, float, np.integer, np.floating)) \
@@ -365,6 +442,9 @@ def cubeful_rollout(
     board = np.ascontiguousarray(pos.board, dtype=np.int8)
     opts = dict(cube=int(state.cube), cube_owner=state.cube_owner, max_cube=max_cube, x=x,
                 jacoby=jac, opening=bool(opening))
+    if not state.is_money:
+        # the reference engine computes the MWCs itself, from the table
+        opts["match"] = (tables, a, b) if engine == "cython" else (table, a, b)
 
     def block(k, n, bitgen):
         # One checker policy per block: nn-1ply keeps a workspace per instance.
@@ -376,10 +456,17 @@ def cubeful_rollout(
                      counts_shape=(len(RESULT_CLASSES), N_CUBE_VALUES))
     seconds = time.perf_counter() - t0
     st = cubeful_statistics(run.counts, state.cube, state.cube_owner, jac)
+    extra = {}
+    if not state.is_money:
+        ms = match_statistics(run.counts, tables[0], state.cube)
+        st["equity"], st["stderr"] = ms["equity"], ms["stderr"]
+        extra = dict(match_length=state.match_length, score=tuple(state.score),
+                     mwc=ms["mwc"], mwc_stderr=ms["mwc_stderr"],
+                     met=table.name or str(table.source))
     return CubefulRolloutResult(
         equity=st["equity"], stderr=st["stderr"], counts=run.counts, games=run.games,
         seed=entropy, seconds=seconds, outcomes=st["outcomes"], doubled=st["doubled"],
         passed=st["passed"], mean_cube=st["mean_cube"], engine=engine, policy=policy, x=x,
         cube=int(state.cube), cube_owner=state.cube_owner, max_cube=max_cube, jacoby=jac,
-        opening=bool(opening), workers=nworkers, interrupted=run.interrupted,
+        opening=bool(opening), workers=nworkers, interrupted=run.interrupted, **extra,
     )

@@ -212,5 +212,89 @@ def test_bad_arguments():
         cubeful_rollout("start", 10, x=1.5)
     with pytest.raises(ValueError):
         cubeful_rollout("start", 10, policy="nope")
-    with pytest.raises(NotImplementedError):
-        cubeful_rollout("start", 10, state=MatchState.match(5))
+    with pytest.raises(ValueError):
+        cubeful_rollout("start", 10, state=MatchState.match(5), jacoby=True)
+
+
+# --------------------------------------------------------------------------- match play
+
+def test_match_decision_against_matchcube():
+    from fastbg.matchcube import match_cube_decision
+    from fastbg.met import DEFAULT_MET, load_met
+
+    met = load_met(DEFAULT_MET)
+    rng = np.random.default_rng(3)
+    acts = set()
+    for n in (1, 3, 5, 7, 9):
+        for sp in range(n):
+            for so in range(n):
+                a, b = n - sp, n - so
+                R = np.array([met.result_mwc(a, b, 2 ** j) for j in range(16)])
+                for cube, owner in ((1, "centred"), (2, "player"), (4, "player")):
+                    if a <= cube:
+                        continue
+                    for _ in range(6):
+                        w = rng.random()
+                        wg = w * rng.random() * 0.6
+                        wbg = wg * rng.random() * 0.2
+                        lg = (1 - w) * rng.random() * 0.6
+                        lbg = lg * rng.random() * 0.2
+                        q = np.array([w, wg, wbg, lg, lbg])
+                        x = float(rng.choice([0.0, 0.6, 0.68, 1.0]))
+                        act, nd, dt, dp = cc.match_decision(R, q, a, b, cube, owner == "player", x)
+                        d = match_cube_decision(q, n, (sp, so), cube=cube, owner=owner, x=x)
+                        assert (nd, dt, dp) == pytest.approx((d.nd, d.dt, d.dp), abs=1e-12)
+                        a2 = d.action.lower()
+                        want = (0 if not a2.startswith(("double", "redouble"))
+                                else (1 if a2.endswith("take") else 2))
+                        assert act == want
+                        acts.add(act)
+    assert acts == {0, 1, 2}
+
+
+@pytest.mark.parametrize("state", [
+    MatchState.match(5, (2, 3)),
+    MatchState.match(7, (6, 3), crawford=True),
+    MatchState.match(7, (6, 3)),
+    MatchState.match(3, (1, 1), cube=2, cube_owner="opponent"),
+    MatchState.match(9, (0, 0)),
+])
+def test_match_engines_identical(state):
+    a = cubeful_rollout("start", 5, seed=2, engine="python", state=state)
+    b = cubeful_rollout("start", 5, seed=2, engine="cython", state=state)
+    assert np.array_equal(a.counts, b.counts)
+    assert a.mwc == b.mwc and a.equity == b.equity
+
+
+def test_match_crawford_no_double():
+    r = cubeful_rollout("start", 2000, seed=3, state=MatchState.match(7, (6, 3), crawford=True))
+    assert r.doubled == 0.0 and r.counts[:, 1:].sum() == 0
+
+
+# Last roll at match scores: with x = 0 (the default on the last roll) the model's
+# decisions are exact; the exact MWC is max(ND, min(DT, DP)) from the table.
+@pytest.mark.parametrize("mine", [[1, 0, 0, 0, 1, 0], [0, 1, 0, 0, 0, 1]])
+@pytest.mark.parametrize("n,score", [(5, (0, 0)), (7, (2, 4)), (7, (4, 2))])
+@pytest.mark.parametrize("seed", [1, 2])
+def test_match_last_roll_exact(mine, n, score, seed):
+    from fastbg.met import DEFAULT_MET, load_met
+
+    met = load_met(DEFAULT_MET)
+    b = bearoff_board(mine, [0, 0, 1, 0, 0, 0])
+    p = solve(b).win
+    a, o = n - score[0], n - score[1]
+    r1, r2 = met.result_mwc(a, o, 1), met.result_mwc(a, o, 2)
+    nd = p * r1[0] + (1 - p) * r1[3]
+    dt = p * r2[0] + (1 - p) * r2[3]
+    exact = max(nd, min(dt, r1[0]))
+    r = cubeful_rollout(b, 4000, seed=seed, state=MatchState.match(n, score))
+    assert abs(r.mwc - exact) < 4 * r.mwc_stderr
+    assert r.equity == pytest.approx(met.emg(r.mwc, a, o, 1), abs=1e-12)
+
+
+def test_match_workers_identical():
+    st = MatchState.match(5, (1, 2))
+    a = cubeful_rollout("start", 2200, seed=8, workers=1, state=st)
+    b = cubeful_rollout("start", 2200, seed=8, workers=2, state=st)
+    assert np.array_equal(a.counts, b.counts) and a.mwc == b.mwc
+    assert 0 <= a.mwc <= 1 and a.to_dict()["score"] == [1, 2]

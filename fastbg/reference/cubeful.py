@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..cube import default_cube_efficiency, money_cube_decision
+from ..cube import cube_action, default_cube_efficiency, money_cube_decision
+from ..matchcube import _cubeful as _match_cubeful
 from .board import outcome, swap, validate_board
 from .dice import opening_roll, roll_index
 from .eval import make_policy
@@ -61,21 +62,38 @@ def _check_cube_args(cube, owner, max_cube, x):
             int(max_cube).bit_length() - 1, None if x is None else float(x))
 
 
-def _decide(evaluator, board, x, owned, jacoby) -> int:
-    """0 no double (or too good), 1 double/take, 2 double/pass."""
+def _decide(evaluator, board, x, owned, jacoby, match=None) -> int:
+    """0 no double (or too good), 1 double/take, 2 double/pass.
+
+    ``match``: None (money) or ``(table, away, away_opponent, cube)`` of the player on
+    roll: fastbg.matchcube's No double, Double/take and Double/pass MWCs (its
+    ``_cubeful``, the values of :func:`fastbg.matchcube.match_cube_decision` without
+    the take-point bisection it adds for reporting) and :func:`fastbg.cube.cube_action`.
+    """
     p = evaluator.probabilities(board)
     xx = default_cube_efficiency(board) if x is None else x
-    d = money_cube_decision(p, x=xx, cube_owner="player" if owned else "centred",
-                            jacoby=jacoby)
-    action = d.action.lower()
+    owner = "player" if owned else "centred"
+    if match is not None:
+        table, a, b, c = match
+        nd = _match_cubeful(table, p, a, b, c, owner, False, xx)
+        dt = _match_cubeful(table, p, a, b, 2 * c, "opponent", False, xx)
+        dp = float(table.result_mwc(a, b, c)[0])
+        action = cube_action(nd, dt, dp, redouble=owned).lower()
+    else:
+        d = money_cube_decision(p, x=xx, cube_owner=owner, jacoby=jacoby)
+        action = d.action.lower()
     if not action.startswith(("double", "redouble")):
         return 0
     return 1 if action.endswith("take") else 2
 
 
 def play_cubeful(board, bitgen, policy, evaluator, lc0, owner0, max_log2, x, jacoby,
-                 opening) -> tuple[int, int]:
-    """One cubeful game from a validated board: (result class, log2 of the final cube)."""
+                 opening, match=None) -> tuple[int, int]:
+    """One cubeful game from a validated board: (result class, log2 of the final cube).
+
+    ``match``: None (money) or ``(table, away, away_opponent)`` of the starting side; a
+    side may double only while it needs more points than the cube (fastbg.matchcube).
+    """
     side = 0                # 0 while the starting side is on roll
     lc, owner = lc0, owner0  # owner: -1 centred, else the side that owns the cube
     first_opening = opening
@@ -90,8 +108,13 @@ def play_cubeful(board, bitgen, policy, evaluator, lc0, owner0, max_log2, x, jac
                 side = 1
                 d1, d2 = b, a
         else:
-            if lc < max_log2 and owner in (-1, side):
-                act = _decide(evaluator, board, x, owner == side, jacoby)
+            m = None
+            if match is not None:
+                table, ma, mb = match
+                aw, bw = (ma, mb) if side == 0 else (mb, ma)
+                m = (table, aw, bw, 2 ** lc)
+            if lc < max_log2 and owner in (-1, side) and (m is None or aw > 2 ** lc):
+                act = _decide(evaluator, board, x, owner == side, jacoby, m)
                 if act == 2:
                     return (6 if side == 0 else 7), lc
                 if act == 1:
@@ -116,11 +139,13 @@ def play_cubeful(board, bitgen, policy, evaluator, lc0, owner0, max_log2, x, jac
 
 def cubeful_block(board, games, bitgen, policy, evaluator, *, cube=1, cube_owner="centred",
                   max_cube=2 ** MAX_CUBE_LOG2, x=None, jacoby=False,
-                  opening=False) -> np.ndarray:
+                  opening=False, match=None) -> np.ndarray:
     """Play ``games`` cubeful money games and count (result class, final cube).
 
     Parameters and result as :func:`fastbg._core.cubeful.cubeful_block`; ``evaluator``
-    is a :class:`fastbg.reference.nn.NNPolicy`.
+    is a :class:`fastbg.reference.nn.NNPolicy`; ``match`` is ``(table, away,
+    away_opponent)`` with a :class:`fastbg.met.MatchEquityTable` (the compiled engine
+    takes the table's ``result_mwc`` values instead).
 
     Returns
     -------
@@ -140,9 +165,11 @@ def cubeful_block(board, games, bitgen, policy, evaluator, *, cube=1, cube_owner
         policy = make_policy(policy)
     if not isinstance(bitgen, np.random.BitGenerator):
         raise TypeError("bitgen must be a numpy.random.BitGenerator")
+    if match is not None and jacoby:
+        raise ValueError("the Jacoby rule is for money play only")
     counts = np.zeros((len(RESULT_CLASSES), N_CUBE_VALUES), dtype=np.int64)
     for _ in range(int(games)):
         c, lc = play_cubeful(b, bitgen, policy, evaluator, lc0, own, ml, xx, bool(jacoby),
-                             bool(opening))
+                             bool(opening), match)
         counts[c, lc] += 1
     return counts

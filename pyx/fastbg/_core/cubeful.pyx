@@ -1,5 +1,5 @@
 # cython: language_level=3
-"""Cubeful money games: the game loop with cube decisions, mirroring
+"""Cubeful games (money and match play): the game loop with cube decisions, mirroring
 :mod:`fastbg.reference.cubeful`.
 
 Before each roll, the player on roll may double when the cube is centred or its own
@@ -192,21 +192,174 @@ cdef int cube_decision_c(const double* q, double x, bint owned, bint jacoby) noe
 
 
 # ---------------------------------------------------------------------------------------
+# Match play: Janowski's model in match winning chances (fastbg.matchcube), scalar port.
+# R[j][k]: the player's MWC after result k (win single/gammon/backgammon, lose
+# single/gammon/backgammon) at a cube of 2**j, from fastbg.met.MatchEquityTable.result_mwc.
+# Same operations as fastbg.reference.cubeful (bitwise); fastbg.matchcube to rounding.
+# ---------------------------------------------------------------------------------------
+
+cdef enum:
+    M_LEVELS = 16       # cube levels 2**0 .. 2**15 of the MWC tables
+
+
+cdef inline double _mean3(const double* v, double g, double bg) noexcept nogil:
+    return (1.0 - g) * v[0] + (g - bg) * v[1] + bg * v[2]
+
+
+cdef double m_take_point(const double* R, int a_p, int a_o, int j, bint taker_is_p,
+                         double pg, double pbg, double og, double obg, bint live) noexcept nogil:
+    """MatchEquityTable._take_point (player p = the side whose R this is)."""
+    cdef const double* r1 = R + 6 * j
+    cdef const double* r2 = R + 6 * (j + 1)
+    cdef int a_taker = a_p if taker_is_p else a_o
+    cdef long cube2 = (<long>2) << j
+    cdef bint recube_live = live and a_taker > cube2
+    cdef double pass_, lose, win, tp
+    if taker_is_p:
+        pass_ = r1[3]
+        lose = _mean3(r2 + 3, og, obg)
+        win = _mean3(r2, 0.0, 0.0) if recube_live else _mean3(r2, pg, pbg)
+    else:
+        pass_ = 1.0 - r1[0]
+        lose = 1.0 - _mean3(r2, pg, pbg)
+        win = 1.0 - (_mean3(r2 + 3, 0.0, 0.0) if recube_live else _mean3(r2 + 3, og, obg))
+    if win - lose <= 1e-9:
+        tp = 0.0 if pass_ <= lose else 1.0
+    else:
+        tp = (pass_ - lose) / (win - lose)
+        if 0.0 > tp:
+            tp = 0.0
+        if 1.0 < tp:
+            tp = 1.0
+    if recube_live and j + 2 < M_LEVELS:
+        tp *= 1.0 - m_take_point(R, a_p, a_o, j + 1, not taker_is_p, pg, pbg, og, obg, live)
+    return tp
+
+
+cdef double m_interp(double w, const double* xs, const double* ys, int n) noexcept nogil:
+    """numpy.interp for increasing xs (duplicates allowed)."""
+    cdef int j
+    if w <= xs[0]:
+        return ys[0]
+    if w >= xs[n - 1]:
+        return ys[n - 1]
+    j = n - 2
+    while xs[j] > w:
+        j -= 1
+    return (ys[j + 1] - ys[j]) / (xs[j + 1] - xs[j]) * (w - xs[j]) + ys[j]
+
+
+cdef double m_live(const double* R, const double* q, int a, int b, int j,
+                   int owner) noexcept nogil:
+    """fastbg.matchcube._live (not the Crawford game)."""
+    cdef const double* r = R + 6 * j
+    cdef double w = q[0], wg = q[1], wbg = q[2], lg = q[3], lbg = q[4]
+    cdef double lose = 1.0 - w, W, L, m, wo, lo
+    cdef double xs[4]
+    cdef double ys[4]
+    cdef double xs2[2]
+    cdef double ys2[2]
+    cdef int n = 1
+    cdef long c = (<long>1) << j
+    cdef double pg, pbg, og, obg
+    W = ((w - wg) * r[0] + (wg - wbg) * r[1] + wbg * r[2]) / w if w > 0.0 else r[0]
+    L = ((lose - lg) * r[3] + (lg - lbg) * r[4] + lbg * r[5]) / lose if lose > 0.0 else r[3]
+    xs[0] = 0.0
+    ys[0] = L
+    if owner != OWN_PLAYER and b > c:
+        # take_point(a, b, c, live, probs=swap(q)): shares from the opponent's view
+        wo = 1.0 - w
+        lo = 1.0 - wo
+        og = lg / wo if wo > 0.0 else 0.0
+        obg = lbg / wo if wo > 0.0 else 0.0
+        pg = wg / lo if lo > 0.0 else 0.0
+        pbg = wbg / lo if lo > 0.0 else 0.0
+        xs[n] = m_take_point(R, a, b, j, True, pg, pbg, og, obg, True)
+        ys[n] = r[3]
+        n += 1
+    if owner != OWN_OPPONENT and a > c:
+        # cash_point(a, b, c, live, probs=q)
+        pg = wg / w if w > 0.0 else 0.0
+        pbg = wbg / w if w > 0.0 else 0.0
+        og = lg / lose if lose > 0.0 else 0.0
+        obg = lbg / lose if lose > 0.0 else 0.0
+        xs[n] = 1.0 - m_take_point(R, a, b, j, False, pg, pbg, og, obg, True)
+        ys[n] = r[0]
+        n += 1
+    xs[n] = 1.0
+    ys[n] = W
+    n += 1
+    if n == 4 and xs[1] > xs[2]:
+        m = 0.5 * (xs[1] + xs[2])
+        if w < m:
+            xs2[0] = 0.0
+            xs2[1] = m
+            ys2[0] = L
+            ys2[1] = r[3]
+        else:
+            xs2[0] = m
+            xs2[1] = 1.0
+            ys2[0] = r[0]
+            ys2[1] = W
+        return m_interp(w, xs2, ys2, 2)
+    return m_interp(w, xs, ys, n)
+
+
+cdef double m_cubeful(const double* R, const double* q, int a, int b, int j, int owner,
+                      double x) noexcept nogil:
+    """fastbg.matchcube._cubeful: x live + (1 - x) dead, dead summed in outcome order."""
+    cdef const double* r = R + 6 * j
+    cdef double w = q[0], lose = 1.0 - q[0]
+    cdef double dead = (w - q[1]) * r[0]
+    dead = dead + (q[1] - q[2]) * r[1]
+    dead = dead + q[2] * r[2]
+    dead = dead + (lose - q[3]) * r[3]
+    dead = dead + (q[3] - q[4]) * r[4]
+    dead = dead + q[4] * r[5]
+    if x == 0.0:
+        return dead
+    return x * m_live(R, q, a, b, j, owner) + (1.0 - x) * dead
+
+
+cdef int m_decision_c(const double* R, const double* q, int a, int b, int j, bint owned,
+                      double x, double* out) noexcept nogil:
+    """Match cube decision of the player on roll (who may double: a > 2**j): 0 no double,
+    1 double/take, 2 double/pass; out = (nd, dt, dp) in MWC."""
+    cdef double nd = m_cubeful(R, q, a, b, j, OWN_PLAYER if owned else OWN_CENTRED, x)
+    cdef double dt = m_cubeful(R, q, a, b, j + 1, OWN_OPPONENT, x)
+    cdef double dp = R[6 * j]
+    cdef bint takes = dt < dp
+    cdef double d = dt if takes else dp
+    out[0] = nd
+    out[1] = dt
+    out[2] = dp
+    if nd > d:
+        return 0
+    return 1 if takes else 2
+
+
+# ---------------------------------------------------------------------------------------
 # The game loop
 # ---------------------------------------------------------------------------------------
 
 cdef int play_cubeful_c(const board_t* start, bitgen_t* bg, Policy policy, const qnet_t* q,
                         movegen_t* g, int lc0, int owner0, int max_log2, double xfix,
-                        bint jacoby, bint opening, int* lc_out) noexcept nogil:
+                        bint jacoby, bint opening, int* lc_out,
+                        const double* mR, int ma, int mb) noexcept nogil:
     """One cubeful game; returns the result class 0..7 (starting side's view) and sets
     lc_out to log2 of the final cube (of the refused cube's value before doubling for a
     pass), or -1 if a roll had more than MAX_PLAYS plays. owner0: -1 centred, 0 the
-    starting side (row 0), 1 the other. xfix < 0: default cube efficiency per position."""
+    starting side (row 0), 1 the other. xfix < 0: default cube efficiency per position.
+    Match play when mR != NULL: mR[s] (M_LEVELS x 6) the MWC tables of side s, ma/mb the
+    points the starting side / the other need (no call in the Crawford game: the caller
+    sets max_log2 = lc0)."""
     cdef board_t boards[2]
     cdef int cur = 0, side = 0, a, b, r, n, c, act
     cdef int lc = lc0, owner = owner0
     cdef double p[NN_OUTPUTS]
     cdef double x
+    cdef double mout[3]
+    cdef int aw, bw
     cdef const board_t* chosen
     cdef const linear_eval_t* ev
     cdef bint first_opening = opening
@@ -219,10 +372,17 @@ cdef int play_cubeful_c(const board_t* start, bitgen_t* bg, Policy policy, const
                 cur = 1
                 side = 1
         else:
-            if lc < max_log2 and (owner == -1 or owner == side):
+            aw = ma if side == 0 else mb
+            bw = mb if side == 0 else ma
+            if lc < max_log2 and (owner == -1 or owner == side) and (
+                    mR == NULL or aw > (1 << lc)):
                 probabilities_c(q, &boards[cur], p)
                 x = xfix if xfix >= 0.0 else default_x_c(&boards[cur])
-                act = cube_decision_c(p, x, owner == side, jacoby)
+                if mR == NULL:
+                    act = cube_decision_c(p, x, owner == side, jacoby)
+                else:
+                    act = m_decision_c(mR + side * M_LEVELS * 6, p, aw, bw, lc, owner == side,
+                                       x, mout)
                 if act == 2:
                     lc_out[0] = lc
                     return 6 if side == 0 else 7
@@ -280,7 +440,8 @@ def _check_cube_args(cube, owner, max_cube, x):
 
 
 def cubeful_block(board, games, bitgen, policy, evaluator, *, cube=1, cube_owner="centred",
-                  max_cube=(1 << MAX_LOG2), x=None, jacoby=False, opening=False):
+                  max_cube=(1 << MAX_LOG2), x=None, jacoby=False, opening=False,
+                  match=None):
     """Play ``games`` cubeful money games one after another from one bit generator.
 
     Parameters
@@ -309,6 +470,11 @@ def cubeful_block(board, games, bitgen, policy, evaluator, *, cube=1, cube_owner
         done from the counts).
     opening : bool
         Start each game with the opening roll (no cube decision before it).
+    match : tuple, optional
+        Match play: ``(tables, away, away_opponent)`` with ``tables`` float64 of shape
+        (2, 16, 6), ``tables[s, j]`` = ``MatchEquityTable.result_mwc`` of side ``s`` (0 the
+        starting side, with ``away``; 1 the other) at a cube of ``2**j``. For the Crawford
+        game pass ``max_cube=cube``. ``jacoby`` must be False.
 
     Returns
     -------
@@ -341,13 +507,29 @@ def cubeful_block(board, games, bitgen, policy, evaluator, *, cube=1, cube_owner
     cdef int64_t* counts = <int64_t*>cnp.PyArray_DATA(counts_arr)
     cdef int64_t i, ng = games
     cdef int c = 0, lc = 0
+    cdef const double* mR = NULL
+    cdef int ma = 0, mb = 0
+    cdef cnp.ndarray tables
+    if match is not None:
+        t_, a_, b_ = match
+        tables = np.ascontiguousarray(t_, dtype=np.float64)
+        if tables.shape[0] != 2 or tables.shape[1] != M_LEVELS or tables.shape[2] != 6:
+            raise ValueError(f"match tables must have shape (2, {M_LEVELS}, 6)")
+        ma = int(a_)
+        mb = int(b_)
+        if ma < 1 or mb < 1:
+            raise ValueError("away scores must be >= 1")
+        if jac:
+            raise ValueError("the Jacoby rule is for money play only")
+        mR = <const double*>cnp.PyArray_DATA(tables)
     cdef movegen_t* g = movegen_new()
     if g == NULL:
         raise MemoryError()
     try:
         with nogil:
             for i in range(ng):
-                c = play_cubeful_c(&b, bg, pol, &ev.q, g, lc0, own, ml, xfix, jac, op, &lc)
+                c = play_cubeful_c(&b, bg, pol, &ev.q, g, lc0, own, ml, xfix, jac, op, &lc,
+                                   mR, ma, mb)
                 if c < 0:
                     break
                 counts[c * N_CUBES + lc] += 1
@@ -408,3 +590,21 @@ def probabilities(evaluator, board):
     for i in range(5):
         out[i] = p[i]
     return out
+
+
+def match_decision(tables, probabilities, away, away_opponent, cube=1, owned=False, x=0.68):
+    """The loop's match cube decision: ``(action, nd, dt, dp)`` in MWC; ``tables`` of
+    shape (16, 6) are the player's ``result_mwc`` at cubes ``2**j``."""
+    cdef double q[5]
+    cdef double out[3]
+    t = np.ascontiguousarray(tables, dtype=np.float64)
+    if t.shape != (M_LEVELS, 6):
+        raise ValueError(f"tables must have shape ({M_LEVELS}, 6)")
+    arr = np.ascontiguousarray(probabilities, dtype=np.float64)
+    for i in range(5):
+        q[i] = arr[i]
+    cdef cnp.ndarray tt = t
+    cdef int j = int(cube).bit_length() - 1
+    act = m_decision_c(<const double*>cnp.PyArray_DATA(tt), q, int(away), int(away_opponent),
+                       j, bool(owned), float(x), out)
+    return act, out[0], out[1], out[2]
