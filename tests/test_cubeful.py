@@ -298,3 +298,22 @@ def test_match_workers_identical():
     b = cubeful_rollout("start", 2200, seed=8, workers=2, state=st)
     assert np.array_equal(a.counts, b.counts) and a.mwc == b.mwc
     assert 0 <= a.mwc <= 1 and a.to_dict()["score"] == [1, 2]
+
+
+def test_run_blocks_block_function():
+    """run_blocks with a custom block: block k gets SeedSequence(seed, spawn_key=(k,)) and
+    its counts are added, whatever the number of workers."""
+    from fastbg.parallel import block_bit_generator, run_blocks
+
+    def block(k, n, bitgen):
+        c = np.zeros((2, 3), dtype=np.int64)
+        c[k % 2, int(bitgen.random_raw() % 3)] += n
+        return c
+
+    runs = [run_blocks(START, 5500, 42, workers=w, block=block, counts_shape=(2, 3))
+            for w in (1, 2)]
+    want = np.zeros((2, 3), dtype=np.int64)
+    for k, n in enumerate([1000] * 5 + [500]):
+        want[k % 2, int(block_bit_generator(42, k).random_raw() % 3)] += n
+    for run in runs:
+        assert np.array_equal(run.counts, want) and run.games == 5500 and not run.interrupted
