@@ -147,6 +147,15 @@ def build_parser() -> argparse.ArgumentParser:
                    help="begin with the opening roll (default for 'start' without --dice)")
     r.add_argument("--no-opening", dest="opening", action="store_false",
                    help="the player on roll rolls normally, doubles included")
+    r.add_argument("--cubeful", action="store_true",
+                   help="play the cube in every game: before each roll the player who may "
+                        "double decides by Janowski's model on the network's 0-ply "
+                        "probabilities, the opponent takes or passes; reports the cubeful "
+                        "equity (money) or match winning chances (match play)")
+    r.add_argument("--x", type=_number_arg, default=None, metavar="X",
+                   help="with --cubeful: cube efficiency in [0, 1] for every decision "
+                        "(default: GNU Backgammon's by position, 0 on the last roll)")
+    _add_state_options(r)
     r.add_argument("--json", action="store_true", help="machine-readable output")
     r.add_argument("--no-progress", action="store_true", help="no progress bar")
 
@@ -344,7 +353,16 @@ def _run_rollout(pos, args, **options):
             bar.close()
 
 
+_STATE_OPTIONS = ("match_length", "score", "cube", "owner", "max_cube", "crawford", "jacoby",
+                  "beaver", "met", "x")
+
+
 def _cmd_rollout(args) -> int:
+    if args.cubeful:
+        return _cmd_cubeful_rollout(args)
+    given = [k for k in _STATE_OPTIONS if getattr(args, k) is not None]
+    if given:
+        raise ValueError(f"--{given[0].replace('_', '-')} is for cubeful rollouts: add --cubeful")
     pos, _, dice = parse_game(args.position)
     if dice is None:
         dice = args.dice
@@ -360,6 +378,71 @@ def _cmd_rollout(args) -> int:
     else:
         print(_format_table(res))
     return EXIT_INTERRUPTED if res.interrupted else 0
+
+
+def _cmd_cubeful_rollout(args) -> int:
+    from .cubeful import cubeful_rollout
+
+    if args.dice is not None:
+        raise ValueError("--dice cannot be used with --cubeful: the cube is turned before "
+                         "the first roll")
+    if args.beaver:
+        raise ValueError("--beaver is not played in cubeful rollouts yet")
+    pos, state = _cube_state(args)
+    if args.x is not None and not 0 <= args.x <= 1:
+        raise ValueError(f"--x must be in [0, 1], got {args.x}")
+    bar = None
+    progress = None
+    if not args.no_progress:
+        from tqdm import tqdm
+
+        bar = tqdm(total=args.games, unit="game", unit_scale=True, file=sys.stderr,
+                   disable=None, dynamic_ncols=True, leave=False)
+        progress = bar.update
+    try:
+        res = cubeful_rollout(pos, args.games, seed=args.seed, workers=args.workers,
+                              policy=args.policy, engine=args.engine, state=state, x=args.x,
+                              jacoby=state.jacoby, opening=args.opening, progress=progress,
+                              met=None if state.is_money else (args.met or None))
+    finally:
+        if bar is not None:
+            bar.close()
+    if res.games == 0:
+        print("interrupted before any game finished; nothing to report", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    if args.json:
+        print(json.dumps(_finite(res.to_dict()), indent=2))
+    else:
+        print(_format_cubeful(res, pos, state))
+    return EXIT_INTERRUPTED if res.interrupted else 0
+
+
+def _format_cubeful(res, pos, state) -> str:
+    z = normal_quantile(0.975)
+    lines = [f"Cubeful rollout of {pos.to_position_id()}: {res.games:,} games"
+             + ("  (INTERRUPTED: the finished games only)" if res.interrupted else ""),
+             _describe_state(state),
+             f"policy {res.policy} (checker play), cube decisions by Janowski's model on the "
+             f"network's 0-ply probabilities, x = "
+             + ("GNU Backgammon's default by position (0 on the last roll)" if res.x is None
+                else f"{res.x:g}"),
+             f"engine {res.engine}, workers {res.workers}, seed {res.seed}"
+             + (", opening roll" if res.opening else ""), "",
+             "                      estimate   std.err    95% confidence interval"]
+    if not state.is_money:
+        lo, hi = res.mwc - z * res.mwc_stderr, res.mwc + z * res.mwc_stderr
+        lines.append(f"  match winning chance {res.mwc:8.4f}  {res.mwc_stderr:8.4f}   "
+                     f"[{lo:.4f}, {hi:.4f}]")
+    lo, hi = res.equity - z * res.stderr, res.equity + z * res.stderr
+    label = "cubeful equity" if state.is_money else "equity (EMG)"
+    lines.append(f"  {label:<20}{res.equity:+8.4f}  {res.stderr:8.4f}   [{lo:+.4f}, {hi:+.4f}]")
+    lines.append("  (points per game per unit of the starting cube)" if state.is_money else
+                 "  (MWC as a money equity, per unit of the starting cube)")
+    lines += ["", f"  doubled in {res.doubled:.1%} of games, passed in {res.passed:.1%}; "
+              f"mean final cube {res.mean_cube:.2f}", "  results:"]
+    lines += [f"    {k:<18}{v:8.4f}" for k, v in res.outcomes.items()]
+    lines += ["", f"  {res.seconds:.2f} s, {res.games_per_second:,.0f} games/s"]
+    return "\n".join(lines)
 
 
 # ---------------------------------------------------------------------------------------
@@ -441,6 +524,37 @@ def _score_arg(text: str) -> tuple[int, int]:
     return int(m.group(1)), int(m.group(2))
 
 
+def _add_state_options(parser) -> None:
+    """The cube and match options of `fastbg cube` and `fastbg rollout --cubeful`."""
+    from .cube import CUBE_OWNERS
+    from .matchstate import DEFAULT_MAX_CUBE
+    from .met import DEFAULT_MET, SHIPPED_METS
+
+    g = parser.add_argument_group("cube and match (each replaces POSITION's field)")
+    g.add_argument("--match-length", type=_non_negative_int, default=None, metavar="N",
+                   help="points to win the match; 0 is money play (the default)")
+    g.add_argument("--score", type=_score_arg, default=None, metavar="A-B",
+                   help="points won so far, the player on roll's first")
+    g.add_argument("--cube", type=_whole_arg, default=None, metavar="V",
+                   help="cube value: 1 (centred), 2, 4, ...")
+    g.add_argument("--owner", choices=CUBE_OWNERS, default=None,
+                   help="who owns the cube, from the player on roll's view (a 1-cube is centred)")
+    g.add_argument("--max-cube", type=_whole_arg, default=None, metavar="V",
+                   help="largest cube value allowed, a power of two (default: an XGID's max "
+                        f"cube field, else {DEFAULT_MAX_CUBE}); no double from a cube at the "
+                        "limit")
+    g.add_argument("--crawford", action=argparse.BooleanOptionalAction, default=None,
+                   help="this game is the Crawford game (one side 1-away, nobody may double); "
+                        "a game with a side 1-away is otherwise post-Crawford")
+    g.add_argument("--jacoby", action=argparse.BooleanOptionalAction, default=None,
+                   help="money play: gammons count single while the cube is centred")
+    g.add_argument("--beaver", action=argparse.BooleanOptionalAction, default=None,
+                   help="money play: beavers allowed (changes the wording of a take)")
+    g.add_argument("--met", default=None, metavar="NAME_OR_PATH",
+                   help=f"match equity table: {', '.join(SHIPPED_METS)} or a GNU Backgammon "
+                        f"MET XML file (default {DEFAULT_MET}; match play only)")
+
+
 def _add_cube_parser(sub) -> None:
     from .cube import CUBE_OWNERS
     from .matchstate import DEFAULT_MAX_CUBE
@@ -466,29 +580,7 @@ def _add_cube_parser(sub) -> None:
                         "Backgammon's: 0.68 in contact, 0.6 in bear-offs, 0.6 to 0.7 by the "
                         "pip count of the player on roll in other races; 0 for a dead cube: "
                         "on the last roll and at the cube limit)")
-    g = c.add_argument_group("cube and match (each replaces POSITION's field)")
-    g.add_argument("--match-length", type=_non_negative_int, default=None, metavar="N",
-                   help="points to win the match; 0 is money play (the default)")
-    g.add_argument("--score", type=_score_arg, default=None, metavar="A-B",
-                   help="points won so far, the player on roll's first")
-    g.add_argument("--cube", type=_whole_arg, default=None, metavar="V",
-                   help="cube value: 1 (centred), 2, 4, ...")
-    g.add_argument("--owner", choices=CUBE_OWNERS, default=None,
-                   help="who owns the cube, from the player on roll's view (a 1-cube is centred)")
-    g.add_argument("--max-cube", type=_whole_arg, default=None, metavar="V",
-                   help="largest cube value allowed, a power of two (default: an XGID's max "
-                        f"cube field, else {DEFAULT_MAX_CUBE}); no double from a cube at the "
-                        "limit")
-    g.add_argument("--crawford", action=argparse.BooleanOptionalAction, default=None,
-                   help="this game is the Crawford game (one side 1-away, nobody may double); "
-                        "a game with a side 1-away is otherwise post-Crawford")
-    g.add_argument("--jacoby", action=argparse.BooleanOptionalAction, default=None,
-                   help="money play: gammons count single while the cube is centred")
-    g.add_argument("--beaver", action=argparse.BooleanOptionalAction, default=None,
-                   help="money play: beavers allowed (changes the wording of a take)")
-    g.add_argument("--met", default=None, metavar="NAME_OR_PATH",
-                   help=f"match equity table: {', '.join(SHIPPED_METS)} or a GNU Backgammon "
-                        f"MET XML file (default {DEFAULT_MET}; match play only)")
+    _add_state_options(c)
     c.add_argument("--json", action="store_true", help="machine-readable output")
     c.add_argument("--no-progress", action="store_true", help="no progress bar")
 
