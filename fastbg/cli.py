@@ -7,9 +7,10 @@ Commands
 ``fastbg moves POSITION DICE [--json] [--engine E]``
     Every legal play with its notation and resulting Position ID (turn passed).
 ``fastbg rollout [POSITION] [--games N] [--seed S] [--workers W] [--policy P]
-[--engine E] [--dice D] [--json]``
+[--engine E] [--dice D] [--json] [--cubeful [--x X] [cube and match options]]``
     Monte Carlo rollout: win, gammon and backgammon probabilities with standard
-    errors.
+    errors (the network plays by default); with ``--cubeful`` the cube is played in
+    every game and the cubeful equity (money) or match winning chance is reported.
 ``fastbg perft POSITION DEPTH [--engine E] [--json]``
     Leaves of the game tree over all 21 rolls at each ply, for depths 1..DEPTH,
     with the time and leaves per second of each: the move generator's
