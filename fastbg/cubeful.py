@@ -21,23 +21,15 @@ from typing import Callable
 import numpy as np
 
 from .engine import ENGINES
+from .reference import cubeful as _reference_cubeful
 from .parallel import BLOCK_SIZE, n_blocks, resolve_workers, run_blocks
 
 __all__ = ["cubeful_rollout", "CubefulRolloutResult", "RESULT_CLASSES", "result_points"]
 
 #: Result classes of a cubeful game, from the view of the starting player (row 0 of the
 #: position): how the game ended. "pass": a double was refused; the doubler won the cube
-#: value before the double.
-RESULT_CLASSES = (
-    "win single",
-    "win gammon",
-    "win backgammon",
-    "lose single",
-    "lose gammon",
-    "lose backgammon",
-    "win pass",
-    "lose pass",
-)
+#: value before the double. (The engines' own tuple, the same in both.)
+RESULT_CLASSES = _reference_cubeful.RESULT_CLASSES
 #: Points of each result class per unit of the final cube (before the Jacoby rule).
 _BASE_POINTS = np.array([1, 2, 3, -1, -2, -3, 1, -1], dtype=np.int64)
 #: Columns of the counts: final cube values 2**0 .. 2**MAX_CUBE_LOG2.

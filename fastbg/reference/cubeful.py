@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..cube import cube_action, default_cube_efficiency, money_cube_decision
+from ..cube import cube_action, default_cube_efficiency, is_last_roll, money_cube_decision
 from ..matchcube import _cubeful as _match_cubeful
 from .board import outcome, swap, validate_board
 from .dice import opening_roll, roll_index
@@ -25,7 +25,7 @@ from .eval import make_policy
 from .movegen import legal_plays
 from .nn import NNPolicy
 
-__all__ = ["cubeful_block", "play_cubeful", "RESULT_CLASSES", "N_CUBE_VALUES",
+__all__ = ["cubeful_block", "play_cubeful", "probabilities", "RESULT_CLASSES", "N_CUBE_VALUES",
            "MAX_CUBE_LOG2"]
 
 RESULT_CLASSES = (
@@ -62,6 +62,32 @@ def _check_cube_args(cube, owner, max_cube, x):
             int(max_cube).bit_length() - 1, None if x is None else float(x))
 
 
+def probabilities(evaluator, board) -> np.ndarray:
+    """The loop's evaluation of a position (row 0 on roll, before its roll).
+
+    The network's consistent probabilities, except on the last roll
+    (:func:`fastbg.cube.is_last_roll`), where they are exact: the player wins now, with
+    the rolls of which some legal play bears off all its checkers, or never; its win is
+    single (the opponent has at least 13 checkers off), its loss a gammon if it has no
+    checker off, a backgammon if also one of its checkers is in the opponent's home
+    board or on the bar.
+
+    Returns
+    -------
+    numpy.ndarray of float64, shape (5,)
+    """
+    b = validate_board(board)
+    if not is_last_roll(b):
+        return evaluator.probabilities(b)
+    finishing = sum(1 for d1 in range(1, 7) for d2 in range(1, 7)
+                    if any(not play[0].any() for play in legal_plays(b, d1, d2)))
+    win = finishing / 36.0
+    lose = 1.0 - win
+    gammon = lose if b[0].sum() == 15 else 0.0
+    backgammon = gammon if b[0, 18:].any() else 0.0
+    return np.array([win, 0.0, 0.0, gammon, backgammon])
+
+
 def _decide(evaluator, board, x, owned, jacoby, match=None) -> int:
     """0 no double (or too good), 1 double/take, 2 double/pass.
 
@@ -70,7 +96,7 @@ def _decide(evaluator, board, x, owned, jacoby, match=None) -> int:
     ``_cubeful``, the values of :func:`fastbg.matchcube.match_cube_decision` without
     the take-point bisection it adds for reporting) and :func:`fastbg.cube.cube_action`.
     """
-    p = evaluator.probabilities(board)
+    p = probabilities(evaluator, board)
     xx = default_cube_efficiency(board) if x is None else x
     owner = "player" if owned else "centred"
     if match is not None:

@@ -29,8 +29,8 @@ from fastbg._core.board cimport (load_board, swap_into, row_sum, loser_class, is
 from fastbg._core.dice cimport roll_index, opening_roll, get_bitgen
 from fastbg._core.movegen cimport movegen_t, movegen_new, movegen_free, generate
 from fastbg._core.eval cimport Policy
-from fastbg._core.nn cimport (NNPolicy, qnet_t, sigmoid_t, consistent, NN_MAX_HIDDEN,
-                              NN_OUTPUTS)
+from fastbg._core.nn cimport (NNPolicy, qnet_t, sigmoid_t, consistent, q_pre, q_outputs,
+                              NN_MAX_HIDDEN, NN_OUTPUTS)
 from numpy.random cimport bitgen_t
 
 cnp.import_array()
@@ -59,55 +59,6 @@ MAX_CUBE_LOG2 = MAX_LOG2
 
 
 # ---------------------------------------------------------------------------------------
-# The network's evaluation of one position: q_pre and q_outputs of nn.pyx (not exported
-# there), the same operations.
-# ---------------------------------------------------------------------------------------
-
-cdef inline void _q_pre(const qnet_t* q, const board_t* b, int64_t* pre) noexcept nogil:
-    cdef int nh = q.nh, s, i, j, n
-    cdef const int64_t* row
-    for j in range(nh):
-        pre[j] = q.bias[j]
-    for s in range(2):
-        for i in range(25):
-            n = b.p[s][i]
-            if n:
-                row = q.point + ((s * 25 + i) * 16 + n) * nh
-                for j in range(nh):
-                    pre[j] += row[j]
-        n = NCHECKERS - row_sum(b.p[s])
-        if n:
-            row = q.off + (s * 16 + n) * nh
-            for j in range(nh):
-                pre[j] += row[j]
-
-
-cdef inline void _q_outputs(const qnet_t* q, const int64_t* pre, double* raw) noexcept nogil:
-    cdef double h[NN_MAX_HIDDEN]
-    cdef int nh = q.nh, j, k
-    cdef double x
-    for j in range(nh):
-        h[j] = sigmoid_t(q.sig, (<double>pre[j]) * q.scale)
-    for k in range(NN_OUTPUTS):
-        raw[k] = q.b2[k]
-    for j in range(nh):
-        x = h[j]
-        for k in range(NN_OUTPUTS):
-            raw[k] = raw[k] + q.w2[k * nh + j] * x
-    for k in range(NN_OUTPUTS):
-        raw[k] = sigmoid_t(q.sig, raw[k])
-
-
-cdef void probabilities_c(const qnet_t* q, const board_t* b, double* p) noexcept nogil:
-    """The five consistent probabilities of b (row 0 on roll, before its roll)."""
-    cdef int64_t pre[NN_MAX_HIDDEN]
-    cdef double raw[NN_OUTPUTS]
-    _q_pre(q, b, pre)
-    _q_outputs(q, pre, raw)
-    consistent(b, raw, p)
-
-
-# ---------------------------------------------------------------------------------------
 # Cube efficiency and Janowski's money formulas (fastbg.cube)
 # ---------------------------------------------------------------------------------------
 
@@ -123,6 +74,71 @@ cdef bint last_roll_c(const board_t* b) noexcept nogil:
     if n == 1:
         return o[0] + o[1] + o[2] == 1
     return o[0] == 2 or (o[0] == 1 and o[1] == 1)
+
+
+cdef int finishing_rolls_c(const board_t* b) noexcept nogil:
+    """Of the 36 rolls, how many bear off all of row 0's checkers at once, in a race.
+
+    With two different dice each checker takes one die, so at most two checkers, the
+    higher needing at most the larger die (one checker: the sum); with a double d, the
+    checkers, moved highest first, need ceil(p / d) moves each, four in all. No point is
+    ever blocked in a race.
+    """
+    cdef const unsigned char* me = b.p[0]
+    cdef int pts[4]
+    cdef int n = 0, i, k, a, c, moves, count = 0
+    for i in range(NSLOTS - 1, -1, -1):
+        for k in range(me[i]):
+            if n == 4:
+                return 0
+            pts[n] = i + 1
+            n += 1
+    if n == 0:
+        return 36
+    for a in range(1, 7):
+        for c in range(1, 7):
+            if a == c:
+                moves = 0
+                for k in range(n):
+                    moves += (pts[k] + a - 1) // a
+                count += moves <= 4
+            elif n == 1:
+                count += pts[0] <= a + c
+            elif n == 2:
+                count += pts[0] <= (a if a > c else c) and pts[1] <= (c if a > c else a)
+    return count
+
+
+cdef void last_roll_probabilities_c(const board_t* b, double* p) noexcept nogil:
+    """Exact probabilities on the last roll (see last_roll_c): the player wins now or
+    never; the opponent, with at least 13 checkers off, can lose no gammon."""
+    cdef double lose
+    cdef int i
+    p[0] = finishing_rolls_c(b) / 36.0
+    p[1] = 0.0
+    p[2] = 0.0
+    lose = 1.0 - p[0]
+    p[3] = lose if row_sum(b.p[0]) == NCHECKERS else 0.0
+    p[4] = 0.0
+    if p[3] > 0.0:
+        for i in range(18, NSLOTS):
+            if b.p[0][i]:
+                p[4] = p[3]
+                break
+
+
+cdef void probabilities_c(const qnet_t* q, const board_t* b, double* p) noexcept nogil:
+    """The five consistent probabilities of b (row 0 on roll, before its roll): the
+    network's, but exact on the last roll, where they are cheap and where the network,
+    which rarely sees such positions, can be far off."""
+    cdef int64_t pre[NN_MAX_HIDDEN]
+    cdef double raw[NN_OUTPUTS]
+    if last_roll_c(b):
+        last_roll_probabilities_c(b, p)
+        return
+    q_pre(q, b, pre)
+    q_outputs(q, pre, raw)
+    consistent(b, raw, p)
 
 
 cdef double default_x_c(const board_t* b) noexcept nogil:
@@ -578,7 +594,8 @@ def cube_decision(probabilities, x, owned=False, jacoby=False):
 
 
 def probabilities(evaluator, board):
-    """The loop's evaluation of a position: equals ``evaluator.probabilities(board)``."""
+    """The loop's evaluation of a position: ``evaluator.probabilities(board)``, except on
+    the last roll, where it is exact (see :func:`fastbg.reference.cubeful.probabilities`)."""
     cdef board_t b
     load_board(board, &b)
     if not isinstance(evaluator, NNPolicy):

@@ -84,6 +84,13 @@ cdef double sigmoid_t(const double* table, double x) noexcept nogil
 cdef void forward(const net_t* net, const board_t* b, double* h, double* raw) noexcept nogil
     # Hidden activations h[nh] and raw outputs raw[5] of b (row 0 on roll).
 
+cdef void q_pre(const qnet_t* q, const board_t* b, int64_t* pre) noexcept nogil
+    # The hidden pre-activations of b in exact integers: bias plus the table rows of
+    # every (side, point, count) and (side, off count), in a fixed order.
+
+cdef void q_outputs(const qnet_t* q, const int64_t* pre, double* raw) noexcept nogil
+    # The five raw sigmoid outputs from the pre-activations (table sigmoid, fixed order).
+
 cdef void consistent(const board_t* b, const double* raw, double* p) noexcept nogil
     # The five probabilities p[5] from raw outputs: clipped to backgammon <= gammon <=
     # win and lose_backgammon <= lose_gammon <= 1 - win; gammons of a side are 0 once

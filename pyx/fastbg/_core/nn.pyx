@@ -275,7 +275,7 @@ def default_net():
     return _DEFAULT_NET
 
 
-cdef inline void q_pre(const qnet_t* q, const board_t* b, int64_t* pre) noexcept nogil:
+cdef void q_pre(const qnet_t* q, const board_t* b, int64_t* pre) noexcept nogil:
     """Integer pre-activations of b (row 0 on roll): bias + point and off tables."""
     cdef int nh = q.nh, s, i, j, n
     cdef const int64_t* row
@@ -295,7 +295,7 @@ cdef inline void q_pre(const qnet_t* q, const board_t* b, int64_t* pre) noexcept
                 pre[j] += row[j]
 
 
-cdef inline void q_outputs(const qnet_t* q, const int64_t* pre, double* raw) noexcept nogil:
+cdef void q_outputs(const qnet_t* q, const int64_t* pre, double* raw) noexcept nogil:
     """Raw outputs from integer pre-activations (same float operations as _forward_enc)."""
     cdef double h[NN_MAX_HIDDEN]
     cdef int nh = q.nh, j, k
