@@ -125,24 +125,19 @@ def is_last_roll(position) -> bool:
     Notes
     -----
     Decided exactly with the pure-Python reference move generator
-    (:func:`fastbg.reference.movegen.legal_plays`) on the swapped position (the
+    (:func:`fastbg.reference.movegen.bears_off_all`) on the swapped position (the
     opponent on roll). In a race the player's play cannot change the opponent's
     checkers, so this holds after any play of the player. A side with more than two
     checkers left never qualifies (a 2-1 bears off at most two), which is checked first.
     """
     from .position import Position
-    from .reference.movegen import legal_plays
+    from .reference.movegen import bears_off_all
 
     pos = Position.parse(position)
     if pos.game_over or not pos.is_race or int(pos.board[1].sum()) > 2:
         return False
     theirs = np.ascontiguousarray(pos.board[::-1])  # the opponent on roll
-    for d1 in range(1, 7):
-        for d2 in range(1, d1 + 1):
-            plays = legal_plays(theirs, d1, d2)
-            if not any(int(p[0].sum()) == 0 for p in plays):
-                return False
-    return True
+    return all(bears_off_all(theirs, d1, d2) for d1 in range(1, 7) for d2 in range(1, d1 + 1))
 
 
 def default_cube_efficiency(position) -> float:

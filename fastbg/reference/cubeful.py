@@ -22,8 +22,9 @@ from ..matchcube import _cubeful as _match_cubeful
 from .board import outcome, swap, validate_board
 from .dice import opening_roll, roll_index
 from .eval import make_policy
-from .movegen import legal_plays
+from .movegen import bears_off_all
 from .nn import NNPolicy
+from .rollout import play_turn
 
 __all__ = ["cubeful_block", "play_cubeful", "probabilities", "RESULT_CLASSES", "N_CUBE_VALUES",
            "MAX_CUBE_LOG2"]
@@ -79,8 +80,7 @@ def probabilities(evaluator, board) -> np.ndarray:
     b = validate_board(board)
     if not is_last_roll(b):
         return evaluator.probabilities(b)
-    finishing = sum(1 for d1 in range(1, 7) for d2 in range(1, 7)
-                    if any(not play[0].any() for play in legal_plays(b, d1, d2)))
+    finishing = sum(bears_off_all(b, d1, d2) for d1 in range(1, 7) for d2 in range(1, 7))
     win = finishing / 36.0
     lose = 1.0 - win
     gammon = lose if b[0].sum() == 15 else 0.0
@@ -148,14 +148,7 @@ def play_cubeful(board, bitgen, policy, evaluator, lc0, owner0, max_log2, x, jac
                     owner = side ^ 1
             r = roll_index(bitgen)
             d1, d2 = r // 6 + 1, r % 6 + 1
-        plays = legal_plays(board, d1, d2)
-        n = len(plays)
-        if n == 0:
-            after = board
-        elif n == 1:
-            after = plays[0]
-        else:
-            after = plays[policy.choose(board, plays, bitgen)]
+        after = play_turn(board, d1, d2, policy, bitgen)
         if not after[0].any():
             c = outcome(after) - 1
             return (c if side == 0 else 3 + c), lc

@@ -283,6 +283,23 @@ def legal_plays(board, d1, d2) -> np.ndarray:
     return _to_array(sorted(plays))
 
 
+def bears_off_all(board, d1, d2) -> bool:
+    """Whether some legal play of ``d1-d2`` bears off all of row 0's remaining checkers.
+
+    Parameters
+    ----------
+    board : array_like of int, shape (2, 25)
+        The position, row 0 on roll (validated).
+    d1, d2 : int
+        The dice, each in 1..6.
+
+    Returns
+    -------
+    bool
+    """
+    return any(not play[0].any() for play in legal_plays(board, d1, d2))
+
+
 def legal_plays_with_moves(board, d1, d2) -> list:
     """Legal plays with one move sequence each, for notation.
 

@@ -582,8 +582,9 @@ def match_game(board, dice_bitgen, choice_bitgen, policy_a, policy_b, opening=Tr
     int
         Outcome class 0..5 from A's point of view.
     """
-    from .eval import make_policy
     from .board import validate_board
+    from .eval import make_policy
+    from .rollout import play_turn  # imported late: rollout -> eval -> nn
 
     pa = make_policy(policy_a) if isinstance(policy_a, str) else policy_a
     pb = make_policy(policy_b) if isinstance(policy_b, str) else policy_b
@@ -604,14 +605,7 @@ def match_game(board, dice_bitgen, choice_bitgen, policy_a, policy_b, opening=Tr
         d1, d2 = r // 6 + 1, r % 6 + 1
     while True:
         pol = pa if side == 0 else pb
-        plays = legal_plays(cur, d1, d2)
-        n = len(plays)
-        if n == 0:
-            after = cur
-        elif n == 1:
-            after = plays[0]
-        else:
-            after = plays[pol.choose(cur, plays, choice_bitgen)]
+        after = play_turn(cur, d1, d2, pol, choice_bitgen)
         if not after[0].any():
             won = outcome(after)
             return won - 1 if side == 0 else won + 2

@@ -95,19 +95,27 @@ def _play(board: np.ndarray, bitgen, policy, first) -> int:
         else:
             r = roll_index(bitgen)
             d1, d2 = r // 6 + 1, r % 6 + 1
-        plays = legal_plays(board, d1, d2)
-        n = len(plays)
-        if n == 0:
-            after = board
-        elif n == 1:
-            after = plays[0]
-        else:
-            after = plays[policy.choose(board, plays, bitgen)]
+        after = play_turn(board, d1, d2, policy, bitgen)
         if not after[0].any():
             won = outcome(after)  # 1, 2 or 3 points for the mover
             return won - 1 if mover_is_root else won + 2
         board = swap(after)
         mover_is_root = not mover_is_root
+
+
+def play_turn(board, d1: int, d2: int, policy, bitgen) -> np.ndarray:
+    """The position after the player on roll plays ``d1-d2`` (rows not swapped).
+
+    No legal play: ``board`` itself; one: that play, without consulting the policy;
+    more: the policy's choice among them in canonical order (it may draw from
+    ``bitgen``). Every game loop of the reference engine takes its turns here.
+    """
+    plays = legal_plays(board, d1, d2)
+    if len(plays) == 0:
+        return board
+    if len(plays) == 1:
+        return plays[0]
+    return plays[policy.choose(board, plays, bitgen)]
 
 
 def play_game(board, bitgen, policy, dice=None, opening=False) -> int:
