@@ -28,6 +28,7 @@ from fastbg._core.board cimport (load_board, swap_into, row_sum, loser_class, is
                                  pip_count_row)
 from fastbg._core.dice cimport roll_index, opening_roll, get_bitgen
 from fastbg._core.movegen cimport movegen_t, movegen_new, movegen_free, generate
+from fastbg._core.rollout cimport play_turn_c
 from fastbg._core.eval cimport Policy
 from fastbg._core.nn cimport (NNPolicy, qnet_t, sigmoid_t, consistent, q_pre, q_outputs,
                               NN_MAX_HIDDEN, NN_OUTPUTS)
@@ -408,16 +409,9 @@ cdef int play_cubeful_c(const board_t* start, bitgen_t* bg, Policy policy, const
             r = roll_index(bg)
             a = r // 6 + 1
             b = r % 6 + 1
-        ev = policy.linear(&boards[cur])
-        n = generate(g, &boards[cur], a, b, ev, ev != NULL)
-        if n < 0:
+        chosen = play_turn_c(policy, g, &boards[cur], a, b, bg)
+        if chosen == NULL:
             return -1
-        if n == 0:
-            chosen = &boards[cur]
-        elif n == 1 or ev != NULL:
-            chosen = &g.plays[0]
-        else:
-            chosen = &g.plays[policy.choose_c(&boards[cur], g.plays, NULL, g.keys, n, bg)]
         if row_sum(chosen.p[0]) == 0:
             c = loser_class(chosen.p[1])
             lc_out[0] = lc

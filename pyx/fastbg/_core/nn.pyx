@@ -28,6 +28,7 @@ from fastbg._core._types cimport board_t, BAR, NCHECKERS, MAX_PLAYS, board_cmp
 from fastbg._core.board cimport load_board, board_to_array, swap_into, row_sum, loser_class
 from fastbg._core.dice cimport roll_index, opening_roll, get_bitgen
 from fastbg._core.movegen cimport movegen_t, movegen_new, movegen_free, generate
+from fastbg._core.rollout cimport play_turn_c
 from fastbg._core.eval cimport Policy
 from fastbg._core.eval import make_policy
 
@@ -940,17 +941,12 @@ cdef int match_game_c(const board_t* start, bitgen_t* dice, bitgen_t* choice, Po
         a = r // 6 + 1
         b = r % 6 + 1
     while True:
-        n = generate(g, &cur, a, b, NULL, 0)
-        if n < 0:
-            return -1
-        if n == 0:
-            chosen = &cur
-        elif n == 1:
-            chosen = &g.plays[0]
-        elif side == 0:
-            chosen = &g.plays[pa.choose_c(&cur, g.plays, NULL, g.keys, n, choice)]
+        if side == 0:
+            chosen = play_turn_c(pa, g, &cur, a, b, choice)
         else:
-            chosen = &g.plays[pb.choose_c(&cur, g.plays, NULL, g.keys, n, choice)]
+            chosen = play_turn_c(pb, g, &cur, a, b, choice)
+        if chosen == NULL:
+            return -1
         if row_sum(chosen.p[0]) == 0:
             c = loser_class(chosen.p[1])
             return c if side == 0 else 3 + c

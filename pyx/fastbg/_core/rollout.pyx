@@ -50,19 +50,9 @@ cdef int play_game_c(const board_t* start, bitgen_t* bg, Policy policy, movegen_
         a = r // 6 + 1
         b = r % 6 + 1
     while True:
-        # A policy that maximises a linear evaluation is served by the
-        # generator itself: it keeps only the best play (ties to the
-        # canonically first), exactly the policy's choice.
-        ev = policy.linear(&boards[cur])
-        n = generate(g, &boards[cur], a, b, ev, ev != NULL)
-        if n < 0:
+        chosen = play_turn_c(policy, g, &boards[cur], a, b, bg)
+        if chosen == NULL:
             return -1
-        if n == 0:
-            chosen = &boards[cur]
-        elif n == 1 or ev != NULL:
-            chosen = &g.plays[0]
-        else:
-            chosen = &g.plays[policy.choose_c(&boards[cur], g.plays, NULL, g.keys, n, bg)]
         if row_sum(chosen.p[0]) == 0:
             c = loser_class(chosen.p[1])
             return c if side == 0 else 3 + c
