@@ -24,6 +24,12 @@ Usage::
     nohup python experiments/train_td.py --name td128 --hidden 128 --seed 1 \
         > experiments/runs/td128.out 2>&1 &
 
+Fine-tune from another run's weights with a lower learning rate (a new run;
+``games`` counts this run's games, ``init_games`` in its arguments the earlier ones)::
+
+    python experiments/train_td.py --name td128ft --init experiments/runs/td128/last.npz \
+        --alpha 0.01 --alpha-final 0.002 --alpha-halflife 1000000
+
 Ship a checkpoint (float32 copy, SHA-256, recipe and its measured strength in
 ``fastbg/data/nn/nn.json``)::
 
@@ -130,7 +136,7 @@ def ship(checkpoint: Path, games: int, seed: int) -> dict:
                     "turn units dropped (perspective-relative board); see fastbg/reference/nn.py",
         "algorithm": "TD(0) self-play, 0-ply greedy play, both sides one net "
                      "(experiments/train_td.py, experiments/TRAINING.md)",
-        "games_trained": meta["games"],
+        "games_trained": meta["games"] + a.get("init_games", 0),
         "training_seconds": round(meta["seconds"]),
         "source_checkpoint": str(checkpoint.relative_to(RUNS.parent.parent))
         if checkpoint.is_absolute() and RUNS.parent.parent in checkpoint.parents
@@ -138,7 +144,8 @@ def ship(checkpoint: Path, games: int, seed: int) -> dict:
         "recipe": {k: a[k] for k in ("hidden", "seed", "alpha", "alpha_final", "alpha_halflife")},
         "command": f"python experiments/train_td.py --name {a['name']} --hidden {a['hidden']} "
                    f"--seed {a['seed']} --alpha {a['alpha']} --alpha-final {a['alpha_final']} "
-                   f"--alpha-halflife {a['alpha_halflife']:g}",
+                   f"--alpha-halflife {a['alpha_halflife']:g}"
+                   + (f" --init {a['init']}" if a.get("init") else ""),
         "vs_pubeval": {**ev, "seed": seed,
                        "note": "cubeless money points per game for nn, duplicate dice, "
                                "experiments/match_policies.py nn pubeval"},
@@ -164,6 +171,9 @@ def main(argv=None) -> int:
     ap.add_argument("--snapshot-every", type=int, default=100_000)
     ap.add_argument("--max-games", type=int, default=10_000_000)
     ap.add_argument("--max-seconds", type=float, default=float("inf"))
+    ap.add_argument("--init", type=Path, metavar="CHECKPOINT",
+                    help="start a new run from this checkpoint's weights instead of random "
+                         "ones (fine-tuning, e.g. with a lower learning rate)")
     ap.add_argument("--ship", type=Path, metavar="CHECKPOINT",
                     help="instead of training: ship this checkpoint's weights into "
                          "fastbg/data/nn/ and measure them against pubeval")
@@ -188,7 +198,13 @@ def main(argv=None) -> int:
         bitgen.state = meta["bitgen_state"]
         print(f"resuming {run} at {games} games", flush=True)
     else:
-        w = init_weights(args.hidden, args.seed)
+        if args.init is not None:
+            w, init_meta = load(args.init)
+            args.hidden = int(w["w1"].shape[1])
+            args.init = str(args.init)
+            args.init_games = init_meta["games"]
+        else:
+            w = init_weights(args.hidden, args.seed)
         games, seconds, best_ppg = 0, 0.0, -np.inf
         bitgen = np.random.PCG64DXSM(np.random.SeedSequence(args.seed, spawn_key=(1,)))
         (run / "args.json").write_text(json.dumps(vars(args), indent=1))
