@@ -99,14 +99,17 @@ class MatchState:
         Cube value, a power of two >= 1 (in points per game).
     cube_owner : str
         One of :data:`fastbg.cube.CUBE_OWNERS`: ``"centred"``, ``"player"`` (the player
-        on roll) or ``"opponent"``. A 1-cube is always centred, as in GNU Backgammon.
+        on roll) or ``"opponent"``. A 1-cube is always centred, as in GNU Backgammon. A
+        centred cube above 1 (automatic doubles) is allowed in money play only: either
+        side may double it, and the Jacoby rule applies while it stays centred.
     match_length : int
         Points needed to win the match; 0 for money play.
     score : tuple of (int, int)
         Points won so far ``(player on roll, opponent)``; ``(0, 0)`` in money play.
     crawford : bool
         This game is the Crawford game: the first game after one side reached
-        ``match_length - 1``. No doubling in it.
+        ``match_length - 1``. No doubling in it. A 1-point match has none (both sides
+        start 1-away, and its cube is dead anyway).
     jacoby : bool
         Jacoby rule (money play only): gammons and backgammons count single while the cube
         is unturned.
@@ -125,10 +128,11 @@ class MatchState:
     ------
     ValueError
         Naming the problem: a cube that is not a power of two >= 1 or is above
-        ``max_cube``; an unknown owner; an owned 1-cube; a negative match length; negative
-        scores, scores at or past the match length, or non-zero scores in money play; a
-        Crawford flag when not exactly one side is 1-away; a turned cube in the Crawford
-        game; Jacoby or beavers in match play; Holland in money play.
+        ``max_cube``; an unknown owner; an owned 1-cube; a centred cube above 1 in match
+        play; a negative match length; negative scores, scores at or past the match
+        length, or non-zero scores in money play; a Crawford flag when not exactly one
+        side is 1-away, or in a 1-point match; a turned cube in the Crawford game; Jacoby
+        or beavers in match play; Holland in money play.
 
     Examples
     --------
@@ -209,6 +213,13 @@ class MatchState:
         if flags["beaver"]:
             raise ValueError("beaver=True in match play: beavers are for money play")
         if flags["crawford"]:
+            if length == 1:
+                raise ValueError(
+                    "crawford=True in a 1-point match: a 1-point match has no Crawford game "
+                    "(the Crawford game is the one after a side first reaches 1-away, and "
+                    "here both sides start 1-away); its one game is played with a dead "
+                    "cube, as any win takes the match"
+                )
             one_away = [s == length - 1 for s in score]
             if sum(one_away) != 1:
                 why = (
@@ -221,6 +232,13 @@ class MatchState:
                 )
             if cube != 1:
                 raise ValueError(f"cube {cube} in the Crawford game: nobody may double in it")
+        if cube != 1 and self.cube_owner == "centred":
+            raise ValueError(
+                f"a centred {cube}-cube in {an(length)}-point match: a cube above 1 stays "
+                "centred only after automatic doubles, which are for money play; in a match "
+                "a turned cube is owned by the side that took it (cube_owner 'player' or "
+                "'opponent')"
+            )
 
     # ---------------------------------------------------------------- constructors
     @classmethod

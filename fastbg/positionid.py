@@ -31,7 +31,13 @@ eXtreme Gammon XGID
     owned by O (top); dice ``00`` to roll, two digits rolled, ``D`` doubled, ``B``
     beavered, ``R`` raccooned; the two scores are X's then O's; the 8th field is
     the Crawford flag (0/1) in match play and Jacoby (1) + beaver (2) in money
-    play; match length 0 = money; max cube ``2 ** field``.
+    play; match length 0 = money; max cube ``2 ** field``. An XGID has exactly these
+    ten fields, as eXtreme Gammon writes it; one with more or fewer is refused. A
+    centred cube above 1 (cube field 1 or more with cube position 0, a "centred
+    2-cube") comes only from automatic doubles, which are a money-play option: it is
+    read in money play (cube turned but nobody owns it; either side may double it,
+    and the Jacoby rule still applies, as no double has been offered) and refused
+    in match play, where a turned cube is always owned.
 
 GNU Backgammon Match ID
     12 characters of base64 for a 9-byte key, bit ``k`` of the key being bit
@@ -166,7 +172,12 @@ def decode_position_id(pid: str) -> np.ndarray:
     ------
     ValueError
         If the ID has the wrong length or alphabet, describes more than 15
-        checkers for a side, more than 80 bits, or a point held by both sides.
+        checkers for a side, more than 80 bits, or a point held by both sides; or
+        if it is not canonical: the key bits after the last point, and the four
+        padding bits of the 14th character (84 bits of base64 for an 80-bit key),
+        must be zero, as GNU Backgammon writes them. The message names the
+        canonical ID of the position (``4HPwATDgc/ABMB`` is refused, naming
+        ``4HPwATDgc/ABMA``).
     """
     key = _b64_bytes(pid, "Position ID", 14)
     bits = [(key[k >> 3] >> (k & 7)) & 1 for k in range(80)]
@@ -187,9 +198,19 @@ def decode_position_id(pid: str) -> np.ndarray:
             who = "player on roll" if side == 0 else "opponent"
             raise ValueError(f"bad Position ID {pid!r}: the {who} has {total} checkers")
     try:
-        return validate_board(board)
+        board = validate_board(board)
     except ValueError as exc:
         raise ValueError(f"bad Position ID {pid!r}: {exc}") from None
+    canonical = encode_position_id(board)
+    if canonical != pid.strip():
+        # base64 decoding drops the 4 padding bits of the last character, so compare
+        # the text: any bit set after the last point's separator or in the padding.
+        where = ("key bits after the last point's separator" if any(bits[k:])
+                 else "padding bits (the 4 bits of the 14th character after the 80-bit key)")
+        raise ValueError(
+            f"bad Position ID {pid!r}: not canonical, its {where} are not zero; the "
+            f"canonical ID of this position is {canonical!r}")
+    return board
 
 
 # --------------------------------------------------------------------------- XGID
@@ -295,6 +316,8 @@ _XGID_FIELD_LABELS = {
     "match_length": "match length", "max_cube": "max cube field",
 }
 _SIGNED_XGID_FIELDS = ("cube_owner", "turn")
+#: Fields of an XGID after ``XGID=``, the board included, as eXtreme Gammon writes it.
+_XGID_FIELDS = 10
 
 
 def decode_xgid(xgid: str) -> XGID:
@@ -303,8 +326,12 @@ def decode_xgid(xgid: str) -> XGID:
     Parameters
     ----------
     xgid : str
-        With or without the ``XGID=`` prefix. The board part is required; the
-        other fields are optional (defaults as in :class:`XGID`).
+        With or without the ``XGID=`` prefix: the ten colon-separated fields
+        eXtreme Gammon writes (board, cube, cube position, turn, dice, score of
+        X, score of O, Crawford/Jacoby, match length, max cube). The fields are
+        read, not checked against each other: a cube field of 1 or more with
+        cube position 0 (a centred cube above 1) is read as it stands;
+        :func:`xgid_to_game` decides whether the state is possible.
 
     Returns
     -------
@@ -315,10 +342,12 @@ def decode_xgid(xgid: str) -> XGID:
     ------
     ValueError
         If the board part is not 26 characters of ``-``, ``a``..``o``,
-        ``A``..``O``, a numeric field is not ASCII digits (with an optional
-        leading ``-`` for the cube position and ``turn``, the only fields that
-        may be negative; no spaces or ``+``), ``turn`` is not 1 or -1, a side's bar holds the other side's checkers, or the board is not
-        valid (more than 15 checkers a side).
+        ``A``..``O``; there are not exactly ten fields (the message gives the
+        count); a numeric field is not ASCII digits (with an optional leading
+        ``-`` for the cube position and ``turn``, the only fields that may be
+        negative; no spaces or ``+``); ``turn`` is not 1 or -1; a side's bar
+        holds the other side's checkers; or the board is not valid (more than
+        15 checkers a side).
     """
     if not isinstance(xgid, str):
         raise ValueError(f"an XGID is a string, got {type(xgid).__name__}")
@@ -329,8 +358,11 @@ def decode_xgid(xgid: str) -> XGID:
     pos = parts[0]
     if len(pos) != 26:
         raise ValueError(f"bad XGID {xgid!r}: the board part has {len(pos)} characters, not 26")
-    if len(parts) > 10:
-        raise ValueError(f"bad XGID {xgid!r}: {len(parts)} fields, at most 10")
+    if len(parts) != _XGID_FIELDS:
+        raise ValueError(
+            f"bad XGID {xgid!r}: it has {len(parts)} field{'s' if len(parts) != 1 else ''}, "
+            f"expected {_XGID_FIELDS} (board:cube:cube position:turn:dice:score X:score O:"
+            "Crawford/Jacoby:match length:max cube)")
     x_row = np.zeros(25, dtype=np.int64)
     o_row = np.zeros(25, dtype=np.int64)
     for idx, c in enumerate(pos):
@@ -821,7 +853,7 @@ def xgid_to_game(xgid: str) -> XGIDGame:
     Parameters
     ----------
     xgid : str
-        With or without ``XGID=``; missing trailing fields take :class:`XGID`'s defaults.
+        With or without ``XGID=``; all ten fields (see :func:`decode_xgid`).
 
     Returns
     -------
@@ -833,12 +865,27 @@ def xgid_to_game(xgid: str) -> XGIDGame:
     Raises
     ------
     ValueError
-        Naming the field: a bad board (see :func:`decode_xgid`); a cube or max cube field
-        outside 0..15, or the cube above the max cube; a cube position other than 1, 0,
-        -1; an owned 1-cube; a negative score or match length; a score at or past the
-        match length; the 8th field not 0/1 in match play or 0..3 in money play; a
-        Crawford flag where it cannot be; a turned cube in the Crawford game; a cube
-        action that cannot be (see :class:`XGIDGame`).
+        Naming the field: a bad board or the wrong number of fields (see
+        :func:`decode_xgid`); a cube or max cube field outside 0..15, or the cube above
+        the max cube; a cube position other than 1, 0, -1; an owned 1-cube; a centred
+        cube above 1 in match play; a negative score or match length; a score at or past
+        the match length; the 8th field not 0/1 in match play or 0..3 in money play; a
+        Crawford flag where it cannot be (in a 1-point match there is no Crawford game);
+        a turned cube in the Crawford game; a cube action that cannot be (see
+        :class:`XGIDGame`).
+
+    Notes
+    -----
+    **A centred cube above 1.** The cube field (log2 of the cube) and the cube position
+    are separate, so an XGID can write a 2-cube (or larger) that nobody owns, e.g.
+    ``XGID=-b----E-C---eE---c-e----B-:1:0:1:00:0:0:0:0:10``. Such a cube comes only from
+    automatic doubles (an opening roll of a double turns the cube, which stays in the
+    middle), a money-play option in eXtreme Gammon and GNU Backgammon alike. fastbg
+    reads it in money play: the state is ``cube=2, cube_owner="centred"``; either side
+    may double it, equities are per unit of that cube, and the Jacoby rule still
+    counts gammons single, as nobody has doubled. In match play, where there are no
+    automatic doubles and a turned cube always belongs to the side that took it, it is
+    refused (see :class:`~fastbg.matchstate.MatchState`).
     """
     f = decode_xgid(xgid)
 

@@ -57,7 +57,9 @@ def match_states(draw, fmt: str = "any"):
         if crawford:
             cube_log2 = 0
     cube = 1 << cube_log2
-    owner = "centred" if cube == 1 else draw(st.sampled_from(["centred", "player", "opponent"]))
+    # a centred cube above 1 (automatic doubles) is money play only
+    owners = ["centred", "player", "opponent"] if length == 0 else ["player", "opponent"]
+    owner = "centred" if cube == 1 else draw(st.sampled_from(owners))
     if gnu:
         max_cube = max(DEFAULT_MAX_CUBE, cube)
     else:
@@ -168,7 +170,12 @@ def test_swapped_is_the_other_view(state):
         ({"match_length": 7, "score": (3, 4), "crawford": True}, "neither side is 1-away"),
         ({"match_length": 7, "score": (6, 6), "crawford": True},
          "both sides are 1-away, so the Crawford game has been played"),
-        ({"match_length": 1, "crawford": True}, "both sides are 1-away"),
+        ({"match_length": 1, "crawford": True},
+         "crawford=True in a 1-point match: a 1-point match has no Crawford game"),
+        ({"match_length": 7, "cube": 2}, "a centred 2-cube in a 7-point match: .*automatic "
+                                         "doubles, which are for money play"),
+        ({"match_length": 3, "score": (1, 0), "cube": 64, "cube_owner": "centred"},
+         "a centred 64-cube in a 3-point match"),
         ({"match_length": 7, "score": (6, 2), "crawford": True, "cube": 2},
          "cube 2 in the Crawford game"),
         ({"crawford": 1, "match_length": 7, "score": (6, 2)}, "crawford must be True or False"),
@@ -231,7 +238,8 @@ def raw_match_ids(draw):
     else:
         s0 = s1 = crawford = 0
     cube_log2 = 0 if crawford else draw(st.integers(0, 15))
-    owner = 3 if cube_log2 == 0 else draw(st.sampled_from([0, 1, 3]))
+    # a centred cube above 1 (automatic doubles) is money play only
+    owner = 3 if cube_log2 == 0 else draw(st.sampled_from([0, 1, 3] if length == 0 else [0, 1]))
     d = draw(st.none() | st.tuples(st.integers(1, 6), st.integers(1, 6)))
     die1, die2 = (0, 0) if d is None else (max(d), min(d))
     no_jacoby = draw(st.integers(0, 1)) if length == 0 else 0
@@ -562,3 +570,49 @@ def test_messages_use_the_right_article():
         MatchState.match(8, (8, 0))
     with pytest.raises(ValueError, match="with an 8-cube"):
         xgid_to_game("XGID=-b----E-C---eE---c-e----B-:3:1:1:D:3:0:0:11:10")
+
+
+# ------------------------------------------------------------------ a centred cube above 1
+
+CENTRED_2 = "XGID=-b----E-C---eE---c-e----B-:1:0:1:00:0:0:{}:{}:10"
+
+
+def test_centred_cube_above_one_is_money_play_only():
+    # Automatic doubles leave a turned cube in the middle; they are a money-play option.
+    money = xgid_to_game(CENTRED_2.format(1, 0)).state
+    assert money == MatchState(cube=2, cube_owner="centred", jacoby=True)
+    assert money.may_double and money.swapped().may_double  # either side may double it
+    assert parse_game(CENTRED_2.format(0, 0))[1] == MatchState(cube=2)
+    assert decode_match_id(pack(cube_log2=1, owner=3)).state.cube == 2
+    assert MatchState(cube=4, cube_owner="centred").to_xgid(START).startswith(
+        "XGID=-b----E-C---eE---c-e----B-:2:0:1:")
+    # In a match a turned cube belongs to the side that took it: every reader refuses it.
+    why = "a centred 2-cube in a 7-point match: .*automatic doubles, which are for money play"
+    with pytest.raises(ValueError, match="bad XGID .*" + why):
+        xgid_to_game(CENTRED_2.format(0, 7))
+    with pytest.raises(ValueError, match="bad XGID .*" + why):
+        parse_game(CENTRED_2.format(0, 7))
+    with pytest.raises(ValueError, match="bad Match ID .*" + why):
+        decode_match_id(pack(cube_log2=1, owner=3, length=7))
+    with pytest.raises(ValueError, match=why):
+        MatchState.match(7, cube=2)
+
+
+def test_one_point_match_has_no_crawford_game():
+    for text in ("XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:1:1:10",
+                 "4HPwATDgc/ABMA:" + pack(length=1, crawford=1)):
+        with pytest.raises(ValueError) as exc:
+            parse_game(text)
+        message = str(exc.value)
+        assert "a 1-point match has no Crawford game" in message and "dead cube" in message
+        assert "has been played" not in message
+
+
+@pytest.mark.parametrize("fields", ["0:0:1:00:0:0:0:0", "0:0:1:00:0:0:0:0:10:0", "", "0"])
+def test_xgid_game_needs_all_ten_fields(fields):
+    text = "XGID=-b----E-C---eE---c-e----B-" + (":" + fields if fields else "")
+    count = 1 + (fields.count(":") + 1 if fields else 0)
+    with pytest.raises(ValueError, match=f"it has {count} fields?, expected 10"):
+        xgid_to_game(text)
+    with pytest.raises(ValueError, match=f"it has {count} fields?, expected 10"):
+        parse_game(text)

@@ -127,3 +127,39 @@ def test_parse_checks_both_ids_of_a_gnubg_pair():
         Position.parse("4HPwATDgc/ABMA:QYkqASAAIAA")
     with pytest.raises(ValueError, match="not a base64 character"):
         Position.parse("4HPwATDgc/AB-A:QYkqASAAIAAA")
+
+
+@pytest.mark.parametrize("pid, where, canonical", [
+    # the 4 bits of the 14th character after the 80-bit key (the start, last 'A' -> 'B')
+    ("4HPwATDgc/ABMB", "padding bits", "4HPwATDgc/ABMA"),
+    ("4HPwATDgc/ABMP", "padding bits", "4HPwATDgc/ABMA"),
+    # an empty board whose key has bit 79 set after the last point's separator
+    ("AAAAAAAAAAAAgA", "key bits after the last point", "AAAAAAAAAAAAAA"),
+])
+def test_non_canonical_position_id_is_refused_naming_the_canonical_one(pid, where, canonical):
+    with pytest.raises(ValueError, match=f"not canonical, its {where}.* are not zero; the "
+                                         f"canonical ID of this position is '{canonical}'"):
+        decode_position_id(pid)
+    with pytest.raises(ValueError, match="not canonical"):
+        Position.parse(pid)
+    with pytest.raises(ValueError, match="not canonical"):
+        Position.parse(pid + ":QYkqASAAIAAA")
+    assert encode_position_id(decode_position_id(canonical)) == canonical
+
+
+@pytest.mark.parametrize("count", [1, 2, 9, 11])
+def test_xgid_with_the_wrong_number_of_fields_is_refused(count):
+    fields = START_XGID[5:].split(":")
+    text = "XGID=" + ":".join((fields + ["10"])[:count])
+    message = f"it has {count} fields?, expected 10 \\(board:cube:"
+    with pytest.raises(ValueError, match=message):
+        decode_xgid(text)
+    with pytest.raises(ValueError, match=message):
+        Position.parse(text)
+    assert decode_xgid(START_XGID).match_length == 0  # ten fields: read
+
+
+def test_centred_cube_above_one_is_read_as_written():
+    # The raw fields: cube field 1 (a 2-cube) with cube position 0 (centred).
+    f = decode_xgid(START_XGID.replace(":0:0:1:", ":1:0:1:"))
+    assert (f.cube_log2, f.cube_owner) == (1, 0)
