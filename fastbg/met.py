@@ -189,6 +189,10 @@ def _cube(value) -> int:
     return c
 
 
+class _BeyondTable(ValueError):
+    """A score the table does not hold (a ValueError, so callers see no difference)."""
+
+
 class MatchEquityTable:
     """A match equity table: pre-Crawford and post-Crawford match winning chances.
 
@@ -318,22 +322,38 @@ class MatchEquityTable:
                 return float(self._post[0, self._post_index(a)])
             return 1.0 - float(self._post[1, self._post_index(b)])
         if a > self.length or b > self.length:
-            raise ValueError(f"table {self.name!r} holds scores up to {self.length}-away; "
-                             f"got {a}-away/{b}-away")
+            raise _BeyondTable(f"table {self.name!r} holds scores up to {self.length}-away; "
+                               f"got {a}-away/{b}-away")
         return float(self._pre[a - 1, b - 1])
+
+    def _beyond(self, a: int, b: int) -> _BeyondTable:
+        """The error for a game at ``a``-away/``b``-away whose results need an entry the
+        table lacks: pre-Crawford entries unless a side is 1-away, whose results lead to
+        post-Crawford games."""
+        if (a == 1) != (b == 1):
+            return _BeyondTable(f"table {self.name!r} holds post-Crawford scores up to "
+                                f"{self.post_crawford_length}-away; got {a}-away/{b}-away")
+        return _BeyondTable(f"table {self.name!r} holds scores up to {self.length}-away; "
+                            f"got {a}-away/{b}-away")
 
     def _post_index(self, away_trailer: int) -> int:
         if away_trailer > self.post_crawford_length:
-            raise ValueError(f"table {self.name!r} holds post-Crawford scores up to "
-                             f"{self.post_crawford_length}-away; got {away_trailer}-away")
+            raise _BeyondTable(f"table {self.name!r} holds post-Crawford scores up to "
+                               f"{self.post_crawford_length}-away; got {away_trailer}-away")
         return away_trailer - 1
 
     def _after(self, a: int, b: int, points: int) -> float:
-        """MWC after the player wins (points > 0) or loses (points < 0) points at a/b."""
+        """MWC after the player wins (points > 0) or loses (points < 0) points at a/b.
+
+        A result the table does not hold is reported at the score of the game, a/b,
+        not at the score after it (a 65-point match at 0-0 is 65-away/65-away)."""
         crawford = not (a == 1 or b == 1)  # a game with a side at 1-away is followed by post
-        if points > 0:
-            return self.mwc(a - points, b, crawford=crawford)
-        return self.mwc(a, b + points, crawford=crawford)
+        try:
+            if points > 0:
+                return self.mwc(a - points, b, crawford=crawford)
+            return self.mwc(a, b + points, crawford=crawford)
+        except _BeyondTable:
+            raise self._beyond(a, b) from None
 
     def result_mwc(self, away: int, away_opponent: int, cube: int = 1) -> np.ndarray:
         """The player's MWC after each possible result of the current game.

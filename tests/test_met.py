@@ -144,6 +144,21 @@ def test_beyond_the_table_and_bad_scores():
         KXG2.mwc(True, 3)
 
 
+@pytest.mark.parametrize("a, b, fragment", [
+    (65, 65, "holds scores up to 25-away; got 65-away/65-away"),
+    (26, 2, "holds scores up to 25-away; got 26-away/2-away"),
+    (2, 26, "holds scores up to 25-away; got 2-away/26-away"),
+    (1, 30, "holds post-Crawford scores up to 25-away; got 1-away/30-away"),
+])
+def test_a_score_beyond_the_table_is_named_as_given(a, b, fragment):
+    # The results of a game are looked up at the scores after it; the message names the
+    # score of the game itself (it named 64-away/65-away at 65-away/65-away).
+    for call in (lambda: KXG2.result_mwc(a, b), lambda: KXG2.take_point(a, b),
+                 lambda: KXG2.cubeless_mwc([0.5, 0.1, 0.0, 0.1, 0.0], a, b)):
+        with pytest.raises(ValueError, match=re.escape(fragment) + "$"):
+            call()
+
+
 def test_result_mwc_and_crawford_transitions():
     # 3-away/3-away on a 1-cube: win 1 -> 2a3a, win 2 -> 1a3a (next game Crawford), win 3 -> won
     r = KXG2.result_mwc(3, 3, 1)
