@@ -274,16 +274,53 @@ def _cmd_show(args) -> int:
     try:
         pos, state, dice = parse_game(text)
     except ValueError as exc:
-        # A pending double or resignation: parse_game reads positions to roll or play;
-        # show the board, and say why the state is left out (a bad ID fails here too).
-        pos = Position.parse(text)
-        print(pos)
-        print(f" (cube and score not shown: {exc})")
+        # parse_game refuses a bad ID or an impossible state, as every command does, and
+        # also a pending double or resignation (it reads positions to roll or play).
+        # Only the last is shown: the board and the state before the offer.
+        pending = _pending_offer(text)
+        if pending is None:
+            raise
+        pos, state, offer = pending
+        print(diagram(pos, state=state))
+        print(f" {_describe_state(state)}; {offer} (the Match ID and XGID above are "
+              "the position before it)")
         return 0
     print(diagram(pos, state=state, dice=dice))
     print(f" {_describe_state(state)}" + (f"; rolled {dice[0]}-{dice[1]}" if dice else
                                           "; to roll"))
     return 0
+
+
+def _pending_offer(text: str):
+    """Position, state and a description of the double or resignation pending in an
+    XGID or GNU Backgammon ID pair, or ``None`` when none is pending.
+
+    Raises
+    ------
+    ValueError
+        If the ID is bad or its state impossible (the decoder's message).
+    """
+    from .positionid import decode_gnubg_id, xgid_to_game
+
+    head = text.split(":", 1)[0].strip()
+    if _is_xgid(text) or len(head) == 26:
+        game = xgid_to_game(text)
+        offer = {"D": "the player on roll has doubled (D): the opponent takes or passes",
+                 "B": "the player on roll has doubled and the opponent beavered (B)",
+                 "R": "the player on roll has doubled, the opponent beavered and the "
+                      "player raccooned (R)"}.get(game.cube_action)
+        return None if offer is None else (Position(game.board), game.state, offer)
+    if len(head) == 14:
+        board, mid = decode_gnubg_id(text)
+        if mid.double_offered:
+            offer = "the player on roll has doubled: the opponent takes or passes"
+        elif mid.resign:
+            kind = {1: "a single game", 2: "a gammon", 3: "a backgammon"}[mid.resign]
+            offer = f"a resignation ({kind}) is offered"
+        else:
+            return None
+        return Position(board), mid.state, offer
+    return None
 
 
 def _cmd_moves(args) -> int:
@@ -518,11 +555,18 @@ def _number_arg(text: str) -> float:
 
 
 def _score_arg(text: str) -> tuple[int, int]:
-    m = re.fullmatch(r"\s*([0-9]+)\s*-\s*([0-9]+)\s*", text)
+    m = re.fullmatch(r"\s*(-?[0-9]+)\s*-\s*(-?[0-9]+)\s*", text)
     if not m:
         raise argparse.ArgumentTypeError(
             f"score {text!r} is not A-B (points won so far, the player on roll's first)")
-    return int(m.group(1)), int(m.group(2))
+    a, b = int(m.group(1)), int(m.group(2))
+    negative = [v for v in (a, b) if v < 0]
+    if negative:
+        raise argparse.ArgumentTypeError(
+            f"score {text!r} is invalid: {negative[0]} is negative; a score is the points "
+            "each side has won so far, 0 or more, written A-B with the player on roll's "
+            "first (e.g. 2-4)")
+    return a, b
 
 
 def _add_state_options(parser) -> None:
@@ -535,11 +579,13 @@ def _add_state_options(parser) -> None:
     g.add_argument("--match-length", type=_non_negative_int, default=None, metavar="N",
                    help="points to win the match; 0 is money play (the default)")
     g.add_argument("--score", type=_score_arg, default=None, metavar="A-B",
-                   help="points won so far, the player on roll's first")
+                   help="points won so far (each 0 or more), the player on roll's first")
     g.add_argument("--cube", type=_whole_arg, default=None, metavar="V",
                    help="cube value: 1 (centred), 2, 4, ...")
     g.add_argument("--owner", choices=CUBE_OWNERS, default=None,
-                   help="who owns the cube, from the player on roll's view (a 1-cube is centred)")
+                   help="who owns the cube, from the player on roll's view (a 1-cube is "
+                        "centred; a centred cube above 1, from automatic doubles, only in "
+                        "money play)")
     g.add_argument("--max-cube", type=_whole_arg, default=None, metavar="V",
                    help="largest cube value allowed, a power of two (default: an XGID's max "
                         f"cube field, else {DEFAULT_MAX_CUBE}); no double from a cube at the "
@@ -715,7 +761,9 @@ def _describe_state(state, table=None) -> str:
         return (f"money play, cube {state.cube} {owner}"
                 + (f", {' and '.join(rules)}" if rules else ""))
     a, b = state.away
-    phase = (", Crawford game" if state.crawford else ", double match point" if a == b == 1
+    phase = (", Crawford game" if state.crawford
+             else ", no Crawford game in a 1-point match, dead cube" if state.match_length == 1
+             else ", double match point" if a == b == 1
              else ", post-Crawford" if state.post_crawford else "")
     return (f"{state.match_length}-point match, score {state.score[0]}-{state.score[1]} "
             f"({a}-away/{b}-away){phase}, cube {state.cube} {owner}"
@@ -1169,6 +1217,46 @@ _COMMANDS = {"show": _cmd_show, "moves": _cmd_moves, "rollout": _cmd_rollout,
              "eval": _cmd_eval}
 
 
+#: An option value that argparse would take for an option because it starts with '-'
+#: but which no option can be: '-' then a digit or a point ("-1-2", "-1e-3", "-.5").
+_DASH_VALUE = re.compile(r"-[0-9.]")
+
+
+def _join_dash_values(parser, argv: list[str]) -> list[str]:
+    """``--opt VALUE`` as ``--opt=VALUE`` where VALUE starts with '-' and a digit.
+
+    argparse reads such a VALUE as an option unless it is a plain negative number, and
+    then reports the option as missing its argument ("--score -1-2": "expected one
+    argument"). Joined, the value reaches the option's own check, whose message names
+    the real problem. Only options of the subcommand that take one value are joined
+    (abbreviations included, as argparse accepts them), and nothing after ``--``.
+    """
+    start = next((k for k, a in enumerate(argv) if a in parser.commands), None)
+    if start is None:
+        return argv
+    sub = parser.commands[argv[start]]
+    options = {o: a for a in sub._actions for o in a.option_strings}
+    out = argv[: start + 1]
+    k = start + 1
+    while k < len(argv):
+        tok = argv[k]
+        if tok == "--":
+            out += argv[k:]
+            break
+        action = options.get(tok)
+        if action is None and tok.startswith("--") and "=" not in tok:
+            found = {options[o] for o in options if o.startswith(tok)}
+            action = found.pop() if len(found) == 1 else None
+        if (action is not None and action.nargs is None and k + 1 < len(argv)
+                and _DASH_VALUE.match(argv[k + 1])):
+            out.append(f"{tok}={argv[k + 1]}")
+            k += 2
+            continue
+        out.append(tok)
+        k += 1
+    return out
+
+
 def main(argv=None) -> int:
     """Entry point of the ``fastbg`` console script; returns the exit status."""
     parser = build_parser()
@@ -1176,6 +1264,7 @@ def main(argv=None) -> int:
     # An XGID written without its prefix may start with '-' (an empty bar), which
     # argparse would read as an option: give it its prefix.
     argv = ["XGID=" + a if _BARE_XGID.match(a) else a for a in argv]
+    argv = _join_dash_values(parser, argv)
     args, extra = parser.parse_known_args(argv)
     if extra:
         # argparse reports a subcommand's unknown arguments as the main program's; name

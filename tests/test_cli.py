@@ -17,6 +17,16 @@ def run(capsys, *argv):
     return code, out, err
 
 
+def run_status(capsys, *argv):
+    """``run``, with argparse's SystemExit turned into its status."""
+    try:
+        code = main(list(argv))
+    except SystemExit as exc:
+        code = exc.code
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
 def test_show(capsys):
     code, out, _ = run(capsys, "show", "start")
     assert code == 0 and "4HPwATDgc/ABMA" in out and "pips 167" in out
@@ -108,9 +118,11 @@ def test_show_prints_the_state_of_a_pair_or_xgid(capsys):
     code, out, _ = run(capsys, "show", xgid)
     assert code == 0 and f"XGID: {xgid}" in out and "cube 2 owned by the player on roll" in out
     assert "rolled 5-2" in out
-    # a pending double: the board, and why the state is not shown
+    # a pending double: the board, the state before it, and the offer
     code, out, _ = run(capsys, "show", xgid.replace(":52:", ":D:"))
-    assert code == 0 and "4HPwATDgc/ABMA" in out and "not shown" in out
+    assert code == 0 and "4HPwATDgc/ABMA" in out
+    assert "cube 2 owned by the player on roll; the player on roll has doubled (D)" in out
+    assert f"XGID: {xgid.replace(':52:', ':00:')}" in out and "before it" in out
     # 'start' and a bare Position ID carry no state: as before
     code, out, _ = run(capsys, "show", "start")
     assert "XGID: XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10" in out
@@ -207,3 +219,64 @@ def test_eval_json_is_the_network_evaluation_in_both_engines(capsys):
 def test_eval_bad_position(capsys, position, message):
     code, _, err = run(capsys, "eval", position)
     assert code == 2 and message in err and err.count("\n") == 1
+
+
+START_FIELDS = "XGID=-b----E-C---eE---c-e----B-:{}"
+
+
+@pytest.mark.parametrize("argv", [
+    ["cube", "start", "--match-length", "7", "--score", "-1-2"],
+    ["cube", "start", "--match-length", "7", "--sc", "-1-2"],
+    ["cube", "start", "--match-length", "7", "--score", "1--2"],
+    ["cube", "start", "--match-length", "7", "--score=-1-2"],
+    ["rollout", "start", "--cubeful", "--match-length", "7", "--score", "-1-2"],
+])
+def test_negative_score_is_named_not_a_missing_argument(capsys, argv):
+    # argparse took "-1-2" for an option and said "--score: expected one argument".
+    code, _, err = run_status(capsys, *argv)
+    assert code == 2 and "expected one argument" not in err
+    assert "argument --score: score" in err and "is invalid" in err and "is negative" in err
+    assert err.startswith(f"fastbg {argv[0]}: error: ") and err.count("\n") == 1
+
+
+def test_other_dash_values_reach_their_option(capsys):
+    code, _, err = run_status(capsys, "rollout", "start", "--cubeful", "--x", "-1e-3")
+    assert code == 2 and "--x must be in [0, 1], got -0.001" in err
+    code, _, err = run_status(capsys, "cube", "start", "--seed", "-3")
+    assert code == 2 and "seed '-3' must be non-negative" in err
+
+
+@pytest.mark.parametrize("fields, fragment", [
+    ("0:0:1:00:0:0:1:1:10", "a 1-point match has no Crawford game"),
+    ("1:0:1:00:0:0:0:7:10", "a centred 2-cube in a 7-point match"),
+    ("0:0:1:00:7:0:0:7:10", "has already won"),
+    ("1:1:1:00:6:2:1:7:10", "cube 2 in the Crawford game"),
+    ("0:0:1:00:0:0:0:0", "it has 9 fields, expected 10"),
+])
+def test_show_refuses_an_impossible_xgid_as_the_other_commands_do(capsys, fields, fragment):
+    xgid = START_FIELDS.format(fields)
+    code, out, err = run(capsys, "show", xgid)
+    assert code == 2 and out == "" and fragment in err and err.count("\n") == 1
+    assert err.startswith("fastbg show: error: bad XGID")
+    code, _, err_eval = run(capsys, "eval", xgid)
+    assert code == 2
+    assert err_eval.replace("fastbg eval:", "fastbg show:") == err
+
+
+def test_show_refuses_a_non_canonical_position_id(capsys):
+    for text in ("4HPwATDgc/ABMB", "4HPwATDgc/ABMB:QYkqASAAIAAA"):
+        code, out, err = run(capsys, "show", text)
+        assert code == 2 and out == ""
+        assert "not canonical" in err and "'4HPwATDgc/ABMA'" in err
+
+
+def test_show_reads_a_centred_cube_above_one_in_money_play(capsys):
+    code, out, _ = run(capsys, "show", START_FIELDS.format("1:0:1:00:0:0:0:0:10"))
+    assert code == 0 and "money play, cube 2 centred; to roll" in out
+
+
+def test_one_point_match_is_described_without_a_crawford_game(capsys):
+    code, out, _ = run(capsys, "show", START_FIELDS.format("0:0:1:00:0:0:0:1:10"))
+    assert code == 0
+    assert "1-point match, score 0-0 (1-away/1-away), no Crawford game in a 1-point match, " \
+           "dead cube, cube 1 centred" in out
