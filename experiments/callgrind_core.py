@@ -9,7 +9,7 @@ reports, from the call graph, the instructions spent inside the game loop
 
 Usage
 -----
-    python experiments/callgrind_core.py [--policy random|pubeval] [--games 2000] [--json]
+    python experiments/callgrind_core.py [--policy random|pubeval|nn] [--games 2000] [--position ID] [--json]
 
 Needs ``valgrind`` and ``callgrind_annotate`` on the PATH (Debian: ``valgrind``).
 """
@@ -30,19 +30,25 @@ FUNCTIONS = {
     "generate": "movegen_generate",
     "gen_nondouble": "movegen_gen_nondouble",
     "choose_c": "RandomPolicy_choose_c",
+    "pubeval choose_c": "PubevalPolicy_choose_c",
+    "nn choose_c": "NNPolicy_choose_c",
+    "nn q_play_equity": "q_play_equity",
+    "nn q_outputs": "q_outputs",
 }
 
 DRIVER = """
 import sys, numpy as np
 from fastbg.engine import get_engine
-from fastbg.position import START_BOARD
+from fastbg.position import Position, START_BOARD
 eng = get_engine("cython")
-print(eng.rollout_block(START_BOARD, int(sys.argv[2]), np.random.PCG64DXSM(1),
-                        eng.make_policy(sys.argv[1]), opening=True).tolist())
+pid = sys.argv[3]
+board = START_BOARD if pid == "start" else Position.from_position_id(pid).board
+print(eng.rollout_block(board, int(sys.argv[2]), np.random.PCG64DXSM(1),
+                        eng.make_policy(sys.argv[1]), opening=pid == "start").tolist())
 """
 
 
-def count(policy: str, games: int) -> dict:
+def count(policy: str, games: int, position: str = "start") -> dict:
     if not shutil.which("valgrind") or not shutil.which("callgrind_annotate"):
         raise SystemExit("callgrind_core: valgrind and callgrind_annotate are needed")
     with tempfile.TemporaryDirectory() as tmp:
@@ -51,11 +57,11 @@ def count(policy: str, games: int) -> dict:
         driver.write_text(DRIVER)
         run = subprocess.run(
             ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", sys.executable,
-             str(driver), policy, str(games)], capture_output=True, text=True, check=True)
+             str(driver), policy, str(games), position], capture_output=True, text=True, check=True)
         outcomes = json.loads(run.stdout.strip().splitlines()[-1])
         text = subprocess.run(["callgrind_annotate", "--inclusive=yes", "--tree=calling", str(out)],
                               capture_output=True, text=True, check=True).stdout
-    result = {"policy": policy, "games": games, "outcomes": outcomes, "functions": {}}
+    result = {"policy": policy, "games": games, "position": position, "outcomes": outcomes, "functions": {}}
     for name, suffix in FUNCTIONS.items():
         # Call-graph lines: "  IR (PCT%)  >   file:function (CALLSx) [object]"
         found = [(int(m.group(1).replace(",", "")), int(m.group(2).replace(",", "")))
@@ -70,15 +76,18 @@ def count(policy: str, games: int) -> dict:
 
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--policy", default="random", choices=("random", "pubeval"))
+    ap.add_argument("--policy", default="random", choices=("random", "pubeval", "nn"))
     ap.add_argument("--games", type=int, default=2000)
+    ap.add_argument("--position", default="start",
+                    help="GNU Position ID of the position rolled out (side on roll "
+                         "to play; default the start with the opening roll)")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
-    res = count(args.policy, args.games)
+    res = count(args.policy, args.games, args.position)
     if args.json:
         print(json.dumps(res, indent=2))
         return
-    print(f"callgrind, {args.games} {args.policy} games from the start (seed 1, one block)")
+    print(f"callgrind, {args.games} {args.policy} games from {args.position} (seed 1, one block)")
     print("| function | instructions | per game | calls | per call |")
     print("|---|---:|---:|---:|---:|")
     for name, f in res["functions"].items():

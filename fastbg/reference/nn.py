@@ -18,20 +18,21 @@ the side on roll before it rolls. :func:`consistent` turns them into
 probabilities that respect ``backgammon <= gammon <= win`` and
 ``lose_backgammon <= lose_gammon <= 1 - win``.
 
-Two forward passes: :func:`forward` (float first layer: the network as trained,
-mirrored by ``Net.forward``) and :func:`forward_q` (the first layer in exact
-integers, :func:`quantize`: the policy's, which the core computes incrementally
-from the position before the roll; ``NNPolicy.forward``).
+Two forward passes: :func:`forward` (the float network as trained, mirrored by
+``Net.forward``) and :func:`forward_q` (the policy's network in integers up to the
+output sigmoid, :func:`quantize`; ``NNPolicy.forward``), which the core computes
+incrementally from the position before the roll.
 
-Engine contract (identical choices): both engines compute every floating value
-with the same IEEE operations in the same order -- hidden unit ``j`` is
-``b1[j]`` plus ``w1[i, j] * x[i]`` for the active inputs ``i`` in increasing
-order, output ``k`` is ``b2[k]`` plus ``w2[k, j] * h[j]`` for increasing ``j``,
-each a separate multiply and add (the core is compiled with
+Engine contract (identical choices): for the float network both engines compute
+every floating value with the same IEEE operations in the same order -- hidden
+unit ``j`` is ``b1[j]`` plus ``w1[i, j] * x[i]`` for the active inputs ``i`` in
+increasing order, output ``k`` is ``b2[k]`` plus ``w2[k, j] * h[j]`` for
+increasing ``j``, each a separate multiply and add (the core is compiled with
 ``-ffp-contract=off``) -- and the sigmoid is a table built here from
 :func:`math.exp`, read by linear interpolation with the same operations. Adding a
 product with a zero input changes nothing but the sign of a zero, so the dense
-numpy loops here equal the core's sparse sums bit for bit.
+numpy loops here equal the core's sparse sums bit for bit. The policy's network
+has integer sums only (exact in any order) before its five output sigmoids.
 """
 from __future__ import annotations
 
@@ -56,6 +57,7 @@ __all__ = [
     "forward",
     "quantize",
     "forward_q",
+    "hidden_table",
     "consistent",
     "equity",
     "play_equities",
@@ -213,17 +215,47 @@ def _outputs(h: np.ndarray, w2: np.ndarray, b2: np.ndarray) -> np.ndarray:
     return sigmoid(o)
 
 
-#: Weights of the policy's first layer are integers in units of 2**-24; inputs
-#: are counted in units of 1/30 (1 -> 30, (n - 3) / 2 -> 15 (n - 3), bar / 2 -> 15
-#: bar, off / 15 -> 2 off), so the pre-activations are exact int64 sums.
-Q_BITS = 24
-Q_DIV = 30.0 * 2.0**Q_BITS
-#: Pre-activation = integer sum * Q_SCALE (one IEEE multiply in both engines).
-Q_SCALE = 1.0 / Q_DIV
+#: The policy's network is all integers up to the output sigmoid (:func:`quantize`).
+#: First layer: pre-activations in units of 2**-Q_BITS, exact int32 sums.
+Q_BITS = 16
+#: Hidden sigmoid: a table of H_SIZE bins of width 2**-H_BINS_LOG2 covering
+#: [-H_RANGE, H_RANGE) (clamped outside), values in units of 1/H_ONE (int16).
+H_RANGE = 8
+H_BINS_LOG2 = 9
+H_SIZE = 2 * H_RANGE << H_BINS_LOG2          # 8192 bins
+H_SHIFT = Q_BITS - H_BINS_LOG2               # pre-activation units per bin: 2**7
+H_OFFSET = H_RANGE << Q_BITS                 # pre + H_OFFSET >= 0 inside the range
+H_MAXV = (2 * H_RANGE << Q_BITS) - 1
+H_ONE_LOG2 = 14
+H_ONE = 1 << H_ONE_LOG2                      # h = 1.0
+_INT32_MAX = 2**31 - 1
+
+_HTABLE: np.ndarray | None = None
+
+
+def hidden_table() -> np.ndarray:
+    """The hidden units' sigmoid table shared by both engines.
+
+    Returns
+    -------
+    numpy.ndarray of int16, shape (H_SIZE,) = (8192,)
+        ``H[k] = rint(16384 / (1 + exp(-x_k)))`` at the bin centres
+        ``x_k = -8 + (k + 0.5) / 512``, computed with :func:`math.exp` (read-only).
+        Error against the logistic function: at most 2.4e-4 inside [-8, 8) (half a
+        bin times the largest slope 1/4, plus rounding), 3.4e-4 outside (clamping).
+    """
+    global _HTABLE
+    if _HTABLE is None:
+        step = 1.0 / (1 << H_BINS_LOG2)
+        t = np.array([round(H_ONE / (1.0 + math.exp(-(-H_RANGE + (k + 0.5) * step))))
+                      for k in range(H_SIZE)], dtype=np.int16)
+        t.setflags(write=False)
+        _HTABLE = t
+    return _HTABLE
 
 
 def quantize(weights: dict) -> dict:
-    """The policy's integer first layer: per-point tables, exact in int64.
+    """The policy's network in integers: per-point first-layer tables, int16 output weights.
 
     Parameters
     ----------
@@ -233,21 +265,36 @@ def quantize(weights: dict) -> dict:
     Returns
     -------
     dict
-        ``point`` int64 (2, 25, 16, nh): the summed contribution of ``n`` checkers
-        of side ``s`` on index ``i`` (24 = bar), in units of ``Q_SCALE``;
-        ``off`` int64 (2, 16, nh): of ``n`` checkers off; ``bias`` int64 (nh,);
-        ``w2``, ``b2`` float64 (the output layer, unchanged); ``scale`` float.
+        ``point`` int32 (2, 25, 16, nh): the contribution of ``n`` checkers of
+        side ``s`` on index ``i`` (24 = bar) to the hidden pre-activations,
+        rounded to a multiple of 2**-16; ``off`` int32 (2, 16, nh): of ``n``
+        checkers off; ``bias`` int32 (nh,); ``w2`` int16 (5, nh) and ``b2`` int32
+        (5,): the output layer in units of 2**-w_bits (per hidden unit of
+        value 1/16384, so ``b2`` is in units of 2**-(14 + w_bits));
+        ``w_bits`` int; ``out_scale`` float ``2**-(14 + w_bits)``.
+
+    Raises
+    ------
+    ValueError
+        If the weights are too large for int32 sums (a pre-activation bound over
+        2**31 / 2**16 = 32768, or output weights over 2**31 / 2**14 in sum).
 
     Notes
     -----
-    Integer sums do not depend on their order, so the first layer of a play can
-    be computed incrementally from the position before the roll (only the points
-    the play changes), in the core as here, with identical results. Rounding the
-    weights to multiples of 2**-24 changes the outputs by about 1e-7 at most.
+    The forward pass (:func:`forward_q`, and the core's) is: integer
+    pre-activations (bias plus one table row per occupied point, bar and off
+    count), each clamped to [-8, 8) and looked up in :func:`hidden_table`
+    (int16), an exact integer output sum ``b2 + w2 @ h`` (int32), and the output
+    sigmoid :func:`sigmoid` of that sum times ``out_scale``. Integer sums do not
+    depend on their order, so the core may compute the first layer of a play
+    incrementally (only the points the play changes) and vectorise the output
+    layer, with results identical to this one. ``w_bits`` is the largest
+    precision (at most 14) for which no int32 sum can overflow. Against the
+    float network (:func:`forward`) the raw outputs differ by about 1e-3.
     """
     w = _check_weights(weights)
-    q = np.rint(w["w1"] * 2.0**Q_BITS).astype(np.int64)
-    nh = q.shape[1]
+    w1, nh = w["w1"], w["w1"].shape[1]
+    one = float(1 << Q_BITS)
     point = np.zeros((2, 25, 16, nh), dtype=np.int64)
     off = np.zeros((2, 16, nh), dtype=np.int64)
     for s in range(2):
@@ -255,23 +302,53 @@ def quantize(weights: dict) -> dict:
         for n in range(1, 16):
             for i in range(24):
                 u = base + 4 * i
-                v = 30 * q[u]
+                v = w1[u].copy()
                 if n >= 2:
-                    v = v + 30 * q[u + 1]
+                    v = v + w1[u + 1]
                 if n >= 3:
-                    v = v + 30 * q[u + 2]
+                    v = v + w1[u + 2]
                 if n > 3:
-                    v = v + 15 * (n - 3) * q[u + 3]
-                point[s, i, n] = v
-            point[s, 24, n] = 15 * n * q[base + 96]
-            off[s, n] = 2 * n * q[base + 97]
-    bias = 30 * np.rint(w["b1"] * 2.0**Q_BITS).astype(np.int64)
-    return {"point": point, "off": off, "bias": bias, "w2": w["w2"], "b2": w["b2"],
-            "scale": Q_SCALE}
+                    v = v + ((n - 3) / 2.0) * w1[u + 3]
+                point[s, i, n] = np.rint(v * one)
+            point[s, 24, n] = np.rint((n / 2.0) * w1[base + 96] * one)
+            off[s, n] = np.rint((n / 15.0) * w1[base + 97] * one)
+    bias = np.rint(w["b1"] * one).astype(np.int64)
+    bound = (np.abs(bias) + np.abs(point).max(axis=2).sum(axis=(0, 1))
+             + np.abs(off).max(axis=1).sum(axis=0)).max()
+    if bound > _INT32_MAX:
+        raise ValueError(f"first-layer weights too large for the integer network "
+                         f"(pre-activation bound {bound / one:.0f}, limit {_INT32_MAX / one:.0f})")
+    w2, b2 = w["w2"], w["b2"]
+    w_bits = 14
+    while w_bits >= 0:
+        w2q = np.rint(w2 * 2.0**w_bits).astype(np.int64)
+        b2q = np.rint(b2 * 2.0**(H_ONE_LOG2 + w_bits)).astype(np.int64)
+        if (np.abs(w2q).max() <= 32767
+                and (np.abs(b2q) + np.abs(w2q).sum(axis=1) * H_ONE).max() <= _INT32_MAX):
+            break
+        w_bits -= 1
+    else:
+        raise ValueError("output weights too large for the integer network")
+    return {"point": point.astype(np.int32), "off": off.astype(np.int32),
+            "bias": bias.astype(np.int32), "w2": w2q.astype(np.int16),
+            "b2": b2q.astype(np.int32), "w_bits": w_bits,
+            "out_scale": 2.0**-(H_ONE_LOG2 + w_bits)}
+
+
+def hidden_q(q: dict, boards) -> np.ndarray:
+    """The policy's hidden activations, int64 in units of 1/16384, shape (n, nh)."""
+    b = np.asarray(boards, dtype=np.int64).reshape(-1, 2, 25)
+    pre = np.repeat(q["bias"][None, :].astype(np.int64), b.shape[0], axis=0)
+    idx = np.arange(25)
+    for s in range(2):
+        pre += q["point"][s, idx[None, :], b[:, s, :]].astype(np.int64).sum(axis=1)
+        pre += q["off"][s, 15 - b[:, s, :].sum(axis=1)]
+    v = np.clip(pre + H_OFFSET, 0, H_MAXV) >> H_SHIFT
+    return hidden_table()[v].astype(np.int64)
 
 
 def forward_q(q: dict, boards) -> np.ndarray:
-    """Raw outputs by the policy's integer first layer (:func:`quantize`).
+    """Raw outputs by the policy's integer network (:func:`quantize`).
 
     Parameters
     ----------
@@ -284,16 +361,10 @@ def forward_q(q: dict, boards) -> np.ndarray:
     numpy.ndarray of float64, shape (5,) or (n, 5)
         Bitwise equal to ``fastbg._core.nn.NNPolicy.forward``.
     """
-    b = np.asarray(boards, dtype=np.int64)
-    single = b.ndim == 2
-    b = b.reshape(-1, 2, 25)
-    pre = np.repeat(q["bias"][None, :], b.shape[0], axis=0)
-    idx = np.arange(25)
-    for s in range(2):
-        pre += q["point"][s, idx[None, :], b[:, s, :]].sum(axis=1)
-        pre += q["off"][s, 15 - b[:, s, :].sum(axis=1)]
-    h = sigmoid(pre.astype(np.float64) * q["scale"])
-    o = _outputs(h, q["w2"], q["b2"])
+    single = np.asarray(boards).ndim == 2
+    h = hidden_q(q, boards)
+    acc = h @ q["w2"].astype(np.int64).T + q["b2"].astype(np.int64)[None, :]
+    o = sigmoid(acc.astype(np.float64) * q["out_scale"])
     return o[0] if single else o
 
 
@@ -302,7 +373,10 @@ def consistent(boards, raw) -> np.ndarray:
 
     ``win_gammon = min(raw, win)``, ``win_backgammon = min(raw, win_gammon)``,
     ``lose_gammon = min(raw, 1 - win)``, ``lose_backgammon = min(raw, lose_gammon)``;
-    a side's gammons are 0 once its opponent has borne off a checker.
+    a side's gammons are 0 once its opponent has borne off a checker, and in a
+    race (:func:`fastbg.reference.board.is_race`) its backgammons are 0 unless the
+    opponent still has a checker in the side's home board (the only way to be
+    backgammoned, as checkers never move back in a race).
 
     Parameters
     ----------
@@ -325,6 +399,11 @@ def consistent(boards, raw) -> np.ndarray:
     p[:, 3] = np.minimum(r[:, 3], 1.0 - w)
     p[:, 4] = np.minimum(r[:, 4], p[:, 3])
     sums = b.astype(np.int64).sum(axis=2)
+    occupied = b[:, :, ::-1] > 0                        # index 24 (bar) first
+    back = np.where(occupied.any(axis=2), 25 - occupied.argmax(axis=2), 0)
+    race = back[:, 0] + back[:, 1] < 25
+    p[race & (back[:, 1] <= 18), 2] = 0.0
+    p[race & (back[:, 0] <= 18), 4] = 0.0
     p[sums[:, 1] < 15, 1:3] = 0.0
     p[sums[:, 0] < 15, 3:5] = 0.0
     return p[0] if single else p

@@ -30,7 +30,7 @@ from fastbg._core.dice cimport roll_index, opening_roll, get_bitgen
 from fastbg._core.movegen cimport movegen_t, movegen_new, movegen_free, generate
 from fastbg._core.rollout cimport play_turn_c
 from fastbg._core.eval cimport Policy
-from fastbg._core.nn cimport (NNPolicy, qnet_t, sigmoid_t, consistent, q_pre, q_outputs,
+from fastbg._core.nn cimport (NNPolicy, qnet_t, qpre_t, sigmoid_t, consistent, q_pre, q_outputs,
                               NN_MAX_HIDDEN, NN_OUTPUTS)
 from numpy.random cimport bitgen_t
 
@@ -132,7 +132,7 @@ cdef void probabilities_c(const qnet_t* q, const board_t* b, double* p) noexcept
     """The five consistent probabilities of b (row 0 on roll, before its roll): the
     network's, but exact on the last roll, where they are cheap and where the network,
     which rarely sees such positions, can be far off."""
-    cdef int64_t pre[NN_MAX_HIDDEN]
+    cdef qpre_t pre[NN_MAX_HIDDEN]
     cdef double raw[NN_OUTPUTS]
     if last_roll_c(b):
         last_roll_probabilities_c(b, p)

@@ -13,15 +13,19 @@ Network: NN_INPUTS -> nh sigmoid hidden units -> NN_OUTPUTS sigmoid outputs, the
 raw estimates of (win, win_gammon, win_backgammon, lose_gammon, lose_backgammon)
 for the side on roll before it rolls (DESIGN section 5).
 
-Determinism with the pure-Python engine (:mod:`fastbg.reference.nn`): every
-floating sum is taken in one fixed order (hidden unit j: b1[j], then the active
-inputs by increasing index; output k: b2[k], then hidden units by increasing j),
-each step one IEEE multiply and one add (no FMA: -ffp-contract=off), and the
-sigmoid is a table built in Python from math.exp, read with linear interpolation
-by the same operations in both engines. So both engines get bitwise equal outputs
-and choose the same play, ties included.
+Determinism with the pure-Python engine (:mod:`fastbg.reference.nn`). The
+training network (``Net``, ``forward``): every floating sum is taken in one fixed
+order (hidden unit j: b1[j], then the active inputs by increasing index; output k:
+b2[k], then hidden units by increasing j), each step one IEEE multiply and one add
+(no FMA: -ffp-contract=off), and the sigmoid is a table built in Python from
+math.exp, read with linear interpolation by the same operations in both engines.
+The policy's network (``NNPolicy``, ``qnet_t``) is in integers up to the output
+sigmoid (fastbg.reference.nn.quantize): integer sums do not depend on their order,
+so the core may update them incrementally and vectorise them (nn_kernels.h, AVX2 or
+baseline, chosen at load time) and still match numpy exactly. So both engines get
+bitwise equal outputs and choose the same play, ties included.
 """
-from libc.stdint cimport int64_t
+from libc.stdint cimport int16_t, int32_t, int64_t
 from fastbg._core._types cimport board_t
 from fastbg._core.eval cimport Policy
 from fastbg._core.movegen cimport movegen_t
@@ -53,18 +57,28 @@ cdef class Net:
     cdef readonly object w1, b1, w2, b2, sig
 
 
-# The policy's network: the first layer in exact integers (fastbg.reference.nn.quantize),
-# so a play's hidden pre-activations are those of the position before the roll
-# corrected at the points the play changes, with the same result as a full sum.
+# The policy's network in integers up to the output sigmoid (fastbg.reference.nn.quantize):
+# a play's hidden pre-activations are those of the position before the roll corrected
+# at the points the play changes, with the same result as a full sum; the hidden
+# sigmoid is an int16 table and the output layer an exact int32 dot product.
+ctypedef int32_t qpre_t
+
+cdef enum:
+    H_SIZE = 8192           # hidden sigmoid bins on [-8, 8), 512 per unit
+    H_SHIFT = 7             # pre-activation units (2**-16) per bin
+    H_OFFSET = 524288       # 8 << 16
+    H_MAXV = 1048575        # (16 << 16) - 1
+
 cdef struct qnet_t:
     int nh
-    const int64_t* point    # [2][25][16][nh]: n checkers of side s on index i (24 = bar)
-    const int64_t* off      # [2][16][nh]: n checkers of side s off
-    const int64_t* bias     # [nh]
-    double scale            # pre-activation = integer sum * scale
-    const double* w2        # [NN_OUTPUTS][nh]
-    const double* b2        # [NN_OUTPUTS]
-    const double* sig       # [SIG_STEPS + 1]
+    const int32_t* point    # [2][25][16][nh]: n checkers of side s on index i (24 = bar)
+    const int32_t* off      # [2][16][nh]: n checkers of side s off
+    const int32_t* bias     # [nh]
+    const int16_t* htab     # [H_SIZE]: hidden sigmoid, units of 1/16384
+    const int16_t* w2       # [NN_OUTPUTS][nh], units of 2**-w_bits
+    const int32_t* b2       # [NN_OUTPUTS], units of 2**-(14 + w_bits)
+    double out_scale        # 2**-(14 + w_bits)
+    const double* sig       # [SIG_STEPS + 1]: the output sigmoid
 
 
 cdef class NNPolicy(Policy):
@@ -84,17 +98,19 @@ cdef double sigmoid_t(const double* table, double x) noexcept nogil
 cdef void forward(const net_t* net, const board_t* b, double* h, double* raw) noexcept nogil
     # Hidden activations h[nh] and raw outputs raw[5] of b (row 0 on roll).
 
-cdef void q_pre(const qnet_t* q, const board_t* b, int64_t* pre) noexcept nogil
+cdef void q_pre(const qnet_t* q, const board_t* b, qpre_t* pre) noexcept nogil
     # The hidden pre-activations of b in exact integers: bias plus the table rows of
-    # every (side, point, count) and (side, off count), in a fixed order.
+    # every (side, point, count) and (side, off count).
 
-cdef void q_outputs(const qnet_t* q, const int64_t* pre, double* raw) noexcept nogil
-    # The five raw sigmoid outputs from the pre-activations (table sigmoid, fixed order).
+cdef void q_outputs(const qnet_t* q, const qpre_t* pre, double* raw) noexcept nogil
+    # The five raw sigmoid outputs from the pre-activations (integer hidden table and
+    # output sum, then the output table sigmoid).
 
 cdef void consistent(const board_t* b, const double* raw, double* p) noexcept nogil
     # The five probabilities p[5] from raw outputs: clipped to backgammon <= gammon <=
     # win and lose_backgammon <= lose_gammon <= 1 - win; gammons of a side are 0 once
-    # its opponent has borne off a checker.
+    # its opponent has borne off a checker; in a race, backgammons of a side are 0
+    # unless the opponent has a checker in the side's home board.
 
 cdef double equity5(const double* p) noexcept nogil
     # (2 win - 1) + (win_gammon - lose_gammon) + (win_backgammon - lose_backgammon)

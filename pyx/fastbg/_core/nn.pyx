@@ -21,11 +21,13 @@ are the bias plus the weight rows of the active inputs only (about 30-50 of 196)
 """
 import numpy as np
 cimport numpy as cnp
-from libc.stdint cimport int64_t, uint64_t
+from libc.string cimport memcpy
+from libc.stdint cimport int16_t, int32_t, int64_t, uint64_t
 from numpy.random cimport bitgen_t
 
 from fastbg._core._types cimport board_t, BAR, NCHECKERS, MAX_PLAYS, board_cmp
-from fastbg._core.board cimport load_board, board_to_array, swap_into, row_sum, loser_class
+from fastbg._core.board cimport (load_board, board_to_array, swap_into, row_sum, loser_class,
+                                 back_point_c)
 from fastbg._core.dice cimport roll_index, opening_roll, get_bitgen
 from fastbg._core.movegen cimport movegen_t, movegen_new, movegen_free, generate
 from fastbg._core.rollout cimport play_turn_c
@@ -122,19 +124,31 @@ cdef inline double dmin(double a, double b) noexcept nogil:
     return a if a < b else b
 
 
-cdef void consistent(const board_t* b, const double* raw, double* p) noexcept nogil:
+cdef inline void clip5(const double* raw, double* p, int back0, int back1, int sum0,
+                       int sum1) noexcept nogil:
+    """consistent() from the sides' back points (1..25, 0 none) and checkers not off."""
     cdef double w = raw[0]
+    cdef bint race = back0 + back1 < 25
     p[0] = w
     p[1] = dmin(raw[1], w)
     p[2] = dmin(raw[2], p[1])
     p[3] = dmin(raw[3], 1.0 - w)
     p[4] = dmin(raw[4], p[3])
-    if row_sum(b.p[1]) < NCHECKERS:     # the opponent has borne off: no gammon for us
+    if sum1 < NCHECKERS:                # the opponent has borne off: no gammon for us
         p[1] = 0.0
         p[2] = 0.0
-    if row_sum(b.p[0]) < NCHECKERS:     # we have borne off: no gammon against us
+    elif race and back1 <= 18:          # no contact, none in our home: no backgammon
+        p[2] = 0.0
+    if sum0 < NCHECKERS:                # we have borne off: no gammon against us
         p[3] = 0.0
         p[4] = 0.0
+    elif race and back0 <= 18:
+        p[4] = 0.0
+
+
+cdef void consistent(const board_t* b, const double* raw, double* p) noexcept nogil:
+    clip5(raw, p, back_point_c(b.p[0]), back_point_c(b.p[1]), row_sum(b.p[0]),
+          row_sum(b.p[1]))
 
 
 cdef inline double equity5(const double* p) noexcept nogil:
@@ -276,10 +290,10 @@ def default_net():
     return _DEFAULT_NET
 
 
-cdef void q_pre(const qnet_t* q, const board_t* b, int64_t* pre) noexcept nogil:
+cdef void q_pre(const qnet_t* q, const board_t* b, qpre_t* pre) noexcept nogil:
     """Integer pre-activations of b (row 0 on roll): bias + point and off tables."""
     cdef int nh = q.nh, s, i, j, n
-    cdef const int64_t* row
+    cdef const int32_t* row
     for j in range(nh):
         pre[j] = q.bias[j]
     for s in range(2):
@@ -296,63 +310,78 @@ cdef void q_pre(const qnet_t* q, const board_t* b, int64_t* pre) noexcept nogil:
                 pre[j] += row[j]
 
 
-cdef void q_outputs(const qnet_t* q, const int64_t* pre, double* raw) noexcept nogil:
-    """Raw outputs from integer pre-activations (same float operations as _forward_enc)."""
-    cdef double h[NN_MAX_HIDDEN]
-    cdef int nh = q.nh, j, k
-    cdef double x
-    for j in range(nh):
-        h[j] = sigmoid_t(q.sig, (<double>pre[j]) * q.scale)
+cdef extern from "nn_kernels.h":
+    # The integer kernels, compiled for AVX2 and for the baseline (same results).
+    void fbg_q_adjust(int32_t* dst, const int32_t* src, const int32_t* sub,
+                      const int32_t* add, int nh) noexcept nogil
+    void fbg_q_hidden_out(const int32_t* pre, const int16_t* htab, const int16_t* w2,
+                          int nh, int32_t* acc) noexcept nogil
+
+
+cdef void q_outputs(const qnet_t* q, const qpre_t* pre, double* raw) noexcept nogil:
+    """Raw outputs from integer pre-activations (fastbg.reference.nn.forward_q)."""
+    cdef int32_t acc[NN_OUTPUTS]
+    cdef int k
+    fbg_q_hidden_out(pre, q.htab, q.w2, q.nh, acc)
     for k in range(NN_OUTPUTS):
-        raw[k] = q.b2[k]
-    for j in range(nh):
-        x = h[j]
-        for k in range(NN_OUTPUTS):
-            raw[k] = raw[k] + q.w2[k * nh + j] * x
-    for k in range(NN_OUTPUTS):
-        raw[k] = sigmoid_t(q.sig, raw[k])
+        raw[k] = sigmoid_t(q.sig, (<double>(acc[k] + q.b2[k])) * q.out_scale)
 
 
-cdef inline void q_adjust(const int64_t* src, const int64_t* sub, const int64_t* add,
-                          int64_t* dst, int nh) noexcept nogil:
-    cdef int j
-    for j in range(nh):
-        dst[j] = src[j] - sub[j] + add[j]
+cdef extern from *:
+    """
+    static inline int fastbg_ctz64(unsigned long long x) { return __builtin_ctzll(x); }
+    """
+    int fastbg_ctz64(unsigned long long x) noexcept nogil
 
 
-cdef double q_play_equity(const qnet_t* q, const board_t* before, const int64_t* base,
+cdef double q_play_equity(const qnet_t* q, const board_t* before, const qpre_t* base,
                           const board_t* play) noexcept nogil:
-    """Mover's equity after `play`; `base` = integer pre-activations of swap(before)."""
-    cdef int64_t pre[NN_MAX_HIDDEN]
+    """Mover's equity after `play`; `base` = integer pre-activations of swap(before).
+
+    Only the slots where `play` differs from `before` are corrected (found eight
+    bytes at a time); only the mover's off count can change (hits keep the
+    opponent's checkers on the board).
+    """
+    cdef qpre_t pre[NN_MAX_HIDDEN]
     cdef double raw[NN_OUTPUTS]
     cdef double p[NN_OUTPUTS]
-    cdef board_t sw
-    cdef int nh = q.nh, j, r, s, i, ob, op, nb, np_
+    cdef int nh = q.nh, j, k, r, i, nb, np_, ob, op
     cdef const unsigned char* bb = <const unsigned char*>before
     cdef const unsigned char* pp = <const unsigned char*>play
-    if row_sum(play.p[0]) == 0:
+    cdef const qpre_t* src = base
+    cdef uint64_t wb, wp, x
+    op = row_sum(play.p[0])
+    if op == 0:
         return 1.0 + loser_class(play.p[1])
-    for j in range(nh):
-        pre[j] = base[j]
-    for r in range(2):
-        s = 1 - r            # row r of the play is side 1 - r once the turn passes
-        ob = 0
-        op = 0
-        for i in range(25):
-            nb = bb[25 * r + i]
-            np_ = pp[25 * r + i]
-            ob += nb
-            op += np_
-            if nb != np_:
-                # table rows for n = 0 are zero, so no special case
-                q_adjust(pre, q.point + ((s * 25 + i) * 16 + nb) * nh,
-                         q.point + ((s * 25 + i) * 16 + np_) * nh, pre, nh)
-        if ob != op:
-            q_adjust(pre, q.off + (s * 16 + NCHECKERS - ob) * nh,
-                     q.off + (s * 16 + NCHECKERS - op) * nh, pre, nh)
+    for k in range(0, 50, 8):
+        if k + 8 <= 50:
+            memcpy(&wb, bb + k, 8)
+            memcpy(&wp, pp + k, 8)
+            x = wb ^ wp
+        else:
+            x = (<uint64_t>(bb[48] ^ pp[48])) | ((<uint64_t>(bb[49] ^ pp[49])) << 8)
+        while x:
+            j = fastbg_ctz64(x) >> 3
+            x &= ~((<uint64_t>0xFF) << (8 * j))
+            j += k
+            r = j // 25          # row r of the play is side 1 - r once the turn passes
+            i = j - 25 * r
+            nb = bb[j]
+            np_ = pp[j]
+            # table rows for n = 0 are zero, so no special case
+            fbg_q_adjust(pre, src, q.point + (((1 - r) * 25 + i) * 16 + nb) * nh,
+                         q.point + (((1 - r) * 25 + i) * 16 + np_) * nh, nh)
+            src = pre
+    ob = row_sum(before.p[0])
+    if ob != op:
+        fbg_q_adjust(pre, src, q.off + (16 + NCHECKERS - ob) * nh,
+                     q.off + (16 + NCHECKERS - op) * nh, nh)
+        src = pre
+    if src == base:
+        memcpy(pre, base, nh * sizeof(qpre_t))
     q_outputs(q, pre, raw)
-    swap_into(play, &sw)
-    consistent(&sw, raw, p)
+    # the position with the turn passed: row 0 = the opponent, row 1 = the mover
+    clip5(raw, p, back_point_c(play.p[1]), back_point_c(play.p[0]), row_sum(play.p[1]), op)
     return -equity5(p)
 
 
@@ -388,24 +417,30 @@ cdef class NNPolicy(Policy):
         if not isinstance(net, Net):
             raise TypeError(f"net must be a fastbg._core.nn.Net, got {type(net).__name__}")
         self.net = net
-        from fastbg.reference.nn import quantize
+        from fastbg.reference.nn import hidden_table, quantize
         t = quantize(net.weights())
         t = {k: (np.ascontiguousarray(v) if isinstance(v, np.ndarray) else v) for k, v in t.items()}
         t["sig"] = net.sig
+        t["htab"] = np.ascontiguousarray(hidden_table())
+        for k, dt in (("point", np.int32), ("off", np.int32), ("bias", np.int32),
+                      ("w2", np.int16), ("b2", np.int32), ("htab", np.int16)):
+            if t[k].dtype != dt or not t[k].flags.c_contiguous:
+                raise TypeError(f"quantized table {k} must be C-contiguous {dt.__name__}")
         self.tables = t
         self.q.nh = self.net.c.nh
-        self.q.point = <const int64_t*>cnp.PyArray_DATA(t["point"])
-        self.q.off = <const int64_t*>cnp.PyArray_DATA(t["off"])
-        self.q.bias = <const int64_t*>cnp.PyArray_DATA(t["bias"])
-        self.q.scale = t["scale"]
-        self.q.w2 = <const double*>cnp.PyArray_DATA(t["w2"])
-        self.q.b2 = <const double*>cnp.PyArray_DATA(t["b2"])
+        self.q.point = <const int32_t*>cnp.PyArray_DATA(t["point"])
+        self.q.off = <const int32_t*>cnp.PyArray_DATA(t["off"])
+        self.q.bias = <const int32_t*>cnp.PyArray_DATA(t["bias"])
+        self.q.htab = <const int16_t*>cnp.PyArray_DATA(t["htab"])
+        self.q.w2 = <const int16_t*>cnp.PyArray_DATA(t["w2"])
+        self.q.b2 = <const int32_t*>cnp.PyArray_DATA(t["b2"])
+        self.q.out_scale = t["out_scale"]
         self.q.sig = <const double*>cnp.PyArray_DATA(t["sig"])
 
     cdef int choose_c(self, const board_t* before, board_t* plays,
                       const int64_t* scores, const uint64_t* keys, int n,
                       bitgen_t* bg) noexcept nogil:
-        cdef int64_t base[NN_MAX_HIDDEN]
+        cdef qpre_t base[NN_MAX_HIDDEN]
         cdef board_t sw
         cdef int j, best = 0
         cdef double e, best_e = 0.0
@@ -427,7 +462,7 @@ cdef class NNPolicy(Policy):
         """
         cdef board_t b
         load_board(board, &b)
-        cdef int64_t pre[NN_MAX_HIDDEN]
+        cdef qpre_t pre[NN_MAX_HIDDEN]
         out = np.empty(NN_OUTPUTS, dtype=np.float64)
         cdef double* o = <double*>cnp.PyArray_DATA(out)
         q_pre(&self.q, &b, pre)
@@ -444,7 +479,7 @@ cdef class NNPolicy(Policy):
         """
         cdef board_t b
         load_board(board, &b)
-        cdef int64_t pre[NN_MAX_HIDDEN]
+        cdef qpre_t pre[NN_MAX_HIDDEN]
         cdef double raw[NN_OUTPUTS]
         out = np.empty(NN_OUTPUTS, dtype=np.float64)
         cdef double* o = <double*>cnp.PyArray_DATA(out)
@@ -471,7 +506,7 @@ cdef class NNPolicy(Policy):
         arr = np.ascontiguousarray(plays, dtype=np.int8)
         if arr.ndim != 3 or arr.shape[1] != 2 or arr.shape[2] != 25:
             raise ValueError(f"plays must have shape (n, 2, 25), got {arr.shape}")
-        cdef int64_t base[NN_MAX_HIDDEN]
+        cdef qpre_t base[NN_MAX_HIDDEN]
         swap_into(&bf, &sw)
         q_pre(&self.q, &sw, base)
         cdef int n = arr.shape[0], j
@@ -499,7 +534,7 @@ cdef double q_reply_value(const qnet_t* q, movegen_t* g, const board_t* after) n
     position as it is (the turn passes back).
     """
     cdef board_t opp, sw
-    cdef int64_t base[NN_MAX_HIDDEN]
+    cdef qpre_t base[NN_MAX_HIDDEN]
     cdef int d1, d2, n, j
     cdef double acc = 0.0, best, e
     if row_sum(after.p[0]) == 0:
@@ -560,7 +595,7 @@ cdef class NN1PlyPolicy(NNPolicy):
     cdef int choose_c(self, const board_t* before, board_t* plays,
                       const int64_t* scores, const uint64_t* keys, int n,
                       bitgen_t* bg) noexcept nogil:
-        cdef int64_t base[NN_MAX_HIDDEN]
+        cdef qpre_t base[NN_MAX_HIDDEN]
         cdef double eq0[MAX_PLAYS]
         cdef int cand[MAX_CANDIDATES]
         cdef board_t sw

@@ -1,0 +1,60 @@
+/* Integer kernels of the policy network (fastbg._core.nn), in C so that GCC can
+ * compile each twice -- for AVX2 and for the x86-64 baseline (SSE2) -- and pick
+ * the copy for the running CPU once, at load time (target_clones, an ifunc).
+ * Both copies do the same integer arithmetic, so the results are identical on
+ * every machine; the float parts of the network stay in nn.pyx.
+ *
+ * The formulas are those of fastbg.reference.nn.quantize / forward_q:
+ *   bin(pre)  = (min(max(pre + H_OFFSET, 0), H_MAXV)) >> H_SHIFT
+ *   h[j]      = htab[bin(pre[j])]                          (int16, 1/16384)
+ *   acc[k]    = sum_j w2[k][j] * h[j]                      (exact int32)
+ */
+#ifndef FASTBG_NN_KERNELS_H
+#define FASTBG_NN_KERNELS_H
+
+#include <stdint.h>
+
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
+#define FBG_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define FBG_CLONES
+#endif
+
+#define FBG_H_OFFSET 524288     /* 8 << 16 */
+#define FBG_H_MAXV 1048575      /* (16 << 16) - 1 */
+#define FBG_H_SHIFT 7
+#define FBG_NN_OUTPUTS 5
+#define FBG_MAX_HIDDEN 512
+
+/* dst[j] = src[j] - sub[j] + add[j] for j < nh (dst may be src). */
+FBG_CLONES static void fbg_q_adjust(int32_t *dst, const int32_t *src, const int32_t *sub,
+                                    const int32_t *add, int nh)
+{
+    for (int j = 0; j < nh; j++)
+        dst[j] = src[j] - sub[j] + add[j];
+}
+
+/* acc[k] = sum over j < nh of w2[k * nh + j] * htab[bin(pre[j])], k < 5. */
+FBG_CLONES static void fbg_q_hidden_out(const int32_t *pre, const int16_t *htab,
+                                        const int16_t *w2, int nh, int32_t *acc)
+{
+    int32_t idx[FBG_MAX_HIDDEN];
+    int16_t h[FBG_MAX_HIDDEN];
+    for (int j = 0; j < nh; j++) {
+        int32_t v = pre[j] + FBG_H_OFFSET;
+        v = v < 0 ? 0 : v;
+        v = v > FBG_H_MAXV ? FBG_H_MAXV : v;
+        idx[j] = v >> FBG_H_SHIFT;
+    }
+    for (int j = 0; j < nh; j++)
+        h[j] = htab[idx[j]];
+    for (int k = 0; k < FBG_NN_OUTPUTS; k++) {
+        const int16_t *w = w2 + k * nh;
+        int32_t a = 0;
+        for (int j = 0; j < nh; j++)
+            a += (int32_t)w[j] * (int32_t)h[j];
+        acc[k] = a;
+    }
+}
+
+#endif
