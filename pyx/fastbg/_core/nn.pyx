@@ -290,32 +290,29 @@ def default_net():
     return _DEFAULT_NET
 
 
-cdef void q_pre(const qnet_t* q, const board_t* b, qpre_t* pre) noexcept nogil:
-    """Integer pre-activations of b (row 0 on roll): bias + point and off tables."""
-    cdef int nh = q.nh, s, i, j, n
-    cdef const int32_t* row
-    for j in range(nh):
-        pre[j] = q.bias[j]
-    for s in range(2):
-        for i in range(25):
-            n = b.p[s][i]
-            if n:
-                row = q.point + ((s * 25 + i) * 16 + n) * nh
-                for j in range(nh):
-                    pre[j] += row[j]
-        n = NCHECKERS - row_sum(b.p[s])
-        if n:
-            row = q.off + (s * 16 + n) * nh
-            for j in range(nh):
-                pre[j] += row[j]
-
-
 cdef extern from "nn_kernels.h":
     # The integer kernels, compiled for AVX2 and for the baseline (same results).
     void fbg_q_adjust(int32_t* dst, const int32_t* src, const int32_t* sub,
                       const int32_t* add, int nh) noexcept nogil
-    void fbg_q_hidden_out(const int32_t* pre, const int16_t* htab, const int16_t* w2,
+    void fbg_q_adjust2(int32_t* dst, const int32_t* src, const int32_t* s1, const int32_t* a1,
+                       const int32_t* s2, const int32_t* a2, int nh) noexcept nogil
+    void fbg_q_add(int32_t* dst, const int32_t* row, int nh) noexcept nogil
+    void fbg_q_hidden_out(const int32_t* pre, const int32_t* htab, const int16_t* w2,
                           int nh, int32_t* acc) noexcept nogil
+
+
+cdef void q_pre(const qnet_t* q, const board_t* b, qpre_t* pre) noexcept nogil:
+    """Integer pre-activations of b (row 0 on roll): bias + point and off tables."""
+    cdef int nh = q.nh, s, i, n
+    memcpy(pre, q.bias, nh * sizeof(qpre_t))
+    for s in range(2):
+        for i in range(25):
+            n = b.p[s][i]
+            if n:
+                fbg_q_add(pre, q.point + ((s * 25 + i) * 16 + n) * nh, nh)
+        n = NCHECKERS - row_sum(b.p[s])
+        if n:
+            fbg_q_add(pre, q.off + (s * 16 + n) * nh, nh)
 
 
 cdef void q_outputs(const qnet_t* q, const qpre_t* pre, double* raw) noexcept nogil:
@@ -330,8 +327,25 @@ cdef void q_outputs(const qnet_t* q, const qpre_t* pre, double* raw) noexcept no
 cdef extern from *:
     """
     static inline int fastbg_ctz64(unsigned long long x) { return __builtin_ctzll(x); }
+    static inline int fastbg_clz64(unsigned long long x) { return __builtin_clzll(x); }
     """
     int fastbg_ctz64(unsigned long long x) noexcept nogil
+    int fastbg_clz64(unsigned long long x) noexcept nogil
+
+
+cdef inline int back_point_fast(const unsigned char* row) noexcept nogil:
+    """back_point_c (highest occupied point, bar = 25, 0 if none) eight slots at a time."""
+    cdef uint64_t w
+    memcpy(&w, row + 17, 8)                 # slots 17..24
+    if w:
+        return 18 + ((63 - fastbg_clz64(w)) >> 3)
+    memcpy(&w, row + 9, 8)                  # slots 9..16
+    if w:
+        return 10 + ((63 - fastbg_clz64(w)) >> 3)
+    memcpy(&w, row + 1, 8)                  # slots 1..8
+    if w:
+        return 2 + ((63 - fastbg_clz64(w)) >> 3)
+    return 1 if row[0] else 0
 
 
 cdef double q_play_equity(const qnet_t* q, const board_t* before, const qpre_t* base,
@@ -345,7 +359,9 @@ cdef double q_play_equity(const qnet_t* q, const board_t* before, const qpre_t* 
     cdef qpre_t pre[NN_MAX_HIDDEN]
     cdef double raw[NN_OUTPUTS]
     cdef double p[NN_OUTPUTS]
-    cdef int nh = q.nh, j, k, r, i, nb, np_, ob, op
+    cdef const int32_t* sub[51]
+    cdef const int32_t* add[51]
+    cdef int nh = q.nh, j, k, r, i, m = 0, ob, op
     cdef const unsigned char* bb = <const unsigned char*>before
     cdef const unsigned char* pp = <const unsigned char*>play
     cdef const qpre_t* src = base
@@ -366,22 +382,27 @@ cdef double q_play_equity(const qnet_t* q, const board_t* before, const qpre_t* 
             j += k
             r = j // 25          # row r of the play is side 1 - r once the turn passes
             i = j - 25 * r
-            nb = bb[j]
-            np_ = pp[j]
             # table rows for n = 0 are zero, so no special case
-            fbg_q_adjust(pre, src, q.point + (((1 - r) * 25 + i) * 16 + nb) * nh,
-                         q.point + (((1 - r) * 25 + i) * 16 + np_) * nh, nh)
-            src = pre
+            sub[m] = q.point + (((1 - r) * 25 + i) * 16 + bb[j]) * nh
+            add[m] = q.point + (((1 - r) * 25 + i) * 16 + pp[j]) * nh
+            m += 1
     ob = row_sum(before.p[0])
     if ob != op:
-        fbg_q_adjust(pre, src, q.off + (16 + NCHECKERS - ob) * nh,
-                     q.off + (16 + NCHECKERS - op) * nh, nh)
-        src = pre
-    if src == base:
+        sub[m] = q.off + (16 + NCHECKERS - ob) * nh
+        add[m] = q.off + (16 + NCHECKERS - op) * nh
+        m += 1
+    if m == 0:
         memcpy(pre, base, nh * sizeof(qpre_t))
+    k = 0
+    while k + 1 < m:
+        fbg_q_adjust2(pre, src, sub[k], add[k], sub[k + 1], add[k + 1], nh)
+        src = pre
+        k += 2
+    if k < m:
+        fbg_q_adjust(pre, src, sub[k], add[k], nh)
     q_outputs(q, pre, raw)
     # the position with the turn passed: row 0 = the opponent, row 1 = the mover
-    clip5(raw, p, back_point_c(play.p[1]), back_point_c(play.p[0]), row_sum(play.p[1]), op)
+    clip5(raw, p, back_point_fast(play.p[1]), back_point_fast(play.p[0]), row_sum(play.p[1]), op)
     return -equity5(p)
 
 
@@ -421,9 +442,9 @@ cdef class NNPolicy(Policy):
         t = quantize(net.weights())
         t = {k: (np.ascontiguousarray(v) if isinstance(v, np.ndarray) else v) for k, v in t.items()}
         t["sig"] = net.sig
-        t["htab"] = np.ascontiguousarray(hidden_table())
+        t["htab"] = np.ascontiguousarray(hidden_table(), dtype=np.int32)
         for k, dt in (("point", np.int32), ("off", np.int32), ("bias", np.int32),
-                      ("w2", np.int16), ("b2", np.int32), ("htab", np.int16)):
+                      ("w2", np.int16), ("b2", np.int32), ("htab", np.int32)):
             if t[k].dtype != dt or not t[k].flags.c_contiguous:
                 raise TypeError(f"quantized table {k} must be C-contiguous {dt.__name__}")
         self.tables = t
@@ -431,7 +452,7 @@ cdef class NNPolicy(Policy):
         self.q.point = <const int32_t*>cnp.PyArray_DATA(t["point"])
         self.q.off = <const int32_t*>cnp.PyArray_DATA(t["off"])
         self.q.bias = <const int32_t*>cnp.PyArray_DATA(t["bias"])
-        self.q.htab = <const int16_t*>cnp.PyArray_DATA(t["htab"])
+        self.q.htab = <const int32_t*>cnp.PyArray_DATA(t["htab"])
         self.q.w2 = <const int16_t*>cnp.PyArray_DATA(t["w2"])
         self.q.b2 = <const int32_t*>cnp.PyArray_DATA(t["b2"])
         self.q.out_scale = t["out_scale"]

@@ -6,7 +6,7 @@
  *
  * The formulas are those of fastbg.reference.nn.quantize / forward_q:
  *   bin(pre)  = (min(max(pre + H_OFFSET, 0), H_MAXV)) >> H_SHIFT
- *   h[j]      = htab[bin(pre[j])]                          (int16, 1/16384)
+ *   h[j]      = htab[bin(pre[j])]        (0..16384: int32 table for AVX2 gathers)
  *   acc[k]    = sum_j w2[k][j] * h[j]                      (exact int32)
  */
 #ifndef FASTBG_NN_KERNELS_H
@@ -34,20 +34,33 @@ FBG_CLONES static void fbg_q_adjust(int32_t *dst, const int32_t *src, const int3
         dst[j] = src[j] - sub[j] + add[j];
 }
 
+/* dst[j] = src[j] - s1[j] + a1[j] - s2[j] + a2[j] for j < nh (dst may be src). */
+FBG_CLONES static void fbg_q_adjust2(int32_t *dst, const int32_t *src, const int32_t *s1,
+                                     const int32_t *a1, const int32_t *s2, const int32_t *a2,
+                                     int nh)
+{
+    for (int j = 0; j < nh; j++)
+        dst[j] = src[j] - s1[j] + a1[j] - s2[j] + a2[j];
+}
+
+/* dst[j] += row[j] for j < nh. */
+FBG_CLONES static void fbg_q_add(int32_t *dst, const int32_t *row, int nh)
+{
+    for (int j = 0; j < nh; j++)
+        dst[j] += row[j];
+}
+
 /* acc[k] = sum over j < nh of w2[k * nh + j] * htab[bin(pre[j])], k < 5. */
-FBG_CLONES static void fbg_q_hidden_out(const int32_t *pre, const int16_t *htab,
+FBG_CLONES static void fbg_q_hidden_out(const int32_t *pre, const int32_t *htab,
                                         const int16_t *w2, int nh, int32_t *acc)
 {
-    int32_t idx[FBG_MAX_HIDDEN];
     int16_t h[FBG_MAX_HIDDEN];
     for (int j = 0; j < nh; j++) {
         int32_t v = pre[j] + FBG_H_OFFSET;
         v = v < 0 ? 0 : v;
         v = v > FBG_H_MAXV ? FBG_H_MAXV : v;
-        idx[j] = v >> FBG_H_SHIFT;
+        h[j] = (int16_t)htab[v >> FBG_H_SHIFT];
     }
-    for (int j = 0; j < nh; j++)
-        h[j] = htab[idx[j]];
     for (int k = 0; k < FBG_NN_OUTPUTS; k++) {
         const int16_t *w = w2 + k * nh;
         int32_t a = 0;
