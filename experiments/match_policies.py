@@ -27,7 +27,7 @@ Usage::
 
     python experiments/match_policies.py nn pubeval --games 20000 --seed 1
     python experiments/match_policies.py experiments/runs/td1/best.npz pubeval --games 2000
-    python experiments/match_policies.py --eval-agreement [GOLDEN.jsonl]
+    python experiments/match_policies.py --eval-agreement [GOLDEN.jsonl] [--net CHECKPOINT]
 
 The last form reports the mean absolute difference of cubeless equity between
 the shipped network and GNU Backgammon's 0-ply evaluation over the distinct
@@ -217,19 +217,23 @@ print(json.dumps(out))
 """
 
 
-def eval_agreement(path: Path, limit: int | None = None) -> dict:
+def eval_agreement(path: Path, limit: int | None = None, net: str = "nn") -> dict:
     """Mean absolute difference of cubeless equity, nn vs GNU Backgammon 0-ply.
 
     Over the distinct Position IDs of a golden file (JSON lines with
-    ``position_id``), each evaluated for the side on roll before its roll by
-    :func:`fastbg.nn.evaluate` and by ``gnubg_nn.probabilities(board, 0)``.
+    ``position_id``), each evaluated for the side on roll before its roll by the
+    ``nn`` policy's forward pass (the shipped network, or ``net``: a checkpoint
+    ``.npz``) and by ``gnubg_nn.probabilities(board, 0)``. Also by class of
+    position: ``contact``, ``race`` (no contact, not both sides home) and
+    ``bearoff`` (both sides' checkers all in their home boards or off).
     """
     import subprocess
 
-    from fastbg.nn import evaluate
+    from fastbg._core import nn as core_nn
     from fastbg.position import Position
+    from fastbg.reference.board import is_race
 
-    pids = []
+    pids, boards = [], []
     seen = set()
     with open(path) as f:
         for line in f:
@@ -239,26 +243,52 @@ def eval_agreement(path: Path, limit: int | None = None) -> dict:
                 if b[0].any() and b[1].any():
                     seen.add(pid)
                     pids.append(pid)
-    pids = pids[:limit]
+                    boards.append(b)
+    pids, boards = pids[:limit], boards[:limit]
     res = subprocess.run([str(PEER_PYTHON), "-c", _GNUBG_EVAL_WORKER], input="\n".join(pids),
                          capture_output=True, text=True, check=True)
     g = np.array(json.loads(res.stdout))
-    geq = (2 * g[:, 0] - 1) + (g[:, 1] - g[:, 3]) + (g[:, 2] - g[:, 4])
-    neq = np.array([evaluate(pid)["equity"] for pid in pids])
-    d = np.abs(neq - geq)
-    return {"positions": len(pids), "mean_abs_equity_diff": float(d.mean()),
-            "median_abs_equity_diff": float(np.median(d)), "max_abs_equity_diff": float(d.max()),
-            "mean_abs_win_diff": float(np.abs(np.array([evaluate(p)["win"] for p in pids])
-                                              - g[:, 0]).mean())}
+    if net == "nn":
+        pol = core_nn.NNPolicy()
+    else:
+        with np.load(net) as z:
+            pol = core_nn.NNPolicy(core_nn.Net(z["w1"], z["b1"], z["w2"], z["b2"]))
+    p = np.array([pol.probabilities(b) for b in boards])
+
+    def equity(x):
+        return (2 * x[:, 0] - 1) + (x[:, 1] - x[:, 3]) + (x[:, 2] - x[:, 4])
+
+    d = np.abs(equity(p) - equity(g))
+    cls = np.array(["bearoff" if not (b[0][6:].any() or b[1][6:].any())
+                    else "race" if is_race(b) else "contact" for b in boards])
+    out = {"network": net, "positions": len(pids), "mean_abs_equity_diff": float(d.mean()),
+           "median_abs_equity_diff": float(np.median(d)), "max_abs_equity_diff": float(d.max()),
+           "mean_abs_win_diff": float(np.abs(p[:, 0] - g[:, 0]).mean()),
+           "mean_abs_diff_by_output": dict(zip(
+               ["win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon"],
+               np.abs(p - g).mean(axis=0).round(5).tolist())),
+           "by_class": {}}
+    for c in ("contact", "race", "bearoff"):
+        m = cls == c
+        if m.any():
+            out["by_class"][c] = {"positions": int(m.sum()),
+                                  "mean_abs_equity_diff": float(d[m].mean())}
+    return out
 
 
 def main(argv=None) -> int:
     if argv is None:
         argv = sys.argv[1:]
     if argv and argv[0] == "--eval-agreement":
-        path = Path(argv[1]) if len(argv) > 1 else HERE.parent.parent / "shared" / "golden" / \
+        rest = argv[1:]
+        net = "nn"
+        if "--net" in rest:
+            i = rest.index("--net")
+            net = rest[i + 1]
+            rest = rest[:i] + rest[i + 2:]
+        path = Path(rest[0]) if rest else HERE.parent.parent / "shared" / "golden" / \
             "gnubg_moves.jsonl"
-        print(json.dumps(eval_agreement(path), indent=1))
+        print(json.dumps(eval_agreement(path, net=net), indent=1))
         return 0
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("a", help="policy A: random, pubeval, nn, gnubg or a checkpoint .npz")
