@@ -1,0 +1,880 @@
+# cython: language_level=3
+"""One-sided bear-off database (see bearoffdb.pxd), mirroring :mod:`fastbg.reference.bearoffdb`.
+
+The reference computes entries lazily in Python; this module builds the whole
+database in one nogil dynamic program over the positions in increasing pip order
+(every play lowers a side's pip count, so the positions a play reaches are done
+before the position itself), with the same IEEE double operations in the same
+order, so the numbers are bitwise identical (the build uses ``-ffp-contract=off``).
+
+Plays come from a dedicated generator of a lone side's bear-off plays: depth-first
+over the dice orders on position indices, one checker move being a look-up in a
+table of single moves (``SUCC``: index, die, source point -> index); for a double it
+only extends a sequence from source points no higher than the previous one (every
+multiset of moves once; a legal sequence sorted that way stays legal in a bear-off),
+and the results are de-duplicated by index with a stamp table. The dice rules are
+the engine's (most dice played; the larger die when only one of two can be; a
+sequence is short only when no checker can move). The tests check it against
+:func:`fastbg._core.movegen` ``generate`` on every position and roll.
+"""
+import time
+
+import numpy as np
+cimport numpy as cnp
+from libc.stdlib cimport malloc, calloc, free
+from libc.string cimport memset
+
+from fastbg._core._types cimport board_t, NSLOTS
+from fastbg._core.board cimport load_board
+from fastbg._core.movegen cimport movegen_t, movegen_new, movegen_free, generate
+from fastbg._core.movegen import validate_dice
+
+cnp.import_array()
+
+N_POINTS = BO_POINTS
+N_POSITIONS = BO_NPOS
+N_FIRST_POSITIONS = BO_NFIRST
+K_OFF = BO_K_OFF
+K_FIRST = BO_K_FIRST
+
+cdef enum:
+    MAX_FIN = 512           # finals of one roll: <= 2 x 6 x 6 (non-double), C(9, 4) = 126 (double)
+    NROLLS = 21
+    MAX_PIPS = 90           # 15 checkers on the 6-point
+
+# ----------------------------------------------------------------- index tables
+# RANK[i][r][c] = sum_{v < c} C(r - v + 5 - i, 5 - i): the index's term of point i
+# holding c checkers when r are still to be placed on points i..5 (see pxd).
+cdef int RANK[6][16][16]
+cdef unsigned char COUNTS[BO_NPOS][6]    # the counts of each index
+cdef unsigned char NCHK[BO_NPOS]         # checkers on the board of each index
+cdef int FIRST_SLOT[BO_NPOS]             # dense slot of a 15-checker index, else -1
+cdef int PIPS[BO_NPOS]                   # pip count of each index (scratch of the build)
+# The 21 rolls in the fixed order d1 = 1..6, d2 = 1..d1, and their weights (of 36).
+cdef int ROLL_D1[NROLLS]
+cdef int ROLL_D2[NROLLS]
+cdef double ROLL_W[NROLLS]
+
+
+cdef long _binom(int n, int k) noexcept:
+    cdef long r = 1
+    cdef int j
+    if k < 0 or k > n:
+        return 0
+    for j in range(1, k + 1):
+        r = r * (n - k + j) // j
+    return r
+
+
+cdef void _init_tables() noexcept:
+    cdef int i, r, c, v, idx, slot = 0, a, b, e, f, g, h, n
+    for i in range(6):
+        for r in range(16):
+            for c in range(16):
+                RANK[i][r][c] = 0
+                if c <= r:
+                    for v in range(c):
+                        RANK[i][r][c] += <int>_binom(r - v + 5 - i, 5 - i)
+    # Nested loops in lexicographic order enumerate the indices 0, 1, 2, ...
+    idx = 0
+    for a in range(16):
+        for b in range(16 - a):
+            for e in range(16 - a - b):
+                for f in range(16 - a - b - e):
+                    for g in range(16 - a - b - e - f):
+                        for h in range(16 - a - b - e - f - g):
+                            COUNTS[idx][0] = a
+                            COUNTS[idx][1] = b
+                            COUNTS[idx][2] = e
+                            COUNTS[idx][3] = f
+                            COUNTS[idx][4] = g
+                            COUNTS[idx][5] = h
+                            n = a + b + e + f + g + h
+                            NCHK[idx] = n
+                            if n == 15:
+                                FIRST_SLOT[idx] = slot
+                                slot += 1
+                            else:
+                                FIRST_SLOT[idx] = -1
+                            idx += 1
+    n = 0
+    for a in range(1, 7):
+        for b in range(1, a + 1):
+            ROLL_D1[n] = a
+            ROLL_D2[n] = b
+            ROLL_W[n] = 1.0 if a == b else 2.0
+            n += 1
+
+_init_tables()
+
+
+cdef inline int rank6(const unsigned char* c) noexcept nogil:
+    cdef int i, r = 15, idx = 0
+    for i in range(6):
+        idx += RANK[i][r][c[i]]
+        r -= c[i]
+    return idx
+
+
+cdef int position_index_c(const unsigned char* row) noexcept nogil:
+    return rank6(row)
+
+
+# ----------------------------------------------------------------------- plays
+cdef struct playgen_t:
+    unsigned int stamp                  # seen[i] == stamp: index i already listed
+    int nfin                            # finals recorded (< 0: overflow)
+    int fin_idx[MAX_FIN]                # index of each final position
+    unsigned char fin_used[MAX_FIN]     # dice played to reach it
+    unsigned char fin_first[MAX_FIN]    # the die played first
+    unsigned int seen[BO_NPOS]
+
+
+cdef enum:
+    NO_MOVE = 0xFFFF        # SUCC entry of an illegal move
+
+# SUCC[(idx * 6 + d - 1) * 6 + s]: index after one checker of position idx moves die d
+# from its point s + 1 (to s + 1 - d, or off), NO_MOVE if that move is illegal. Built on
+# first need (54,264 x 36 x 2 bytes, 3.9 MB; freed after the database build, rebuilt if
+# bearoff_plays needs it again); the plays are sequences of these.
+cdef unsigned short* SUCC = NULL
+
+
+cdef int _ensure_succ() except -1:
+    global SUCC
+    cdef unsigned short* t
+    cdef unsigned char c[6]
+    cdef int idx, d, s, hi, j, dst
+    if SUCC != NULL:
+        return 0
+    t = <unsigned short*>malloc(<size_t>BO_NPOS * 36 * sizeof(unsigned short))
+    if t == NULL:
+        raise MemoryError("bear-off move table")
+    with nogil:
+        for idx in range(BO_NPOS):
+            for j in range(6):
+                c[j] = COUNTS[idx][j]
+            hi = 5
+            while hi >= 0 and c[hi] == 0:
+                hi -= 1
+            for d in range(1, 7):
+                for s in range(6):
+                    dst = NO_MOVE
+                    # from point s + 1: to s + 1 - d, off with the exact die, or off
+                    # from the highest point with a larger die
+                    if c[s] and (s >= d - 1 or s == hi):
+                        c[s] -= 1
+                        if s >= d:
+                            c[s - d] += 1
+                        dst = rank6(c)
+                        if s >= d:
+                            c[s - d] -= 1
+                        c[s] += 1
+                    t[(idx * 6 + d - 1) * 6 + s] = <unsigned short>dst
+    SUCC = t
+    return 0
+
+
+cdef void _free_succ() noexcept:
+    global SUCC
+    free(SUCC)
+    SUCC = NULL
+
+
+cdef inline void _record(playgen_t* g, int idx, int used, int first) noexcept nogil:
+    if g.nfin < 0:
+        return
+    if g.nfin >= MAX_FIN:
+        g.nfin = -1
+        return
+    g.fin_idx[g.nfin] = idx
+    g.fin_used[g.nfin] = <unsigned char>used
+    g.fin_first[g.nfin] = <unsigned char>first
+    g.nfin += 1
+
+
+cdef void _seq2(playgen_t* g, int idx, int a, int b) noexcept nogil:
+    """Every legal sequence of die a then die b from position idx (needs SUCC)."""
+    cdef int s1, s2, t1, t2
+    cdef bint any1 = 0, any2
+    cdef const unsigned short* row1 = SUCC + (idx * 6 + a - 1) * 6
+    cdef const unsigned short* row2
+    for s1 in range(6):
+        t1 = row1[s1]
+        if t1 == NO_MOVE:
+            continue
+        any1 = 1
+        any2 = 0
+        row2 = SUCC + (t1 * 6 + b - 1) * 6
+        for s2 in range(6):
+            t2 = row2[s2]
+            if t2 != NO_MOVE:
+                any2 = 1
+                _record(g, t2, 2, a)
+        if not any2:
+            _record(g, t1, 1, a)
+    if not any1:
+        _record(g, idx, 0, a)
+
+
+cdef void _seq4(playgen_t* g, int idx, int d) noexcept nogil:
+    """Every legal sequence of four moves of die d from position idx, source points
+    non-increasing (each multiset of moves once; needs SUCC). A sequence is short
+    only when no move at all is legal (a move from a higher source exists otherwise,
+    and the sorted sequence that contains it is listed)."""
+    cdef int s1, s2, s3, s4, t1, t2, t3, t4, off = (d - 1) * 6
+    cdef bint any1 = 0, any2, any3, any4
+    cdef const unsigned short* row1 = SUCC + idx * 36 + off
+    cdef const unsigned short* row2
+    cdef const unsigned short* row3
+    cdef const unsigned short* row4
+    for s1 in range(5, -1, -1):
+        t1 = row1[s1]
+        if t1 == NO_MOVE:
+            continue
+        any1 = 1
+        any2 = 0
+        row2 = SUCC + t1 * 36 + off
+        for s2 in range(5, -1, -1):
+            t2 = row2[s2]
+            if t2 == NO_MOVE:
+                continue
+            any2 = 1
+            if s2 > s1:
+                continue
+            any3 = 0
+            row3 = SUCC + t2 * 36 + off
+            for s3 in range(5, -1, -1):
+                t3 = row3[s3]
+                if t3 == NO_MOVE:
+                    continue
+                any3 = 1
+                if s3 > s2:
+                    continue
+                any4 = 0
+                row4 = SUCC + t3 * 36 + off
+                for s4 in range(s3, -1, -1):
+                    t4 = row4[s4]
+                    if t4 != NO_MOVE:
+                        any4 = 1
+                        _record(g, t4, 4, d)
+                if not any4:
+                    for s4 in range(5, s3, -1):
+                        if row4[s4] != NO_MOVE:
+                            any4 = 1
+                if not any4:
+                    _record(g, t3, 3, d)
+            if not any3:
+                _record(g, t2, 2, d)
+        if not any2:
+            _record(g, t1, 1, d)
+    if not any1:
+        _record(g, idx, 0, d)
+
+
+cdef int plays_c(playgen_t* g, int idx, int d1, int d2, int* out, bint distinct) noexcept nogil:
+    """Plays (indices, unsorted) of dice d1, d2 from position idx into out (room for
+    MAX_FIN); their number, or -1 on overflow. With ``distinct`` each play once, else
+    once per recorded sequence (the dynamic program only takes a minimum). Needs
+    SUCC (_ensure_succ)."""
+    cdef int i, n = 0, most = 0, hi_die = d1, lo_die = d2
+    cdef bint larger_found = 0
+    g.nfin = 0
+    if d1 == d2:
+        _seq4(g, idx, d1)
+    else:
+        hi_die = d1 if d1 > d2 else d2
+        lo_die = d1 + d2 - hi_die
+        _seq2(g, idx, hi_die, lo_die)
+        _seq2(g, idx, lo_die, hi_die)
+    if g.nfin < 0:
+        return -1
+    for i in range(g.nfin):
+        if g.fin_used[i] > most:
+            most = g.fin_used[i]
+    if most == 0:
+        return 0
+    if d1 != d2 and most == 1:
+        for i in range(g.nfin):
+            if g.fin_used[i] == 1 and g.fin_first[i] == hi_die:
+                larger_found = 1
+    if distinct:
+        g.stamp += 1
+        if g.stamp == 0:
+            memset(g.seen, 0, sizeof(g.seen))
+            g.stamp = 1
+    for i in range(g.nfin):
+        if g.fin_used[i] != most:
+            continue
+        if larger_found and g.fin_first[i] != hi_die:
+            continue
+        if distinct:
+            if g.seen[g.fin_idx[i]] == g.stamp:
+                continue
+            g.seen[g.fin_idx[i]] = g.stamp
+        out[n] = g.fin_idx[i]
+        n += 1
+    return n
+
+
+cdef void _sort_ints(int* a, int n) noexcept nogil:
+    cdef int i, j, v
+    for i in range(1, n):
+        v = a[i]
+        j = i - 1
+        while j >= 0 and a[j] > v:
+            a[j + 1] = a[j]
+            j -= 1
+        a[j + 1] = v
+
+
+# -------------------------------------------------------------------- database
+cdef double* g_off = NULL          # BO_NPOS x BO_K_OFF
+cdef double* g_mean = NULL         # BO_NPOS
+cdef double* g_first = NULL        # BO_NFIRST x BO_K_FIRST (by FIRST_SLOT)
+cdef double* g_first_mean = NULL   # BO_NFIRST
+cdef bint g_ready = 0
+cdef double g_build_seconds = 0.0
+cdef double DONE_FIRST[BO_K_FIRST]  # first-off distribution of a side with a checker off
+
+
+cdef int _fill(double* dst, const double* const* src, int K) noexcept nogil:
+    """dst[1:] from the 21 chosen plays' distributions (NULL: the position itself).
+
+    dst[k + 1] = (((0.0 + w_1 src_1[k]) + w_2 src_2[k]) + ...) / 36.0 over the rolls in
+    the fixed order. Returns -1 if mass would fall on entry K (too few entries).
+    """
+    cdef int k, r
+    cdef double acc
+    cdef const double* s
+    for k in range(K):
+        acc = 0.0
+        for r in range(NROLLS):
+            s = src[r]
+            if s == NULL:
+                s = dst
+            acc = acc + ROLL_W[r] * s[k]
+        if k + 1 < K:
+            dst[k + 1] = acc / 36.0
+        elif acc != 0.0:
+            return -1
+    return 0
+
+
+cdef int _build(playgen_t* g, int* order) noexcept nogil:
+    """The dynamic program (see the reference's module doc). 0, or -1 on overflow."""
+    cdef int* pips = PIPS
+    cdef int start[MAX_PIPS + 2]
+    cdef int plays[MAX_FIN]
+    cdef const double* src[NROLLS]
+    cdef int i, j, r, n, q, best, idx, slot, pass_, p
+    cdef double acc_mean, stays, m, best_m
+    # positions by increasing pip count, then index (a counting sort)
+    memset(start, 0, sizeof(start))
+    for i in range(BO_NPOS):
+        p = 0
+        for j in range(6):
+            p += (j + 1) * COUNTS[i][j]
+        pips[i] = p
+        start[p + 1] += 1
+    for p in range(MAX_PIPS + 1):
+        start[p + 1] += start[p]
+    for i in range(BO_NPOS):
+        order[start[pips[i]]] = i
+        start[pips[i]] += 1
+    for j in range(BO_K_FIRST):
+        DONE_FIRST[j] = 0.0
+    DONE_FIRST[0] = 1.0
+    # pass 0: the off distributions of all positions; pass 1: the first-off
+    # distributions of the 15-checker positions
+    for pass_ in range(2):
+        for i in range(BO_NPOS):
+            idx = order[i]
+            if pass_ == 0 and idx == 0:
+                g_off[0] = 1.0
+                for j in range(1, BO_K_OFF):
+                    g_off[j] = 0.0
+                g_mean[0] = 0.0
+                continue
+            if pass_ == 1 and NCHK[idx] != 15:
+                continue
+            acc_mean = 0.0
+            stays = 0.0
+            for r in range(NROLLS):
+                n = plays_c(g, idx, ROLL_D1[r], ROLL_D2[r], plays, 0)
+                if n < 0:
+                    return -1
+                if n == 0:
+                    src[r] = NULL
+                    stays = stays + ROLL_W[r]
+                    continue
+                best = -1
+                best_m = 0.0
+                for j in range(n):
+                    q = plays[j]
+                    if pass_ == 0:
+                        m = g_mean[q]
+                    elif NCHK[q] < 15:
+                        m = 0.0
+                    else:
+                        m = g_first_mean[FIRST_SLOT[q]]
+                    if best < 0 or m < best_m or (m == best_m and q < best):
+                        best = q
+                        best_m = m
+                if pass_ == 0:
+                    src[r] = g_off + <Py_ssize_t>best * BO_K_OFF
+                elif NCHK[best] < 15:
+                    src[r] = DONE_FIRST
+                else:
+                    src[r] = g_first + <Py_ssize_t>FIRST_SLOT[best] * BO_K_FIRST
+                acc_mean = acc_mean + ROLL_W[r] * best_m
+            if stays == 36.0:
+                return -1
+            if pass_ == 0:
+                g_off[<Py_ssize_t>idx * BO_K_OFF] = 0.0
+                if _fill(g_off + <Py_ssize_t>idx * BO_K_OFF, src, BO_K_OFF) < 0:
+                    return -1
+                g_mean[idx] = (36.0 + acc_mean) / (36.0 - stays)
+            else:
+                slot = FIRST_SLOT[idx]
+                g_first[<Py_ssize_t>slot * BO_K_FIRST] = 0.0
+                if _fill(g_first + <Py_ssize_t>slot * BO_K_FIRST, src, BO_K_FIRST) < 0:
+                    return -1
+                g_first_mean[slot] = (36.0 + acc_mean) / (36.0 - stays)
+    return 0
+
+
+cdef playgen_t* _new_playgen() noexcept nogil:
+    return <playgen_t*>calloc(1, sizeof(playgen_t))
+
+
+cdef int ensure_db() except -1:
+    global g_off, g_mean, g_first, g_first_mean, g_ready, g_build_seconds
+    if g_ready:
+        return 0
+    cdef double t0 = time.perf_counter()
+    _ensure_succ()
+    cdef playgen_t* g = _new_playgen()
+    cdef int* order = <int*>malloc(BO_NPOS * sizeof(int))
+    cdef double* off = <double*>malloc(<size_t>BO_NPOS * BO_K_OFF * sizeof(double))
+    cdef double* mean = <double*>malloc(BO_NPOS * sizeof(double))
+    cdef double* first = <double*>malloc(<size_t>BO_NFIRST * BO_K_FIRST * sizeof(double))
+    cdef double* first_mean = <double*>malloc(BO_NFIRST * sizeof(double))
+    cdef int rc = -2
+    if g != NULL and order != NULL and off != NULL and mean != NULL and first != NULL \
+            and first_mean != NULL:
+        g_off, g_mean, g_first, g_first_mean = off, mean, first, first_mean
+        # The GIL is held on purpose: no other thread can start a second build.
+        rc = _build(g, order)
+    free(g)
+    free(order)
+    if rc != 0:
+        g_off = g_mean = g_first = g_first_mean = NULL
+        free(off)
+        free(mean)
+        free(first)
+        free(first_mean)
+        if rc == -2:
+            raise MemoryError("bear-off database")
+        raise RuntimeError("bear-off database: a distribution needs more entries than "
+                           "K_OFF / K_FIRST, or a play buffer overflowed")
+    g_build_seconds = time.perf_counter() - t0
+    g_ready = 1
+    _free_succ()  # only the Python-level play functions need it again
+    return 0
+
+
+cdef bint db_ready() noexcept nogil:
+    return g_ready
+
+
+cdef const double* off_dist_c(int index) noexcept nogil:
+    if not g_ready or index < 0 or index >= BO_NPOS:
+        return NULL
+    return g_off + <Py_ssize_t>index * BO_K_OFF
+
+
+cdef double off_mean_c(int index) noexcept nogil:
+    if not g_ready or index < 0 or index >= BO_NPOS:
+        return -1.0
+    return g_mean[index]
+
+
+cdef const double* first_dist_c(int index) noexcept nogil:
+    if not g_ready or index < 0 or index >= BO_NPOS or FIRST_SLOT[index] < 0:
+        return NULL
+    return g_first + <Py_ssize_t>FIRST_SLOT[index] * BO_K_FIRST
+
+
+cdef bint is_bearoff_c(const board_t* b) noexcept nogil:
+    cdef int side, i, n
+    for side in range(2):
+        n = 0
+        for i in range(6, NSLOTS):
+            if b.p[side][i]:
+                return 0
+        for i in range(6):
+            n += b.p[side][i]
+        if n == 0:
+            return 0
+    return 1
+
+
+cdef inline void _tails(const double* dist, double* t, int K) noexcept nogil:
+    """t[k] = dist[k] + dist[k+1] + ..., accumulated from the top down."""
+    cdef double acc = 0.0
+    cdef int k
+    for k in range(K - 1, -1, -1):
+        acc = acc + dist[k]
+        t[k] = acc
+
+
+cdef int bearoff_probabilities_c(const board_t* b, double* p) noexcept nogil:
+    cdef double tq[BO_K_OFF]
+    cdef double tg[BO_K_FIRST]
+    cdef int im, io, k
+    cdef const double* P
+    cdef const double* Q
+    cdef double win = 0.0, wg = 0.0, lg = 0.0
+    if not g_ready or not is_bearoff_c(b):
+        return -1
+    im = rank6(b.p[0])
+    io = rank6(b.p[1])
+    P = g_off + <Py_ssize_t>im * BO_K_OFF
+    Q = g_off + <Py_ssize_t>io * BO_K_OFF
+    _tails(Q, tq, BO_K_OFF)
+    for k in range(BO_K_OFF):
+        win = win + P[k] * tq[k]
+    if NCHK[io] == 15:
+        _tails(g_first + <Py_ssize_t>FIRST_SLOT[io] * BO_K_FIRST, tg, BO_K_FIRST)
+        for k in range(BO_K_FIRST):
+            wg = wg + P[k] * tg[k]
+    if NCHK[im] == 15:
+        _tails(g_first + <Py_ssize_t>FIRST_SLOT[im] * BO_K_FIRST, tg, BO_K_FIRST)
+        for k in range(BO_K_FIRST - 1):
+            lg = lg + Q[k] * tg[k + 1]
+    p[0] = win
+    p[1] = wg
+    p[2] = 0.0
+    p[3] = lg
+    p[4] = 0.0
+    return 0
+
+
+# ------------------------------------------------------------------ Python API
+def _check_counts(counts):
+    """Validate one side's 6 counts (same checks and messages as the reference)."""
+    if isinstance(counts, (str, bytes)):
+        raise ValueError(f"counts must be 6 checker counts, got {counts!r}")
+    try:
+        items = list(counts)
+    except TypeError:
+        raise ValueError(f"counts must be 6 checker counts, got {counts!r}") from None
+    if len(items) != BO_POINTS:
+        raise ValueError(f"counts must have 6 entries (points 1..6), got {len(items)}")
+    out = []
+    for point, n in enumerate(items, start=1):
+        if isinstance(n, (bool, np.bool_)) or not isinstance(n, (int, np.integer)):
+            raise ValueError(f"the count on point {point} must be an int, got {n!r}")
+        if n < 0:
+            raise ValueError(f"negative checker count {int(n)} on point {point}")
+        out.append(int(n))
+    if sum(out) > 15:
+        raise ValueError(f"a side has at most 15 checkers, got {sum(out)}")
+    return tuple(out)
+
+
+cdef void _to_uc(tuple c, unsigned char* out):
+    cdef int i
+    for i in range(6):
+        out[i] = <unsigned char>c[i]
+
+
+def position_index(counts):
+    """Index of one side's position: the lexicographic rank of its 6 counts.
+
+    Parameters
+    ----------
+    counts : sequence of 6 int
+        Checkers on the side's points 1..6 (its own numbering), total 0..15.
+
+    Returns
+    -------
+    int
+        In ``0 .. N_POSITIONS - 1`` (formula: :mod:`fastbg.reference.bearoffdb`).
+
+    Raises
+    ------
+    ValueError
+        If ``counts`` is not 6 non-negative ints with a total of at most 15.
+    """
+    cdef unsigned char c[6]
+    _to_uc(_check_counts(counts), c)
+    return rank6(c)
+
+
+def position_counts(index):
+    """The 6 counts of the position with a given index (inverse of :func:`position_index`).
+
+    Parameters
+    ----------
+    index : int
+        In ``0 .. N_POSITIONS - 1``.
+
+    Returns
+    -------
+    tuple of 6 int
+
+    Raises
+    ------
+    ValueError
+        If ``index`` is not an int in range.
+    """
+    if isinstance(index, (bool, np.bool_)) or not isinstance(index, (int, np.integer)):
+        raise ValueError(f"index must be an int, got {index!r}")
+    idx = int(index)
+    if not 0 <= idx < BO_NPOS:
+        raise ValueError(f"index must be in 0..{BO_NPOS - 1}, got {idx}")
+    return tuple(int(COUNTS[idx][i]) for i in range(6))
+
+
+cdef playgen_t* g_api_gen = NULL
+
+
+def bearoff_plays(counts, d1, d2):
+    """A side's distinct plays of a roll in a bear-off (engine rules, DESIGN section 3).
+
+    Parameters
+    ----------
+    counts : sequence of 6 int
+        The side's checkers on its points 1..6 (total 0..15).
+    d1, d2 : int
+        The dice, each in 1..6, in either order.
+
+    Returns
+    -------
+    numpy.ndarray of int8, shape (n, 6)
+        The resulting positions in canonical order (increasing index); ``n == 0``
+        only for a side with no checker left. Equal to the plays of
+        :func:`fastbg._core.movegen.legal_plays` on a board with this side in row 0
+        and an empty opponent row.
+
+    Raises
+    ------
+    ValueError
+        For bad counts or dice.
+    """
+    global g_api_gen
+    cdef unsigned char c[6]
+    cdef int out[MAX_FIN]
+    cdef int n, i, j
+    _to_uc(_check_counts(counts), c)
+    a, b = validate_dice(d1, d2)
+    if g_api_gen == NULL:
+        g_api_gen = _new_playgen()
+        if g_api_gen == NULL:
+            raise MemoryError()
+    _ensure_succ()
+    n = plays_c(g_api_gen, rank6(c), a, b, out, 1)
+    if n < 0:
+        raise RuntimeError("bear-off play buffer overflowed")
+    _sort_ints(out, n)
+    res = np.empty((n, 6), dtype=np.int8)
+    cdef signed char[:, ::1] v = res
+    for i in range(n):
+        for j in range(6):
+            v[i, j] = COUNTS[out[i]][j]
+    return res
+
+
+def onesided(counts):
+    """The database entry of one side's position.
+
+    Parameters
+    ----------
+    counts : sequence of 6 int
+        The side's checkers on its points 1..6 (its own numbering), total 0..15.
+
+    Returns
+    -------
+    dict
+        ``index`` (int, :func:`position_index`); ``off`` (float64, shape
+        ``(K_OFF,)``: probability of needing exactly ``k`` rolls to bear off, each
+        roll played to minimise the expected rolls); ``mean_off`` (float, expected
+        rolls); ``first`` (float64, shape ``(K_FIRST,)``: probability that the first
+        checker is off after exactly ``k`` rolls, for 15 checkers on the board, else
+        None) and ``mean_first`` (float or None). Bitwise equal to
+        :func:`fastbg.reference.bearoffdb.onesided`.
+
+    Raises
+    ------
+    ValueError
+        If ``counts`` is not 6 non-negative ints with a total of at most 15.
+
+    Notes
+    -----
+    The first call in a process builds the whole database (15.4 MB, well under a
+    second); later calls only read it. Idea: GNU Backgammon's one-sided bear-off
+    database (its manual); recursion: :mod:`fastbg.reference.bearoffdb`.
+    """
+    cdef unsigned char c[6]
+    t = _check_counts(counts)
+    _to_uc(t, c)
+    ensure_db()
+    cdef int idx = rank6(c)
+    cdef int k
+    off = np.empty(BO_K_OFF, dtype=np.float64)
+    cdef double[::1] o = off
+    for k in range(BO_K_OFF):
+        o[k] = g_off[<Py_ssize_t>idx * BO_K_OFF + k]
+    out = {"index": idx, "off": off, "mean_off": g_mean[idx], "first": None,
+           "mean_first": None}
+    cdef int slot = FIRST_SLOT[idx]
+    if slot >= 0:
+        first = np.empty(BO_K_FIRST, dtype=np.float64)
+        o = first
+        for k in range(BO_K_FIRST):
+            o[k] = g_first[<Py_ssize_t>slot * BO_K_FIRST + k]
+        out["first"] = first
+        out["mean_first"] = g_first_mean[slot]
+    return out
+
+
+_SIDES = ("side on roll", "opponent")
+
+
+def is_bearoff(board):
+    """Whether a position is a bear-off the database evaluates.
+
+    Parameters
+    ----------
+    board : array_like of int, shape (2, 25)
+        Engine convention (row 0 on roll); validated.
+
+    Returns
+    -------
+    bool
+        True iff both sides have a checker left and every checker of both sides is on
+        its points 1..6 (none on the bar or outside).
+
+    Raises
+    ------
+    ValueError
+        If the board is not valid.
+    """
+    cdef board_t b
+    load_board(board, &b)
+    return bool(is_bearoff_c(&b))
+
+
+def bearoff_probabilities(board):
+    """Race probabilities of a bear-off from the one-sided database.
+
+    The two sides' roll counts are taken as independent; the formulas and their
+    summation order are those of
+    :func:`fastbg.reference.bearoffdb.bearoff_probabilities`, and the results are
+    bitwise equal to it.
+
+    Parameters
+    ----------
+    board : array_like of int, shape (2, 25)
+        Engine convention; every checker of both sides on its points 1..6, both sides
+        with a checker left (:func:`is_bearoff`), row 0 about to roll.
+
+    Returns
+    -------
+    numpy.ndarray of float64, shape (5,)
+        ``(win, win_gammon, win_backgammon, lose_gammon, lose_backgammon)`` of the side
+        on roll, before its roll.
+
+    Raises
+    ------
+    ValueError
+        If the board is invalid or not a bear-off (the message names the problem).
+    """
+    cdef board_t b
+    cdef int side, i, n
+    load_board(board, &b)
+    if not is_bearoff_c(&b):
+        for side in range(2):
+            if b.p[side][24]:
+                raise ValueError(f"not a bear-off: the {_SIDES[side]} has a checker on the bar")
+            for i in range(6, 24):
+                if b.p[side][i]:
+                    raise ValueError(
+                        f"not a bear-off: the {_SIDES[side]} has a checker on its point "
+                        f"{i + 1} (outside its home board)"
+                    )
+            n = 0
+            for i in range(6):
+                n += b.p[side][i]
+            if n == 0:
+                raise ValueError(
+                    f"the game is over: the {_SIDES[side]} has borne off all its checkers"
+                )
+    ensure_db()
+    out = np.empty(BO_NOUT, dtype=np.float64)
+    cdef double[::1] o = out
+    bearoff_probabilities_c(&b, &o[0])
+    return out
+
+
+def _build_stats():
+    """``(seconds, bytes)`` of this process's database build (``(0.0, 0)`` before it)."""
+    if not g_ready:
+        return 0.0, 0
+    return g_build_seconds, (BO_NPOS * (BO_K_OFF + 1) + BO_NFIRST * (BO_K_FIRST + 1)) * 8
+
+
+def _check_against_movegen(int start=0, int stop=BO_NPOS):
+    """Compare :func:`bearoff_plays` with the move generator on indices [start, stop).
+
+    Every position (with the opponent's row empty) and every one of the 21 rolls:
+    the sorted indices of :func:`fastbg._core.movegen` ``generate``'s plays against
+    this module's generator. A test hook.
+
+    Returns
+    -------
+    list of (int, int, int)
+        ``(index, d1, d2)`` of the first 20 mismatches (empty when all agree).
+    """
+    cdef movegen_t* mg = movegen_new()
+    cdef playgen_t* g = _new_playgen()
+    cdef board_t bd
+    cdef int mine[MAX_FIN]
+    cdef int theirs[4096]
+    cdef int idx, r, n, m, j, i
+    cdef bint bad
+    bad_list = []
+    _ensure_succ()
+    if mg == NULL or g == NULL:
+        movegen_free(mg)
+        free(g)
+        raise MemoryError()
+    try:
+        for idx in range(max(start, 1), min(stop, BO_NPOS)):
+            memset(&bd, 0, sizeof(board_t))
+            for j in range(6):
+                bd.p[0][j] = COUNTS[idx][j]
+            for r in range(NROLLS):
+                n = plays_c(g, idx, ROLL_D1[r], ROLL_D2[r], mine, 1)
+                m = generate(mg, &bd, ROLL_D1[r], ROLL_D2[r], NULL, 0)
+                bad = n < 0 or m < 0 or n != m
+                if not bad:
+                    for i in range(m):
+                        for j in range(6, 2 * NSLOTS):
+                            if (<unsigned char*>&mg.plays[i].p[0][0])[j]:
+                                bad = 1
+                        theirs[i] = rank6(mg.plays[i].p[0])
+                    _sort_ints(mine, n)
+                    _sort_ints(theirs, m)
+                    for i in range(n):
+                        if mine[i] != theirs[i]:
+                            bad = 1
+                if bad and len(bad_list) < 20:
+                    bad_list.append((idx, ROLL_D1[r], ROLL_D2[r]))
+    finally:
+        movegen_free(mg)
+        free(g)
+    return bad_list
+
