@@ -66,7 +66,7 @@ def _check_cube_args(cube, owner, max_cube, x):
 def probabilities(evaluator, board) -> np.ndarray:
     """The loop's evaluation of a position (row 0 on roll, before its roll).
 
-    The network's consistent probabilities, except on the last roll
+    The ``nn`` policy's probabilities (bear-off database or network), except on the last roll
     (:func:`fastbg.cube.is_last_roll`), where they are exact: the player wins now, with
     the rolls of which some legal play bears off all its checkers, or never; its win is
     single (the opponent has at least 13 checkers off), its loss a gammon if it has no

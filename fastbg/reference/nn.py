@@ -57,6 +57,7 @@ __all__ = [
     "forward",
     "quantize",
     "forward_q",
+    "policy_probabilities",
     "hidden_table",
     "consistent",
     "equity",
@@ -438,7 +439,8 @@ def play_equities(weights: dict, plays) -> np.ndarray:
     -------
     numpy.ndarray of float64, shape (n,)
         1, 2 or 3 exactly for a play that bears off the last checker (the
-        result), else minus the equity of the position with the turn passed.
+        result), else minus the equity of the position with the turn passed
+        (:func:`policy_probabilities`: the bear-off database in a pure bear-off).
     """
     arr = np.asarray(plays, dtype=np.int8).reshape(-1, 2, 25)
     out = np.empty(arr.shape[0], dtype=np.float64)
@@ -448,10 +450,47 @@ def play_equities(weights: dict, plays) -> np.ndarray:
     rest = np.flatnonzero(~done)
     if rest.size:
         q = weights if "point" in weights else quantize(weights)
-        sw = arr[rest][:, ::-1, :]
-        p = consistent(sw, forward_q(q, sw))
-        out[rest] = -equity(p)
+        out[rest] = -equity(policy_probabilities(q, arr[rest][:, ::-1, :]))
     return out
+
+
+def _pure_bearoff(b: np.ndarray) -> np.ndarray:
+    """Boards (n, 2, 25) whose checkers are all on points 1..6, both sides with some left."""
+    return ~b[:, :, 6:].any(axis=(1, 2)) & b[:, 0].any(axis=1) & b[:, 1].any(axis=1)
+
+
+def policy_probabilities(q: dict, boards) -> np.ndarray:
+    """The ``nn`` policy's probabilities of positions (row 0 on roll, before its roll).
+
+    The one-sided bear-off database (:func:`fastbg.reference.bearoffdb.bearoff_probabilities`)
+    where both sides have all their remaining checkers in their home boards (a pure
+    bear-off, as GNU Backgammon does), else the integer network (:func:`forward_q`)
+    read by :func:`consistent`.
+
+    Parameters
+    ----------
+    q : dict
+        From :func:`quantize`.
+    boards : array_like of int, shape (2, 25) or (n, 2, 25)
+
+    Returns
+    -------
+    numpy.ndarray of float64, shape (5,) or (n, 5)
+        Bitwise equal to ``fastbg._core.nn.NNPolicy.probabilities``.
+    """
+    from . import bearoffdb
+
+    b = np.asarray(boards, dtype=np.int8)
+    single = b.ndim == 2
+    b = b.reshape(-1, 2, 25)
+    p = np.empty((b.shape[0], NN_OUTPUTS), dtype=np.float64)
+    db = _pure_bearoff(b)
+    for j in np.flatnonzero(db):
+        p[j] = bearoffdb.bearoff_probabilities(b[j])
+    net = np.flatnonzero(~db)
+    if net.size:
+        p[net] = consistent(b[net], forward_q(q, b[net]))
+    return p[0] if single else p
 
 
 def weights_path() -> Path:
@@ -566,8 +605,8 @@ class NNPolicy:
         return forward_q(self.q, boards)
 
     def probabilities(self, boards) -> np.ndarray:
-        """Consistent probabilities by the policy's forward pass."""
-        return consistent(boards, forward_q(self.q, boards))
+        """The policy's probabilities (:func:`policy_probabilities`)."""
+        return policy_probabilities(self.q, boards)
 
     def choose(self, board_before, plays, bitgen=None) -> int:
         """Index of the play with the best equity (first of equal ones)."""

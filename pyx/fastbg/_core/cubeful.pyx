@@ -30,8 +30,8 @@ from fastbg._core.dice cimport roll_index, opening_roll, get_bitgen
 from fastbg._core.movegen cimport movegen_t, movegen_new, movegen_free, generate
 from fastbg._core.rollout cimport play_turn_c
 from fastbg._core.eval cimport Policy
-from fastbg._core.nn cimport (NNPolicy, qnet_t, qpre_t, sigmoid_t, consistent, q_pre, q_outputs,
-                              NN_MAX_HIDDEN, NN_OUTPUTS)
+from fastbg._core.nn cimport (NNPolicy, qnet_t, qpre_t, q_probabilities, sigmoid_t, consistent,
+                              q_pre, q_outputs, NN_MAX_HIDDEN, NN_OUTPUTS)
 from numpy.random cimport bitgen_t
 
 cnp.import_array()
@@ -129,17 +129,13 @@ cdef void last_roll_probabilities_c(const board_t* b, double* p) noexcept nogil:
 
 
 cdef void probabilities_c(const qnet_t* q, const board_t* b, double* p) noexcept nogil:
-    """The five consistent probabilities of b (row 0 on roll, before its roll): the
-    network's, but exact on the last roll, where they are cheap and where the network,
-    which rarely sees such positions, can be far off."""
-    cdef qpre_t pre[NN_MAX_HIDDEN]
-    cdef double raw[NN_OUTPUTS]
+    """The five probabilities of b (row 0 on roll, before its roll): the nn policy's
+    (bear-off database or network, q_probabilities), but exact on the last roll, where
+    they are cheap and where the network, which rarely sees such positions, can be far off."""
     if last_roll_c(b):
         last_roll_probabilities_c(b, p)
         return
-    q_pre(q, b, pre)
-    q_outputs(q, pre, raw)
-    consistent(b, raw, p)
+    q_probabilities(q, b, p)
 
 
 cdef double default_x_c(const board_t* b) noexcept nogil:

@@ -106,6 +106,11 @@ cdef void q_outputs(const qnet_t* q, const qpre_t* pre, double* raw) noexcept no
     # The five raw sigmoid outputs from the pre-activations (integer hidden table and
     # output sum, then the output table sigmoid).
 
+cdef void q_probabilities(const qnet_t* q, const board_t* b, double* p) noexcept nogil
+    # The policy's five probabilities of b (row 0 on roll): the one-sided bear-off
+    # database (fastbg._core.bearoffdb, built by NNPolicy.__init__) in a pure
+    # bear-off, else the integer network read by consistent().
+
 cdef void consistent(const board_t* b, const double* raw, double* p) noexcept nogil
     # The five probabilities p[5] from raw outputs: clipped to backgammon <= gammon <=
     # win and lose_backgammon <= lose_gammon <= 1 - win; gammons of a side are 0 once

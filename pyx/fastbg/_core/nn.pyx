@@ -32,6 +32,7 @@ from fastbg._core.dice cimport roll_index, opening_roll, get_bitgen
 from fastbg._core.movegen cimport movegen_t, movegen_new, movegen_free, generate
 from fastbg._core.rollout cimport play_turn_c
 from fastbg._core.eval cimport Policy
+from fastbg._core.bearoffdb cimport ensure_db, bearoff_probabilities_c
 from fastbg._core.eval import make_policy
 
 cnp.import_array()
@@ -333,6 +334,18 @@ cdef extern from *:
     int fastbg_clz64(unsigned long long x) noexcept nogil
 
 
+cdef void q_probabilities(const qnet_t* q, const board_t* b, double* p) noexcept nogil:
+    """The policy's probabilities of b (row 0 on roll, before its roll): the bear-off
+    database in a pure bear-off, else the integer network read by consistent()."""
+    cdef qpre_t pre[NN_MAX_HIDDEN]
+    cdef double raw[NN_OUTPUTS]
+    if bearoff_probabilities_c(b, p) == 0:
+        return
+    q_pre(q, b, pre)
+    q_outputs(q, pre, raw)
+    consistent(b, raw, p)
+
+
 cdef inline int back_point_fast(const unsigned char* row) noexcept nogil:
     """back_point_c (highest occupied point, bar = 25, 0 if none) eight slots at a time."""
     cdef uint64_t w
@@ -361,6 +374,7 @@ cdef double q_play_equity(const qnet_t* q, const board_t* before, const qpre_t* 
     cdef double p[NN_OUTPUTS]
     cdef const int32_t* sub[51]
     cdef const int32_t* add[51]
+    cdef board_t sw
     cdef int nh = q.nh, j, k, r, i, m = 0, ob, op
     cdef const unsigned char* bb = <const unsigned char*>before
     cdef const unsigned char* pp = <const unsigned char*>play
@@ -369,6 +383,11 @@ cdef double q_play_equity(const qnet_t* q, const board_t* before, const qpre_t* 
     op = row_sum(play.p[0])
     if op == 0:
         return 1.0 + loser_class(play.p[1])
+    if back_point_fast(play.p[0]) <= 6 and back_point_fast(play.p[1]) <= 6:
+        # a pure bear-off: the one-sided database, as the opponent sees it
+        swap_into(play, &sw)
+        if bearoff_probabilities_c(&sw, p) == 0:
+            return -equity5(p)
     for k in range(0, 50, 8):
         if k + 8 <= 50:
             memcpy(&wb, bb + k, 8)
@@ -438,6 +457,7 @@ cdef class NNPolicy(Policy):
         if not isinstance(net, Net):
             raise TypeError(f"net must be a fastbg._core.nn.Net, got {type(net).__name__}")
         self.net = net
+        ensure_db()             # the bear-off database, built once per process
         from fastbg.reference.nn import hidden_table, quantize
         t = quantize(net.weights())
         t = {k: (np.ascontiguousarray(v) if isinstance(v, np.ndarray) else v) for k, v in t.items()}
@@ -491,7 +511,8 @@ cdef class NNPolicy(Policy):
         return out
 
     def probabilities(self, board):
-        """The five consistent probabilities of a position (row 0 on roll, before its roll).
+        """The policy's five probabilities of a position (row 0 on roll, before its roll):
+        the one-sided bear-off database in a pure bear-off, else the network.
 
         Returns
         -------
@@ -500,13 +521,9 @@ cdef class NNPolicy(Policy):
         """
         cdef board_t b
         load_board(board, &b)
-        cdef qpre_t pre[NN_MAX_HIDDEN]
-        cdef double raw[NN_OUTPUTS]
         out = np.empty(NN_OUTPUTS, dtype=np.float64)
         cdef double* o = <double*>cnp.PyArray_DATA(out)
-        q_pre(&self.q, &b, pre)
-        q_outputs(&self.q, pre, raw)
-        consistent(&b, raw, o)
+        q_probabilities(&self.q, &b, o)
         return out
 
     def play_equities(self, before, plays):
