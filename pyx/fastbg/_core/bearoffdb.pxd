@@ -56,6 +56,11 @@ cdef bint is_bearoff_c(const board_t* b) noexcept nogil
     # on its indices 0..5 (none on the bar or outside the home board). b is assumed
     # valid (as load_board leaves it).
 
+cdef void bearoff_prefetch_c(const unsigned char* row) noexcept nogil
+    # Ask the CPU to start loading the `off` distribution and its tails of a side (row indices 0..5,
+    # assumed a valid bear-off side): a policy scoring many bear-off plays calls it for
+    # every play first, so the table's cache misses overlap. No effect on results.
+
 cdef int bearoff_probabilities_c(const board_t* b, double* p) noexcept nogil
     # p[0..4] = (win, win_gammon, win_backgammon, lose_gammon, lose_backgammon) of the
     # side in row 0, before its roll (formulas: fastbg.reference.bearoffdb). Returns 0,

@@ -334,6 +334,14 @@ cdef double* g_mean = NULL         # BO_NPOS
 cdef double* g_first = NULL        # BO_NFIRST x BO_K_FIRST (by FIRST_SLOT)
 cdef double* g_first_mean = NULL   # BO_NFIRST
 cdef bint g_ready = 0
+# Read-side copies made once after the build, for bearoff_probabilities_c: the tails
+# (same top-down sums as _tails, so the same bits as summing on the fly) and the
+# support [g_lo, g_hi] of each `off` distribution (terms outside it are exact zeros,
+# and adding +0.0 changes no sum, so skipping them keeps the reference's bits).
+cdef double* g_off_tail = NULL     # BO_NPOS x BO_K_OFF
+cdef double* g_first_tail = NULL   # BO_NFIRST x BO_K_FIRST
+cdef unsigned char* g_lo = NULL    # BO_NPOS
+cdef unsigned char* g_hi = NULL    # BO_NPOS
 cdef double g_build_seconds = 0.0
 cdef double DONE_FIRST[BO_K_FIRST]  # first-off distribution of a side with a checker off
 
@@ -448,6 +456,48 @@ cdef playgen_t* _new_playgen() noexcept nogil:
     return <playgen_t*>calloc(1, sizeof(playgen_t))
 
 
+cdef inline void _tails(const double* dist, double* t, int K) noexcept nogil:
+    """t[k] = dist[k] + dist[k+1] + ..., accumulated from the top down."""
+    cdef double acc = 0.0
+    cdef int k
+    for k in range(K - 1, -1, -1):
+        acc = acc + dist[k]
+        t[k] = acc
+
+
+cdef int _read_side() noexcept:
+    """Tails and supports of the built tables (see g_off_tail); 0, or -1 if out of memory."""
+    global g_off_tail, g_first_tail, g_lo, g_hi
+    cdef Py_ssize_t i
+    cdef int k, lo, hi
+    g_off_tail = <double*>malloc(<size_t>BO_NPOS * BO_K_OFF * sizeof(double))
+    g_first_tail = <double*>malloc(<size_t>BO_NFIRST * BO_K_FIRST * sizeof(double))
+    g_lo = <unsigned char*>malloc(BO_NPOS)
+    g_hi = <unsigned char*>malloc(BO_NPOS)
+    if g_off_tail == NULL or g_first_tail == NULL or g_lo == NULL or g_hi == NULL:
+        free(g_off_tail)
+        free(g_first_tail)
+        free(g_lo)
+        free(g_hi)
+        g_off_tail = g_first_tail = NULL
+        g_lo = g_hi = NULL
+        return -1
+    for i in range(BO_NPOS):
+        _tails(g_off + i * BO_K_OFF, g_off_tail + i * BO_K_OFF, BO_K_OFF)
+        lo = BO_K_OFF - 1
+        hi = 0
+        for k in range(BO_K_OFF):
+            if g_off[i * BO_K_OFF + k] != 0.0:
+                if k < lo:
+                    lo = k
+                hi = k
+        g_lo[i] = lo
+        g_hi[i] = hi
+    for i in range(BO_NFIRST):
+        _tails(g_first + i * BO_K_FIRST, g_first_tail + i * BO_K_FIRST, BO_K_FIRST)
+    return 0
+
+
 cdef int ensure_db() except -1:
     global g_off, g_mean, g_first, g_first_mean, g_ready, g_build_seconds
     if g_ready:
@@ -478,6 +528,8 @@ cdef int ensure_db() except -1:
             raise MemoryError("bear-off database")
         raise RuntimeError("bear-off database: a distribution needs more entries than "
                            "K_OFF / K_FIRST, or a play buffer overflowed")
+    if _read_side() != 0:
+        raise MemoryError("bear-off database")
     g_build_seconds = time.perf_counter() - t0
     g_ready = 1
     _free_succ()  # only the Python-level play functions need it again
@@ -520,21 +572,35 @@ cdef bint is_bearoff_c(const board_t* b) noexcept nogil:
     return 1
 
 
-cdef inline void _tails(const double* dist, double* t, int K) noexcept nogil:
-    """t[k] = dist[k] + dist[k+1] + ..., accumulated from the top down."""
-    cdef double acc = 0.0
-    cdef int k
-    for k in range(K - 1, -1, -1):
-        acc = acc + dist[k]
-        t[k] = acc
+cdef extern from *:
+    """
+    #define FASTBG_PREFETCH(p) __builtin_prefetch((p), 0, 1)
+    """
+    void FASTBG_PREFETCH(const void* p) noexcept nogil
+
+
+cdef void bearoff_prefetch_c(const unsigned char* row) noexcept nogil:
+    cdef int i
+    cdef const char* a
+    if not g_ready:
+        return
+    cdef Py_ssize_t r = <Py_ssize_t>rank6(row) * BO_K_OFF
+    a = <const char*>(g_off_tail + r)       # read when this side is not on roll
+    for i in range(0, BO_K_OFF * 8, 64):
+        FASTBG_PREFETCH(a + i)
+    a = <const char*>(g_off + r)
+    for i in range(0, BO_K_OFF * 8, 64):
+        FASTBG_PREFETCH(a + i)
 
 
 cdef int bearoff_probabilities_c(const board_t* b, double* p) noexcept nogil:
-    cdef double tq[BO_K_OFF]
-    cdef double tg[BO_K_FIRST]
-    cdef int im, io, k
+    # The reference's sums term by term (k ascending from 0.0), with the tails read
+    # from g_off_tail / g_first_tail and the exact-zero terms outside a distribution's
+    # support [g_lo, g_hi] left out (see g_off_tail): the same bits, fewer operations.
+    cdef int im, io, k, lo, hi
     cdef const double* P
     cdef const double* Q
+    cdef const double* t
     cdef double win = 0.0, wg = 0.0, lg = 0.0
     if not g_ready or not is_bearoff_c(b):
         return -1
@@ -542,17 +608,19 @@ cdef int bearoff_probabilities_c(const board_t* b, double* p) noexcept nogil:
     io = rank6(b.p[1])
     P = g_off + <Py_ssize_t>im * BO_K_OFF
     Q = g_off + <Py_ssize_t>io * BO_K_OFF
-    _tails(Q, tq, BO_K_OFF)
-    for k in range(BO_K_OFF):
-        win = win + P[k] * tq[k]
+    lo = g_lo[im]
+    hi = g_hi[im]
+    t = g_off_tail + <Py_ssize_t>io * BO_K_OFF
+    for k in range(lo, hi + 1):
+        win = win + P[k] * t[k]
     if NCHK[io] == 15:
-        _tails(g_first + <Py_ssize_t>FIRST_SLOT[io] * BO_K_FIRST, tg, BO_K_FIRST)
-        for k in range(BO_K_FIRST):
-            wg = wg + P[k] * tg[k]
+        t = g_first_tail + <Py_ssize_t>FIRST_SLOT[io] * BO_K_FIRST
+        for k in range(lo, min(hi + 1, BO_K_FIRST)):
+            wg = wg + P[k] * t[k]
     if NCHK[im] == 15:
-        _tails(g_first + <Py_ssize_t>FIRST_SLOT[im] * BO_K_FIRST, tg, BO_K_FIRST)
-        for k in range(BO_K_FIRST - 1):
-            lg = lg + Q[k] * tg[k + 1]
+        t = g_first_tail + <Py_ssize_t>FIRST_SLOT[im] * BO_K_FIRST
+        for k in range(g_lo[io], min(g_hi[io] + 1, BO_K_FIRST - 1)):
+            lg = lg + Q[k] * t[k + 1]
     p[0] = win
     p[1] = wg
     p[2] = 0.0

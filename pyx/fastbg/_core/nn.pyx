@@ -32,7 +32,7 @@ from fastbg._core.dice cimport roll_index, opening_roll, get_bitgen
 from fastbg._core.movegen cimport movegen_t, movegen_new, movegen_free, generate
 from fastbg._core.rollout cimport play_turn_c
 from fastbg._core.eval cimport Policy
-from fastbg._core.bearoffdb cimport ensure_db, bearoff_probabilities_c
+from fastbg._core.bearoffdb cimport ensure_db, bearoff_probabilities_c, bearoff_prefetch_c
 from fastbg._core.eval import make_policy
 
 cnp.import_array()
@@ -291,6 +291,34 @@ def default_net():
     return _DEFAULT_NET
 
 
+_TABLES_CACHE = None    # (weights copy, tables) of the last network quantized
+
+
+def _tables(Net net):
+    """The policy's integer tables of `net` (fastbg.reference.nn.quantize), read-only.
+
+    The last network's tables are kept, keyed by a copy of its weights, so that the
+    rollout's one policy per block of games does not quantize again (about 10 ms).
+    """
+    global _TABLES_CACHE
+    w = net.weights()
+    if _TABLES_CACHE is not None and all(
+            np.array_equal(w[k], _TABLES_CACHE[0][k]) for k in ("w1", "b1", "w2", "b2")):
+        return _TABLES_CACHE[1]
+    from fastbg.reference.nn import hidden_table, quantize
+    t = quantize(w)
+    t = {k: (np.ascontiguousarray(v) if isinstance(v, np.ndarray) else v) for k, v in t.items()}
+    t["sig"] = net.sig
+    t["htab"] = np.ascontiguousarray(hidden_table(), dtype=np.int32)
+    for k, dt in (("point", np.int32), ("off", np.int32), ("bias", np.int32),
+                  ("w2", np.int16), ("b2", np.int32), ("htab", np.int32)):
+        if t[k].dtype != dt or not t[k].flags.c_contiguous:
+            raise TypeError(f"quantized table {k} must be C-contiguous {dt.__name__}")
+        t[k].setflags(write=False)
+    _TABLES_CACHE = ({k: np.array(v, copy=True) for k, v in w.items()}, t)
+    return t
+
+
 cdef extern from "nn_kernels.h":
     # The integer kernels, compiled for AVX2 and for the baseline (same results).
     void fbg_q_adjust(int32_t* dst, const int32_t* src, const int32_t* sub,
@@ -458,15 +486,7 @@ cdef class NNPolicy(Policy):
             raise TypeError(f"net must be a fastbg._core.nn.Net, got {type(net).__name__}")
         self.net = net
         ensure_db()             # the bear-off database, built once per process
-        from fastbg.reference.nn import hidden_table, quantize
-        t = quantize(net.weights())
-        t = {k: (np.ascontiguousarray(v) if isinstance(v, np.ndarray) else v) for k, v in t.items()}
-        t["sig"] = net.sig
-        t["htab"] = np.ascontiguousarray(hidden_table(), dtype=np.int32)
-        for k, dt in (("point", np.int32), ("off", np.int32), ("bias", np.int32),
-                      ("w2", np.int16), ("b2", np.int32), ("htab", np.int32)):
-            if t[k].dtype != dt or not t[k].flags.c_contiguous:
-                raise TypeError(f"quantized table {k} must be C-contiguous {dt.__name__}")
+        t = _tables(net)
         self.tables = t
         self.q.nh = self.net.c.nh
         self.q.point = <const int32_t*>cnp.PyArray_DATA(t["point"])
@@ -486,6 +506,10 @@ cdef class NNPolicy(Policy):
         cdef int j, best = 0
         cdef double e, best_e = 0.0
         swap_into(before, &sw)
+        for j in range(n):
+            # start the bear-off table loads of the plays q_play_equity will look up
+            if back_point_fast(plays[j].p[0]) <= 6 and back_point_fast(plays[j].p[1]) <= 6:
+                bearoff_prefetch_c(plays[j].p[0])
         q_pre(&self.q, &sw, base)
         for j in range(n):
             e = q_play_equity(&self.q, before, base, &plays[j])
