@@ -74,7 +74,7 @@ cdef struct qnet_t:
     const int32_t* point    # [2][25][16][nh]: n checkers of side s on index i (24 = bar)
     const int32_t* off      # [2][16][nh]: n checkers of side s off
     const int32_t* bias     # [nh]
-    const int32_t* htab     # [H_SIZE]: hidden sigmoid, units of 1/16384 (int32: gathers)
+    const int32_t* htab     # [H_SIZE]: hidden sigmoid, units of 1/16384 (int32 compiles better)
     const int16_t* w2       # [NN_OUTPUTS][nh], units of 2**-w_bits
     const int32_t* b2       # [NN_OUTPUTS], units of 2**-(14 + w_bits)
     double out_scale        # 2**-(14 + w_bits)

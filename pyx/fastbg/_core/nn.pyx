@@ -327,7 +327,7 @@ cdef extern from "nn_kernels.h":
                        const int32_t* s2, const int32_t* a2, int nh) noexcept nogil
     void fbg_q_add(int32_t* dst, const int32_t* row, int nh) noexcept nogil
     void fbg_q_hidden_out(const int32_t* pre, const int32_t* htab, const int16_t* w2,
-                          int nh, int32_t* acc) noexcept nogil
+                          int nh, int mask, int32_t* acc) noexcept nogil
 
 
 cdef void q_pre(const qnet_t* q, const board_t* b, qpre_t* pre) noexcept nogil:
@@ -346,11 +346,20 @@ cdef void q_pre(const qnet_t* q, const board_t* b, qpre_t* pre) noexcept nogil:
 
 cdef void q_outputs(const qnet_t* q, const qpre_t* pre, double* raw) noexcept nogil:
     """Raw outputs from integer pre-activations (fastbg.reference.nn.forward_q)."""
+    q_outputs_masked(q, pre, 31, raw)
+
+
+cdef inline void q_outputs_masked(const qnet_t* q, const qpre_t* pre, int mask,
+                                  double* raw) noexcept nogil:
+    """q_outputs for the outputs in `mask` (bit k: output k); the others are set to 0."""
     cdef int32_t acc[NN_OUTPUTS]
     cdef int k
-    fbg_q_hidden_out(pre, q.htab, q.w2, q.nh, acc)
+    fbg_q_hidden_out(pre, q.htab, q.w2, q.nh, mask, acc)
     for k in range(NN_OUTPUTS):
-        raw[k] = sigmoid_t(q.sig, (<double>(acc[k] + q.b2[k])) * q.out_scale)
+        if mask & (1 << k):
+            raw[k] = sigmoid_t(q.sig, (<double>(acc[k] + q.b2[k])) * q.out_scale)
+        else:
+            raw[k] = 0.0
 
 
 cdef extern from *:
@@ -403,6 +412,7 @@ cdef double q_play_equity(const qnet_t* q, const board_t* before, const qpre_t* 
     cdef const int32_t* sub[51]
     cdef const int32_t* add[51]
     cdef board_t sw
+    cdef int back0, back1, sum0, mask
     cdef int nh = q.nh, j, k, r, i, m = 0, ob, op
     cdef const unsigned char* bb = <const unsigned char*>before
     cdef const unsigned char* pp = <const unsigned char*>play
@@ -447,9 +457,22 @@ cdef double q_play_equity(const qnet_t* q, const board_t* before, const qpre_t* 
         k += 2
     if k < m:
         fbg_q_adjust(pre, src, sub[k], add[k], nh)
-    q_outputs(q, pre, raw)
-    # the position with the turn passed: row 0 = the opponent, row 1 = the mover
-    clip5(raw, p, back_point_fast(play.p[1]), back_point_fast(play.p[0]), row_sum(play.p[1]), op)
+    # the position with the turn passed: row 0 = the opponent, row 1 = the mover.
+    # Outputs that clip5 sets to 0 whatever their value are not computed.
+    back0 = back_point_fast(play.p[1])
+    back1 = back_point_fast(play.p[0])
+    sum0 = row_sum(play.p[1])
+    mask = 31
+    if op < NCHECKERS:
+        mask &= ~6                          # the mover has borne off: no gammon for row 0
+    elif back0 + back1 < 25 and back1 <= 18:
+        mask &= ~4
+    if sum0 < NCHECKERS:
+        mask &= ~24
+    elif back0 + back1 < 25 and back0 <= 18:
+        mask &= ~16
+    q_outputs_masked(q, pre, mask, raw)
+    clip5(raw, p, back0, back1, sum0, op)
     return -equity5(p)
 
 

@@ -6,7 +6,7 @@
  *
  * The formulas are those of fastbg.reference.nn.quantize / forward_q:
  *   bin(pre)  = (min(max(pre + H_OFFSET, 0), H_MAXV)) >> H_SHIFT
- *   h[j]      = htab[bin(pre[j])]        (0..16384: int32 table for AVX2 gathers)
+ *   h[j]      = htab[bin(pre[j])]     (0..16384, 1/16384; an int32 table compiles better)
  *   acc[k]    = sum_j w2[k][j] * h[j]                      (exact int32)
  */
 #ifndef FASTBG_NN_KERNELS_H
@@ -50,9 +50,11 @@ FBG_CLONES static void fbg_q_add(int32_t *dst, const int32_t *row, int nh)
         dst[j] += row[j];
 }
 
-/* acc[k] = sum over j < nh of w2[k * nh + j] * htab[bin(pre[j])], k < 5. */
+/* acc[k] = sum over j < nh of w2[k * nh + j] * htab[bin(pre[j])], for the outputs k < 5
+ * whose bit is set in `mask` (the others are left alone: the caller knows they are
+ * zeroed afterwards, e.g. a gammon once the opponent has borne off). */
 FBG_CLONES static void fbg_q_hidden_out(const int32_t *pre, const int32_t *htab,
-                                        const int16_t *w2, int nh, int32_t *acc)
+                                        const int16_t *w2, int nh, int mask, int32_t *acc)
 {
     int16_t h[FBG_MAX_HIDDEN];
     for (int j = 0; j < nh; j++) {
@@ -62,6 +64,8 @@ FBG_CLONES static void fbg_q_hidden_out(const int32_t *pre, const int32_t *htab,
         h[j] = (int16_t)htab[v >> FBG_H_SHIFT];
     }
     for (int k = 0; k < FBG_NN_OUTPUTS; k++) {
+        if (!(mask & (1 << k)))
+            continue;
         const int16_t *w = w2 + k * nh;
         int32_t a = 0;
         for (int j = 0; j < nh; j++)
