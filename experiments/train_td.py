@@ -144,12 +144,27 @@ def ship(checkpoint: Path, games: int, seed: int) -> dict:
         "recipe": {k: a[k] for k in ("hidden", "seed", "alpha", "alpha_final", "alpha_halflife")},
         "command": f"python experiments/train_td.py --name {a['name']} --hidden {a['hidden']} "
                    f"--seed {a['seed']} --alpha {a['alpha']} --alpha-final {a['alpha_final']} "
-                   f"--alpha-halflife {a['alpha_halflife']:g}"
+                   f"--alpha-halflife {a['alpha_halflife']:g} --max-games {meta['games']}"
                    + (f" --init {a['init']}" if a.get("init") else ""),
         "vs_pubeval": {**ev, "seed": seed,
                        "note": "cubeless money points per game for nn, duplicate dice, "
                                "experiments/match_policies.py nn pubeval"},
     }
+    if a.get("init"):
+        # a fine-tuning run: record the run it started from (its own recipe)
+        _, im = load(Path(a["init"]) if Path(a["init"]).is_absolute()
+                     else RUNS.parent.parent / a["init"])
+        ia = im["args"]
+        info["training_seconds"] = round(meta["seconds"] + im["seconds"])
+        info["started_from"] = {
+            "checkpoint": a["init"], "games": im["games"], "seconds": round(im["seconds"]),
+            "recipe": {k: ia[k] for k in ("hidden", "seed", "alpha", "alpha_final",
+                                          "alpha_halflife")},
+            "command": f"python experiments/train_td.py --name {ia['name']} --hidden "
+                       f"{ia['hidden']} --seed {ia['seed']} --alpha {ia['alpha']} "
+                       f"--alpha-final {ia['alpha_final']} --alpha-halflife "
+                       f"{ia['alpha_halflife']:g} --max-games {im['games']}",
+        }
     (out_dir / ref_nn.META_NAME).write_text(json.dumps(info, indent=1) + "\n")
     return info
 
