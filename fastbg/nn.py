@@ -50,8 +50,10 @@ def _policy(engine: str):
 def evaluate(position, engine: str = "cython") -> dict:
     """0-ply cubeless evaluation of a position by the shipped network.
 
-    The evaluation is the ``nn`` policy's own (integer first layer, see
-    :func:`fastbg.reference.nn.quantize`), so it ranks plays exactly as the policy does.
+    The evaluation is the ``nn`` policy's own, so it ranks plays exactly as the policy
+    does: the network in integers (:func:`fastbg.reference.nn.quantize`), or, in a pure
+    bear-off (both sides with all their checkers in their home boards), the one-sided
+    bear-off database (:mod:`fastbg.reference.bearoffdb`; GNU Backgammon's method).
 
     Parameters
     ----------
