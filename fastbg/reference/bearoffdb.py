@@ -328,17 +328,18 @@ def _distribution(bests: list, self_dist: list, k_len: int) -> None:
             )
 
 
-def _off(c: tuple) -> tuple:
-    """(off distribution tuple, mean_off) of a side, memoised."""
-    got = _OFF.get(c)
-    if got is not None:
-        return got
+def _solve(c: tuple, child, k_len: int) -> tuple:
+    """(distribution tuple, mean) of a side, each roll played to the child of least mean.
+
+    ``child(q)`` gives the (distribution, mean) of the side after a play ``q``; plays
+    are tried in canonical order, so ties keep the first.
+    """
     bests = []
     acc_mean, stays = 0.0, 0.0
     for d1, d2, w in _ROLLS:
         best = None
-        for q in _plays(c, d1, d2):  # canonical order: ties keep the first
-            v = _off(q)
+        for q in _plays(c, d1, d2):
+            v = child(q)
             if best is None or v[1] < best[1]:
                 best = v
         if best is None:
@@ -349,41 +350,31 @@ def _off(c: tuple) -> tuple:
             acc_mean = acc_mean + w * best[1]
     if stays == 36.0:
         raise RuntimeError(f"position {c} can never move")
-    dist = [0.0] * K_OFF
-    _distribution(bests, dist, K_OFF)
-    got = (tuple(dist), (36.0 + acc_mean) / (36.0 - stays))
-    _OFF[c] = got
+    dist = [0.0] * k_len
+    _distribution(bests, dist, k_len)
+    return tuple(dist), (36.0 + acc_mean) / (36.0 - stays)
+
+
+def _off(c: tuple) -> tuple:
+    """(off distribution tuple, mean_off) of a side, memoised."""
+    got = _OFF.get(c)
+    if got is None:
+        got = _OFF[c] = _solve(c, _off, K_OFF)
     return got
 
 
 _FIRST_DONE = ((1.0,) + (0.0,) * (K_FIRST - 1), 0.0)
 
 
+def _first_child(q: tuple) -> tuple:
+    return _FIRST_DONE if sum(q) < 15 else _first(q)
+
+
 def _first(c: tuple) -> tuple:
     """(first-off distribution tuple, mean_first) of a 15-checker side, memoised."""
     got = _FIRST.get(c)
-    if got is not None:
-        return got
-    bests = []
-    acc_mean, stays = 0.0, 0.0
-    for d1, d2, w in _ROLLS:
-        best = None
-        for q in _plays(c, d1, d2):
-            v = _FIRST_DONE if sum(q) < 15 else _first(q)
-            if best is None or v[1] < best[1]:
-                best = v
-        if best is None:
-            bests.append((w, None))
-            stays = stays + w
-        else:
-            bests.append((w, best[0]))
-            acc_mean = acc_mean + w * best[1]
-    if stays == 36.0:
-        raise RuntimeError(f"position {c} can never move")
-    dist = [0.0] * K_FIRST
-    _distribution(bests, dist, K_FIRST)
-    got = (tuple(dist), (36.0 + acc_mean) / (36.0 - stays))
-    _FIRST[c] = got
+    if got is None:
+        got = _FIRST[c] = _solve(c, _first_child, K_FIRST)
     return got
 
 
