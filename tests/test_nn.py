@@ -339,3 +339,58 @@ def test_one_ply_registered():
     from fastbg.rollout import POLICIES
 
     assert "nn-1ply" in POLICIES and "nn-1ply" in core_policies and "nn-1ply" in ref_policies
+
+
+# --- the policy's evaluation rules: race backgammons, the bear-off database, the table cache
+
+
+def _board(row0: dict, row1: dict) -> np.ndarray:
+    """A board from {index: checkers} per side (the rest off)."""
+    b = np.zeros((2, 25), dtype=np.int8)
+    for s, row in enumerate((row0, row1)):
+        for i, n in row.items():
+            b[s, i] = n
+    return b
+
+
+@pytest.mark.parametrize("engine", ["cython", "python"])
+def test_no_backgammon_in_a_race_without_checkers_in_the_winners_home(engine):
+    # A race (no contact) where neither side has a checker in the other's home board:
+    # no backgammon is possible either way, whatever the network says.
+    b = _board({3: 5, 5: 5, 7: 5}, {2: 5, 4: 5, 8: 5})
+    assert 8 + 9 < 25 and b[:, 18:].sum() == 0       # back points 8 and 9: no contact
+    pol = cnn.NNPolicy() if engine == "cython" else rnn.NNPolicy()
+    p = pol.probabilities(b)
+    assert p[2] == 0.0 and p[4] == 0.0
+    # ... while with contact (a checker back on the 24-point) they are not forced to 0
+    c = _board({3: 5, 5: 5, 7: 4, 23: 1}, {2: 5, 4: 5, 8: 5})
+    raw = pol.forward(c)
+    assert pol.probabilities(c)[4] == min(raw[4], raw[3], 1.0 - raw[0])
+
+
+@pytest.mark.parametrize("engine", ["cython", "python"])
+def test_pure_bear_offs_are_read_from_the_bear_off_database(engine):
+    from fastbg.reference import bearoffdb as rdb
+
+    pol = cnn.NNPolicy() if engine == "cython" else rnn.NNPolicy()
+    b = _board({0: 1}, {0: 2, 3: 3})          # one checker on the 1-point: a sure win
+    assert pol.probabilities(b).tolist() == [1.0, 0.0, 0.0, 0.0, 0.0]
+    b = _board({1: 2, 4: 1}, {0: 1, 2: 1})
+    assert pol.probabilities(b).tobytes() == rdb.bearoff_probabilities(b).tobytes()
+    # the plays are scored by the database too: minus the opponent's equity after each
+    plays = legal_plays(b, 4, 1)
+    eq = pol.play_equities(b, plays) if engine == "cython" else rnn.play_equities(pol.q, plays)
+    for play, e in zip(plays, eq):
+        if play[0].any():
+            assert e == -rnn.equity(rdb.bearoff_probabilities(swap(play)))
+
+
+def test_policy_tables_follow_a_network_trained_in_place():
+    w = random_weights(3, hidden=16, scale=0.3)
+    net = net_of(w)
+    before = cnn.NNPolicy(net).forward(START_BOARD)
+    cnn.td_train(net, 5, np.random.PCG64DXSM(1), 0.5)
+    after = cnn.NNPolicy(net)
+    assert after.forward(START_BOARD).tobytes() != before.tobytes()
+    assert after.forward(START_BOARD).tobytes() == \
+        rnn.NNPolicy(net.weights()).forward(START_BOARD).tobytes()
