@@ -19,6 +19,9 @@ load_met(name_or_path), MatchEquityTable
     Match equity tables (Kazaross-XG2 by default) and the arithmetic on them.
 match_cube_decision(probabilities, match_length, score, ...)
     Match-play cube decisions in MWC and EMG -> MatchCubeDecision.
+nn.evaluate(position, engine="cython")
+    The shipped network's (or, in a pure bear-off, the bear-off database's)
+    probabilities and cubeless equity -> dict (module :mod:`fastbg.nn`).
 """
 __version__ = "0.1.0"
 
@@ -33,6 +36,7 @@ from .cube import (CUBE_OWNERS, MoneyCubeDecision, cash_point, cube_action, cube
 from .met import DEFAULT_MET, SHIPPED_METS, MatchEquityTable, load_met
 from .matchcube import MatchCubeDecision, match_cube_decision
 from .matchstate import MatchState, parse_game
+from . import nn
 
 __all__ = [
     "ENGINES", "POLICIES", "PROBABILITY_KEYS", "Play", "Position", "RolloutResult",
@@ -42,5 +46,5 @@ __all__ = [
     "default_cube_efficiency", "gammon_values", "money_cube_decision",
     "probability_covariance", "take_point",
     "DEFAULT_MET", "SHIPPED_METS", "MatchEquityTable", "load_met",
-    "MatchCubeDecision", "match_cube_decision", "MatchState", "parse_game",
+    "MatchCubeDecision", "match_cube_decision", "MatchState", "parse_game", "nn",
 ]

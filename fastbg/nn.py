@@ -75,10 +75,20 @@ def evaluate(position, engine: str = "cython") -> dict:
     Raises
     ------
     ValueError
-        For an invalid position, a finished game, or corrupt shipped weights.
+        For an invalid position, a finished game, an XGID with the dice rolled, or
+        corrupt shipped weights.
     FileNotFoundError
         If the shipped weights are missing.
     """
+    if isinstance(position, str) and (position.strip().upper().startswith("XGID=")
+                                      or ":" in position):
+        from .matchstate import parse_game
+
+        _, _, rolled = parse_game(position)
+        if rolled is not None:
+            raise ValueError(
+                f"the position has the dice rolled ({rolled[0]}-{rolled[1]}): the evaluation "
+                "is of a position before the roll (dice 00 in an XGID)")
     b = _board(position)
     if not b[0].any() or not b[1].any():
         raise ValueError("the game is over: a side has no checker left")

@@ -195,9 +195,14 @@ def run_blocks(
             while not stop.is_set() and next_k < nblocks and len(pending) < 2 * workers:
                 pending.add(pool.submit(run_one, next_k))
                 next_k += 1
+            if stop.is_set():
+                # queued blocks that have not started are dropped at once; only the
+                # running ones are waited for
+                pending = {fut for fut in pending if not fut.cancel()}
             finished, pending = wait(pending, timeout=0.1, return_when=FIRST_COMPLETED)
             for fut in finished:
-                absorb(*fut.result())
+                if not fut.cancelled():
+                    absorb(*fut.result())
             if stop.is_set() and not pending:
                 break
     except KeyboardInterrupt:  # raised by a progress callback
@@ -205,7 +210,8 @@ def run_blocks(
         for fut in pending:
             fut.cancel()
         # Blocks already running cannot be stopped inside compiled code (a block
-        # takes well under a second); let them finish and keep what they played.
+        # takes under a second with pubeval or nn, longer with nn-1ply); let them
+        # finish and keep what they played.
         for fut in pending:
             if not fut.cancelled():
                 absorb(*fut.result())

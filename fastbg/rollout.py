@@ -246,7 +246,8 @@ def rollout(
     engine : {"cython", "python"}
         The compiled core or the pure-Python reference; same numbers.
     dice : tuple of two int, optional
-        Fix the first roll of every game.
+        Fix the first roll of every game. An XGID (or GNU ID pair) with the dice
+        rolled fixes them the same way; giving a different ``dice`` too is an error.
     opening : bool, optional
         Begin each game with the opening roll (each side rolls one die, ties
         re-rolled, the higher die plays both, so the first play is never a
@@ -279,7 +280,14 @@ def rollout(
     If the run is interrupted (Ctrl-C), the result covers the blocks that
     finished and has ``interrupted=True``.
     """
-    pos = Position.parse(position)
+    rolled = None
+    if isinstance(position, str) and (position.strip().upper().startswith("XGID=")
+                                      or ":" in position):
+        from .matchstate import parse_game
+
+        pos, _, rolled = parse_game(position)   # an XGID or ID pair may hold the roll
+    else:
+        pos = Position.parse(position)
     if pos.game_over:
         raise ValueError("the game is over in this position: a side has borne off all 15 checkers")
     if isinstance(games, bool) or not isinstance(games, (int, np.integer)) or games < 1:
@@ -289,6 +297,12 @@ def rollout(
     if engine not in ENGINES:
         raise ValueError(f"unknown engine {engine!r}: choose one of {', '.join(ENGINES)}")
     dice = _check_dice(dice)
+    if rolled is not None:
+        if dice is None:
+            dice = rolled
+        elif sorted(dice) != sorted(rolled):
+            raise ValueError(f"the position has {rolled[0]}-{rolled[1]} rolled but dice is "
+                             f"{dice[0]}-{dice[1]}: give one roll (or the same)")
     entropy = _check_seed(seed)
     # Threads actually used: never more than there are blocks, and one for the
     # pure-Python engine (it holds the GIL); the numbers do not depend on it.

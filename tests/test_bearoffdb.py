@@ -418,3 +418,19 @@ def test_build_stats(core):
     assert 0 < seconds
     assert nbytes == 8 * (core.N_POSITIONS * (core.K_OFF + 1)
                           + core.N_FIRST_POSITIONS * (core.K_FIRST + 1))
+
+
+def test_rounding_never_leaves_the_probability_limits():
+    # Positions a fresh user found a few ulps outside [0, 1] / with gammon > win.
+    from fastbg.position import Position
+
+    from fastbg._core import bearoffdb as cdb
+    from fastbg.reference import bearoffdb as rdb
+
+    for pid in ("79cAAMBfAAAAAA", "f98CAAABAAAAAA"):
+        b = Position.from_position_id(pid).board
+        for mod in (cdb, rdb):
+            p = mod.bearoff_probabilities(b)
+            assert 0.0 <= p[0] <= 1.0 and 0.0 <= p[3] <= 1.0 - p[0]
+            assert 0.0 <= p[1] <= p[0]
+        assert cdb.bearoff_probabilities(b).tobytes() == rdb.bearoff_probabilities(b).tobytes()

@@ -394,3 +394,11 @@ def test_policy_tables_follow_a_network_trained_in_place():
     assert after.forward(START_BOARD).tobytes() != before.tobytes()
     assert after.forward(START_BOARD).tobytes() == \
         rnn.NNPolicy(net.weights()).forward(START_BOARD).tobytes()
+
+
+def test_evaluate_refuses_an_xgid_with_the_dice_rolled():
+    import fastbg
+
+    with pytest.raises(ValueError, match="dice rolled"):
+        fastbg.nn.evaluate("XGID=-b----E-C---eE---c-e----B-:0:0:1:31:0:0:0:0:10")
+    assert fastbg.nn.evaluate("XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10")["win"] > 0

@@ -172,3 +172,19 @@ def test_the_default_policy_is_the_network():
     assert res.policy == DEFAULT_POLICY == "nn"
     same = rollout(MIDGAME, 200, seed=4, policy="nn")
     assert (res.counts == same.counts).all()
+
+
+def test_dice_rolled_in_an_xgid_fix_the_first_roll_as_in_the_cli():
+    # fastbg.rollout used to drop the roll of an XGID (and roll the position out from a
+    # fresh roll) while `fastbg rollout` played it: the API now does as the CLI.
+    import fastbg
+
+    rolled = "XGID=-b----E-C---eE---c-e----B-:0:0:1:31:0:0:0:0:10"
+    before = "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10"
+    a = fastbg.rollout(rolled, 200, seed=4, policy="pubeval").counts
+    b = fastbg.rollout(before, 200, seed=4, policy="pubeval", dice=(3, 1)).counts
+    assert a.tolist() == b.tolist()
+    assert fastbg.rollout(rolled, 200, seed=4, policy="pubeval", dice=(1, 3)).counts.tolist() \
+        == a.tolist()
+    with pytest.raises(ValueError, match="3-1 rolled but dice is 4-2"):
+        fastbg.rollout(rolled, 200, seed=4, dice=(4, 2))

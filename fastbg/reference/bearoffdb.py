@@ -541,7 +541,8 @@ def bearoff_probabilities(board) -> np.ndarray:
     and the roll counts are independent. That holds for every side of one or two
     checkers (the tests check it, and agree with :mod:`fastbg.bearoff`'s exact
     solver within 3.3e-16); with three checkers a side the largest difference is
-    1.4e-3.
+    1.4e-3. Rounding is then clipped: ``win`` to [0, 1], ``win_gammon`` to at most
+    ``win`` and ``lose_gammon`` to at most ``1 - win``.
     """
     me, opp = _bearoff_sides(board)
     p = _off(me)[0]
@@ -560,4 +561,8 @@ def bearoff_probabilities(board) -> np.ndarray:
         tf = _tails(_first(me)[0])
         for l in range(K_FIRST - 1):
             lose_gammon = lose_gammon + q[l] * tf[l + 1]
+    # rounding can leave the sums a few ulps outside [0, 1] or a gammon above its win
+    win = min(max(win, 0.0), 1.0)
+    win_gammon = min(win_gammon, win)
+    lose_gammon = min(lose_gammon, 1.0 - win)
     return np.array([win, win_gammon, 0.0, lose_gammon, 0.0], dtype=np.float64)

@@ -621,10 +621,13 @@ cdef int bearoff_probabilities_c(const board_t* b, double* p) noexcept nogil:
         t = g_first_tail + <Py_ssize_t>FIRST_SLOT[im] * BO_K_FIRST
         for k in range(g_lo[io], min(g_hi[io] + 1, BO_K_FIRST - 1)):
             lg = lg + Q[k] * t[k + 1]
+    # rounding can leave the sums a few ulps outside [0, 1] or a gammon above its win
+    # (same clipping as the reference)
+    win = min(max(win, 0.0), 1.0)
     p[0] = win
-    p[1] = wg
+    p[1] = min(wg, win)
     p[2] = 0.0
-    p[3] = lg
+    p[3] = min(lg, 1.0 - win)
     p[4] = 0.0
     return 0
 
