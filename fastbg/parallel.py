@@ -178,8 +178,13 @@ def run_blocks(
         try:
             for k in range(nblocks):
                 absorb(*run_one(k))
-        except KeyboardInterrupt:
+        except KeyboardInterrupt as exc:
             interrupted = True
+            # a pure-Python block cut short hands over the games it finished
+            part = getattr(exc, "partial_counts", None)
+            if block is None and part is not None and part.shape == counts.shape:
+                counts[:] += part
+                done_games += int(part.sum())
         return BlockRun(counts, done_games, interrupted)
 
     # Ctrl-C sets a flag instead of raising, so it can never land between the two

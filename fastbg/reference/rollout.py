@@ -186,6 +186,9 @@ def rollout_block(board, games, bitgen, policy, dice=None, opening=False) -> np.
         As :func:`play_game`, or if ``games`` is negative or not an integer.
     TypeError
         As :func:`play_game`.
+    KeyboardInterrupt
+        Passed on, with the counts of the games finished so far as its
+        ``partial_counts`` attribute.
     """
     b = validate_board(board)
     _check_start(b)
@@ -197,8 +200,13 @@ def rollout_block(board, games, bitgen, policy, dice=None, opening=False) -> np.
     policy = _get_policy(policy)
     _check_bitgen(bitgen)
     counts = np.zeros(6, dtype=np.int64)
-    for _ in range(int(games)):
-        counts[_play(b, bitgen, policy, first)] += 1
+    try:
+        for _ in range(int(games)):
+            counts[_play(b, bitgen, policy, first)] += 1
+    except KeyboardInterrupt as exc:
+        # Ctrl-C inside a slow pure-Python block: the caller may keep the finished games
+        exc.partial_counts = counts
+        raise
     return counts
 
 
