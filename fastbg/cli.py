@@ -269,7 +269,11 @@ def _cmd_show(args) -> int:
 
     text = args.position.strip()
     if not (_is_xgid(text) or ":" in text):  # 'start' or a Position ID: no state
-        print(Position.parse(text))
+        pos = Position.parse(text)
+        if not pos.board.any():
+            raise ValueError(f"{text}: both sides have borne off all their checkers, which "
+                             "no game can reach")
+        print(pos)
         return 0
     try:
         pos, state, dice = parse_game(text)

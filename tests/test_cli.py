@@ -280,3 +280,8 @@ def test_one_point_match_is_described_without_a_crawford_game(capsys):
     assert code == 0
     assert "1-point match, score 0-0 (1-away/1-away), no Crawford game in a 1-point match, " \
            "dead cube, cube 1 centred" in out
+
+
+def test_show_refuses_a_board_with_no_checker_on_either_side(capsys):
+    code, out, err = run_status(capsys, "show", "AAAAAAAAAAAAAA")
+    assert code == 2 and "both sides have borne off" in err and out == ""
