@@ -25,7 +25,7 @@ from libc.stdlib cimport malloc, calloc, free
 from libc.string cimport memset
 
 from fastbg._core._types cimport board_t, NSLOTS
-from fastbg._core.board cimport load_board
+from fastbg._core.board cimport load_board, back_point_c
 from fastbg._core.movegen cimport movegen_t, movegen_new, movegen_free, generate
 from fastbg._core.movegen import validate_dice
 
@@ -559,17 +559,8 @@ cdef const double* first_dist_c(int index) noexcept nogil:
 
 
 cdef bint is_bearoff_c(const board_t* b) noexcept nogil:
-    cdef int side, i, n
-    for side in range(2):
-        n = 0
-        for i in range(6, NSLOTS):
-            if b.p[side][i]:
-                return 0
-        for i in range(6):
-            n += b.p[side][i]
-        if n == 0:
-            return 0
-    return 1
+    # each side has a checker left, and none beyond its 6-point (back point 1..6)
+    return 1 <= back_point_c(b.p[0]) <= 6 and 1 <= back_point_c(b.p[1]) <= 6
 
 
 cdef extern from *:

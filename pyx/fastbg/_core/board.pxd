@@ -31,12 +31,29 @@ cdef inline int pip_count_row(const unsigned char* row) noexcept nogil:
     return s
 
 
+cdef extern from *:
+    """
+    static inline int fastbg_clz64(unsigned long long x) { return __builtin_clzll(x); }
+    """
+    int fastbg_clz64(unsigned long long x) noexcept nogil
+
+
 cdef inline int back_point_c(const unsigned char* row) noexcept nogil:
-    """A side's highest occupied point (1..24, bar = 25), 0 if it has none left."""
-    cdef int i = BAR
-    while i >= 0 and row[i] == 0:
-        i -= 1
-    return i + 1
+    """A side's highest occupied point (1..24, bar = 25), 0 if it has none left.
+
+    ``row`` is one of a board's 25-slot rows; read eight slots at a time.
+    """
+    cdef unsigned long long w
+    memcpy(&w, row + 17, 8)                 # slots 17..24
+    if w:
+        return 18 + ((63 - fastbg_clz64(w)) >> 3)
+    memcpy(&w, row + 9, 8)                  # slots 9..16
+    if w:
+        return 10 + ((63 - fastbg_clz64(w)) >> 3)
+    memcpy(&w, row + 1, 8)                  # slots 1..8
+    if w:
+        return 2 + ((63 - fastbg_clz64(w)) >> 3)
+    return 1 if row[0] else 0
 
 
 cdef inline bint is_race_c(const board_t* b) noexcept nogil:

@@ -30,8 +30,7 @@ from fastbg._core.dice cimport roll_index, opening_roll, get_bitgen
 from fastbg._core.movegen cimport movegen_t, movegen_new, movegen_free, generate
 from fastbg._core.rollout cimport play_turn_c
 from fastbg._core.eval cimport Policy
-from fastbg._core.nn cimport (NNPolicy, qnet_t, qpre_t, q_probabilities, sigmoid_t, consistent,
-                              q_pre, q_outputs, NN_MAX_HIDDEN, NN_OUTPUTS)
+from fastbg._core.nn cimport NNPolicy, qnet_t, q_probabilities, NN_OUTPUTS
 from numpy.random cimport bitgen_t
 
 cnp.import_array()

@@ -32,7 +32,8 @@ from fastbg._core.dice cimport roll_index, opening_roll, get_bitgen
 from fastbg._core.movegen cimport movegen_t, movegen_new, movegen_free, generate
 from fastbg._core.rollout cimport play_turn_c
 from fastbg._core.eval cimport Policy
-from fastbg._core.bearoffdb cimport ensure_db, bearoff_probabilities_c, bearoff_prefetch_c
+from fastbg._core.bearoffdb cimport (ensure_db, is_bearoff_c, bearoff_probabilities_c,
+                                    bearoff_prefetch_c)
 from fastbg._core.eval import make_policy
 
 cnp.import_array()
@@ -125,31 +126,41 @@ cdef inline double dmin(double a, double b) noexcept nogil:
     return a if a < b else b
 
 
-cdef inline void clip5(const double* raw, double* p, int back0, int back1, int sum0,
-                       int sum1) noexcept nogil:
-    """consistent() from the sides' back points (1..25, 0 none) and checkers not off."""
-    cdef double w = raw[0]
+cdef inline int live_outputs(int back0, int back1, int sum0, int sum1) noexcept nogil:
+    """The outputs (bit k: output k) that consistent() does not set to 0, from the sides'
+    back points (1..25, 0 none) and checkers not off: a side's gammons are 0 once its
+    opponent has borne off a checker, and in a race (no contact) its backgammons are 0
+    unless the opponent has a checker in the side's home board (back point > 18)."""
     cdef bint race = back0 + back1 < 25
+    cdef int mask = 31
+    if sum1 < NCHECKERS:                # the opponent has borne off: no gammon for us
+        mask &= ~6
+    elif race and back1 <= 18:          # no contact, none in our home: no backgammon
+        mask &= ~4
+    if sum0 < NCHECKERS:                # we have borne off: no gammon against us
+        mask &= ~24
+    elif race and back0 <= 18:
+        mask &= ~16
+    return mask
+
+
+cdef inline void clip5(const double* raw, double* p, int live) noexcept nogil:
+    """consistent() given live_outputs(): the order constraints, then the zeros."""
+    cdef double w = raw[0]
+    cdef int k
     p[0] = w
     p[1] = dmin(raw[1], w)
     p[2] = dmin(raw[2], p[1])
     p[3] = dmin(raw[3], 1.0 - w)
     p[4] = dmin(raw[4], p[3])
-    if sum1 < NCHECKERS:                # the opponent has borne off: no gammon for us
-        p[1] = 0.0
-        p[2] = 0.0
-    elif race and back1 <= 18:          # no contact, none in our home: no backgammon
-        p[2] = 0.0
-    if sum0 < NCHECKERS:                # we have borne off: no gammon against us
-        p[3] = 0.0
-        p[4] = 0.0
-    elif race and back0 <= 18:
-        p[4] = 0.0
+    for k in range(1, NN_OUTPUTS):
+        if not live & (1 << k):
+            p[k] = 0.0
 
 
 cdef void consistent(const board_t* b, const double* raw, double* p) noexcept nogil:
-    clip5(raw, p, back_point_c(b.p[0]), back_point_c(b.p[1]), row_sum(b.p[0]),
-          row_sum(b.p[1]))
+    clip5(raw, p, live_outputs(back_point_c(b.p[0]), back_point_c(b.p[1]), row_sum(b.p[0]),
+                               row_sum(b.p[1])))
 
 
 cdef inline double equity5(const double* p) noexcept nogil:
@@ -315,7 +326,7 @@ def _tables(Net net):
         if t[k].dtype != dt or not t[k].flags.c_contiguous:
             raise TypeError(f"quantized table {k} must be C-contiguous {dt.__name__}")
         t[k].setflags(write=False)
-    _TABLES_CACHE = ({k: np.array(v, copy=True) for k, v in w.items()}, t)
+    _TABLES_CACHE = (w, t)          # net.weights() returned copies
     return t
 
 
@@ -365,10 +376,8 @@ cdef inline void q_outputs_masked(const qnet_t* q, const qpre_t* pre, int mask,
 cdef extern from *:
     """
     static inline int fastbg_ctz64(unsigned long long x) { return __builtin_ctzll(x); }
-    static inline int fastbg_clz64(unsigned long long x) { return __builtin_clzll(x); }
     """
     int fastbg_ctz64(unsigned long long x) noexcept nogil
-    int fastbg_clz64(unsigned long long x) noexcept nogil
 
 
 cdef void q_probabilities(const qnet_t* q, const board_t* b, double* p) noexcept nogil:
@@ -381,21 +390,6 @@ cdef void q_probabilities(const qnet_t* q, const board_t* b, double* p) noexcept
     q_pre(q, b, pre)
     q_outputs(q, pre, raw)
     consistent(b, raw, p)
-
-
-cdef inline int back_point_fast(const unsigned char* row) noexcept nogil:
-    """back_point_c (highest occupied point, bar = 25, 0 if none) eight slots at a time."""
-    cdef uint64_t w
-    memcpy(&w, row + 17, 8)                 # slots 17..24
-    if w:
-        return 18 + ((63 - fastbg_clz64(w)) >> 3)
-    memcpy(&w, row + 9, 8)                  # slots 9..16
-    if w:
-        return 10 + ((63 - fastbg_clz64(w)) >> 3)
-    memcpy(&w, row + 1, 8)                  # slots 1..8
-    if w:
-        return 2 + ((63 - fastbg_clz64(w)) >> 3)
-    return 1 if row[0] else 0
 
 
 cdef double q_play_equity(const qnet_t* q, const board_t* before, const qpre_t* base,
@@ -412,7 +406,7 @@ cdef double q_play_equity(const qnet_t* q, const board_t* before, const qpre_t* 
     cdef const int32_t* sub[51]
     cdef const int32_t* add[51]
     cdef board_t sw
-    cdef int back0, back1, sum0, mask
+    cdef int live
     cdef int nh = q.nh, j, k, r, i, m = 0, ob, op
     cdef const unsigned char* bb = <const unsigned char*>before
     cdef const unsigned char* pp = <const unsigned char*>play
@@ -421,7 +415,7 @@ cdef double q_play_equity(const qnet_t* q, const board_t* before, const qpre_t* 
     op = row_sum(play.p[0])
     if op == 0:
         return 1.0 + loser_class(play.p[1])
-    if back_point_fast(play.p[0]) <= 6 and back_point_fast(play.p[1]) <= 6:
+    if is_bearoff_c(play):
         # a pure bear-off: the one-sided database, as the opponent sees it
         swap_into(play, &sw)
         if bearoff_probabilities_c(&sw, p) == 0:
@@ -458,21 +452,10 @@ cdef double q_play_equity(const qnet_t* q, const board_t* before, const qpre_t* 
     if k < m:
         fbg_q_adjust(pre, src, sub[k], add[k], nh)
     # the position with the turn passed: row 0 = the opponent, row 1 = the mover.
-    # Outputs that clip5 sets to 0 whatever their value are not computed.
-    back0 = back_point_fast(play.p[1])
-    back1 = back_point_fast(play.p[0])
-    sum0 = row_sum(play.p[1])
-    mask = 31
-    if op < NCHECKERS:
-        mask &= ~6                          # the mover has borne off: no gammon for row 0
-    elif back0 + back1 < 25 and back1 <= 18:
-        mask &= ~4
-    if sum0 < NCHECKERS:
-        mask &= ~24
-    elif back0 + back1 < 25 and back0 <= 18:
-        mask &= ~16
-    q_outputs_masked(q, pre, mask, raw)
-    clip5(raw, p, back0, back1, sum0, op)
+    # Outputs that consistent() sets to 0 whatever their value are not computed.
+    live = live_outputs(back_point_c(play.p[1]), back_point_c(play.p[0]), row_sum(play.p[1]), op)
+    q_outputs_masked(q, pre, live, raw)
+    clip5(raw, p, live)
     return -equity5(p)
 
 
@@ -531,7 +514,7 @@ cdef class NNPolicy(Policy):
         swap_into(before, &sw)
         for j in range(n):
             # start the bear-off table loads of the plays q_play_equity will look up
-            if back_point_fast(plays[j].p[0]) <= 6 and back_point_fast(plays[j].p[1]) <= 6:
+            if is_bearoff_c(&plays[j]):
                 bearoff_prefetch_c(plays[j].p[0])
         q_pre(&self.q, &sw, base)
         for j in range(n):
