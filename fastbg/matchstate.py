@@ -440,3 +440,34 @@ def parse_game(text):
             "same cube decision before the double)"
         )
     return Position(game.board), game.state, game.dice
+
+
+def position_and_roll(position):
+    """A position given in any accepted form, and the roll it holds if any.
+
+    Parameters
+    ----------
+    position : Position, str or array_like of int, shape (2, 25)
+        An XGID or a GNU ``PositionID:MatchID`` pair (read by :func:`parse_game`,
+        which also refuses an impossible cube or score), or anything
+        :meth:`fastbg.Position.parse` reads.
+
+    Returns
+    -------
+    position : Position
+    dice : tuple of (int, int) or None
+        The roll of an XGID or ID pair whose player has rolled, else ``None``.
+
+    Raises
+    ------
+    ValueError
+        As :func:`parse_game` or :meth:`fastbg.Position.parse`.
+    """
+    from .position import Position
+
+    if isinstance(position, str):
+        s = position.strip()
+        if s.upper().startswith("XGID=") or ":" in s:
+            pos, _, dice = parse_game(s)
+            return pos, dice
+    return Position.parse(position), None

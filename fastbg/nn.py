@@ -21,16 +21,6 @@ __all__ = ["evaluate", "evaluate_many", "network_info", "PROBABILITY_KEYS"]
 PROBABILITY_KEYS = ("win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon")
 
 
-def _board(position) -> np.ndarray:
-    from .position import Position
-
-    if isinstance(position, Position):
-        return position.board
-    if isinstance(position, str):
-        return Position.parse(position).board
-    return Position(position).board
-
-
 _POLICIES: dict = {}
 
 
@@ -80,16 +70,14 @@ def evaluate(position, engine: str = "cython") -> dict:
     FileNotFoundError
         If the shipped weights are missing.
     """
-    if isinstance(position, str) and (position.strip().upper().startswith("XGID=")
-                                      or ":" in position):
-        from .matchstate import parse_game
+    from .matchstate import position_and_roll
 
-        _, _, rolled = parse_game(position)
-        if rolled is not None:
-            raise ValueError(
-                f"the position has the dice rolled ({rolled[0]}-{rolled[1]}): the evaluation "
-                "is of a position before the roll (dice 00 in an XGID)")
-    b = _board(position)
+    pos, rolled = position_and_roll(position)
+    if rolled is not None:
+        raise ValueError(
+            f"the position has the dice rolled ({rolled[0]}-{rolled[1]}): the evaluation "
+            "is of a position before the roll (dice 00 in an XGID)")
+    b = pos.board
     if not b[0].any() or not b[1].any():
         raise ValueError("the game is over: a side has no checker left")
     p = _policy(engine).probabilities(b)

@@ -205,9 +205,8 @@ def run_blocks(
                 # running ones are waited for
                 pending = {fut for fut in pending if not fut.cancel()}
             finished, pending = wait(pending, timeout=0.1, return_when=FIRST_COMPLETED)
-            for fut in finished:
-                if not fut.cancelled():
-                    absorb(*fut.result())
+            for fut in finished:          # cancelled ones left `pending` above
+                absorb(*fut.result())
             if stop.is_set() and not pending:
                 break
     except KeyboardInterrupt:  # raised by a progress callback

@@ -9,7 +9,7 @@ import numpy as np
 
 from .engine import ENGINES
 from .parallel import BLOCK_SIZE, n_blocks, resolve_workers, run_blocks
-from .position import START_BOARD, Position
+from .position import START_BOARD
 
 __all__ = ["rollout", "RolloutResult", "POLICIES", "DEFAULT_POLICY", "PROBABILITY_KEYS",
            "outcome_statistics"]
@@ -280,14 +280,9 @@ def rollout(
     If the run is interrupted (Ctrl-C), the result covers the blocks that
     finished and has ``interrupted=True``.
     """
-    rolled = None
-    if isinstance(position, str) and (position.strip().upper().startswith("XGID=")
-                                      or ":" in position):
-        from .matchstate import parse_game
+    from .matchstate import position_and_roll
 
-        pos, _, rolled = parse_game(position)   # an XGID or ID pair may hold the roll
-    else:
-        pos = Position.parse(position)
+    pos, rolled = position_and_roll(position)   # an XGID or ID pair may hold the roll
     if pos.game_over:
         raise ValueError("the game is over in this position: a side has borne off all 15 checkers")
     if isinstance(games, bool) or not isinstance(games, (int, np.integer)) or games < 1:
