@@ -29,7 +29,7 @@ from fastbg._core.board cimport (load_board, swap_into, row_sum, loser_class, is
 from fastbg._core.dice cimport roll_index, opening_roll, get_bitgen
 from fastbg._core.movegen cimport movegen_t, movegen_new, movegen_free, generate
 from fastbg._core.rollout cimport play_turn_c
-from fastbg._core.eval cimport Policy
+from fastbg._core.eval cimport Policy, as_policy
 from fastbg._core.nn cimport NNPolicy, qnet_t, q_probabilities, NN_OUTPUTS
 from numpy.random cimport bitgen_t
 
@@ -416,17 +416,6 @@ cdef int play_cubeful_c(const board_t* start, bitgen_t* bg, Policy policy, const
         side ^= 1
 
 
-cdef Policy _get_policy(object policy):
-    from fastbg._core.eval import make_policy
-    if isinstance(policy, str):
-        return make_policy(policy)
-    if not isinstance(policy, Policy):
-        raise TypeError(
-            f"policy must come from make_policy() (or be its name), got {type(policy).__name__}"
-        )
-    return <Policy>policy
-
-
 def _check_cube_args(cube, owner, max_cube, x):
     for name, v in (("cube", cube), ("max_cube", max_cube)):
         if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer)) \
@@ -506,7 +495,7 @@ def cubeful_block(board, games, bitgen, policy, evaluator, *, cube=1, cube_owner
     cdef int lc0 = lc0_, own = own_, ml = ml_
     cdef double xfix = x_
     cdef bint jac = bool(jacoby), op = bool(opening)
-    cdef Policy pol = _get_policy(policy)
+    cdef Policy pol = as_policy(policy)
     cdef bitgen_t* bg = get_bitgen(bitgen)
     cdef cnp.ndarray[cnp.int64_t, ndim=2] counts_arr = np.zeros((N_CLASSES, N_CUBES), dtype=np.int64)
     cdef int64_t* counts = <int64_t*>cnp.PyArray_DATA(counts_arr)

@@ -321,6 +321,16 @@ def make_policy(name):
     raise ValueError(f"unknown policy {name!r}: choose one of {', '.join(POLICIES)}")
 
 
+cdef Policy as_policy(object policy):
+    if isinstance(policy, str):
+        return make_policy(policy)
+    if not isinstance(policy, Policy):
+        raise TypeError(
+            f"policy must come from make_policy() (or be its name), got {type(policy).__name__}"
+        )
+    return <Policy>policy
+
+
 _PUBEVAL = None
 
 

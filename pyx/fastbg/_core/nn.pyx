@@ -31,10 +31,9 @@ from fastbg._core.board cimport (load_board, board_to_array, swap_into, row_sum,
 from fastbg._core.dice cimport roll_index, opening_roll, get_bitgen
 from fastbg._core.movegen cimport movegen_t, movegen_new, movegen_free, generate
 from fastbg._core.rollout cimport play_turn_c
-from fastbg._core.eval cimport Policy
+from fastbg._core.eval cimport Policy, as_policy
 from fastbg._core.bearoffdb cimport (ensure_db, is_bearoff_c, bearoff_probabilities_c,
                                     bearoff_prefetch_c)
-from fastbg._core.eval import make_policy
 
 cnp.import_array()
 
@@ -1092,8 +1091,8 @@ def match_game(board, dice_bitgen, choice_bitgen, policy_a, policy_b, opening=Tr
     load_board(board, &b)
     if row_sum(b.p[0]) == 0 or row_sum(b.p[1]) == 0:
         raise ValueError("the game is already over: a side has no checker left")
-    cdef Policy pa = make_policy(policy_a) if isinstance(policy_a, str) else policy_a
-    cdef Policy pb = make_policy(policy_b) if isinstance(policy_b, str) else policy_b
+    cdef Policy pa = as_policy(policy_a)
+    cdef Policy pb = as_policy(policy_b)
     cdef bitgen_t* dbg = get_bitgen(dice_bitgen)
     cdef bitgen_t* cbg = get_bitgen(choice_bitgen)
     cdef bint op = bool(opening)

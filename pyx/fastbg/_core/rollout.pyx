@@ -13,8 +13,7 @@ from fastbg._core._types cimport board_t, linear_eval_t, BAR, MAX_PLAYS
 from fastbg._core.board cimport load_board, swap_into, row_sum, loser_class
 from fastbg._core.dice cimport roll_index, opening_roll, get_bitgen
 from fastbg._core.movegen cimport movegen_t, movegen_new, movegen_free, generate
-from fastbg._core.eval cimport Policy
-from fastbg._core.eval import make_policy
+from fastbg._core.eval cimport Policy, as_policy
 
 cnp.import_array()
 
@@ -81,16 +80,6 @@ cdef int _check_dice(object dice, int* d1, int* d2) except -1:
     d1[0] = a
     d2[0] = b
     return 0
-
-
-cdef Policy _get_policy(object policy):
-    if isinstance(policy, str):
-        return make_policy(policy)
-    if not isinstance(policy, Policy):
-        raise TypeError(
-            f"policy must come from make_policy() (or be its name), got {type(policy).__name__}"
-        )
-    return <Policy>policy
 
 
 cdef bint _closed_home(const unsigned char* row) noexcept nogil:
@@ -195,7 +184,7 @@ def rollout_block(board, games, bitgen, policy, dice=None, opening=False):
     cdef int d1, d2
     _check_dice(dice, &d1, &d2)
     cdef bint op = bool(opening)
-    cdef Policy pol = _get_policy(policy)
+    cdef Policy pol = as_policy(policy)
     cdef bitgen_t* bg = get_bitgen(bitgen)
     cdef cnp.ndarray[cnp.int64_t, ndim=1] counts_arr = np.zeros(6, dtype=np.int64)
     cdef int64_t* counts = <int64_t*>cnp.PyArray_DATA(counts_arr)
