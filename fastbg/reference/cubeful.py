@@ -20,11 +20,11 @@ import numpy as np
 from ..cube import cube_action, default_cube_efficiency, is_last_roll, money_cube_decision
 from ..matchcube import _cubeful as _match_cubeful
 from .board import outcome, swap, validate_board
-from .dice import opening_roll, roll_index
+from .dice import roll_index
 from .eval import make_policy
 from .movegen import bears_off_all
 from .nn import NNPolicy
-from .rollout import play_turn
+from .rollout import opening_turn, play_turn
 
 __all__ = ["cubeful_block", "play_cubeful", "probabilities", "RESULT_CLASSES", "N_CUBE_VALUES",
            "MAX_CUBE_LOG2"]
@@ -126,13 +126,8 @@ def play_cubeful(board, bitgen, policy, evaluator, lc0, owner0, max_log2, x, jac
     while True:
         if first_opening:
             first_opening = False
-            a, b = opening_roll(bitgen)
-            if a > b:
-                d1, d2 = a, b
-            else:
-                board = swap(board)
-                side = 1
-                d1, d2 = b, a
+            board, root, d1, d2 = opening_turn(board, bitgen)
+            side = 0 if root else 1
         else:
             m = None
             if match is not None:

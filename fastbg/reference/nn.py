@@ -44,8 +44,9 @@ from pathlib import Path
 import numpy as np
 
 from .board import outcome, swap
-from .dice import opening_roll, roll_index
+from .dice import roll_index
 from .movegen import legal_plays
+from .rollout import opening_turn
 
 __all__ = [
     "NN_INPUTS",
@@ -711,13 +712,8 @@ def match_game(board, dice_bitgen, choice_bitgen, policy_a, policy_b, opening=Tr
         raise ValueError("the game is already over: a side has no checker left")
     side = 0
     if opening:
-        a, b = opening_roll(dice_bitgen)
-        if a > b:
-            d1, d2 = a, b
-        else:
-            cur = swap(cur)
-            side = 1
-            d1, d2 = b, a
+        cur, root, d1, d2 = opening_turn(cur, dice_bitgen)
+        side = 0 if root else 1
     else:
         r = roll_index(dice_bitgen)
         d1, d2 = r // 6 + 1, r % 6 + 1

@@ -81,13 +81,8 @@ def _play(board: np.ndarray, bitgen, policy, first) -> int:
     # `mover_is_root` tells whether row 0 is the side that was in row 0 of the input.
     mover_is_root = True
     if first == "opening":
-        a, b = opening_roll(bitgen)
-        if a > b:
-            first = (a, b)
-        else:
-            board = swap(board)
-            mover_is_root = False
-            first = (b, a)
+        board, mover_is_root, d1, d2 = opening_turn(board, bitgen)
+        first = (d1, d2)
     while True:
         if first is not None:
             d1, d2 = first
@@ -101,6 +96,20 @@ def _play(board: np.ndarray, bitgen, policy, first) -> int:
             return won - 1 if mover_is_root else won + 2
         board = swap(after)
         mover_is_root = not mover_is_root
+
+
+def opening_turn(board, bitgen):
+    """The opening roll, as every game loop of the reference engine plays it.
+
+    Each side rolls one die (ties re-rolled, :func:`fastbg.reference.dice.opening_roll`);
+    the higher die moves first and plays both. Returns ``(board, root, d1, d2)``:
+    ``board`` with the winner in row 0 (swapped if the opponent won), ``root`` True if
+    the winner is row 0 of the given board, and the winner's die first.
+    """
+    a, b = opening_roll(bitgen)
+    if a > b:
+        return board, True, a, b
+    return swap(board), False, b, a
 
 
 def play_turn(board, d1: int, d2: int, policy, bitgen) -> np.ndarray:
