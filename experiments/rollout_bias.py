@@ -65,6 +65,9 @@ CLASSES = ("contact", "priming", "backgame", "crashed", "race")
 # Self-play positions per class, on top of the hand-made ones below.
 FROM_GAMES = {"contact": 8, "priming": 4, "backgame": 4, "crashed": 5, "race": 5}
 SELFPLAY_SEED = 90002   # benchmark seeds: disjoint from training
+# Self-play positions must still be open: fastbg nn's own 0-ply win chance (of the side
+# on roll) in this range (otherwise races and crashed positions are mostly 5 v 140 pips).
+WIN_RANGE = (0.1, 0.9)
 
 
 def board(on_roll: dict, opponent: dict, on_roll_bar: int = 0, opponent_bar: int = 0) -> np.ndarray:
@@ -218,7 +221,11 @@ def select_positions(exe: str, n_games: int, work: Path) -> list[dict]:
                 continue
             b = t.board
             pos = fastbg.Position.parse(b)
+            win = fastbg.nn.evaluate(b)["win"]
+            if not WIN_RANGE[0] <= win <= WIN_RANGE[1]:
+                continue    # decided already: little to learn about bias
             cands.append({"game": g, "turn": t.turn, "position_id": pos.to_position_id(),
+                          "nn_win": round(win, 3),
                           "prime": [longest_trapping_prime(b, 0), longest_trapping_prime(b, 1)],
                           "backgame": backgame_side(b), "pips": list(pos.pip_counts)})
     log(f"selection: {len(cands)} positions from {n_games} games; classifying with gnubg")
@@ -265,7 +272,7 @@ def select_positions(exe: str, n_games: int, work: Path) -> list[dict]:
                 why = f"gnubg class {gnubg_driver.GNUBG_CLASSES[c['gnubg_class']]}"
             out.append({"name": f"{cls}_g{c['game']}t{c['turn']}", "class": cls,
                         "description": f"self-play game {c['game']} turn {c['turn']}, "
-                                       f"{c['pips'][0]} v {c['pips'][1]} pips; {why}",
+                                       f"{c['pips'][0]} v {c['pips'][1]} pips, nn win {c['nn_win']:.2f}; {why}",
                         "source": f"nn self-play, seed {SELFPLAY_SEED}",
                         "position_id": c["position_id"], "xgid": pos.to_xgid()})
     return out
@@ -328,6 +335,8 @@ def cmd_reference(args) -> int:
                                             "the opponent's home board, 5+ checkers there or "
                                             "on the bar, 30+ pips behind",
                                 "crashed": "gnubg class crashed", "race": "gnubg class race",
+                                "open": f"fastbg nn 0-ply win chance of the side on roll in "
+                                        f"{list(WIN_RANGE)} (self-play positions only)",
                                 "pick": "one position per game and class, games at random"}},
         "equity": "cubeless money equity of the side on roll before its roll "
                   "(2w-1 + wg-lg + wbg-lbg), probabilities in fastbg's DESIGN section 5 "
