@@ -1,5 +1,9 @@
 """fastbg: a backgammon simulation engine with a Cython core.
 
+The package is layered; each layer imports only the ones below it (checked by
+import-linter, ``pyproject.toml``): ``cli`` > ``rollouts`` > ``cube`` | ``nn`` > ``game``
+> ``formats`` > ``engine`` > ``_core`` (compiled) > ``reference`` (pure Python).
+
 Public API
 ----------
 Position
@@ -8,6 +12,8 @@ legal_plays(position, dice, engine="cython")
     Every legal play for a roll, with notation.
 rollout(position, games, seed=None, workers=None, policy="nn", engine="cython", dice=None)
     Monte Carlo rollout -> RolloutResult.
+cubeful_rollout(position, games, *, seed=None, state=None, ...)
+    Rollout with the cube in play, money or match -> CubefulRolloutResult.
 get_engine(name)
     The functions of the "cython" or "python" engine.
 MatchState, parse_game(text)
@@ -25,23 +31,21 @@ nn.evaluate(position, engine="cython")
 """
 __version__ = "0.1.0"
 
-from .engine import ENGINES, get_engine
-from .plays import Play, legal_plays, parse_dice
-from .position import Position
-from .positionid import decode_position_id, decode_xgid, encode_position_id, encode_xgid
-from .rollout import POLICIES, PROBABILITY_KEYS, RolloutResult, rollout
-from .cube import (CUBE_OWNERS, MoneyCubeDecision, cash_point, cube_action, cubeful_equity,
-                   default_cube_efficiency, gammon_values, money_cube_decision,
-                   probability_covariance, take_point)
-from .met import DEFAULT_MET, SHIPPED_METS, MatchEquityTable, load_met
-from .matchcube import MatchCubeDecision, match_cube_decision
-from .matchstate import MatchState, parse_game
 from . import nn
+from .cube import (CUBE_OWNERS, DEFAULT_MET, SHIPPED_METS, MatchCubeDecision, MatchEquityTable,
+                   MoneyCubeDecision, cash_point, cube_action, cubeful_equity,
+                   default_cube_efficiency, gammon_values, load_met, match_cube_decision,
+                   money_cube_decision, probability_covariance, take_point)
+from .engine import ENGINES, get_engine
+from .formats import decode_position_id, decode_xgid, encode_position_id, encode_xgid, parse_dice
+from .game import PROBABILITY_KEYS, MatchState, Play, Position, legal_plays, parse_game
+from .rollouts import POLICIES, CubefulRolloutResult, RolloutResult, cubeful_rollout, rollout
 
 __all__ = [
     "ENGINES", "POLICIES", "PROBABILITY_KEYS", "Play", "Position", "RolloutResult",
     "decode_position_id", "decode_xgid", "encode_position_id", "encode_xgid",
     "get_engine", "legal_plays", "parse_dice", "rollout",
+    "CubefulRolloutResult", "cubeful_rollout",
     "CUBE_OWNERS", "MoneyCubeDecision", "cash_point", "cube_action", "cubeful_equity",
     "default_cube_efficiency", "gammon_values", "money_cube_decision",
     "probability_covariance", "take_point",

@@ -20,8 +20,9 @@ from importlib import resources
 import numpy as np
 import pytest
 
-from fastbg.met import (DEFAULT_MET, OUTCOMES, SHIPPED_METS, MatchEquityTable, gammon_values,
-                        load_met, outcome_probabilities)
+from fastbg.cube import load_met
+from fastbg.cube.met import (DEFAULT_MET, OUTCOMES, SHIPPED_METS, MatchEquityTable, gammon_values,
+                             outcome_probabilities)
 
 KXG2 = load_met("Kazaross-XG2")
 DATA = resources.files("fastbg").joinpath("data", "met")

@@ -28,8 +28,9 @@ from fastbg._core.board cimport (load_board, swap_into, row_sum, loser_class, is
                                  pip_count_row)
 from fastbg._core.dice cimport roll_index, opening_roll, get_bitgen
 from fastbg._core.movegen cimport movegen_t, movegen_new, movegen_free, generate
-from fastbg._core.rollout cimport play_turn_c
-from fastbg._core.eval cimport Policy, as_policy
+from fastbg._core.turn cimport play_turn_c
+from fastbg._core.eval cimport Policy
+from fastbg._core.policies cimport as_policy
 from fastbg._core.nn cimport NNPolicy, qnet_t, q_probabilities, NN_OUTPUTS
 from numpy.random cimport bitgen_t
 

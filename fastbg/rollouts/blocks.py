@@ -17,7 +17,7 @@ from typing import Callable
 
 import numpy as np
 
-from .engine import get_engine
+from ..engine import get_engine
 
 __all__ = ["BLOCK_SIZE", "block_bit_generator", "block_sizes", "block_size_of", "n_blocks",
            "run_blocks", "BlockRun"]

@@ -3,25 +3,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from .positionid import (
-    decode_gnubg_id,
-    decode_position_id,
-    decode_xgid,
-    encode_position_id,
-    encode_xgid,
-    validate_board,
-)
-from .reference import board as _board
+from ..formats.positionid import decode_position_id, encode_position_id, validate_board
+from ..formats.xgid import decode_xgid, encode_xgid
+from ..reference import board as _board
+from ..reference.board import START_BOARD
+from .matchstate import decode_gnubg_id
 
 __all__ = ["Position", "START_BOARD"]
-
-# The standard start, from either side's point of view: 2 on the 24-point, 5 on the
-# 13-point, 3 on the 8-point and 5 on the 6-point.
-START_BOARD = np.zeros((2, 25), dtype=np.int8)
-for _row in START_BOARD:
-    _row[[23, 12, 7, 5]] = [2, 5, 3, 5]
-START_BOARD.setflags(write=False)
-
 
 class Position:
     """A backgammon position with the player on roll about to roll.
@@ -65,7 +53,7 @@ class Position:
 
     @classmethod
     def from_position_id(cls, pid: str) -> "Position":
-        """Position of a GNU Backgammon Position ID (see :mod:`fastbg.positionid`)."""
+        """Position of a GNU Backgammon Position ID (see :mod:`fastbg.formats.positionid`)."""
         return cls(decode_position_id(pid))
 
     @classmethod
@@ -90,7 +78,7 @@ class Position:
         -------
         Position
             The board only: cube, score and dice of a pair or an XGID are read by
-            :func:`fastbg.matchstate.parse_game`.
+            :func:`fastbg.game.parse.parse_game`.
 
         Raises
         ------

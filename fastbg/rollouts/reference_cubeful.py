@@ -1,6 +1,7 @@
-"""Cubeful money games of the pure-Python engine (mirror of ``fastbg._core.cubeful``).
+"""Cubeful games (money and match) of the pure-Python engine, mirror of ``fastbg._core.cubeful``.
 
-The obviously-correct version: every cube decision calls the library's own
+It lives here, beside the cubeful rollout, not in :mod:`fastbg.reference`, because it
+is the obviously-correct version: every cube decision calls the library's own
 :func:`fastbg.cube.money_cube_decision` on the evaluator's probabilities
 (:meth:`fastbg.reference.nn.NNPolicy.probabilities`) with the cube efficiency of
 :func:`fastbg.cube.default_cube_efficiency` (or a fixed ``x``), and acts on its
@@ -17,14 +18,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..cube import cube_action, default_cube_efficiency, is_last_roll, money_cube_decision
-from ..matchcube import _cubeful as _match_cubeful
-from .board import outcome, swap, validate_board
-from .dice import roll_index
-from .eval import make_policy
-from .movegen import bears_off_all
-from .nn import NNPolicy
-from .rollout import opening_turn, play_turn
+from ..cube.efficiency import default_cube_efficiency, is_last_roll
+from ..cube.match import _cubeful as _match_cubeful
+from ..cube.money import cube_action, money_cube_decision
+from ..reference.board import outcome, swap, validate_board
+from ..reference.dice import roll_index
+from ..reference.movegen import bears_off_all
+from ..reference.nn import NNPolicy
+from ..reference.policies import make_policy
+from ..reference.turn import opening_turn, play_turn
 
 __all__ = ["cubeful_block", "play_cubeful", "probabilities", "RESULT_CLASSES", "N_CUBE_VALUES",
            "MAX_CUBE_LOG2"]

@@ -25,9 +25,9 @@ import time
 
 import numpy as np
 
-from .engine import get_engine
-from .parallel import run_blocks
-from .position import START_BOARD
+from ..engine import get_engine
+from ..reference.board import START_BOARD
+from .blocks import run_blocks
 
 __all__ = ["ROLLS", "bench_positions", "time_games", "time_movegen", "run_bench",
            "DEFAULT_GAMES", "format_table"]

@@ -31,9 +31,9 @@ from itertools import combinations_with_replacement
 
 import numpy as np
 
-from .cube import cube_action
-from .position import Position
-from .reference.movegen import legal_plays as _reference_legal_plays
+from ..game.position import Position
+from ..reference.movegen import legal_plays as _reference_legal_plays
+from .money import cube_action
 
 __all__ = ["BearoffSolver", "BearoffValue", "solve", "bearoff_board", "home_boards",
            "side_key"]

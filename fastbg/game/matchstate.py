@@ -5,13 +5,14 @@ fastbg's boards are perspective-relative (DESIGN section 2): row 0 is the player
 are the player on roll's, ``"opponent"`` and ``score[1]`` the other side's. After a turn
 passes, :meth:`MatchState.swapped` gives the state from the other side.
 
-Text formats (codecs in :mod:`fastbg.positionid`):
+Text formats (raw fields in :mod:`fastbg.formats`; with the state, the encoders in
+:mod:`fastbg.game.ids` and the decoders at the end of this module):
 
 - GNU Backgammon's ``PositionID:MatchID`` pair. The Match ID format is described in the GNU
   Backgammon manual, "A technical description of the Match ID".
 - eXtreme Gammon's XGID (eXtreme Gammon's documentation of the XGID).
 
-:func:`parse_game` reads any of them (or ``"start"``, or a bare Position ID) into a
+:func:`fastbg.game.parse.parse_game` reads any of them (or ``"start"``, or a bare Position ID) into a
 ``(Position, MatchState, dice)`` triple.
 """
 from __future__ import annotations
@@ -21,9 +22,14 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from .cube import CUBE_OWNERS
+from ..formats.matchid import MAX_CUBE_LOG2, unpack_match_id
+from ..formats.positionid import decode_position_id
+from ..formats.xgid import decode_xgid
+from .ids import _CUBE_ACTIONS, MatchID, XGIDGame, encode_gnubg_id, encode_match_id, game_to_xgid
+from .outcomes import CUBE_OWNERS
 
-__all__ = ["MatchState", "parse_game", "check_dice", "DEFAULT_MAX_CUBE", "an"]
+__all__ = ["MatchState", "DEFAULT_MAX_CUBE", "an", "decode_match_id", "decode_gnubg_id",
+           "xgid_to_game"]
 
 #: The cube limit of an XGID that does not say otherwise (its last field, ``10``, is
 #: log2 of 1024), used also for GNU Backgammon IDs, which carry no limit.
@@ -62,31 +68,6 @@ def _flag(name: str, value) -> bool:
 
 def _power_of_two(value: int) -> bool:
     return value >= 1 and value & (value - 1) == 0
-
-
-def check_dice(dice):
-    """Validate a roll: ``None`` (not rolled) or two dice 1..6.
-
-    Parameters
-    ----------
-    dice : None or str or sequence of two int
-        As :func:`fastbg.parse_dice` accepts (``"31"``, ``(3, 1)``, ...), or ``None``.
-
-    Returns
-    -------
-    None or tuple of (int, int)
-        The dice in the order given.
-
-    Raises
-    ------
-    ValueError
-        If it is not two dice 1..6.
-    """
-    if dice is None:
-        return None
-    from .plays import parse_dice  # one dice parser for the package
-
-    return parse_dice(dice)
 
 
 @dataclass(frozen=True)
@@ -325,149 +306,188 @@ class MatchState:
         turn : {1, -1}
             1 writes the player on roll as XG's bottom player X, -1 as the top player O.
         cube_action : {None, "D", "B", "R"}
-            A pending double, beaver or raccoon (see :func:`fastbg.positionid.game_to_xgid`).
+            A pending double, beaver or raccoon (see :func:`fastbg.game.ids.game_to_xgid`).
 
         Returns
         -------
         str
             ``"XGID=..."`` with all ten fields.
         """
-        from .positionid import game_to_xgid
-
-        return game_to_xgid(_board_of(position), self, dice, turn=turn, cube_action=cube_action)
+        return game_to_xgid(getattr(position, "board", position), self, dice, turn=turn, cube_action=cube_action)
 
     def to_match_id(self, dice=None, **fields) -> str:
         """GNU Backgammon Match ID of this state (see
-        :func:`fastbg.positionid.encode_match_id` for ``fields``: ``player``,
+        :func:`fastbg.game.ids.encode_match_id` for ``fields``: ``player``,
         ``double_offered``, ``resign``, ``turn``, ``game_state``)."""
-        from .positionid import encode_match_id
-
         return encode_match_id(self, dice, **fields)
 
     def to_gnubg_id(self, position, dice=None, **fields) -> str:
         """GNU Backgammon ``PositionID:MatchID`` of a position in this state (``fields``
         as :meth:`to_match_id`)."""
-        from .positionid import encode_gnubg_id
-
-        return encode_gnubg_id(_board_of(position), self, dice, **fields)
+        return encode_gnubg_id(getattr(position, "board", position), self, dice, **fields)
 
 
-def _board_of(position):
-    from .position import Position
-
-    return position.board if isinstance(position, Position) else position
+# ----------------------------------------------------------------- reading the IDs
 
 
-def parse_game(text):
-    """Position, game state and dice from ``"start"``, a Position ID, a GNU Backgammon
-    ``PositionID:MatchID`` pair or an XGID.
+def decode_match_id(mid: str) -> MatchID:
+    """Read a GNU Backgammon Match ID.
+
+    Parameters
+    ----------
+    mid : str
+        12 base64 characters (surrounding white space is ignored).
+
+    Returns
+    -------
+    MatchID
+        ``state`` from the view of the player on roll (bit 6). Money play: the scores
+        (session totals) are dropped, ``jacoby`` is True unless bit 66 is set, and
+        ``max_cube`` is ``max(1024, cube)``; match play ignores bit 66. Bits 67-71 are
+        ignored, as GNU Backgammon does.
+
+    Raises
+    ------
+    ValueError
+        Naming the problem: wrong length or alphabet; cube owner field 2; a die of 7 or
+        only one die; a finished game; a Crawford flag in money play; an impossible
+        state (see :class:`MatchState`, :class:`MatchID`).
+    """
+    f = unpack_match_id(mid)
+
+    def bad(why):
+        return ValueError(f"bad Match ID {mid!r}: {why}")
+
+    length = f["match_length"]
+    p = f["player"]
+    money = length == 0
+    d1, d2 = f["die1"], f["die2"]
+    cube = 1 << f["cube_log2"]
+    owner = {3: "centred", p: "player", 1 - p: "opponent"}[f["owner"]]
+    scores = (f["score0"], f["score1"])
+    try:
+        state = MatchState(
+            cube=cube, cube_owner=owner, match_length=length,
+            score=(0, 0) if money else (scores[p], scores[1 - p]),
+            crawford=bool(f["crawford"]), jacoby=money and not f["no_jacoby"],
+            max_cube=max(DEFAULT_MAX_CUBE, cube),
+        )
+        return MatchID(state, None if d1 == 0 else (d1, d2), p, f["turn"],
+                       bool(f["double_offered"]), f["resign"], f["game_state"])
+    except ValueError as exc:
+        raise bad(str(exc)) from None
+
+
+def decode_gnubg_id(text: str):
+    """Read GNU Backgammon's ``PositionID:MatchID``.
 
     Parameters
     ----------
     text : str
-        ``"start"`` (any case) or a bare 14-character Position ID: money play, centred
-        1-cube, to roll. ``"<PositionID>:<MatchID>"`` as GNU Backgammon writes it (GNU
-        Backgammon manual, "A technical description of the Match ID"). An XGID, with or
-        without ``XGID=`` (eXtreme Gammon's documentation of the XGID).
+        A Position ID and a Match ID joined by ``:`` (white space around either is
+        ignored).
 
     Returns
     -------
-    position : Position
-        Row 0 the player on roll.
-    state : MatchState
-        From the player on roll's view.
-    dice : tuple of (int, int) or None
-        The roll if the player has rolled, else ``None``.
+    board : numpy.ndarray of int8, shape (2, 25)
+        Row 0 the player on roll; GNU Backgammon keeps its board from the view of the
+        Match ID's player on roll, so no re-orientation is needed.
+    match : MatchID
 
     Raises
     ------
     ValueError
-        If the text is none of these, or describes an impossible state (the message names
-        the problem), or a double or resignation is pending: those are decisions for the
-        other side, which this triple cannot express (read them with
-        :func:`fastbg.positionid.decode_gnubg_id` or :func:`fastbg.positionid.xgid_to_game`).
-
-    Examples
-    --------
-    >>> pos, state, dice = parse_game("4HPwATDgc/ABMA:QYkqASAAIAAA")
-    >>> state.score, state.match_length, state.cube, state.cube_owner, dice
-    ((4, 2), 9, 2, 'opponent', (5, 2))
+        If there are not two parts or either ID is bad.
     """
-    from .position import Position
-    from .positionid import decode_gnubg_id, xgid_to_game
-
     if not isinstance(text, str):
-        raise ValueError(f"parse_game reads text, got {type(text).__name__}")
-    s = text.strip()
-    if s.lower() == "start":
-        return Position.start(), MatchState(), None
-    if s.upper().startswith("XGID="):
-        game = xgid_to_game(s)
-    elif ":" in s:
-        head = s.split(":", 1)[0].strip()
-        if len(head) == 14:
-            board, mid = decode_gnubg_id(s)
-            if mid.double_offered:
-                raise ValueError(
-                    f"{text!r}: a double is offered and the opponent must take or pass; "
-                    "parse_game reads a position to roll or play (the same cube decision "
-                    "before the double has the double bit cleared)"
-                )
-            if mid.resign:
-                raise ValueError(
-                    f"{text!r}: a resignation is offered; parse_game reads a position to "
-                    "roll or play"
-                )
-            return Position(board), mid.state, mid.dice
-        if len(head) == 26:
-            game = xgid_to_game(s)
-        else:
-            raise ValueError(
-                f"bad position {text!r}: before the first ':' expected a 14-character Position "
-                f"ID or a 26-character XGID board, got {len(head)} characters"
-            )
-    elif len(s) == 14:
-        return Position.from_position_id(s), MatchState(), None
-    else:
-        raise ValueError(
-            f"bad position {text!r}: expected 'start', a Position ID, a GNU Backgammon "
-            f"PositionID:MatchID pair or an XGID ({len(s)} characters given)"
-        )
-    if game.cube_action is not None:
-        raise ValueError(
-            f"{text!r}: the dice field is {game.cube_action!r}, a cube action pending for "
-            "the opponent; parse_game reads a position to roll or play (write '00' for the "
-            "same cube decision before the double)"
-        )
-    return Position(game.board), game.state, game.dice
+        raise ValueError(f"a GNU Backgammon ID is a string, got {type(text).__name__}")
+    parts = text.strip().split(":")
+    if len(parts) != 2:
+        raise ValueError(f"bad GNU Backgammon ID {text!r}: expected PositionID:MatchID")
+    return decode_position_id(parts[0]), decode_match_id(parts[1])
 
 
-def position_and_roll(position):
-    """A position given in any accepted form, and the roll it holds if any.
+
+
+def xgid_to_game(xgid: str) -> XGIDGame:
+    """Read an XGID into a board, a :class:`MatchState` and the dice.
 
     Parameters
     ----------
-    position : Position, str or array_like of int, shape (2, 25)
-        An XGID or a GNU ``PositionID:MatchID`` pair (read by :func:`parse_game`,
-        which also refuses an impossible cube or score), or anything
-        :meth:`fastbg.Position.parse` reads.
+    xgid : str
+        With or without ``XGID=``; all ten fields (see :func:`decode_xgid`).
 
     Returns
     -------
-    position : Position
-    dice : tuple of (int, int) or None
-        The roll of an XGID or ID pair whose player has rolled, else ``None``.
+    XGIDGame
+        Board and state from the view of the player on roll (by the ``turn`` field, which
+        names the doubler when a cube action is pending). Money play: the score fields
+        (session totals) are dropped.
 
     Raises
     ------
     ValueError
-        As :func:`parse_game` or :meth:`fastbg.Position.parse`.
-    """
-    from .position import Position
+        Naming the field: a bad board or the wrong number of fields (see
+        :func:`decode_xgid`); a cube or max cube field outside 0..15, or the cube above
+        the max cube; a cube position other than 1, 0, -1; an owned 1-cube; a centred
+        cube above 1 in match play; a negative score or match length; a score at or past
+        the match length; the 8th field not 0/1 in match play or 0..3 in money play; a
+        Crawford flag where it cannot be (in a 1-point match there is no Crawford game);
+        a turned cube in the Crawford game; a cube action that cannot be (see
+        :class:`XGIDGame`).
 
-    if isinstance(position, str):
-        s = position.strip()
-        if s.upper().startswith("XGID=") or ":" in s:
-            pos, _, dice = parse_game(s)
-            return pos, dice
-    return Position.parse(position), None
+    Notes
+    -----
+    **A centred cube above 1.** The cube field (log2 of the cube) and the cube position
+    are separate, so an XGID can write a 2-cube (or larger) that nobody owns, e.g.
+    ``XGID=-b----E-C---eE---c-e----B-:1:0:1:00:0:0:0:0:10``. Such a cube comes only from
+    automatic doubles (an opening roll of a double turns the cube, which stays in the
+    middle), a money-play option in eXtreme Gammon and GNU Backgammon alike. fastbg
+    reads it in money play: the state is ``cube=2, cube_owner="centred"``; either side
+    may double it, equities are per unit of that cube, and the Jacoby rule still
+    counts gammons single, as nobody has doubled. In match play, where there are no
+    automatic doubles and a turned cube always belongs to the side that took it, it is
+    refused (see :class:`~fastbg.matchstate.MatchState`).
+    """
+    f = decode_xgid(xgid)
+
+    def bad(why):
+        return ValueError(f"bad XGID {xgid!r}: {why}")
+
+    for name, value in (("cube", f.cube_log2), ("max cube", f.max_cube)):
+        if not 0 <= value <= MAX_CUBE_LOG2:
+            raise bad(f"{name} field is {value}; it is log2 of the cube, 0..{MAX_CUBE_LOG2}")
+    if f.cube_owner not in (-1, 0, 1):
+        raise bad(f"cube position is {f.cube_owner}; 1 (X, bottom), 0 (centred) or "
+                  "-1 (O, top) expected")
+    if f.match_length < 0:
+        raise bad(f"match length is {f.match_length}; 0 (money) or more")
+    if min(f.score_x, f.score_o) < 0:
+        raise bad(f"negative score ({f.score_x}, {f.score_o})")
+    money = f.match_length == 0
+    allowed = range(4) if money else range(2)
+    if f.crawford_jacoby not in allowed:
+        what = ("Jacoby (1) + beaver (2), 0..3, in money play" if money
+                else "the Crawford flag, 0 or 1, in match play")
+        raise bad(f"8th field is {f.crawford_jacoby}; it is {what}")
+    if f.cube_owner == 0:
+        owner = "centred"
+    else:
+        owner = "player" if f.cube_owner == f.turn else "opponent"
+    score = (f.score_x, f.score_o) if f.turn == 1 else (f.score_o, f.score_x)
+    if f.dice in _CUBE_ACTIONS:
+        dice, action = None, f.dice
+    else:
+        dice, action = (None if f.dice == "00" else (int(f.dice[0]), int(f.dice[1]))), None
+    try:
+        state = MatchState(
+            cube=1 << f.cube_log2, cube_owner=owner, match_length=f.match_length,
+            score=(0, 0) if money else score,
+            crawford=not money and f.crawford_jacoby == 1,
+            jacoby=money and bool(f.crawford_jacoby & 1),
+            beaver=money and bool(f.crawford_jacoby & 2),
+            max_cube=1 << f.max_cube,
+        )
+        return XGIDGame(f.board, state, dice, f.turn, action)
+    except ValueError as exc:
+        raise bad(str(exc)) from None

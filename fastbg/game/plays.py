@@ -1,16 +1,17 @@
 """Legal plays of a position for a roll, with their notation."""
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 import numpy as np
 
-from .engine import get_engine
-from .notation import format_play
+from ..engine import get_engine
+from ..formats.dice import parse_dice
+from ..formats.notation import format_play
+from ..reference.movegen import legal_plays_with_moves
 from .position import Position
 
-__all__ = ["Play", "legal_plays", "parse_dice"]
+__all__ = ["Play", "legal_plays"]
 
 
 @dataclass(frozen=True)
@@ -41,42 +42,6 @@ class Play:
         return self.position.to_position_id()
 
 
-def parse_dice(text) -> tuple[int, int]:
-    """Dice from ``"31"``, ``"3-1"``, ``"3 1"``, ``"3,1"`` or a pair of ints.
-
-    Returns
-    -------
-    (d1, d2) : tuple of int
-        Each in 1..6, in the order given.
-
-    Raises
-    ------
-    ValueError
-        If it is not two dice, or a die is out of range.
-    """
-    if isinstance(text, str):
-        s = text.strip()
-        m = re.fullmatch(r"(\d)\s*[-, ]?\s*(\d)", s)
-        if not m:
-            raise ValueError(f"bad dice {text!r}: write two dice like 31, 3-1 or '3 1'")
-        vals = (int(m.group(1)), int(m.group(2)))
-    else:
-        try:
-            vals = tuple(text)
-        except TypeError:
-            raise ValueError(f"bad dice {text!r}: two numbers 1..6 expected") from None
-        if len(vals) != 2:
-            raise ValueError(f"bad dice {text!r}: two numbers 1..6 expected")
-        for d in vals:
-            if isinstance(d, (bool, np.bool_)) or not isinstance(d, (int, np.integer)):
-                raise ValueError(f"bad dice {text!r}: a die is a whole number 1..6, got {d!r}")
-        vals = tuple(int(d) for d in vals)
-    for d in vals:
-        if not 1 <= d <= 6:
-            raise ValueError(f"die {d} out of range: dice are 1..6")
-    return vals
-
-
 def legal_plays(position, dice, engine: str = "cython") -> list[Play]:
     """Every legal play of the player on roll for a roll.
 
@@ -85,7 +50,7 @@ def legal_plays(position, dice, engine: str = "cython") -> list[Play]:
     position : Position, str or array_like
         See :meth:`Position.parse`.
     dice : str or tuple of int
-        See :func:`parse_dice`.
+        See :func:`fastbg.formats.dice.parse_dice`.
     engine : {"cython", "python"}
         Engine that generates the plays. The notation of each play is found by
         the pure-Python reference generator, which records move sequences.
@@ -106,8 +71,6 @@ def legal_plays(position, dice, engine: str = "cython") -> list[Play]:
         raise ValueError("the game is over in this position: a side has borne off all 15 checkers")
     d1, d2 = parse_dice(dice)
     boards = get_engine(engine).legal_plays(np.ascontiguousarray(pos.board), d1, d2)
-    from .reference.movegen import legal_plays_with_moves
-
     notation = {b.tobytes(): format_play(mv) for b, mv in legal_plays_with_moves(pos.board, d1, d2)}
     out = []
     for b in boards:

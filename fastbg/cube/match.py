@@ -2,7 +2,7 @@
 
 :func:`match_cube_decision` values No double, Double/take and Double/pass in match winning
 chance (MWC, in [0, 1]) and in normalised money equity (EMG), and names the proper action
-with :func:`fastbg.cube.cube_action`. :func:`cubeful_mwc` is the cubeful MWC of a position
+with :func:`fastbg.cube.money.cube_action`. :func:`cubeful_mwc` is the cubeful MWC of a position
 for any cube state, :func:`live_cube_mwc` its fully-live part.
 
 Method
@@ -26,9 +26,9 @@ Games", 1993)::
   shares (:meth:`~fastbg.met.MatchEquityTable.take_point`: ``TP(live, n) = TP(dead, n) * (1 -
   TP(live, 2n))``, highest cube level first).
 - ``x``: the cube efficiency; GNU Backgammon uses 0.68 for contact positions, 0.6 to 0.7 in
-  races by pip count (:func:`fastbg.cube.default_cube_efficiency`, used when a ``position``
+  races by pip count (:func:`fastbg.cube.money.default_cube_efficiency`, used when a ``position``
   is given). On the last roll -- the opponent bears off with every roll on its next turn
-  (:func:`fastbg.cube.is_last_roll`) -- the cube is dead and ``x = 0`` is exact.
+  (:func:`fastbg.cube.money.is_last_roll`) -- the cube is dead and ``x = 0`` is exact.
 
 No double = cubeful MWC at the current cube and owner; Double/take = cubeful MWC at twice
 the cube, owned by the opponent; Double/pass = MWC after winning a single game at the current
@@ -54,10 +54,12 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
-from .cube import (ACTIONS, CONTACT_CUBE_EFFICIENCY, CUBE_OWNERS, _probabilities, _resolve_x,
-                   cube_action)
-from .matchstate import an
-from .met import DEFAULT_MET, MatchEquityTable, _cube, _swap, load_met
+from ..game.matchstate import an
+from ..game.outcomes import CUBE_OWNERS
+from .efficiency import CONTACT_CUBE_EFFICIENCY, _resolve_x
+from .met import DEFAULT_MET, MatchEquityTable, _cube, _swap
+from .metfile import load_met
+from .money import ACTIONS, _probabilities, cube_action
 
 __all__ = ["DEFAULT_CUBE_EFFICIENCY", "MatchCubeDecision", "cubeful_mwc", "live_cube_mwc",
            "match_cube_decision"]
@@ -162,7 +164,7 @@ def cubeful_mwc(probs, away: int, away_opponent: int, *, cube: int = 1,
         As for :func:`live_cube_mwc`.
     x : float, optional
         Cube efficiency in [0, 1] (0: dead cube, 1: fully live). Default:
-        :func:`fastbg.cube.default_cube_efficiency` of ``position`` if one is given (0 on
+        :func:`fastbg.cube.money.default_cube_efficiency` of ``position`` if one is given (0 on
         the last roll), else :data:`DEFAULT_CUBE_EFFICIENCY` (0.68).
     position : optional
         Only used for the default ``x``.
@@ -278,7 +280,7 @@ def match_cube_decision(probs, match_length: int, score: tuple[int, int] = (0, 0
     probs : mapping, object or sequence of 5 float
         Cubeless probabilities of the player on roll, ``(win, win_gammon, win_backgammon,
         lose_gammon, lose_backgammon)`` (DESIGN.md section 5), in any form
-        :func:`fastbg.cube.money_cube_decision` accepts: five numbers, a mapping with those
+        :func:`fastbg.cube.money.money_cube_decision` accepts: five numbers, a mapping with those
         keys, or an object with those attributes such as a
         :class:`~fastbg.rollout.RolloutResult`.
     match_length : int
@@ -297,7 +299,7 @@ def match_cube_decision(probs, match_length: int, score: tuple[int, int] = (0, 0
     met : str or MatchEquityTable
         The table, or a name or path for :func:`fastbg.met.load_met`. Default Kazaross-XG2.
     x : float, optional
-        Cube efficiency in [0, 1]. Default: :func:`fastbg.cube.default_cube_efficiency`
+        Cube efficiency in [0, 1]. Default: :func:`fastbg.cube.money.default_cube_efficiency`
         of ``position`` if one is given (GNU Backgammon's values, and 0 on the last roll:
         when the opponent bears off with every roll on its next turn the cube is dead and
         the dead-cube MWCs are exact), else :data:`DEFAULT_CUBE_EFFICIENCY` (0.68, GNU
@@ -353,7 +355,10 @@ def match_cube_decision(probs, match_length: int, score: tuple[int, int] = (0, 0
     else:
         dt = dp = tp = tp_dead = tp_live = nan
         action = ACTIONS[0].replace("double", "redouble") if redouble else ACTIONS[0]
-    emg = (lambda v: table.emg(v, a, b, c) if v == v else nan)
+
+    def emg(v):  # NaN (no double possible) stays NaN
+        return table.emg(v, a, b, c) if v == v else nan
+
     return MatchCubeDecision(
         nd=nd, dt=dt, dp=dp, nd_emg=emg(nd), dt_emg=emg(dt), dp_emg=emg(dp), action=action,
         can_double=can_double, cubeless_mwc=dead, take_point=tp, cash_point=1.0 - tp,

@@ -7,12 +7,14 @@ from typing import Callable
 
 import numpy as np
 
-from .engine import ENGINES
-from .parallel import BLOCK_SIZE, n_blocks, resolve_workers, run_blocks
-from .position import START_BOARD
+from ..engine import ENGINES
+from ..formats.dice import parse_dice
+from ..game.outcomes import OUTCOME_INDICATORS, PROBABILITY_KEYS
+from ..game.parse import position_and_roll
+from ..reference.board import START_BOARD
+from .blocks import BLOCK_SIZE, n_blocks, resolve_workers, run_blocks
 
-__all__ = ["rollout", "RolloutResult", "POLICIES", "DEFAULT_POLICY", "PROBABILITY_KEYS",
-           "outcome_statistics"]
+__all__ = ["rollout", "RolloutResult", "POLICIES", "DEFAULT_POLICY", "outcome_statistics"]
 
 #: Policies available in both engines.
 POLICIES = ("pubeval", "random", "nn", "nn-1ply")
@@ -21,22 +23,6 @@ POLICIES = ("pubeval", "random", "nn", "nn-1ply")
 #: +0.50 points per game (fastbg/data/nn/nn.json), so its rollouts are less biased.
 DEFAULT_POLICY = "nn"
 
-#: GNU Backgammon's order of the five cubeless probabilities (DESIGN section 5).
-PROBABILITY_KEYS = ("win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon")
-
-# Outcome classes: win single/gammon/backgammon, lose single/gammon/backgammon.
-# Rows: which classes count towards each probability; POINTS: cubeless equity of each.
-OUTCOME_INDICATORS = np.array(
-    [
-        [1, 1, 1, 0, 0, 0],  # win
-        [0, 1, 1, 0, 0, 0],  # win_gammon (backgammons included)
-        [0, 0, 1, 0, 0, 0],  # win_backgammon
-        [0, 0, 0, 0, 1, 1],  # lose_gammon (backgammons included)
-        [0, 0, 0, 0, 0, 1],  # lose_backgammon
-    ],
-    dtype=np.int64,
-)
-OUTCOME_INDICATORS.setflags(write=False)
 _POINTS = np.array([1, 2, 3, -1, -2, -3], dtype=np.float64)
 
 
@@ -198,8 +184,6 @@ class RolloutResult:
 
 
 def _check_dice(dice) -> tuple[int, int] | None:
-    from .plays import parse_dice
-
     return None if dice is None else parse_dice(dice)
 
 
@@ -280,8 +264,6 @@ def rollout(
     If the run is interrupted (Ctrl-C), the result covers the blocks that
     finished and has ``interrupted=True``.
     """
-    from .matchstate import position_and_roll
-
     pos, rolled = position_and_roll(position)   # an XGID or ID pair may hold the roll
     if pos.game_over:
         raise ValueError("the game is over in this position: a side has borne off all 15 checkers")

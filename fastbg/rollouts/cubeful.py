@@ -20,9 +20,15 @@ from typing import Callable
 
 import numpy as np
 
-from .engine import ENGINES
-from .reference import cubeful as _reference_cubeful
-from .parallel import BLOCK_SIZE, n_blocks, resolve_workers, run_blocks
+from ..cube.metfile import load_met
+from ..cube.met import DEFAULT_MET
+from ..engine import ENGINES, get_engine
+from ..game.matchstate import MatchState
+from ..game.position import Position
+from ..reference.nn import NNPolicy as _ReferenceNNPolicy
+from ..reference.policies import make_policy as _reference_make_policy
+from . import reference_cubeful as _reference_cubeful
+from .blocks import BLOCK_SIZE, n_blocks, resolve_workers, run_blocks
 
 __all__ = ["cubeful_rollout", "CubefulRolloutResult", "RESULT_CLASSES", "result_points"]
 
@@ -257,20 +263,17 @@ def match_statistics(counts, tables0, cube: int = 1) -> dict:
 
 def _modules(engine: str):
     if engine == "cython":
-        try:
-            from ._core import cubeful as cub
-            from ._core.eval import make_policy
-            from ._core.nn import NNPolicy
+        eng = get_engine("cython")
+        try:  # lazy on purpose: the compiled engine is optional until it is asked for
+            from .._core import cubeful as cub
         except ImportError as exc:  # pragma: no cover - depends on the build
             raise ImportError(
                 f"the cython engine is not available ({exc}); build fastbg with "
                 "`pip install -e .` so the Cython core is compiled"
             ) from exc
     else:
-        from .reference import cubeful as cub
-        from .reference.eval import make_policy
-        from .reference.nn import NNPolicy
-    return cub, make_policy, NNPolicy
+        return _reference_cubeful, _reference_make_policy, _ReferenceNNPolicy
+    return cub, eng.make_policy, eng.nn.NNPolicy
 
 
 def cubeful_rollout(
@@ -373,9 +376,6 @@ def cubeful_rollout(
     addition, so the same fastbg version, seed and options give the same numbers for
     any ``workers`` and either engine.
     """
-    from .matchstate import MatchState
-    from .position import Position
-
     pos = Position.parse(position)
     if pos.game_over:
         raise ValueError("the game is over in this position: a side has borne off all 15 checkers")
@@ -395,10 +395,7 @@ def cubeful_rollout(
     if not isinstance(jacoby, (bool, np.bool_)):
         raise ValueError(f"jacoby must be True or False, got {jacoby!r}")
     jac = bool(jacoby) or bool(state.jacoby)
-    match = None
     if not state.is_money:
-        from .met import DEFAULT_MET, load_met
-
         if jac:
             raise ValueError("the Jacoby rule is for money play only")
         table = load_met(DEFAULT_MET if met is None else met)

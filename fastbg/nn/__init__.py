@@ -14,11 +14,12 @@ import json
 
 import numpy as np
 
-from .reference import nn as _ref
+from ..engine import get_engine
+from ..game.outcomes import PROBABILITY_KEYS
+from ..game.parse import position_and_roll
+from ..reference import nn as _ref
 
 __all__ = ["evaluate", "evaluate_many", "network_info", "PROBABILITY_KEYS"]
-
-PROBABILITY_KEYS = ("win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon")
 
 
 _POLICIES: dict = {}
@@ -29,11 +30,7 @@ def _policy(engine: str):
     if engine not in ("cython", "python"):
         raise ValueError(f"unknown engine {engine!r}: choose one of cython, python")
     if engine not in _POLICIES:
-        if engine == "cython":
-            from ._core.nn import NNPolicy
-        else:
-            NNPolicy = _ref.NNPolicy
-        _POLICIES[engine] = NNPolicy()
+        _POLICIES[engine] = get_engine(engine).nn.NNPolicy()
     return _POLICIES[engine]
 
 
@@ -70,8 +67,6 @@ def evaluate(position, engine: str = "cython") -> dict:
     FileNotFoundError
         If the shipped weights are missing.
     """
-    from .matchstate import position_and_roll
-
     pos, rolled = position_and_roll(position)
     if rolled is not None:
         raise ValueError(
