@@ -1,4 +1,4 @@
-"""Exact bear-off solver (fastbg.bearoff): cubeless chances against independent
+"""Exact bear-off solver (fastbg.cube.bearoff): cubeless chances against independent
 computations, the classical 13/16 position, and the structure of cubeful equities."""
 from __future__ import annotations
 

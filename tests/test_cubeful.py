@@ -4,7 +4,7 @@
   last-roll rule, Janowski decision) agree bit for bit with the library's Python ones;
 - both engines give identical counts for the same seed;
 - last-roll bear-offs, where Janowski at x = 0 is exact, agree with the exact solver
-  (:mod:`fastbg.bearoff`) within 4 standard errors for several seeds;
+  (:mod:`fastbg.cube.bearoff`) within 4 standard errors for several seeds;
 - an immediate pass gives exactly +1 per game; cube statistics are consistent; the
   numbers do not depend on the number of workers.
 """

@@ -19,7 +19,7 @@ _POSITION_HELP = "'start', a Position ID, a GNU PositionID:MatchID pair or an XG
 
 _ENGINE_HELP = "the compiled core (default) or the pure-Python reference; same numbers"
 
-#: What each policy of fastbg.rollout.POLICIES is, for the help; a policy missing here is
+#: What each policy of fastbg.rollouts.cubeless.POLICIES is, for the help; a policy missing here is
 #: still offered, by its name.
 _POLICY_TEXT = {
     "pubeval": "Tesauro's pubeval",
@@ -119,7 +119,7 @@ def _table_name(table) -> str:
 
 
 def _load_met(name):
-    """:func:`fastbg.met.load_met`, with a file that cannot be read reported as bad input."""
+    """:func:`fastbg.cube.load_met`, with a file that cannot be read reported as bad input."""
     try:
         return load_met(name)
     except OSError as exc:

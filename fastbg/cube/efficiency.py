@@ -33,7 +33,7 @@ def is_last_roll(position) -> bool:
     Parameters
     ----------
     position : Position, str or array_like
-        Anything :meth:`fastbg.position.Position.parse` accepts; the player on roll is
+        Anything :meth:`fastbg.game.position.Position.parse` accepts; the player on roll is
         about to roll.
 
     Returns
@@ -71,7 +71,7 @@ def default_cube_efficiency(position) -> float:
     Parameters
     ----------
     position : Position, str or array_like
-        Anything :meth:`fastbg.position.Position.parse` accepts; the player on roll is
+        Anything :meth:`fastbg.game.position.Position.parse` accepts; the player on roll is
         about to roll.
 
     Returns
@@ -108,14 +108,14 @@ def default_cube_efficiency(position) -> float:
     dead, the cubeful equities are the cubeless ones at the cube's value, and Janowski's
     formulas at ``x = 0`` are exact: the take point is the dead-cube 25 % (without
     gammons), not the 21.7 % of ``x = 0.6``. ``tests/test_cube.py`` checks the decisions
-    against the exact solver :mod:`fastbg.bearoff`.
+    against the exact solver :mod:`fastbg.cube.bearoff`.
 
     **GNU Backgammon's values.** The other values and the race interpolation are GNU
     Backgammon's, as its manual states them (section "The cube efficiency", under
     "Cubeful equities": one-sided bear-off 0.6, crashed 0.68, contact 0.68, race linear
     from x = 0.6 at 40 pips to x = 0.7 at 120 pips of the player on roll, clamped
     outside). GNU Backgammon uses exact database values for two-sided bear-offs instead;
-    :mod:`fastbg.bearoff` solves small ones exactly. Janowski (1993) suggested values
+    :mod:`fastbg.cube.bearoff` solves small ones exactly. Janowski (1993) suggested values
     between 0.6 and 0.7.
     """
     pos = Position.parse(position)

@@ -13,7 +13,7 @@ Games", 1993)::
 
     MWC(cubeful) = x * MWC(live) + (1 - x) * MWC(dead)
 
-- ``MWC(dead)``: the game is played out at the current cube, :meth:`~fastbg.met.
+- ``MWC(dead)``: the game is played out at the current cube, :meth:`~fastbg.cube.met.
   MatchEquityTable.cubeless_mwc` (sum over the six results of P(result) * MWC after it).
 - ``MWC(live)``: the fully live cube. The player's MWC is piecewise linear in his cubeless
   game winning chance ``p`` through the points ``(0, L)``, ``(TP, MWC(lose cube))``, ``(CP,
@@ -23,7 +23,7 @@ Games", 1993)::
   point ``TP`` exists only if the opponent may double usefully (cube centred or the
   opponent's, and the opponent still needs more than the cube); ``CP`` only if the player
   may. ``TP`` and ``CP`` are live take/cash points at the score with the position's gammon
-  shares (:meth:`~fastbg.met.MatchEquityTable.take_point`: ``TP(live, n) = TP(dead, n) * (1 -
+  shares (:meth:`~fastbg.cube.met.MatchEquityTable.take_point`: ``TP(live, n) = TP(dead, n) * (1 -
   TP(live, 2n))``, highest cube level first).
 - ``x``: the cube efficiency; GNU Backgammon uses 0.68 for contact positions, 0.6 to 0.7 in
   races by pip count (:func:`fastbg.cube.money.default_cube_efficiency`, used when a ``position``
@@ -124,7 +124,7 @@ def live_cube_mwc(probs, away: int, away_opponent: int, *, cube: int = 1,
     ----------
     probs : mapping, object or sequence of 5 float
         Cubeless probabilities of the player on roll (DESIGN.md section 5), in any form
-        :func:`match_cube_decision` accepts (a :class:`~fastbg.rollout.RolloutResult`,
+        :func:`match_cube_decision` accepts (a :class:`~fastbg.rollouts.cubeless.RolloutResult`,
         for instance).
     away, away_opponent : int
         Points the player and the opponent need, both >= 1.
@@ -135,7 +135,7 @@ def live_cube_mwc(probs, away: int, away_opponent: int, *, cube: int = 1,
     crawford : bool
         Whether this game is the Crawford game (no cube: the live MWC is the dead one).
     met : str or MatchEquityTable
-        The table, or a name or path for :func:`fastbg.met.load_met`.
+        The table, or a name or path for :func:`fastbg.cube.load_met`.
 
     Returns
     -------
@@ -222,7 +222,7 @@ class MatchCubeDecision:
         ``1 - take_point``: the player's game winning chance from which the double is a pass.
     take_point_dead, take_point_live : float
         The opponent's dead- and live-cube take points with the position's gammon shares
-        (:meth:`fastbg.met.MatchEquityTable.take_point`); NaN when the player cannot double.
+        (:meth:`fastbg.cube.met.MatchEquityTable.take_point`); NaN when the player cannot double.
     away, away_opponent, cube : int
         Score and cube value of the decision.
     owner : str
@@ -282,7 +282,7 @@ def match_cube_decision(probs, match_length: int, score: tuple[int, int] = (0, 0
         lose_gammon, lose_backgammon)`` (DESIGN.md section 5), in any form
         :func:`fastbg.cube.money.money_cube_decision` accepts: five numbers, a mapping with those
         keys, or an object with those attributes such as a
-        :class:`~fastbg.rollout.RolloutResult`.
+        :class:`~fastbg.rollouts.cubeless.RolloutResult`.
     match_length : int
         Points to win the match (at most the table's length).
     score : (int, int)
@@ -297,7 +297,7 @@ def match_cube_decision(probs, match_length: int, score: tuple[int, int] = (0, 0
         With a side at 1-away and ``crawford=False`` the game is post-Crawford (GNU
         Backgammon's Match ID convention).
     met : str or MatchEquityTable
-        The table, or a name or path for :func:`fastbg.met.load_met`. Default Kazaross-XG2.
+        The table, or a name or path for :func:`fastbg.cube.load_met`. Default Kazaross-XG2.
     x : float, optional
         Cube efficiency in [0, 1]. Default: :func:`fastbg.cube.money.default_cube_efficiency`
         of ``position`` if one is given (GNU Backgammon's values, and 0 on the last roll:

@@ -1,6 +1,6 @@
 """Cube decisions: from cubeless probabilities to the proper cube action.
 
-The vocabulary shared by money play (this module) and match play (:mod:`fastbg.matchcube`):
+The vocabulary shared by money play (this module) and match play (:mod:`fastbg.cube.match`):
 the cube owner names and :func:`cube_action`, which turns the three cubeful values of a cube
 decision into the proper action.
 
@@ -9,7 +9,7 @@ Money play (this module): gammon-adjusted values :func:`gammon_values`, take and
 (:func:`cubeful_equity`), the cube decision with optional delta-method standard errors
 (:func:`money_cube_decision` -> :class:`MoneyCubeDecision`) and GNU Backgammon's default cube
 efficiency (:func:`default_cube_efficiency`; 0 on the last roll, :func:`is_last_roll`). Exact money values of small bear-offs, to test
-these approximations against, are in :mod:`fastbg.bearoff`.
+these approximations against, are in :mod:`fastbg.cube.bearoff`.
 """
 
 from __future__ import annotations
@@ -239,8 +239,8 @@ def gammon_values(probabilities) -> tuple[float, float]:
     probabilities : mapping, object or sequence of 5 float
         The five cubeless probabilities of DESIGN section 5 (player on roll's view, before
         the roll; gammons include backgammons): a mapping or an object (such as a
-        :class:`~fastbg.rollout.RolloutResult`) with the keys or attributes of
-        :data:`fastbg.rollout.PROBABILITY_KEYS`, or the five numbers in that order
+        :class:`~fastbg.rollouts.cubeless.RolloutResult`) with the keys or attributes of
+        :data:`fastbg.game.outcomes.PROBABILITY_KEYS`, or the five numbers in that order
         (``win, win_gammon, win_backgammon, lose_gammon, lose_backgammon``), each in
         [0, 1].
 
@@ -399,7 +399,7 @@ def probability_covariance(counts) -> np.ndarray:
     ----------
     counts : array_like of int, shape (6,)
         Games won single/gammon/backgammon, lost single/gammon/backgammon (the
-        :attr:`~fastbg.rollout.RolloutResult.counts` of a rollout).
+        :attr:`~fastbg.rollouts.cubeless.RolloutResult.counts` of a rollout).
 
     Returns
     -------
@@ -407,7 +407,7 @@ def probability_covariance(counts) -> np.ndarray:
         Covariance of the estimates of ``win, win_gammon, win_backgammon, lose_gammon,
         lose_backgammon``: the sample covariance (ddof=1) of the per-game indicator
         vectors divided by the number of games, so its diagonal is the square of the
-        standard errors of :func:`fastbg.rollout.outcome_statistics`. NaN for fewer
+        standard errors of :func:`fastbg.rollouts.cubeless.outcome_statistics`. NaN for fewer
         than two games.
 
     Raises
@@ -506,7 +506,7 @@ def money_cube_decision(probabilities, *, x: float | None = None, cube_owner: st
     ----------
     probabilities : mapping, object or sequence of 5 float
         The five cubeless probabilities in [0, 1] (see :func:`gammon_values`), for
-        instance a :class:`~fastbg.rollout.RolloutResult`.
+        instance a :class:`~fastbg.rollouts.cubeless.RolloutResult`.
     x : float, optional
         Cube efficiency in [0, 1]. Default: ``default_cube_efficiency(position)`` if
         ``position`` is given, else :data:`DEFAULT_CUBE_EFFICIENCY` (0.68).

@@ -447,7 +447,7 @@ def xgid_to_game(xgid: str) -> XGIDGame:
     may double it, equities are per unit of that cube, and the Jacoby rule still
     counts gammons single, as nobody has doubled. In match play, where there are no
     automatic doubles and a turned cube always belongs to the side that took it, it is
-    refused (see :class:`~fastbg.matchstate.MatchState`).
+    refused (see :class:`~fastbg.game.matchstate.MatchState`).
     """
     f = decode_xgid(xgid)
 

@@ -34,7 +34,7 @@ def parse_game(text):
         If the text is none of these, or describes an impossible state (the message names
         the problem), or a double or resignation is pending: those are decisions for the
         other side, which this triple cannot express (read them with
-        :func:`fastbg.positionid.decode_gnubg_id` or :func:`fastbg.positionid.xgid_to_game`).
+        :func:`fastbg.game.matchstate.decode_gnubg_id` or :func:`fastbg.game.matchstate.xgid_to_game`).
 
     Examples
     --------

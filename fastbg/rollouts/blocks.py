@@ -132,7 +132,7 @@ def run_blocks(
     block : callable, optional
         ``block(k, games_in_block, bit_generator) -> counts``: plays block ``k`` instead
         of the engine's ``rollout_block`` (for example cubeful games,
-        :mod:`fastbg.cubeful`); ``engine``, ``policy``, ``dice`` and ``opening`` are then
+        :mod:`fastbg.rollouts.cubeful`); ``engine``, ``policy``, ``dice`` and ``opening`` are then
         unused except that ``engine="python"`` still runs in the calling thread. Its
         counts are integers of shape ``counts_shape``, merged by addition.
     counts_shape : tuple of int

@@ -8,7 +8,7 @@ the roll and Janowski's money formulas (:mod:`fastbg.cube`) with the cube effici
 passes by the same numbers. Checker plays use any policy of :func:`fastbg.rollout`.
 
 The game loop is in ``fastbg._core.cubeful`` (compiled, GIL released) and
-:mod:`fastbg.reference.cubeful` (pure Python, calling :func:`fastbg.cube.money_cube_decision`
+:mod:`fastbg.rollouts.reference_cubeful` (pure Python, calling :func:`fastbg.cube.money_cube_decision`
 itself); both give the same counts for the same seed.
 """
 from __future__ import annotations
@@ -239,7 +239,7 @@ def match_statistics(counts, tables0, cube: int = 1) -> dict:
         ``mwc`` (mean match winning chance after the game, in [0, 1]), ``mwc_stderr``,
         ``equity`` and ``stderr``: the same as normalised money equity (EMG, GNU
         Backgammon's "normalized equity": +1 a single game won at the starting cube, -1
-        one lost; :meth:`fastbg.met.MatchEquityTable.emg`).
+        one lost; :meth:`fastbg.cube.met.MatchEquityTable.emg`).
     """
     c = np.asarray(counts, dtype=np.int64)
     R = np.asarray(tables0, dtype=np.float64)[:N_CUBE_VALUES]
@@ -297,7 +297,7 @@ def cubeful_rollout(
     ----------
     position : Position, str or array_like
         The position, with the player on roll about to decide on the cube and roll:
-        anything :meth:`fastbg.position.Position.parse` accepts.
+        anything :meth:`fastbg.game.position.Position.parse` accepts.
     games : int
         Number of games, at least 1.
     seed : int, optional
@@ -331,7 +331,7 @@ def cubeful_rollout(
     progress : callable, optional
         Called with the number of games of each finished block.
     met : str or MatchEquityTable, optional
-        Match play: the match equity table (default :data:`fastbg.met.DEFAULT_MET`,
+        Match play: the match equity table (default :data:`fastbg.cube.met.DEFAULT_MET`,
         Kazaross-XG2).
 
     Returns
@@ -361,16 +361,16 @@ def cubeful_rollout(
     when a side bears off its last checker: 1, 2 or 3 points times the cube (1 for a
     gammon or backgammon under the Jacoby rule while the cube is centred).
 
-    **Match play.** The decisions are :mod:`fastbg.matchcube`'s (Janowski's model in
+    **Match play.** The decisions are :mod:`fastbg.cube.match`'s (Janowski's model in
     match winning chances with the table's MWCs; the same No double, Double/take and
-    Double/pass values as :func:`fastbg.matchcube.match_cube_decision`): a side doubles
+    Double/pass values as :func:`fastbg.cube.match.match_cube_decision`): a side doubles
     only while it needs more points than the cube (so the 1-away leader never doubles
     after the Crawford game), and nobody doubles in the Crawford game. Each game is
-    scored by the starting player's MWC after it (:meth:`~fastbg.met.MatchEquityTable.
+    scored by the starting player's MWC after it (:meth:`~fastbg.cube.met.MatchEquityTable.
     result_mwc` at the final cube; a pass as a single game at the cube before the
     double).
 
-    **Reproducibility.** Games run in blocks of ``fastbg.parallel.BLOCK_SIZE``; block
+    **Reproducibility.** Games run in blocks of ``fastbg.rollouts.blocks.BLOCK_SIZE``; block
     ``k`` draws its dice from ``PCG64DXSM(SeedSequence(seed, spawn_key=(k,)))``. Blocks
     return integer counts of (result class, final cube) and the merge is integer
     addition, so the same fastbg version, seed and options give the same numbers for

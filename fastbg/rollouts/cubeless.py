@@ -257,7 +257,7 @@ def rollout(
 
     Notes
     -----
-    **Reproducibility.** Games run in blocks of ``fastbg.parallel.BLOCK_SIZE``;
+    **Reproducibility.** Games run in blocks of ``fastbg.rollouts.blocks.BLOCK_SIZE``;
     block ``k`` draws its dice from
     ``PCG64DXSM(SeedSequence(seed, spawn_key=(k,)))``. The same fastbg version,
     seed and options give the same numbers for any ``workers`` and either engine.

@@ -94,8 +94,8 @@ def _decide(evaluator, board, x, owned, jacoby, match=None) -> int:
     """0 no double (or too good), 1 double/take, 2 double/pass.
 
     ``match``: None (money) or ``(table, away, away_opponent, cube)`` of the player on
-    roll: fastbg.matchcube's No double, Double/take and Double/pass MWCs (its
-    ``_cubeful``, the values of :func:`fastbg.matchcube.match_cube_decision` without
+    roll: fastbg.cube.match's No double, Double/take and Double/pass MWCs (its
+    ``_cubeful``, the values of :func:`fastbg.cube.match.match_cube_decision` without
     the take-point bisection it adds for reporting) and :func:`fastbg.cube.cube_action`.
     """
     p = probabilities(evaluator, board)
@@ -120,7 +120,7 @@ def play_cubeful(board, bitgen, policy, evaluator, lc0, owner0, max_log2, x, jac
     """One cubeful game from a validated board: (result class, log2 of the final cube).
 
     ``match``: None (money) or ``(table, away, away_opponent)`` of the starting side; a
-    side may double only while it needs more points than the cube (fastbg.matchcube).
+    side may double only while it needs more points than the cube (fastbg.cube.match).
     """
     side = 0                # 0 while the starting side is on roll
     lc, owner = lc0, owner0  # owner: -1 centred, else the side that owns the cube
@@ -160,7 +160,7 @@ def cubeful_block(board, games, bitgen, policy, evaluator, *, cube=1, cube_owner
 
     Parameters and result as :func:`fastbg._core.cubeful.cubeful_block`; ``evaluator``
     is a :class:`fastbg.reference.nn.NNPolicy`; ``match`` is ``(table, away,
-    away_opponent)`` with a :class:`fastbg.met.MatchEquityTable` (the compiled engine
+    away_opponent)`` with a :class:`fastbg.cube.met.MatchEquityTable` (the compiled engine
     takes the table's ``result_mwc`` values instead).
 
     Returns
