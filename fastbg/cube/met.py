@@ -49,6 +49,10 @@ __all__ = [
     "outcome_probabilities",
 ]
 
+#: How far a table entry may be from what the rules of a match equity table force (0.5 at
+#: 1-away/1-away, complements summing to 1): published tables are rounded to 4 decimals.
+MET_TOLERANCE = 1e-3
+
 #: Names of the tables shipped in ``fastbg/data/met`` (file name without ``.xml``).
 SHIPPED_METS = ("Kazaross-XG2", "Rockwell-Kazaross", "woolsey")
 
@@ -208,7 +212,10 @@ class MatchEquityTable:
     Raises
     ------
     ValueError
-        If a table has the wrong shape, is empty, or holds values outside [0, 1].
+        If a table has the wrong shape, is empty, or holds values outside [0, 1]; if
+        ``declared_length`` is not the pre-Crawford table's size; or if the two players
+        share one post-Crawford table (equal strength) but 1-away/1-away is not 0.5 or
+        ``mwc(a, b) + mwc(b, a)`` is not 1 (within :data:`MET_TOLERANCE`).
 
     Notes
     -----
@@ -236,6 +243,23 @@ class MatchEquityTable:
             if not np.all(np.isfinite(arr)) or np.any(arr < 0) or np.any(arr > 1):
                 raise ValueError(f"{what} table values must be match winning chances in "
                                  "[0, 1]")
+        n = pre.shape[0]
+        if declared_length is not None and declared_length != n:
+            raise ValueError(f"the declared <length> is {declared_length} but the pre-Crawford "
+                             f"table has {n} rows and columns")
+        if np.allclose(post[0], post[1], atol=MET_TOLERANCE, rtol=0.0):
+            # One post-Crawford table for both players: they are of equal strength, so the
+            # table must be symmetric, 1-away/1-away an even game included.
+            if abs(pre[0, 0] - 0.5) > MET_TOLERANCE:
+                raise ValueError(f"1-away/1-away is {pre[0, 0]:.6g}, not 0.5: with one "
+                                 "post-Crawford table for both players the last game is even")
+            dev = np.abs(pre + pre.T - 1.0)
+            i, j = np.unravel_index(int(np.argmax(dev)), dev.shape)
+            if dev[i, j] > MET_TOLERANCE:
+                raise ValueError(
+                    f"mwc({i + 1}-away, {j + 1}-away) + mwc({j + 1}-away, {i + 1}-away) = "
+                    f"{pre[i, j] + pre[j, i]:.6g}, not 1: with one post-Crawford table for both "
+                    "players one side's chance is the other's complement")
         pre.setflags(write=False)
         post.setflags(write=False)
         self._pre = pre
