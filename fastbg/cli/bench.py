@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
 
@@ -11,7 +10,7 @@ from ..engine import ENGINES, get_engine
 from ..game import Position
 from ..rollouts.bench import format_table, run_bench
 
-from .common import (_ENGINE_HELP, _POSITION_HELP, _positive_int, _seed)
+from .common import (_ENGINE_HELP, _POSITION_HELP, _positive_int, _seed, print_json)
 
 
 def add_parsers(sub) -> None:
@@ -61,8 +60,8 @@ def _cmd_perft(args) -> int:
             lps = f"{rows[-1]['leaves_per_second']:,.0f}" if sec > 0 else "-"
             print(f"  {depth:>5} {leaves:>18,} {sec:>10.3f} {lps:>14}", flush=True)
     if args.json:
-        print(json.dumps({"position_id": pos.to_position_id(), "engine": args.engine,
-                          "depths": rows}, indent=2))
+        print_json({"position_id": pos.to_position_id(), "engine": args.engine,
+                          "depths": rows}, indent=2)
     return 0
 
 
@@ -71,7 +70,7 @@ def _cmd_bench(args) -> int:
     log = None if args.json else (lambda line: print(f"  {line}", file=sys.stderr, flush=True))
     report = run_bench(engines, repeat=args.repeat, seed=args.seed, workers=args.workers, log=log)
     if args.json:
-        print(json.dumps(report, indent=2))
+        print_json(report, indent=2)
     else:
         print(format_table(report))
     return 0

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import re
 
@@ -112,6 +113,12 @@ def _finite(obj):
     if isinstance(obj, (list, tuple)):
         return [_finite(v) for v in obj]
     return obj
+
+
+def print_json(obj, **kwargs) -> None:
+    """Print ``obj`` as strict JSON: NaN and infinities become ``null`` (:func:`_finite`),
+    and anything else that JSON cannot hold is an error, not a non-standard token."""
+    print(json.dumps(_finite(obj), allow_nan=False, **kwargs))
 
 
 def _table_name(table) -> str:

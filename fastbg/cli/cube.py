@@ -1,7 +1,6 @@
 """``fastbg cube``: a cube decision from a rollout, money or match, with standard errors."""
 from __future__ import annotations
 
-import json
 import math
 import sys
 
@@ -15,7 +14,7 @@ from ..engine import ENGINES
 from ..game import PROBABILITY_KEYS
 from ..rollouts import DEFAULT_POLICY, POLICIES
 
-from .common import (EXIT_INTERRUPTED, _finite, _load_met, _number_arg, _policy_help, _positive_int, _seed)
+from .common import (EXIT_INTERRUPTED, _load_met, _number_arg, _policy_help, _positive_int, _seed, print_json)
 from .state import (_add_state_options, _cube_state, _describe_state)
 from .rollouts import _run_rollout
 
@@ -305,7 +304,7 @@ def _cmd_cube(args) -> int:
                  else "match winning chance (EMG: equity per unit of the current cube)",
             decision=d, stderr_method=_STDERR_METHOD[mode], note=_BIAS_NOTE,
         )
-        print(json.dumps(_finite(out), indent=2))
+        print_json(out, indent=2)
     else:
         print(_format_cube(res, pos, state, table, x, x_source, d))
     return EXIT_INTERRUPTED if res.interrupted else 0

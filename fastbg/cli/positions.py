@@ -1,7 +1,6 @@
 """``fastbg show``, ``moves`` and ``eval``: a position, its legal plays, the network's evaluation."""
 from __future__ import annotations
 
-import json
 
 
 from ..engine import ENGINES
@@ -9,7 +8,7 @@ from ..formats import parse_dice
 from ..game import Position, decode_gnubg_id, diagram, legal_plays, parse_game, xgid_to_game, PROBABILITY_KEYS
 from ..nn import evaluate, network_info
 
-from .common import (_POSITION_HELP, _is_xgid)
+from .common import (_POSITION_HELP, _is_xgid, print_json)
 from .state import (_describe_state)
 
 
@@ -103,11 +102,11 @@ def _cmd_moves(args) -> int:
                          f"{dice[0]}-{dice[1]}: give the same roll")
     plays = legal_plays(pos, dice, engine=args.engine)
     if args.json:
-        print(json.dumps({
+        print_json({
             "position_id": pos.to_position_id(),
             "dice": list(dice),
             "plays": [{"move": pl.move, "position_id": pl.position_id} for pl in plays],
-        }, indent=2))
+        }, indent=2)
         return 0
     print(f"Position {pos.to_position_id()}, roll {dice[0]}-{dice[1]}: "
           f"{len(plays)} legal play{'s' if len(plays) != 1 else ''}")
@@ -129,9 +128,9 @@ def _cmd_eval(args) -> int:
     ev = evaluate(pos, engine=args.engine)
     info = network_info()
     if args.json:
-        print(json.dumps({"position_id": pos.to_position_id(), "engine": args.engine,
+        print_json({"position_id": pos.to_position_id(), "engine": args.engine,
                           **{k: ev[k] for k in (*PROBABILITY_KEYS, "equity")},
-                          "network": {k: info.get(k) for k in ("sha256", "hidden", "games_trained")}}))
+                          "network": {k: info.get(k) for k in ("sha256", "hidden", "games_trained")}})
         return 0
     print(f"0-ply evaluation of {pos.to_position_id()} by fastbg's network "
           f"({info.get('hidden')} hidden units, {info.get('games_trained', 0):,} self-play games)")

@@ -1,7 +1,6 @@
 """``fastbg rollout``: cubeless and cubeful rollouts of a position."""
 from __future__ import annotations
 
-import json
 import sys
 
 
@@ -10,7 +9,7 @@ from ..game import parse_game, PROBABILITY_KEYS
 from ..rollouts import DEFAULT_POLICY, POLICIES, cubeful_rollout, rollout
 from ..rollouts.cubeless import normal_quantile
 
-from .common import (EXIT_INTERRUPTED, _dice_arg, _finite, _number_arg, _policy_help, _positive_int, _seed)
+from .common import (EXIT_INTERRUPTED, _dice_arg, _number_arg, _policy_help, _positive_int, _seed, print_json)
 from .state import (_STATE_OPTIONS, _add_state_options, _cube_state, _describe_state)
 
 
@@ -106,7 +105,7 @@ def _cmd_rollout(args) -> int:
         print("interrupted before any game finished; nothing to report", file=sys.stderr)
         return EXIT_INTERRUPTED
     if args.json:
-        print(json.dumps(res.to_dict(), indent=2))
+        print_json(res.to_dict(), indent=2)
     else:
         print(_format_table(res))
     return EXIT_INTERRUPTED if res.interrupted else 0
@@ -141,7 +140,7 @@ def _cmd_cubeful_rollout(args) -> int:
         print("interrupted before any game finished; nothing to report", file=sys.stderr)
         return EXIT_INTERRUPTED
     if args.json:
-        print(json.dumps(_finite(res.to_dict()), indent=2))
+        print_json(res.to_dict(), indent=2)
     else:
         print(_format_cubeful(res, pos, state))
     return EXIT_INTERRUPTED if res.interrupted else 0

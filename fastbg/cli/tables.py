@@ -1,13 +1,12 @@
 """``fastbg met``, ``takepoints`` and ``gammon-values``: match equity tables and what follows from them."""
 from __future__ import annotations
 
-import json
 import sys
 
 
 from ..cube import (DEFAULT_MET, SHIPPED_METS)
 
-from .common import (_check_length, _load_met, _positive_int, _table_name, _whole_arg)
+from .common import (_check_length, _load_met, _positive_int, _table_name, _whole_arg, print_json)
 
 
 #: Largest away score `fastbg met` shows unless --length says otherwise.
@@ -101,7 +100,7 @@ def _cmd_met(args) -> int:
         if pre is not None:
             out["pre_crawford"] = pre
         out["post_crawford"] = post
-        print(json.dumps(out, indent=2))
+        print_json(out, indent=2)
         return 0
     if args.csv:
         rows = []
@@ -143,8 +142,8 @@ def _cmd_takepoints(args) -> int:
                 records.append({"cube": cube, "away_taker": taker, "away_doubler": doubler,
                                 "dead": dead, "live": live})
     if args.json:
-        print(json.dumps({"met": _table_name(table), "length": n, "cubes": list(TAKEPOINT_CUBES),
-                          "gammonless": True, "take_points": records}, indent=2))
+        print_json({"met": _table_name(table), "length": n, "cubes": list(TAKEPOINT_CUBES),
+                          "gammonless": True, "take_points": records}, indent=2)
         return 0
     keys = ("cube", "away_taker", "away_doubler", "dead", "live")
     if args.csv:
@@ -180,8 +179,8 @@ def _cmd_gammon_values(args) -> int:
             records.append({"away": a, "away_opponent": b, "cube": args.cube,
                             "win": win, "lose": lose})
     if args.json:
-        print(json.dumps({"met": _table_name(table), "length": n, "cube": args.cube,
-                          "gammon_values": records}, indent=2))
+        print_json({"met": _table_name(table), "length": n, "cube": args.cube,
+                          "gammon_values": records}, indent=2)
         return 0
     keys = ("away", "away_opponent", "cube", "win", "lose")
     if args.csv:
