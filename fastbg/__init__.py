@@ -6,26 +6,26 @@ import-linter, ``pyproject.toml``): ``cli`` > ``rollouts`` > ``cube`` | ``nn`` >
 
 Public API
 ----------
-Position
+``Position``
     A validated board with GNU Backgammon Position ID and XGID conversions.
-legal_plays(position, dice, engine="cython")
+``legal_plays(position, dice, engine="cython")``
     Every legal play for a roll, with notation.
-rollout(position, games, seed=None, workers=None, policy="nn", engine="cython", dice=None)
+``rollout(position, games, seed=None, workers=None, policy="nn", engine="cython", dice=None)``
     Monte Carlo rollout -> RolloutResult.
-cubeful_rollout(position, games, *, seed=None, state=None, ...)
+``cubeful_rollout(position, games, *, seed=None, state=None, ...)``
     Rollout with the cube in play, money or match -> CubefulRolloutResult.
-get_engine(name)
+``get_engine(name)``
     The functions of the "cython" or "python" engine.
-MatchState, parse_game(text)
+``MatchState, parse_game(text)``
     Cube, score and rules beside the board; read "start", Position IDs, GNU Backgammon
     PositionID:MatchID pairs and XGIDs.
-money_cube_decision(probabilities, ...), cubeful_equity, gammon_values, take_point, cash_point
+``money_cube_decision(probabilities, ...), cubeful_equity, gammon_values, take_point, cash_point``
     Money cube decisions by Janowski's formulas -> MoneyCubeDecision.
-load_met(name_or_path), MatchEquityTable
+``load_met(name_or_path), MatchEquityTable``
     Match equity tables (Kazaross-XG2 by default) and the arithmetic on them.
-match_cube_decision(probabilities, match_length, score, ...)
+``match_cube_decision(probabilities, match_length, score, ...)``
     Match-play cube decisions in MWC and EMG -> MatchCubeDecision.
-nn.evaluate(position, engine="cython")
+``nn.evaluate(position, engine="cython")``
     The shipped network's (or, in a pure bear-off, the bear-off database's)
     probabilities and cubeless equity -> dict (module :mod:`fastbg.nn`).
 """

@@ -79,19 +79,17 @@ def default_cube_efficiency(position) -> float:
     float
         0, or in [0.6, 0.7]:
 
-        ========================================  =========================================
-        position class                            x
-        ========================================  =========================================
-        contact (including crashed positions)     0.68
-        last roll: a race in which the opponent   0 (:data:`LAST_ROLL_CUBE_EFFICIENCY`)
-        bears off its last checkers with every
-        roll on its next turn (:func:`is_last_roll`)
-        bear-off: every checker of both sides     0.6
-        in its home board (or off)
-        other race                                0.6 at a pip count of 40 or less for the
-                                                  player on roll, 0.7 at 120 or more,
-                                                  linear in between
-        ========================================  =========================================
+        ==========  ================================================================
+        x           position class
+        ==========  ================================================================
+        0.68        contact (including crashed positions)
+        0           last roll (:data:`LAST_ROLL_CUBE_EFFICIENCY`): a race in which
+                    the opponent bears off its last checkers with every roll on its
+                    next turn (:func:`is_last_roll`)
+        0.6         bear-off: every checker of both sides in its home board (or off)
+        0.6 to 0.7  other race: 0.6 at a pip count of 40 or less for the player on
+                    roll, 0.7 at 120 or more, linear in between
+        ==========  ================================================================
 
     Raises
     ------
