@@ -56,3 +56,36 @@ def test_a_single_game_rollout_reports_null_standard_errors(capsys):
                               "--no-progress")
     data = strict_json(out)
     assert code == 0 and data["games"] == 1 and data["stderr"]["equity"] is None
+
+
+# ------------------------------------------------------------------ intervals, imports
+
+@pytest.mark.parametrize("k, n", [(0, 1), (1, 1), (0, 200), (2, 200), (100, 200), (199, 200),
+                                  (200, 200), (5, 37)])
+def test_wilson_interval_agrees_with_scipy(k, n):
+    from scipy import stats
+
+    from fastbg.rollouts.cubeless import wilson_interval
+
+    ref = stats.binomtest(k, n).proportion_ci(0.95, method="wilson")
+    lo, hi = wilson_interval(k, n, 0.95)
+    assert lo == pytest.approx(ref.low, abs=1e-12) and hi == pytest.approx(ref.high, abs=1e-12)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_probability_intervals_stay_inside_0_1(seed):
+    import fastbg
+
+    res = fastbg.rollout("start", 200, seed=seed, policy="pubeval")
+    for key in fastbg.PROBABILITY_KEYS:
+        lo, hi = res.confidence_interval(key)
+        assert 0.0 <= lo <= getattr(res, key) <= hi <= 1.0, key
+    lo, hi = res.confidence_interval("equity")
+    assert lo < res.equity < hi
+
+
+def test_the_cli_does_not_import_scipy():
+    # scipy doubled the memory of a command-line run for one normal quantile
+    code = "import sys, fastbg.cli; print('scipy' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"

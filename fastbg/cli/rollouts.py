@@ -45,7 +45,6 @@ def add_parsers(sub) -> None:
 
 
 def _format_table(res) -> str:
-    z = normal_quantile(0.975)
     label = {"win": "win", "win_gammon": "win gammon", "win_backgammon": "win backgammon",
              "lose_gammon": "lose gammon", "lose_backgammon": "lose backgammon",
              "equity": "cubeless equity"}
@@ -60,10 +59,11 @@ def _format_table(res) -> str:
     lines.append(f"  {'':<16} {'estimate':>9} {'std.err':>9}   {'95% confidence interval':>24}")
     for key in (*PROBABILITY_KEYS, "equity"):
         est, se = getattr(res, key), res.stderr[key]
-        lo, hi = est - z * se, est + z * se
+        lo, hi = res.confidence_interval(key, 0.95)
         sign = "+" if key == "equity" else ""
         lines.append(f"  {label[key]:<16} {est:{sign}9.4f} {se:9.4f}   "
                      f"[{lo:{sign}.4f}, {hi:{sign}.4f}]")
+    lines.append("  (intervals: Wilson's score interval for the probabilities, normal for the equity)")
     lines.append("")
     lines.append(f"  {res.seconds:.2f} s, {res.games_per_second:,.0f} games/s")
     return "\n".join(lines)
@@ -159,7 +159,8 @@ def _format_cubeful(res, pos, state) -> str:
              + (", opening roll" if res.opening else ""), "",
              "                      estimate   std.err    95% confidence interval"]
     if not state.is_money:
-        lo, hi = res.mwc - z * res.mwc_stderr, res.mwc + z * res.mwc_stderr
+        # a mean of match winning chances: the normal interval, clipped to [0, 1]
+        lo, hi = max(0.0, res.mwc - z * res.mwc_stderr), min(1.0, res.mwc + z * res.mwc_stderr)
         lines.append(f"  match winning chance {res.mwc:8.4f}  {res.mwc_stderr:8.4f}   "
                      f"[{lo:.4f}, {hi:.4f}]")
     lo, hi = res.equity - z * res.stderr, res.equity + z * res.stderr
