@@ -89,3 +89,43 @@ def test_the_cli_does_not_import_scipy():
     code = "import sys, fastbg.cli; print('scipy' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+# ------------------------------------------------------------------ refused nonsense
+
+@pytest.mark.parametrize("command", ["rollout", "cube"])
+def test_game_counts_beyond_the_maximum_are_refused(capsys, command):
+    from fastbg.rollouts.blocks import MAX_GAMES
+
+    code, _, err = run_status(capsys, command, "start", "--games", str(10**23))
+    assert code == 2 and f"at most {MAX_GAMES:,} games" in err
+    code, _, err = run_status(capsys, command, "start", "--games", str(MAX_GAMES + 1))
+    assert code == 2 and "at most" in err
+
+
+def test_the_api_refuses_them_too():
+    import fastbg
+    from fastbg.rollouts.blocks import MAX_GAMES
+
+    for call in (fastbg.rollout, fastbg.cubeful_rollout):
+        with pytest.raises(ValueError, match="at most"):
+            call("start", MAX_GAMES + 1)
+
+
+def test_opening_and_no_opening_together_are_refused(capsys):
+    code, _, err = run_status(capsys, "rollout", "start", "-n", "10", "--opening", "--no-opening")
+    assert code == 2 and "not allowed with argument --opening" in err
+
+
+def test_one_game_is_one_game(capsys):
+    code, out, _ = run_status(capsys, "rollout", "start", "-n", "1", "--seed", "1", "--no-progress")
+    assert code == 0 and "1 game\n" in out and "1 games" not in out
+
+
+def test_python_dash_m_fastbg_runs_the_cli():
+    out = subprocess.run([sys.executable, "-m", "fastbg", "show", "start"], capture_output=True,
+                         text=True)
+    assert out.returncode == 0 and "4HPwATDgc/ABMA" in out.stdout
+    out = subprocess.run([sys.executable, "-m", "fastbg", "show", "nonsense"], capture_output=True,
+                         text=True)
+    assert out.returncode == 2 and out.stderr.startswith("fastbg show: error:")

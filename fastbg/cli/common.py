@@ -7,6 +7,7 @@ import math
 import re
 
 
+from ..rollouts.blocks import check_games
 from ..cube import (load_met)
 from ..formats import parse_dice
 from ..rollouts import DEFAULT_POLICY, POLICIES
@@ -45,6 +46,20 @@ def _positive_int(text: str) -> int:
     if v < 1:
         raise argparse.ArgumentTypeError(f"{text!r} must be at least 1")
     return v
+
+
+def _games(text: str) -> int:
+    """A game count: a positive whole number, at most :data:`fastbg.rollouts.blocks.MAX_GAMES`."""
+    v = _positive_int(text)
+    try:
+        return check_games(v)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def plural(n: int, word: str) -> str:
+    """``"1 game"``, ``"2,000 games"``."""
+    return f"{n:,} {word}" + ("" if n == 1 else "s")
 
 
 def _seed(text: str) -> int:

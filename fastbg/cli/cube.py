@@ -14,7 +14,8 @@ from ..engine import ENGINES
 from ..game import PROBABILITY_KEYS
 from ..rollouts import DEFAULT_POLICY, POLICIES
 
-from .common import (EXIT_INTERRUPTED, _load_met, _number_arg, _policy_help, _positive_int, _seed, print_json)
+from .common import (EXIT_INTERRUPTED, _games, _load_met, _number_arg, _policy_help, _positive_int, _seed, plural,
+                     print_json)
 from .state import (_add_state_options, _cube_state, _describe_state)
 from .rollouts import _run_rollout
 
@@ -66,7 +67,7 @@ def add_parsers(sub) -> None:
     c.add_argument("position", metavar="POSITION",
                    help="'start', a Position ID, a GNU Backgammon PositionID:MatchID pair or "
                         "an XGID (cube and score are taken from the last two)")
-    c.add_argument("--games", "-n", type=_positive_int, default=CUBE_GAMES,
+    c.add_argument("--games", "-n", type=_games, default=CUBE_GAMES,
                    help=f"games of the cubeless rollout (default {CUBE_GAMES})")
     c.add_argument("--seed", type=_seed, default=None, help="root seed (default: fresh entropy, reported)")
     c.add_argument("--workers", "-w", type=_positive_int, default=None, help="threads (default: one per CPU)")
@@ -316,7 +317,7 @@ def _format_cube(res, pos, state, table, x, x_source, d) -> str:
     head = "INTERRUPTED: " if res.interrupted else ""
     lines = [f"{head}Cube decision of {state.to_xgid(pos)} (Position ID {res.position_id})",
              f"{_describe_state(state, table)}",
-             f"cubeless rollout: {res.games:,} games"
+             f"cubeless rollout: {plural(res.games, 'game')}"
              + (f" of {res.games_requested:,} requested" if res.interrupted else "")
              + f", policy {res.policy} for both sides, engine {res.engine}, workers "
                f"{res.workers}, seed {res.seed}, {res.seconds:.2f} s",

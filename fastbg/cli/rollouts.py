@@ -9,7 +9,8 @@ from ..game import parse_game, PROBABILITY_KEYS
 from ..rollouts import DEFAULT_POLICY, POLICIES, cubeful_rollout, rollout
 from ..rollouts.cubeless import normal_quantile
 
-from .common import (EXIT_INTERRUPTED, _dice_arg, _number_arg, _policy_help, _positive_int, _seed, print_json)
+from .common import (EXIT_INTERRUPTED, _dice_arg, _games, _number_arg, _policy_help, _positive_int, _seed, plural,
+                     print_json)
 from .state import (_STATE_OPTIONS, _add_state_options, _cube_state, _describe_state)
 
 
@@ -19,7 +20,7 @@ def add_parsers(sub) -> None:
     r.add_argument("position", metavar="POSITION", nargs="?", default="start",
                    help="'start' (default), a Position ID, a GNU PositionID:MatchID pair or an "
                         "XGID; dice rolled in the last two are the first roll")
-    r.add_argument("--games", "-n", type=_positive_int, default=10_000, help="games to play (default 10000)")
+    r.add_argument("--games", "-n", type=_games, default=10_000, help="games to play (default 10000)")
     r.add_argument("--seed", type=_seed, default=None, help="root seed (default: fresh entropy, reported)")
     r.add_argument("--workers", "-w", type=_positive_int, default=None, help="threads (default: one per CPU)")
     r.add_argument("--policy", choices=POLICIES, default=DEFAULT_POLICY,
@@ -27,9 +28,10 @@ def add_parsers(sub) -> None:
     r.add_argument("--engine", choices=ENGINES, default="cython",
                    help="the compiled core (default) or the pure-Python reference; same numbers")
     r.add_argument("--dice", type=_dice_arg, default=None, help="fix the first roll, e.g. 31")
-    r.add_argument("--opening", dest="opening", action="store_true", default=None,
+    first = r.add_mutually_exclusive_group()
+    first.add_argument("--opening", dest="opening", action="store_true", default=None,
                    help="begin with the opening roll (default for 'start' without --dice)")
-    r.add_argument("--no-opening", dest="opening", action="store_false",
+    first.add_argument("--no-opening", dest="opening", action="store_false",
                    help="the player on roll rolls normally, doubles included")
     r.add_argument("--cubeful", action="store_true",
                    help="play the cube in every game: before each roll the player who may "
@@ -50,7 +52,7 @@ def _format_table(res) -> str:
              "equity": "cubeless equity"}
     lines = []
     head = "INTERRUPTED: " if res.interrupted else ""
-    lines.append(f"{head}Rollout of {res.position_id}: {res.games:,} games"
+    lines.append(f"{head}Rollout of {res.position_id}: {plural(res.games, 'game')}"
                  + (f" of {res.games_requested:,} requested" if res.interrupted else ""))
     extra = f", first roll {res.dice[0]}-{res.dice[1]}" if res.dice else ""
     extra += ", opening roll" if res.opening else ""
@@ -148,7 +150,7 @@ def _cmd_cubeful_rollout(args) -> int:
 
 def _format_cubeful(res, pos, state) -> str:
     z = normal_quantile(0.975)
-    lines = [f"Cubeful rollout of {pos.to_position_id()}: {res.games:,} games"
+    lines = [f"Cubeful rollout of {pos.to_position_id()}: {plural(res.games, 'game')}"
              + ("  (INTERRUPTED: the finished games only)" if res.interrupted else ""),
              _describe_state(state),
              f"policy {res.policy} (checker play), cube decisions by Janowski's model on the "

@@ -28,7 +28,7 @@ from ..game.position import Position
 from ..reference.nn import NNPolicy as _ReferenceNNPolicy
 from ..reference.policies import make_policy as _reference_make_policy
 from . import reference_cubeful as _reference_cubeful
-from .blocks import BLOCK_SIZE, n_blocks, resolve_workers, run_blocks
+from .blocks import BLOCK_SIZE, check_games, n_blocks, resolve_workers, run_blocks
 
 __all__ = ["cubeful_rollout", "CubefulRolloutResult", "RESULT_CLASSES", "result_points"]
 
@@ -379,8 +379,7 @@ def cubeful_rollout(
     pos = Position.parse(position)
     if pos.game_over:
         raise ValueError("the game is over in this position: a side has borne off all 15 checkers")
-    if isinstance(games, bool) or not isinstance(games, (int, np.integer)) or games < 1:
-        raise ValueError(f"games must be a positive integer, got {games!r}")
+    games = check_games(games)
     if policy not in _POLICIES:
         raise ValueError(f"unknown policy {policy!r}: choose one of {', '.join(_POLICIES)}")
     if engine not in ENGINES:

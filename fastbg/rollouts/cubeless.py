@@ -13,7 +13,7 @@ from ..formats.dice import parse_dice
 from ..game.outcomes import OUTCOME_INDICATORS, PROBABILITY_KEYS
 from ..game.parse import position_and_roll
 from ..reference.board import START_BOARD
-from .blocks import BLOCK_SIZE, n_blocks, resolve_workers, run_blocks
+from .blocks import BLOCK_SIZE, check_games, n_blocks, resolve_workers, run_blocks
 
 __all__ = ["rollout", "RolloutResult", "POLICIES", "DEFAULT_POLICY", "outcome_statistics",
            "normal_quantile", "wilson_interval"]
@@ -309,8 +309,7 @@ def rollout(
     pos, rolled = position_and_roll(position)   # an XGID or ID pair may hold the roll
     if pos.game_over:
         raise ValueError("the game is over in this position: a side has borne off all 15 checkers")
-    if isinstance(games, bool) or not isinstance(games, (int, np.integer)) or games < 1:
-        raise ValueError(f"games must be a positive integer, got {games!r}")
+    games = check_games(games)
     if policy not in POLICIES:
         raise ValueError(f"unknown policy {policy!r}: choose one of {', '.join(POLICIES)}")
     if engine not in ENGINES:
