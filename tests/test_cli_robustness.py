@@ -129,3 +129,27 @@ def test_python_dash_m_fastbg_runs_the_cli():
     out = subprocess.run([sys.executable, "-m", "fastbg", "show", "nonsense"], capture_output=True,
                          text=True)
     assert out.returncode == 2 and out.stderr.startswith("fastbg show: error:")
+
+
+# ------------------------------------------------------------------ messages
+
+@pytest.mark.parametrize("argv", [
+    ["show", "A" * 100_000],
+    ["rollout", "--policy", "B" * 100_000],
+    ["moves", "start", "3" * 100_000],
+])
+def test_a_huge_input_is_not_echoed_in_full(capsys, argv):
+    code, _, err = run_status(capsys, *argv)
+    assert code == 2 and err.count("\n") == 1 and len(err) < 1000
+    assert "(100,000 characters)" in err
+
+
+def test_short_messages_are_left_alone(capsys):
+    code, _, err = run_status(capsys, "show", "4HPwATDgc/ABMB")
+    assert code == 2 and "the canonical ID of this position is '4HPwATDgc/ABMA'" in err
+
+
+def test_show_refuses_an_empty_board_in_any_form(capsys):
+    for text in ("AAAAAAAAAAAAAA", "XGID=--------------------------:0:0:1:00:0:0:0:0:10"):
+        code, _, err = run_status(capsys, "show", text)
+        assert code == 2 and "no game can reach" in err

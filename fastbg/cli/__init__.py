@@ -47,7 +47,7 @@ import sys
 
 from .. import __version__
 from . import bench, cube, positions, rollouts, tables
-from .common import EXIT_INTERRUPTED, EXIT_USAGE
+from .common import EXIT_INTERRUPTED, EXIT_USAGE, shorten
 
 __all__ = ["main", "build_parser"]
 
@@ -56,7 +56,7 @@ _BARE_XGID = re.compile(r"^[-a-oA-O]{26}(:|$)")
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message):  # one line, status 2, no usage dump
-        sys.stderr.write(f"{self.prog}: error: {message}\n")
+        sys.stderr.write(f"{self.prog}: error: {shorten(message)}\n")
         sys.exit(EXIT_USAGE)
 
 
@@ -136,10 +136,10 @@ def main(argv=None) -> int:
         sys.stdout.flush()  # a full disk or closed pipe is reported here, not at exit
         return code
     except ValueError as exc:
-        sys.stderr.write(f"fastbg {args.command}: error: {exc}\n")
+        sys.stderr.write(f"fastbg {args.command}: error: {shorten(str(exc))}\n")
         return EXIT_USAGE
     except ImportError as exc:
-        sys.stderr.write(f"fastbg {args.command}: error: {exc}\n")
+        sys.stderr.write(f"fastbg {args.command}: error: {shorten(str(exc))}\n")
         return EXIT_USAGE
     except KeyboardInterrupt:
         sys.stderr.write("fastbg: interrupted\n")

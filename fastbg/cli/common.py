@@ -130,6 +130,28 @@ def _finite(obj):
     return obj
 
 
+#: A quoted input long enough to drown the message around it (an ID is at most 60).
+_LONG_QUOTED = re.compile(r"(['\"])([^'\"\n]{80,})\1")
+#: The longest error message printed; the rest is cut.
+MAX_MESSAGE = 600
+
+
+def shorten(message: str) -> str:
+    """An error message fit for one line: long quoted inputs cut to their start and
+    length (``'AAAA...' (100,000 characters)``), and the whole at most
+    :data:`MAX_MESSAGE` characters."""
+    def cut(m):
+        q, text = m.group(1), m.group(2)
+        return f"{q}{text[:40]}...{q} ({len(text):,} characters)"
+
+    if len(message) <= MAX_MESSAGE:
+        return message
+    message = _LONG_QUOTED.sub(cut, message)
+    if len(message) > MAX_MESSAGE:
+        message = message[:MAX_MESSAGE] + f"... ({len(message):,} characters in all)"
+    return message
+
+
 def print_json(obj, **kwargs) -> None:
     """Print ``obj`` as strict JSON: NaN and infinities become ``null`` (:func:`_finite`),
     and anything else that JSON cannot hold is an error, not a non-standard token."""

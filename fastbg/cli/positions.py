@@ -35,13 +35,17 @@ def add_parsers(sub) -> None:
     e.add_argument("--json", action="store_true", help="machine-readable output")
 
 
+def _check_not_empty(pos, text) -> None:
+    if not pos.board.any():
+        raise ValueError(f"{text}: both sides have borne off all their checkers, which "
+                         "no game can reach")
+
+
 def _cmd_show(args) -> int:
     text = args.position.strip()
     if not (_is_xgid(text) or ":" in text):  # 'start' or a Position ID: no state
         pos = Position.parse(text)
-        if not pos.board.any():
-            raise ValueError(f"{text}: both sides have borne off all their checkers, which "
-                             "no game can reach")
+        _check_not_empty(pos, text)
         print(pos)
         return 0
     try:
@@ -58,6 +62,7 @@ def _cmd_show(args) -> int:
         print(f" {_describe_state(state)}; {offer} (the Match ID and XGID above are "
               "the position before it)")
         return 0
+    _check_not_empty(pos, text)
     print(diagram(pos, state=state, dice=dice))
     print(f" {_describe_state(state)}" + (f"; rolled {dice[0]}-{dice[1]}" if dice else
                                           "; to roll"))
