@@ -28,18 +28,16 @@ Public API
 ``nn.evaluate(position, engine="cython")``
     The shipped network's (or, in a pure bear-off, the bear-off database's)
     probabilities and cubeless equity -> dict (module :mod:`fastbg.nn`).
-"""
-__version__ = "0.1.0"
 
-from . import nn
-from .cube import (CUBE_OWNERS, DEFAULT_MET, SHIPPED_METS, MatchCubeDecision, MatchEquityTable,
-                   MoneyCubeDecision, cash_point, cube_action, cubeful_equity,
-                   default_cube_efficiency, gammon_values, load_met, match_cube_decision,
-                   money_cube_decision, probability_covariance, take_point)
-from .engine import ENGINES, get_engine
-from .formats import decode_position_id, decode_xgid, encode_position_id, encode_xgid, parse_dice
-from .game import PROBABILITY_KEYS, MatchState, Play, Position, legal_plays, parse_game
-from .rollouts import POLICIES, CubefulRolloutResult, RolloutResult, cubeful_rollout, rollout
+Importing fastbg is cheap: the names above are loaded from their subpackages on first
+use (PEP 562), so ``fastbg --help`` and ``import fastbg`` do not pay for numpy's and the
+core's start-up until they are needed, and the command line can catch Ctrl-C from its
+first moment.
+"""
+import importlib
+from typing import TYPE_CHECKING
+
+__version__ = "0.1.0"
 
 __all__ = [
     "ENGINES", "POLICIES", "PROBABILITY_KEYS", "Play", "Position", "RolloutResult",
@@ -52,3 +50,67 @@ __all__ = [
     "DEFAULT_MET", "SHIPPED_METS", "MatchEquityTable", "load_met",
     "MatchCubeDecision", "match_cube_decision", "MatchState", "parse_game", "nn",
 ]
+
+#: Where each public name lives.
+_EXPORTS = {
+    'nn': 'fastbg.nn',
+    'CUBE_OWNERS': 'fastbg.cube',
+    'DEFAULT_MET': 'fastbg.cube',
+    'SHIPPED_METS': 'fastbg.cube',
+    'MatchCubeDecision': 'fastbg.cube',
+    'MatchEquityTable': 'fastbg.cube',
+    'MoneyCubeDecision': 'fastbg.cube',
+    'cash_point': 'fastbg.cube',
+    'cube_action': 'fastbg.cube',
+    'cubeful_equity': 'fastbg.cube',
+    'default_cube_efficiency': 'fastbg.cube',
+    'gammon_values': 'fastbg.cube',
+    'load_met': 'fastbg.cube',
+    'match_cube_decision': 'fastbg.cube',
+    'money_cube_decision': 'fastbg.cube',
+    'probability_covariance': 'fastbg.cube',
+    'take_point': 'fastbg.cube',
+    'ENGINES': 'fastbg.engine',
+    'get_engine': 'fastbg.engine',
+    'decode_position_id': 'fastbg.formats',
+    'decode_xgid': 'fastbg.formats',
+    'encode_position_id': 'fastbg.formats',
+    'encode_xgid': 'fastbg.formats',
+    'parse_dice': 'fastbg.formats',
+    'PROBABILITY_KEYS': 'fastbg.game',
+    'MatchState': 'fastbg.game',
+    'Play': 'fastbg.game',
+    'Position': 'fastbg.game',
+    'legal_plays': 'fastbg.game',
+    'parse_game': 'fastbg.game',
+    'POLICIES': 'fastbg.rollouts',
+    'CubefulRolloutResult': 'fastbg.rollouts',
+    'RolloutResult': 'fastbg.rollouts',
+    'cubeful_rollout': 'fastbg.rollouts',
+    'rollout': 'fastbg.rollouts',
+}
+
+if TYPE_CHECKING:  # what the names are, for type checkers and editors
+    from . import nn
+    from .cube import (CUBE_OWNERS, DEFAULT_MET, SHIPPED_METS, MatchCubeDecision, MatchEquityTable,
+                       MoneyCubeDecision, cash_point, cube_action, cubeful_equity,
+                       default_cube_efficiency, gammon_values, load_met, match_cube_decision,
+                       money_cube_decision, probability_covariance, take_point)
+    from .engine import ENGINES, get_engine
+    from .formats import decode_position_id, decode_xgid, encode_position_id, encode_xgid, parse_dice
+    from .game import PROBABILITY_KEYS, MatchState, Play, Position, legal_plays, parse_game
+    from .rollouts import POLICIES, CubefulRolloutResult, RolloutResult, cubeful_rollout, rollout
+
+
+def __getattr__(name: str):
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'fastbg' has no attribute {name!r}")
+    mod = importlib.import_module(module)
+    value = mod if module == f"fastbg.{name}" else getattr(mod, name)
+    globals()[name] = value   # later look-ups skip this function
+    return value
+
+
+def __dir__():
+    return sorted(set(globals()) | set(__all__))

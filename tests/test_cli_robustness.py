@@ -153,3 +153,41 @@ def test_show_refuses_an_empty_board_in_any_form(capsys):
     for text in ("AAAAAAAAAAAAAA", "XGID=--------------------------:0:0:1:00:0:0:0:0:10"):
         code, _, err = run_status(capsys, "show", text)
         assert code == 2 and "no game can reach" in err
+
+
+# ------------------------------------------------------------------ Ctrl-C
+
+_CTRL_C_DURING_IMPORTS = r'''
+import builtins, os, signal, sys
+sys.argv = ["fastbg", "show", "start"]
+real = builtins.__import__
+def imp(name, *args, **kwargs):
+    # Ctrl-C at the moment the command line starts importing numpy
+    if name == "numpy" and not getattr(imp, "sent", False):
+        imp.sent = True
+        os.kill(os.getpid(), signal.SIGINT)
+    return real(name, *args, **kwargs)
+builtins.__import__ = imp
+from fastbg.cli import main
+sys.exit(main())
+'''
+
+
+def test_ctrl_c_while_the_cli_starts_is_quiet():
+    out = subprocess.run([sys.executable, "-c", _CTRL_C_DURING_IMPORTS], capture_output=True,
+                         text=True, timeout=60)
+    assert out.returncode == 130, out.stderr
+    assert out.stderr == "fastbg: interrupted\n"
+
+
+def test_importing_fastbg_is_cheap():
+    # the public names load on first use, so the CLI can install its handler first
+    code = "import sys, fastbg; print('numpy' in sys.modules); fastbg.Position; print('numpy' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["False", "True"]
+
+
+def test_a_program_importing_the_cli_keeps_its_own_ctrl_c():
+    code = "import signal, fastbg.cli; print(signal.getsignal(signal.SIGINT) is signal.default_int_handler)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "True"

@@ -42,12 +42,26 @@ Bad arguments print one line naming the problem and exit with status 2.
 from __future__ import annotations
 
 import argparse
+import os
 import re
+import signal
 import sys
 
-from .. import __version__
-from . import bench, cube, positions, rollouts, tables
-from .common import EXIT_INTERRUPTED, EXIT_USAGE, shorten
+
+def _interrupted_at_start(signum, frame):  # pragma: no cover - timing-dependent
+    sys.stderr.write("fastbg: interrupted\n")
+    os._exit(130)
+
+
+# Ctrl-C while the command line is still importing numpy and the core (a few tenths of
+# a second) ends it quietly, as later it does; main() puts Python's handler back. Only
+# for the console script and python -m fastbg, never for a program importing fastbg.cli.
+if os.path.basename(sys.argv[0]) in ("fastbg", "__main__.py"):
+    signal.signal(signal.SIGINT, _interrupted_at_start)
+
+from .. import __version__  # noqa: E402  (after the handler, on purpose)
+from . import bench, cube, positions, rollouts, tables  # noqa: E402
+from .common import EXIT_INTERRUPTED, EXIT_USAGE, shorten  # noqa: E402
 
 __all__ = ["main", "build_parser"]
 
@@ -120,6 +134,8 @@ def _join_dash_values(parser, argv: list[str]) -> list[str]:
 
 def main(argv=None) -> int:
     """Entry point of the ``fastbg`` console script; returns the exit status."""
+    if signal.getsignal(signal.SIGINT) is _interrupted_at_start:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
     parser = build_parser()
     argv = list(sys.argv[1:] if argv is None else argv)
     # An XGID written without its prefix may start with '-' (an empty bar), which
@@ -149,8 +165,6 @@ def main(argv=None) -> int:
             sys.stderr.write(f"fastbg {args.command}: error: cannot write the output: {exc.strerror or exc}\n")
             return 1
         # The reader went away (`fastbg moves ... | head`): not an error of ours.
-        import os
-
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
 
