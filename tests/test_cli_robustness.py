@@ -191,3 +191,47 @@ def test_a_program_importing_the_cli_keeps_its_own_ctrl_c():
     code = "import signal, fastbg.cli; print(signal.getsignal(signal.SIGINT) is signal.default_int_handler)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "True"
+
+
+def test_an_interrupted_bench_reports_no_figures(capsys, monkeypatch):
+    # a run cut short is not a measurement: no table, status 130
+    import numpy as np
+
+    import fastbg.rollouts.bench as bench
+    from fastbg.rollouts.blocks import BlockRun
+
+    def cut_short(board, games, *args, **kwargs):
+        return BlockRun(np.zeros(6, dtype=np.int64), games // 2, True)
+
+    monkeypatch.setattr(bench, "run_blocks", cut_short)
+    code, out, err = run_status(capsys, "bench", "--engine", "python", "--repeat", "1")
+    assert code == 130 and out == "" and "interrupted" in err
+    with pytest.raises(KeyboardInterrupt):
+        bench.time_games("cython", "pubeval", 1000)
+
+
+def test_perft_refuses_a_depth_estimated_to_take_too_long(capsys, monkeypatch):
+    import fastbg.cli.bench as cli_bench
+
+    monkeypatch.setattr(cli_bench, "PERFT_MAX_SECONDS", 0.01)
+    code, out, err = run_status(capsys, "perft", "start", "4")
+    assert code == 2 and "depth 4 would take about" in err and "--force" in err
+    assert "116,154,993" in out          # depth 3 was counted and shown first
+
+
+def test_ctrl_c_stops_a_compiled_perft_at_once():
+    p = subprocess.Popen([sys.executable, "-m", "fastbg", "perft", "start", "4"], stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True)
+    try:
+        for line in p.stdout:               # wait until depth 3 is shown: depth 4 runs
+            if line.split()[:1] == ["3"]:
+                break
+        time.sleep(0.3)
+        t0 = time.perf_counter()
+        p.send_signal(signal.SIGINT)
+        _, err = p.communicate(timeout=30)
+        assert time.perf_counter() - t0 < 5
+        assert p.returncode == 130 and "interrupted" in err and "Traceback" not in err
+    finally:
+        if p.poll() is None:
+            p.kill()

@@ -90,10 +90,18 @@ def bench_positions(n: int = 1000, seed: int = 2026, every: int = 4) -> np.ndarr
 
 
 def time_games(engine: str, policy: str, games: int, seed: int = 1, workers: int = 1) -> float:
-    """Seconds to play ``games`` games from the start (opening roll) with ``policy``."""
+    """Seconds to play ``games`` games from the start (opening roll) with ``policy``.
+
+    Raises
+    ------
+    KeyboardInterrupt
+        If the run was cut short (Ctrl-C): its time is not that of ``games`` games.
+    """
     t0 = time.perf_counter()
-    run_blocks(START_BOARD, games, seed, engine=engine, policy=policy, opening=True,
-               workers=workers)
+    run = run_blocks(START_BOARD, games, seed, engine=engine, policy=policy, opening=True,
+                     workers=workers)
+    if run.interrupted:
+        raise KeyboardInterrupt
     return time.perf_counter() - t0
 
 
