@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import json
-import os
 import signal
 import subprocess
 import sys
@@ -235,3 +234,33 @@ def test_ctrl_c_stops_a_compiled_perft_at_once():
     finally:
         if p.poll() is None:
             p.kill()
+
+
+def test_ctrl_c_with_the_slow_policy_is_acknowledged_and_short():
+    # nn-1ply plays ~20-50 games/s: blocks of 100 games keep the wait to seconds
+    p = subprocess.Popen([sys.executable, "-m", "fastbg", "rollout", "start", "-n", "100000",
+                          "--policy", "nn-1ply", "--seed", "1", "--workers", "2", "--no-progress"],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        time.sleep(4)
+        t0 = time.perf_counter()
+        p.send_signal(signal.SIGINT)
+        out, err = p.communicate(timeout=120)
+        assert time.perf_counter() - t0 < 30
+        assert p.returncode == 130 and "Ctrl-C: stopping; waiting for" in err
+        assert out.startswith("INTERRUPTED: Rollout of")
+        played = int(out.split(": ")[2].split()[0].replace(",", ""))
+        assert played % 100 == 0          # whole blocks only
+    finally:
+        if p.poll() is None:
+            p.kill()
+
+
+def test_slow_policy_blocks_keep_the_numbers_independent_of_workers():
+    import fastbg
+    from fastbg.rollouts.blocks import block_size_for
+
+    assert block_size_for("nn-1ply") == 100 and block_size_for("nn") == 1000
+    a = fastbg.rollout("bJ7BARiw5+ABMA", 250, seed=5, policy="nn-1ply", workers=1)
+    b = fastbg.rollout("bJ7BARiw5+ABMA", 250, seed=5, policy="nn-1ply", workers=2)
+    assert a.counts.tolist() == b.counts.tolist() and a.games == 250

@@ -71,23 +71,36 @@ def _format_table(res) -> str:
     return "\n".join(lines)
 
 
-def _run_rollout(pos, args, **options):
-    """``rollout(pos, args.games, ...)`` with the command's seed, workers, policy and engine,
-    under a tqdm progress bar on stderr unless ``--no-progress``."""
+def _with_progress(args, run):
+    """``run(progress=..., on_interrupt=...)`` under a tqdm progress bar on stderr unless
+    ``--no-progress``; Ctrl-C is acknowledged on stderr as soon as the run notices it."""
     bar = None
-    progress = None
     if not args.no_progress:  # tqdm shows nothing when stderr is not a terminal
-        from tqdm import tqdm
+        from tqdm import tqdm  # third-party, loaded only when a bar is drawn
 
         bar = tqdm(total=args.games, unit="game", unit_scale=True, file=sys.stderr,
                    disable=None, dynamic_ncols=True, leave=False)
-        progress = bar.update
+
+    def interrupted(running: int) -> None:
+        if bar is not None:
+            bar.clear()
+        sys.stderr.write(f"fastbg: Ctrl-C: stopping; waiting for {plural(running, 'running block')} "
+                         "to finish, then reporting the games played\n")
+        sys.stderr.flush()
+
     try:
-        return rollout(pos, args.games, seed=args.seed, workers=args.workers, policy=args.policy,
-                       engine=args.engine, progress=progress, **options)
+        return run(progress=None if bar is None else bar.update, on_interrupt=interrupted)
     finally:
         if bar is not None:
             bar.close()
+
+
+def _run_rollout(pos, args, **options):
+    """``rollout(pos, args.games, ...)`` with the command's seed, workers, policy and engine,
+    under a progress bar (:func:`_with_progress`)."""
+    return _with_progress(args, lambda **shown: rollout(
+        pos, args.games, seed=args.seed, workers=args.workers, policy=args.policy,
+        engine=args.engine, **shown, **options))
 
 
 def _cmd_rollout(args) -> int:
@@ -122,22 +135,10 @@ def _cmd_cubeful_rollout(args) -> int:
     pos, state = _cube_state(args)
     if args.x is not None and not 0 <= args.x <= 1:
         raise ValueError(f"--x must be in [0, 1], got {args.x}")
-    bar = None
-    progress = None
-    if not args.no_progress:
-        from tqdm import tqdm
-
-        bar = tqdm(total=args.games, unit="game", unit_scale=True, file=sys.stderr,
-                   disable=None, dynamic_ncols=True, leave=False)
-        progress = bar.update
-    try:
-        res = cubeful_rollout(pos, args.games, seed=args.seed, workers=args.workers,
-                              policy=args.policy, engine=args.engine, state=state, x=args.x,
-                              jacoby=state.jacoby, opening=args.opening, progress=progress,
-                              met=None if state.is_money else (args.met or None))
-    finally:
-        if bar is not None:
-            bar.close()
+    res = _with_progress(args, lambda **shown: cubeful_rollout(
+        pos, args.games, seed=args.seed, workers=args.workers, policy=args.policy,
+        engine=args.engine, state=state, x=args.x, jacoby=state.jacoby, opening=args.opening,
+        met=None if state.is_money else (args.met or None), **shown))
     if res.games == 0:
         print("interrupted before any game finished; nothing to report", file=sys.stderr)
         return EXIT_INTERRUPTED

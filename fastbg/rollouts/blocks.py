@@ -19,8 +19,9 @@ import numpy as np
 
 from ..engine import get_engine
 
-__all__ = ["MAX_GAMES", "check_games", "BLOCK_SIZE", "block_bit_generator", "block_sizes", "block_size_of", "n_blocks",
-           "run_blocks", "BlockRun"]
+__all__ = ["MAX_GAMES", "check_games", "BLOCK_SIZE", "SLOW_POLICY_BLOCK_SIZES", "block_size_for",
+           "block_bit_generator", "block_sizes", "block_size_of", "n_blocks", "run_blocks",
+           "BlockRun"]
 
 #: The most games one run may ask for: a trillion, about 200 days at 60,000 games/s on two
 #: cores (a count beyond it is a typo, not a plan; split such work into runs).
@@ -29,6 +30,17 @@ MAX_GAMES = 10**12
 #: Games per block. Part of the reproducibility contract: changing it changes the
 #: dice of every game after the first block.
 BLOCK_SIZE = 1000
+
+#: Games per block of the slow policies, also part of the contract: ``nn-1ply`` plays about
+#: 20 games/s on a core, so a 1,000-game block kept Ctrl-C waiting for about a minute;
+#: with 100 the wait is a few seconds.
+SLOW_POLICY_BLOCK_SIZES = {"nn-1ply": 100}
+
+
+def block_size_for(policy: str) -> int:
+    """Games per block of a run whose checker play is ``policy`` (:data:`BLOCK_SIZE`, or
+    :data:`SLOW_POLICY_BLOCK_SIZES` for the slow policies)."""
+    return SLOW_POLICY_BLOCK_SIZES.get(policy, BLOCK_SIZE)
 
 
 def check_games(games) -> int:
@@ -123,6 +135,7 @@ def run_blocks(
     block_size: int = BLOCK_SIZE,
     block: Callable[[int, int, np.random.BitGenerator], np.ndarray] | None = None,
     counts_shape: tuple = (6,),
+    on_interrupt: Callable[[int], None] | None = None,
 ) -> BlockRun:
     """Play ``games`` games from ``board`` in blocks, on ``workers`` threads.
 
@@ -157,6 +170,10 @@ def run_blocks(
         counts are integers of shape ``counts_shape``, merged by addition.
     counts_shape : tuple of int
         Shape of a block's counts (``(6,)`` for the engine's outcome classes).
+    on_interrupt : callable, optional
+        Called once, in the calling thread, as soon as Ctrl-C is noticed (within 0.1 s),
+        with the number of blocks still running, which the run waits for (compiled code
+        cannot be stopped inside a block).
 
     Returns
     -------
@@ -194,7 +211,9 @@ def run_blocks(
     interrupted = False
     # The pure-Python engine holds the GIL, so threads would only make Ctrl-C wait
     # for whole blocks: it runs in the calling thread (same numbers either way).
-    if workers == 1 or engine == "python" or nblocks == 1:
+    # Compiled blocks run in worker threads even for workers=1, so that the calling
+    # thread stays free to notice Ctrl-C at once.
+    if engine == "python":
         try:
             for k in range(nblocks):
                 absorb(*run_one(k))
@@ -214,6 +233,7 @@ def run_blocks(
     pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="fastbg")
     pending = set()
     next_k = 0
+    told = False  # on_interrupt called
     try:
         # Keep a bounded number of blocks in flight: memory stays flat in `games`.
         while next_k < nblocks or pending:
@@ -224,6 +244,9 @@ def run_blocks(
                 # queued blocks that have not started are dropped at once; only the
                 # running ones are waited for
                 pending = {fut for fut in pending if not fut.cancel()}
+                if on_interrupt is not None and not told:
+                    told = True
+                    on_interrupt(sum(1 for fut in pending if not fut.done()))
             finished, pending = wait(pending, timeout=0.1, return_when=FIRST_COMPLETED)
             for fut in finished:          # cancelled ones left `pending` above
                 absorb(*fut.result())
@@ -233,6 +256,8 @@ def run_blocks(
         stop.set()
         for fut in pending:
             fut.cancel()
+        if on_interrupt is not None and not told:
+            on_interrupt(sum(1 for fut in pending if not fut.cancelled() and not fut.done()))
         # Blocks already running cannot be stopped inside compiled code (a block
         # takes under a second with pubeval or nn, longer with nn-1ply); let them
         # finish and keep what they played.

@@ -28,7 +28,7 @@ from ..game.position import Position
 from ..reference.nn import NNPolicy as _ReferenceNNPolicy
 from ..reference.policies import make_policy as _reference_make_policy
 from . import reference_cubeful as _reference_cubeful
-from .blocks import BLOCK_SIZE, check_games, n_blocks, resolve_workers, run_blocks
+from .blocks import block_size_for, check_games, n_blocks, resolve_workers, run_blocks
 
 __all__ = ["cubeful_rollout", "CubefulRolloutResult", "RESULT_CLASSES", "result_points"]
 
@@ -289,6 +289,7 @@ def cubeful_rollout(
     jacoby: bool = False,
     opening: bool | None = None,
     progress: Callable[[int], None] | None = None,
+    on_interrupt: Callable[[int], None] | None = None,
     met=None,
 ) -> CubefulRolloutResult:
     """Roll a position out with the cube in play, for its cubeful equity (money or match).
@@ -330,6 +331,9 @@ def cubeful_rollout(
         no otherwise.
     progress : callable, optional
         Called with the number of games of each finished block.
+    on_interrupt : callable, optional
+        Called once when Ctrl-C stops the run, with the number of blocks still running
+        (the run waits for them and keeps their games).
     met : str or MatchEquityTable, optional
         Match play: the match equity table (default :data:`fastbg.cube.met.DEFAULT_MET`,
         Kazaross-XG2).
@@ -370,7 +374,8 @@ def cubeful_rollout(
     result_mwc` at the final cube; a pass as a single game at the cube before the
     double).
 
-    **Reproducibility.** Games run in blocks of ``fastbg.rollouts.blocks.BLOCK_SIZE``; block
+    **Reproducibility.** Games run in blocks of ``fastbg.rollouts.blocks.BLOCK_SIZE``
+    (1,000; 100 for ``nn-1ply``, :func:`fastbg.rollouts.blocks.block_size_for`); block
     ``k`` draws its dice from ``PCG64DXSM(SeedSequence(seed, spawn_key=(k,)))``. Blocks
     return integer counts of (result class, final cube) and the merge is integer
     addition, so the same fastbg version, seed and options give the same numbers for
@@ -423,7 +428,8 @@ def cubeful_rollout(
     else:
         entropy = int(seed)
     nworkers = resolve_workers(workers)
-    nworkers = 1 if engine == "python" else min(nworkers, n_blocks(int(games)))
+    block_size = block_size_for(policy)
+    nworkers = 1 if engine == "python" else min(nworkers, n_blocks(int(games), block_size))
 
     cub, make_policy, NNPolicy = _modules(engine)
     evaluator = NNPolicy()  # read-only: shared by all blocks and threads
@@ -440,7 +446,8 @@ def cubeful_rollout(
 
     t0 = time.perf_counter()
     run = run_blocks(board, int(games), entropy, engine=engine, workers=nworkers,
-                     progress=progress, block_size=BLOCK_SIZE, block=block,
+                     progress=progress, block_size=block_size, block=block,
+                     on_interrupt=on_interrupt,
                      counts_shape=(len(RESULT_CLASSES), N_CUBE_VALUES))
     seconds = time.perf_counter() - t0
     st = cubeful_statistics(run.counts, state.cube, state.cube_owner, jac)

@@ -13,7 +13,7 @@ from ..formats.dice import parse_dice
 from ..game.outcomes import OUTCOME_INDICATORS, PROBABILITY_KEYS
 from ..game.parse import position_and_roll
 from ..reference.board import START_BOARD
-from .blocks import BLOCK_SIZE, check_games, n_blocks, resolve_workers, run_blocks
+from .blocks import block_size_for, check_games, n_blocks, resolve_workers, run_blocks
 
 __all__ = ["rollout", "RolloutResult", "POLICIES", "DEFAULT_POLICY", "outcome_statistics",
            "normal_quantile", "wilson_interval"]
@@ -248,6 +248,7 @@ def rollout(
     *,
     opening: bool | None = None,
     progress: Callable[[int], None] | None = None,
+    on_interrupt: Callable[[int], None] | None = None,
 ) -> RolloutResult:
     """Roll a position out: play ``games`` games to the end and count the results.
 
@@ -282,6 +283,9 @@ def rollout(
         otherwise.
     progress : callable, optional
         Called with the number of games of each finished block.
+    on_interrupt : callable, optional
+        Called once when Ctrl-C stops the run, with the number of blocks still running
+        (the run waits for them and keeps their games).
 
     Returns
     -------
@@ -299,7 +303,8 @@ def rollout(
 
     Notes
     -----
-    **Reproducibility.** Games run in blocks of ``fastbg.rollouts.blocks.BLOCK_SIZE``;
+    **Reproducibility.** Games run in blocks of ``fastbg.rollouts.blocks.BLOCK_SIZE``
+    (1,000; 100 for ``nn-1ply``, :func:`fastbg.rollouts.blocks.block_size_for`);
     block ``k`` draws its dice from
     ``PCG64DXSM(SeedSequence(seed, spawn_key=(k,)))``. The same fastbg version,
     seed and options give the same numbers for any ``workers`` and either engine.
@@ -325,7 +330,8 @@ def rollout(
     # Threads actually used: never more than there are blocks, and one for the
     # pure-Python engine (it holds the GIL); the numbers do not depend on it.
     nworkers = resolve_workers(workers)
-    nworkers = 1 if engine == "python" else min(nworkers, n_blocks(int(games)))
+    block_size = block_size_for(policy)
+    nworkers = 1 if engine == "python" else min(nworkers, n_blocks(int(games), block_size))
     if opening is None:
         opening = dice is None and bool(np.array_equal(pos.board, START_BOARD))
     elif not isinstance(opening, (bool, np.bool_)):
@@ -338,7 +344,8 @@ def rollout(
     t0 = time.perf_counter()
     run = run_blocks(
         pos.board, int(games), entropy, engine=engine, policy=policy, dice=dice,
-        opening=bool(opening), workers=nworkers, progress=progress, block_size=BLOCK_SIZE,
+        opening=bool(opening), workers=nworkers, progress=progress, block_size=block_size,
+        on_interrupt=on_interrupt,
     )
     seconds = time.perf_counter() - t0
     est, se = outcome_statistics(run.counts)
