@@ -267,9 +267,9 @@ def rollout(
         runs in the calling thread. The numbers do not depend on it.
     policy : {"nn", "pubeval", "random", "nn-1ply"}
         How both sides choose their plays: the shipped neural network at 0 ply
-        (default; :mod:`fastbg.nn`), Tesauro's pubeval (1993, about 20x faster, and
-        weaker by 0.46 points per game), a uniform choice among the distinct legal
-        plays, or the network at 1 ply (thousands of times slower).
+        (default; :mod:`fastbg.nn`), Tesauro's pubeval (1993, about 10x faster, and
+        weaker by 0.50 points per game), a uniform choice among the distinct legal
+        plays, or the network at 1 ply (about 100x slower than ``nn``).
     engine : {"cython", "python"}
         The compiled core or the pure-Python reference; same numbers.
     dice : tuple of two int, optional
