@@ -24,7 +24,7 @@ import time
 import numpy as np
 
 from fastbg import Position
-from fastbg.parallel import run_blocks
+from fastbg.rollouts.blocks import run_blocks
 
 
 def timed(engine, board, games, seed, policy, workers, opening):
@@ -77,7 +77,7 @@ def main(argv=None):
         return
     print(f"position {out['position']}, policy {args.policy}, {args.games} games, seed {args.seed}")
     print("outcome counts identical in both engines: yes")
-    print(f"| engine | games/s |\n|---|---:|")
+    print("| engine | games/s |\n|---|---:|")
     print(f"| fastbg pure Python | {out['python_games_per_second']:,.0f} |")
     print(f"| fastbg Cython (1 thread) | {out['cython_games_per_second']:,.0f} |")
     print(f"ratio Cython / Python: {out['ratio']:.0f}x")

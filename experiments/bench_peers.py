@@ -29,7 +29,7 @@ GNU Backgammon's evaluator bindings (``gnubg-nn``)
 Workloads, each a median of ``--repeat`` runs: random-policy games from the start
 with the opening roll (games/s, one thread), pubeval games (games/s, where the
 peer has pubeval), legal-play generation over the fixed set of 1,000 seeded
-positions x 21 rolls of :func:`fastbg.bench.bench_positions` ((position, roll)
+positions x 21 rolls of :func:`fastbg.rollouts.bench.bench_positions` ((position, roll)
 pairs/s, one call per pair from Python).
 
 Because the load of a shared machine drifts during a run, fastbg's random-game
@@ -172,7 +172,7 @@ def main(argv=None):
     args = ap.parse_args(argv)
     log = lambda msg: print(f"[bench_peers] {msg}", file=sys.stderr, flush=True)  # noqa: E731
 
-    from fastbg.bench import DEFAULT_GAMES, bench_positions, run_bench, time_games
+    from fastbg.rollouts.bench import DEFAULT_GAMES, bench_positions, run_bench, time_games
 
     cy_random_games = DEFAULT_GAMES[("cython", "random")]
 
@@ -186,7 +186,7 @@ def main(argv=None):
         "machine": {"cpus": os.cpu_count(), "platform": platform.platform(),
                     "python": platform.python_version()},
         "repeat": args.repeat, "seed": args.seed,
-        "positions": {"count": len(positions), "source": "fastbg.bench.bench_positions(1000, seed=2026)"},
+        "positions": {"count": len(positions), "source": "fastbg.rollouts.bench.bench_positions(1000, seed=2026)"},
         "engines": {},
     }
     log("measuring fastbg (Cython and pure Python)")
@@ -224,7 +224,7 @@ def main(argv=None):
     # Same unit, same positions: gnubg-nn's distinct plays must match fastbg's.
     gn = report["engines"].get("gnubg_nn", {})
     if "movegen" in gn:
-        from fastbg.bench import time_movegen
+        from fastbg.rollouts.bench import time_movegen
 
         _, ours = time_movegen("cython", positions[: gn["movegen"]["positions"]])
         gn["movegen"]["plays_equal_fastbg"] = ours == gn["movegen"]["plays"]

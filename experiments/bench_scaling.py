@@ -53,7 +53,7 @@ def main(argv=None) -> None:
 
     if args.memory_games:
         t0 = time.perf_counter()
-        subprocess.run([sys.executable, "-m", "fastbg.cli", "rollout", "start", "--games",
+        subprocess.run([sys.executable, "-m", "fastbg", "rollout", "start", "--games",
                         str(args.memory_games), "--workers", "2", "--seed", str(args.seed),
                         "--policy", "pubeval", "--json", "--no-progress"],
                        check=True, stdout=subprocess.DEVNULL)

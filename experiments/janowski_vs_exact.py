@@ -2,7 +2,7 @@
 
 Over every bear-off in which each side has one or two checkers in its home board
 (27 x 27 = 729 positions by default), the exact cubeless winning chance from
-:mod:`fastbg.bearoff` is given to :mod:`fastbg.cube`'s Janowski formulas (no gammons are
+:mod:`fastbg.cube.bearoff` is given to :mod:`fastbg.cube`'s Janowski formulas (no gammons are
 possible, so it is the only input), and the resulting money cubeful equities and cube
 actions are compared with the exact ones (perfect checker and cube play, unlimited
 redoubles), for several cube efficiencies ``x``.
@@ -30,9 +30,9 @@ import time
 
 import numpy as np
 
-from fastbg.bearoff import BearoffSolver, bearoff_board, home_boards
+from fastbg.cube.bearoff import BearoffSolver, bearoff_board, home_boards
 from fastbg.cube import cubeful_equity, money_cube_decision
-from fastbg.position import Position
+from fastbg.game.position import Position
 
 OWNERS = ("centred", "player", "opponent")
 DEFAULT_X = (0.0, 0.5, 0.6, 0.68, 0.8, 1.0)

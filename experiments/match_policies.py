@@ -106,7 +106,7 @@ class GnubgPolicy:
 def mixed_match_game(board, dice_bitgen, choice_bitgen, policy_a, policy_b) -> int:
     """One game (opening roll) in Python over the core's move generator; A in row 0.
 
-    Same dice draws as :func:`fastbg._core.nn.match_game`; any policy with
+    Same dice draws as :func:`fastbg._core.rollout.match_game`; any policy with
     ``choose(board, plays, bitgen)`` works (the core's policies too).
     """
     from fastbg._core.movegen import legal_plays
@@ -140,10 +140,10 @@ def make_match_policy(spec: str, engine: str = "cython"):
         return GnubgPolicy()
     if engine == "cython":
         from fastbg._core import nn as core_nn
-        from fastbg._core.eval import make_policy
+        from fastbg._core.policies import make_policy
     else:
         from fastbg.reference import nn as ref_nn
-        from fastbg.reference.eval import make_policy
+        from fastbg.reference.policies import make_policy
     if spec.endswith(".npz"):
         from fastbg.reference.nn import load_weights
 
@@ -176,14 +176,14 @@ def duplicate_match(policy_a, policy_b, pairs: int, seed: int, engine: str = "cy
         Mean of A's points over the two games of each pair.
     """
     if engine == "cython":
-        from fastbg._core.nn import match_game
+        from fastbg._core.rollout import match_game
     else:
-        from fastbg.reference.nn import match_game
+        from fastbg.reference.rollout import match_game
     if isinstance(policy_a, GnubgPolicy) or isinstance(policy_b, GnubgPolicy):
         def match_game(board, dice, choice, pa, pb):  # noqa: F811
             return mixed_match_game(board, dice, choice, pa, pb)
     if board is None:
-        from fastbg.position import START_BOARD
+        from fastbg.game.position import START_BOARD
 
         board = START_BOARD
     out = np.empty(pairs, dtype=np.float64)
@@ -230,7 +230,7 @@ def eval_agreement(path: Path, limit: int | None = None, net: str = "nn") -> dic
     import subprocess
 
     from fastbg._core import nn as core_nn
-    from fastbg.position import Position
+    from fastbg.game.position import Position
     from fastbg.reference.board import is_race
 
     pids, boards = [], []

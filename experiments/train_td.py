@@ -59,7 +59,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from match_policies import duplicate_match, summarize  # noqa: E402
 
 from fastbg._core import nn as core_nn  # noqa: E402
-from fastbg._core.eval import make_policy  # noqa: E402
+from fastbg._core.policies import make_policy  # noqa: E402
 
 RUNS = Path(__file__).resolve().parent / "runs"
 

@@ -1,50 +1,116 @@
 """fastbg: a backgammon simulation engine with a Cython core.
 
+The package is layered; each layer imports only the ones below it (checked by
+import-linter, ``pyproject.toml``): ``cli`` > ``rollouts`` > ``cube`` | ``nn`` > ``game``
+> ``formats`` > ``engine`` > ``_core`` (compiled) > ``reference`` (pure Python).
+
 Public API
 ----------
-Position
+``Position``
     A validated board with GNU Backgammon Position ID and XGID conversions.
-legal_plays(position, dice, engine="cython")
+``legal_plays(position, dice, engine="cython")``
     Every legal play for a roll, with notation.
-rollout(position, games, seed=None, workers=None, policy="nn", engine="cython", dice=None)
+``rollout(position, games, seed=None, workers=None, policy="nn", engine="cython", dice=None)``
     Monte Carlo rollout -> RolloutResult.
-get_engine(name)
+``cubeful_rollout(position, games, *, seed=None, state=None, ...)``
+    Rollout with the cube in play, money or match -> CubefulRolloutResult.
+``get_engine(name)``
     The functions of the "cython" or "python" engine.
-MatchState, parse_game(text)
+``MatchState, parse_game(text)``
     Cube, score and rules beside the board; read "start", Position IDs, GNU Backgammon
     PositionID:MatchID pairs and XGIDs.
-money_cube_decision(probabilities, ...), cubeful_equity, gammon_values, take_point, cash_point
+``money_cube_decision(probabilities, ...), cubeful_equity, gammon_values, take_point, cash_point``
     Money cube decisions by Janowski's formulas -> MoneyCubeDecision.
-load_met(name_or_path), MatchEquityTable
+``load_met(name_or_path), MatchEquityTable``
     Match equity tables (Kazaross-XG2 by default) and the arithmetic on them.
-match_cube_decision(probabilities, match_length, score, ...)
+``match_cube_decision(probabilities, match_length, score, ...)``
     Match-play cube decisions in MWC and EMG -> MatchCubeDecision.
-nn.evaluate(position, engine="cython")
+``nn.evaluate(position, engine="cython")``
     The shipped network's (or, in a pure bear-off, the bear-off database's)
     probabilities and cubeless equity -> dict (module :mod:`fastbg.nn`).
-"""
-__version__ = "0.1.0"
 
-from .engine import ENGINES, get_engine
-from .plays import Play, legal_plays, parse_dice
-from .position import Position
-from .positionid import decode_position_id, decode_xgid, encode_position_id, encode_xgid
-from .rollout import POLICIES, PROBABILITY_KEYS, RolloutResult, rollout
-from .cube import (CUBE_OWNERS, MoneyCubeDecision, cash_point, cube_action, cubeful_equity,
-                   default_cube_efficiency, gammon_values, money_cube_decision,
-                   probability_covariance, take_point)
-from .met import DEFAULT_MET, SHIPPED_METS, MatchEquityTable, load_met
-from .matchcube import MatchCubeDecision, match_cube_decision
-from .matchstate import MatchState, parse_game
-from . import nn
+Importing fastbg is cheap: the names above are loaded from their subpackages on first
+use (PEP 562), so ``fastbg --help`` and ``import fastbg`` do not pay for numpy's and the
+core's start-up until they are needed, and the command line can catch Ctrl-C from its
+first moment.
+"""
+import importlib
+from typing import TYPE_CHECKING
+
+__version__ = "0.1.0"
 
 __all__ = [
     "ENGINES", "POLICIES", "PROBABILITY_KEYS", "Play", "Position", "RolloutResult",
     "decode_position_id", "decode_xgid", "encode_position_id", "encode_xgid",
     "get_engine", "legal_plays", "parse_dice", "rollout",
+    "CubefulRolloutResult", "cubeful_rollout",
     "CUBE_OWNERS", "MoneyCubeDecision", "cash_point", "cube_action", "cubeful_equity",
     "default_cube_efficiency", "gammon_values", "money_cube_decision",
     "probability_covariance", "take_point",
     "DEFAULT_MET", "SHIPPED_METS", "MatchEquityTable", "load_met",
     "MatchCubeDecision", "match_cube_decision", "MatchState", "parse_game", "nn",
 ]
+
+#: Where each public name lives.
+_EXPORTS = {
+    'nn': 'fastbg.nn',
+    'CUBE_OWNERS': 'fastbg.cube',
+    'DEFAULT_MET': 'fastbg.cube',
+    'SHIPPED_METS': 'fastbg.cube',
+    'MatchCubeDecision': 'fastbg.cube',
+    'MatchEquityTable': 'fastbg.cube',
+    'MoneyCubeDecision': 'fastbg.cube',
+    'cash_point': 'fastbg.cube',
+    'cube_action': 'fastbg.cube',
+    'cubeful_equity': 'fastbg.cube',
+    'default_cube_efficiency': 'fastbg.cube',
+    'gammon_values': 'fastbg.cube',
+    'load_met': 'fastbg.cube',
+    'match_cube_decision': 'fastbg.cube',
+    'money_cube_decision': 'fastbg.cube',
+    'probability_covariance': 'fastbg.cube',
+    'take_point': 'fastbg.cube',
+    'ENGINES': 'fastbg.engine',
+    'get_engine': 'fastbg.engine',
+    'decode_position_id': 'fastbg.formats',
+    'decode_xgid': 'fastbg.formats',
+    'encode_position_id': 'fastbg.formats',
+    'encode_xgid': 'fastbg.formats',
+    'parse_dice': 'fastbg.formats',
+    'PROBABILITY_KEYS': 'fastbg.game',
+    'MatchState': 'fastbg.game',
+    'Play': 'fastbg.game',
+    'Position': 'fastbg.game',
+    'legal_plays': 'fastbg.game',
+    'parse_game': 'fastbg.game',
+    'POLICIES': 'fastbg.rollouts',
+    'CubefulRolloutResult': 'fastbg.rollouts',
+    'RolloutResult': 'fastbg.rollouts',
+    'cubeful_rollout': 'fastbg.rollouts',
+    'rollout': 'fastbg.rollouts',
+}
+
+if TYPE_CHECKING:  # what the names are, for type checkers and editors
+    from . import nn
+    from .cube import (CUBE_OWNERS, DEFAULT_MET, SHIPPED_METS, MatchCubeDecision, MatchEquityTable,
+                       MoneyCubeDecision, cash_point, cube_action, cubeful_equity,
+                       default_cube_efficiency, gammon_values, load_met, match_cube_decision,
+                       money_cube_decision, probability_covariance, take_point)
+    from .engine import ENGINES, get_engine
+    from .formats import decode_position_id, decode_xgid, encode_position_id, encode_xgid, parse_dice
+    from .game import PROBABILITY_KEYS, MatchState, Play, Position, legal_plays, parse_game
+    from .rollouts import POLICIES, CubefulRolloutResult, RolloutResult, cubeful_rollout, rollout
+
+
+def __getattr__(name: str):
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'fastbg' has no attribute {name!r}")
+    mod = importlib.import_module(module)
+    value = mod if module == f"fastbg.{name}" else getattr(mod, name)
+    globals()[name] = value   # later look-ups skip this function
+    return value
+
+
+def __dir__():
+    return sorted(set(globals()) | set(__all__))

@@ -12,7 +12,7 @@ from types import SimpleNamespace
 ENGINES = ("cython", "python")
 
 _PACKAGES = {"cython": "fastbg._core", "python": "fastbg.reference"}
-_MODULES = ("board", "movegen", "eval", "rollout")
+_MODULES = ("board", "movegen", "eval", "nn", "policies", "rollout")
 _cache: dict[str, SimpleNamespace] = {}
 
 
@@ -28,8 +28,8 @@ def get_engine(name: str = "cython") -> SimpleNamespace:
     Returns
     -------
     types.SimpleNamespace
-        With attributes ``name``, ``board``, ``movegen``, ``eval``, ``rollout``
-        (the engine's modules) and the shortcuts ``legal_plays``, ``perft``, ``make_policy``,
+        With attributes ``name``, ``board``, ``movegen``, ``eval``, ``nn``,
+        ``policies``, ``rollout`` (the engine's modules) and the shortcuts ``legal_plays``, ``perft``, ``make_policy``,
         ``play_game``, ``rollout_block``, ``roll_indices``.
 
     Raises
@@ -56,7 +56,7 @@ def get_engine(name: str = "cython") -> SimpleNamespace:
         **mods,
         legal_plays=mods["movegen"].legal_plays,
         perft=mods["movegen"].perft,
-        make_policy=mods["eval"].make_policy,
+        make_policy=mods["policies"].make_policy,
         play_game=mods["rollout"].play_game,
         rollout_block=mods["rollout"].rollout_block,
         roll_indices=mods["rollout"].roll_indices,

@@ -1,4 +1,4 @@
-"""Exact bear-off solver (fastbg.bearoff): cubeless chances against independent
+"""Exact bear-off solver (fastbg.cube.bearoff): cubeless chances against independent
 computations, the classical 13/16 position, and the structure of cubeful equities."""
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 from exact import ROLLS, exact_outcomes, probabilities
-from fastbg.bearoff import ROLLS as COUNTED_ROLLS  # (d1, d2, how many of 36)
-from fastbg.bearoff import (
+from fastbg.cube.bearoff import ROLLS as COUNTED_ROLLS  # (d1, d2, how many of 36)
+from fastbg.cube.bearoff import (
     BearoffSolver,
     bearoff_board,
     home_boards,
@@ -110,7 +110,7 @@ def test_exact_and_float_solvers_agree():
 def test_side_plays_do_not_depend_on_the_opponent(engine):
     # The solver generates one side's plays against a dummy opponent; the real
     # two-sided boards must give the same home boards for every roll.
-    from fastbg.bearoff import _side_plays
+    from fastbg.cube.bearoff import _side_plays
 
     for a in UP_TO_THREE[::3]:
         for b in (UP_TO_THREE[0], UP_TO_THREE[-1]):
@@ -173,7 +173,7 @@ def test_last_roll_positions_double_and_take_up_to_three_quarters():
     # bears off now, with probability p: the cube is dead, so the opponent takes iff
     # p <= 3/4 (the 25 % take point) and the player doubles iff p > 1/2.
     solver = BearoffSolver(exact=True)
-    from fastbg.bearoff import _side_plays
+    from fastbg.cube.bearoff import _side_plays
 
     def finishes_surely(side):
         return all(_side_plays(side, d1, d2) == ((0,) * 6,) for d1, d2, _ in ROLLS)

@@ -19,8 +19,8 @@ import pytest
 
 import fastbg.reference.bearoffdb as ref
 from conftest import cython_unavailable_reason
-from fastbg.bearoff import BearoffSolver, bearoff_board, home_boards
-from fastbg.position import START_BOARD
+from fastbg.cube.bearoff import BearoffSolver, bearoff_board, home_boards
+from fastbg.game.position import START_BOARD
 from fastbg.reference.movegen import legal_plays as reference_legal_plays
 
 ROLLS = tuple((d1, d2) for d1 in range(1, 7) for d2 in range(1, d1 + 1))
@@ -422,7 +422,7 @@ def test_build_stats(core):
 
 def test_rounding_never_leaves_the_probability_limits():
     # Positions a fresh user found a few ulps outside [0, 1] / with gammon > win.
-    from fastbg.position import Position
+    from fastbg.game.position import Position
 
     from fastbg._core import bearoffdb as cdb
     from fastbg.reference import bearoffdb as rdb

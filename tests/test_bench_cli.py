@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from fastbg.bench import bench_positions, format_table, run_bench
+from fastbg.rollouts.bench import bench_positions, format_table, run_bench
 from fastbg.reference.board import validate_board
 
 

@@ -8,7 +8,7 @@ import sys
 import pytest
 
 from fastbg.cli import main
-from fastbg.rollout import PROBABILITY_KEYS
+from fastbg.game import PROBABILITY_KEYS
 
 
 def run(capsys, *argv):
@@ -130,7 +130,7 @@ def test_show_prints_the_state_of_a_pair_or_xgid(capsys):
 
 
 def test_help_lists_every_policy_and_the_engine(capsys):
-    from fastbg.rollout import POLICIES
+    from fastbg.rollouts import POLICIES
 
     for command in ("rollout", "cube"):
         with pytest.raises(SystemExit):
@@ -173,7 +173,7 @@ def test_bad_input_one_line_exit_2(capsys, argv, fragment):
 
 
 def test_console_script_runs_without_traceback():
-    proc = subprocess.run([sys.executable, "-m", "fastbg.cli", "show", "nonsense"],
+    proc = subprocess.run([sys.executable, "-m", "fastbg", "show", "nonsense"],
                           capture_output=True, text=True)
     assert proc.returncode == 2
     assert "Traceback" not in proc.stderr and "bad position" in proc.stderr
@@ -190,7 +190,7 @@ def test_write_error_is_reported_not_a_traceback(tmp_path):
     if not os.path.exists("/dev/full"):
         pytest.skip("no /dev/full")
     with open("/dev/full", "w") as full:
-        proc = subprocess.run([sys.executable, "-m", "fastbg.cli", "show", "start"],
+        proc = subprocess.run([sys.executable, "-m", "fastbg", "show", "start"],
                               stdout=full, stderr=subprocess.PIPE, text=True)
     assert proc.returncode == 1 and "cannot write" in proc.stderr and "Traceback" not in proc.stderr
 

@@ -15,13 +15,14 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from fastbg.bearoff import bearoff_board, solve
-from fastbg.cli import _gradient, _se, main
+from fastbg.cube.bearoff import bearoff_board, solve
+from fastbg.cli import main
+from fastbg.cli.cube import _gradient, _se
 from fastbg.cube import cubeful_equity, money_cube_decision, probability_covariance
-from fastbg.matchcube import match_cube_decision
-from fastbg.met import load_met
-from fastbg.position import Position
-from fastbg.rollout import PROBABILITY_KEYS
+from fastbg.cube.match import match_cube_decision
+from fastbg.cube import load_met
+from fastbg.game.position import Position
+from fastbg.game import PROBABILITY_KEYS
 
 # One checker each on the 6-point: the player on roll wins 13/16 (75 % at once, and when
 # it misses the opponent misses too a quarter of the time); no gammons.
@@ -264,7 +265,7 @@ def test_state_from_xgid_and_overrides(capsys):
 def test_gnubg_pair_state(capsys):
     # GNU Backgammon's manual example with the dice cleared: 9-point match, 4-2, the
     # opponent owns a 2-cube.
-    from fastbg.matchstate import parse_game
+    from fastbg.game import parse_game
 
     _, state, _ = parse_game("4HPwATDgc/ABMA:QYkqASAAIAAA")
     pair = state.to_gnubg_id(Position.start())
@@ -291,7 +292,7 @@ AT_LIMIT = "XGID=-ABBCBCAA-------aaacbbbba-:10:1:1:00:0:0:0:0:10"
 
 
 def test_no_double_at_the_cube_limit(capsys):
-    from fastbg.matchstate import parse_game
+    from fastbg.game import parse_game
 
     assert not parse_game(AT_LIMIT)[1].may_double
     d = cube_json(capsys, AT_LIMIT, games=1000)
@@ -506,7 +507,7 @@ def test_interrupted_cube_reports_partial_result(capsys, monkeypatch):
     # Ctrl-C during the rollout: the finished games are analysed, marked, status 130.
     import dataclasses
 
-    import fastbg.cli as cli
+    import fastbg.cli.rollouts as cli
 
     real = cli.rollout
 

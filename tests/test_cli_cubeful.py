@@ -6,8 +6,8 @@ import json
 import pytest
 
 from fastbg.cli import main
-from fastbg.cubeful import cubeful_rollout
-from fastbg.matchstate import MatchState
+from fastbg.rollouts.cubeful import cubeful_rollout
+from fastbg.game import MatchState
 
 
 def run(capsys, *argv):

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from fastbg import rollout
-from fastbg.bearoff import bearoff_board, home_boards, solve
+from fastbg.cube.bearoff import bearoff_board, home_boards, solve
 from fastbg.cube import (
     ACTIONS,
     CUBE_OWNERS,
@@ -27,8 +27,9 @@ from fastbg.cube import (
     probability_covariance,
     take_point,
 )
-from fastbg.position import Position
-from fastbg.rollout import PROBABILITY_KEYS, outcome_statistics
+from fastbg.game.position import Position
+from fastbg.game import PROBABILITY_KEYS
+from fastbg.rollouts import outcome_statistics
 
 
 def gammonless(p: float) -> list[float]:

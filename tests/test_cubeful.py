@@ -1,10 +1,10 @@
-"""Cubeful money rollouts (fastbg.cubeful, fastbg._core.cubeful, fastbg.reference.cubeful).
+"""Cubeful money rollouts (fastbg.rollouts.cubeful, fastbg._core.cubeful, fastbg.rollouts.reference_cubeful).
 
 - the compiled loop's pieces (network probabilities, default cube efficiency with its
   last-roll rule, Janowski decision) agree bit for bit with the library's Python ones;
 - both engines give identical counts for the same seed;
 - last-roll bear-offs, where Janowski at x = 0 is exact, agree with the exact solver
-  (:mod:`fastbg.bearoff`) within 4 standard errors for several seeds;
+  (:mod:`fastbg.cube.bearoff`) within 4 standard errors for several seeds;
 - an immediate pass gives exactly +1 per game; cube statistics are consistent; the
   numbers do not depend on the number of workers.
 """
@@ -15,16 +15,16 @@ import itertools
 import numpy as np
 import pytest
 
-from fastbg.bearoff import bearoff_board, solve
+from fastbg.cube.bearoff import bearoff_board, solve
 from fastbg.cube import default_cube_efficiency, is_last_roll, money_cube_decision
-from fastbg.cubeful import RESULT_CLASSES, cubeful_rollout, cubeful_statistics
-from fastbg.matchstate import MatchState
-from fastbg.position import Position
+from fastbg.rollouts.cubeful import RESULT_CLASSES, cubeful_rollout, cubeful_statistics
+from fastbg.game import MatchState
+from fastbg.game.position import Position
 from fastbg.reference.movegen import legal_plays
 from fastbg.reference.board import swap
 
 cc = pytest.importorskip("fastbg._core.cubeful")
-rc = pytest.importorskip("fastbg.reference.cubeful")
+rc = pytest.importorskip("fastbg.rollouts.reference_cubeful")
 
 START = Position.parse("start").board
 
@@ -253,8 +253,8 @@ def test_bad_arguments():
 # --------------------------------------------------------------------------- match play
 
 def test_match_decision_against_matchcube():
-    from fastbg.matchcube import match_cube_decision
-    from fastbg.met import DEFAULT_MET, load_met
+    from fastbg.cube.match import match_cube_decision
+    from fastbg.cube import DEFAULT_MET, load_met
 
     met = load_met(DEFAULT_MET)
     rng = np.random.default_rng(3)
@@ -311,7 +311,7 @@ def test_match_crawford_no_double():
 @pytest.mark.parametrize("n,score", [(5, (0, 0)), (7, (2, 4)), (7, (4, 2))])
 @pytest.mark.parametrize("seed", [1, 2])
 def test_match_last_roll_exact(mine, n, score, seed):
-    from fastbg.met import DEFAULT_MET, load_met
+    from fastbg.cube import DEFAULT_MET, load_met
 
     met = load_met(DEFAULT_MET)
     b = bearoff_board(mine, [0, 0, 1, 0, 0, 0])
@@ -337,7 +337,7 @@ def test_match_workers_identical():
 def test_run_blocks_block_function():
     """run_blocks with a custom block: block k gets SeedSequence(seed, spawn_key=(k,)) and
     its counts are added, whatever the number of workers."""
-    from fastbg.parallel import block_bit_generator, run_blocks
+    from fastbg.rollouts.blocks import block_bit_generator, run_blocks
 
     def block(k, n, bitgen):
         c = np.zeros((2, 3), dtype=np.int64)

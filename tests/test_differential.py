@@ -72,7 +72,7 @@ def test_equal_dice_streams(seed, generator):
 @pytest.mark.parametrize("policy", ["pubeval", "random"])
 @pytest.mark.parametrize("seed", [3, 4])
 def test_equal_games(policy, seed):
-    from fastbg.position import START_BOARD
+    from fastbg.game.position import START_BOARD
 
     board = np.ascontiguousarray(START_BOARD)
     for opening in (False, True):

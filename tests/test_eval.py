@@ -12,8 +12,8 @@ import pytest
 from hypothesis import given, settings
 
 import fastbg.reference.movegen
-from fastbg._pubeval_weights import CONTACT_WEIGHTS, RACE_WEIGHTS, WIN_SCORE
-from fastbg.position import START_BOARD
+from fastbg.reference.pubeval_weights import CONTACT_WEIGHTS, RACE_WEIGHTS, WIN_SCORE
+from fastbg.game.position import START_BOARD
 
 from scenario import board
 from strategies import boards

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from fastbg.positionid import decode_position_id, encode_position_id
+from fastbg.formats import decode_position_id, encode_position_id
 
 GOLDEN = Path(__file__).resolve().parents[1].parent / "shared" / "golden" / "gnubg_moves.jsonl"
 

@@ -45,7 +45,7 @@ def _check_roll(before: np.ndarray, plays: np.ndarray, d1: int, d2: int) -> None
 
 
 def _random_game(engine, rng) -> int:
-    from fastbg.position import START_BOARD
+    from fastbg.game.position import START_BOARD
 
     board = np.array(START_BOARD)
     for turn in range(3000):

@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 
 from fastbg.cube import ACTIONS
-from fastbg.matchcube import (DEFAULT_CUBE_EFFICIENCY, cubeful_mwc, live_cube_mwc,
+from fastbg.cube.match import (DEFAULT_CUBE_EFFICIENCY, cubeful_mwc, live_cube_mwc,
                               match_cube_decision)
-from fastbg.met import load_met
+from fastbg.cube import load_met
 
 KXG2 = load_met("Kazaross-XG2")
 OPENING = [0.5, 0.14, 0.005, 0.14, 0.005]     # an even game with typical gammon rates
@@ -201,7 +201,7 @@ def test_last_roll_is_a_dead_cube_in_match_play_too():
     # The opponent bears off with every roll on its next turn: the player wins only by
     # bearing off now, nobody turns the cube again, and the dead-cube MWCs are exact:
     # No double p MWC(win c) + (1 - p) MWC(lose c), Double/take the same at 2c.
-    from fastbg.bearoff import bearoff_board, home_boards, solve
+    from fastbg.cube.bearoff import bearoff_board, home_boards, solve
     from fastbg.cube import cube_action, is_last_roll
 
     boards = home_boards(2)
@@ -234,7 +234,7 @@ def test_last_roll_is_a_dead_cube_in_match_play_too():
 def test_rollout_results_and_mappings_are_accepted():
     # The same inputs as fastbg.money_cube_decision, read by the same reader.
     from fastbg import money_cube_decision, rollout
-    from fastbg.rollout import PROBABILITY_KEYS
+    from fastbg.game import PROBABILITY_KEYS
 
     res = rollout("XGID=-ABBCBCAA-------aaacbbbba-:0:0:1:00:0:0:0:0:10", 300, seed=1,
                   workers=1)

@@ -13,16 +13,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fastbg import Position
-from fastbg.matchstate import DEFAULT_MAX_CUBE, MatchState, an, parse_game
-from fastbg.positionid import (
+from fastbg.game import parse_game
+from fastbg.game.matchstate import DEFAULT_MAX_CUBE, MatchState, an
+from fastbg.formats import encode_position_id, encode_xgid
+from fastbg.game import (
     MatchID,
     XGIDGame,
     decode_gnubg_id,
     decode_match_id,
     encode_gnubg_id,
     encode_match_id,
-    encode_position_id,
-    encode_xgid,
     game_to_xgid,
     xgid_to_game,
 )

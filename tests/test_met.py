@@ -20,8 +20,9 @@ from importlib import resources
 import numpy as np
 import pytest
 
-from fastbg.met import (DEFAULT_MET, OUTCOMES, SHIPPED_METS, MatchEquityTable, gammon_values,
-                        load_met, outcome_probabilities)
+from fastbg.cube import load_met
+from fastbg.cube.met import (DEFAULT_MET, OUTCOMES, SHIPPED_METS, MatchEquityTable, gammon_values,
+                             outcome_probabilities)
 
 KXG2 = load_met("Kazaross-XG2")
 DATA = resources.files("fastbg").joinpath("data", "met")
@@ -382,6 +383,39 @@ def test_asymmetric_table(tmp_path):
 def test_malformed_files_raise_value_error(tmp_path, text, message):
     with pytest.raises(ValueError, match=message):
         load_met(_write(tmp_path, text))
+
+
+@pytest.mark.parametrize("edit, message", [
+    # the last game of a match between equals is even
+    (lambda t: t.replace("<row><me>0.5</me><me>0.7</me>", "<row><me>0.6</me><me>0.7</me>"),
+     r"1-away/1-away is 0\.6, not 0\.5"),
+    # complements: mwc(1, 2) + mwc(2, 1) = 0.7 + 0.35
+    (lambda t: t.replace("<row><me>0.3</me>", "<row><me>0.35</me>"),
+     r"mwc\(1-away, 2-away\) \+ mwc\(2-away, 1-away\) = 1\.05, not 1"),
+    # a declared length that is not the table's
+    (lambda t: t.replace("<length>2</length>", "<length>3</length>"),
+     r"declared <length> is 3 but the pre-Crawford table has 2 rows"),
+])
+def test_tables_that_are_not_match_equity_tables_are_refused(tmp_path, edit, message):
+    text = edit(MET_XML.format(post=POST_BOTH))
+    with pytest.raises(ValueError, match=message):
+        load_met(_write(tmp_path, text))
+
+
+def test_rounded_tables_are_accepted(tmp_path):
+    # published tables are rounded: a complement off by 1e-4 is not an error
+    text = MET_XML.format(post=POST_BOTH).replace("<me>0.3</me>", "<me>0.3001</me>")
+    assert load_met(_write(tmp_path, text)).mwc(2, 1) == 0.3001
+
+
+def test_asymmetric_tables_need_no_even_last_game(tmp_path):
+    # players of unequal strength (a post-Crawford table each): 1-away/1-away may be 0.55
+    post = ('<post-crawford-table type="explicit" player="0"><row><me>0.55</me><me>0.5</me>'
+            '</row></post-crawford-table><post-crawford-table type="explicit" player="1">'
+            '<row><me>0.45</me><me>0.40</me></row></post-crawford-table>')
+    text = MET_XML.format(post=post).replace("<row><me>0.5</me><me>0.7</me>",
+                                             "<row><me>0.55</me><me>0.7</me>")
+    assert load_met(_write(tmp_path, text)).mwc(1, 1) == 0.55
 
 
 def test_unknown_name_raises_value_error():

@@ -6,8 +6,8 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from fastbg.notation import format_play
-from fastbg.position import START_BOARD
+from fastbg.formats.notation import format_play
+from fastbg.game.position import START_BOARD
 from fastbg.reference.movegen import legal_plays, legal_plays_with_moves
 
 from scenario import board

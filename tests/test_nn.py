@@ -9,14 +9,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fastbg.position import START_BOARD
+from fastbg.game.position import START_BOARD
 from fastbg.reference import nn as rnn
+from fastbg.reference import rollout as rrollout
 from fastbg.reference.board import swap
 from fastbg.reference.movegen import legal_plays
 
 from strategies import boards
 
 cnn = pytest.importorskip("fastbg._core.nn", reason="Cython core not built")
+crollout = pytest.importorskip("fastbg._core.rollout", reason="Cython core not built")
 
 ROLLS = [(d1, d2) for d1 in range(1, 7) for d2 in range(1, d1 + 1)]
 
@@ -189,7 +191,7 @@ def test_match_games_equal_between_engines(seed, opponent):
     }
     results = {}
     for eng, (pol, opp) in pairs.items():
-        mod = cnn if eng == "cython" else rnn
+        mod = crollout if eng == "cython" else rrollout
         if opp == "nn":
             opp = cnn.NNPolicy(net_of(random_weights(seed + 7, 16, 0.3))) if eng == "cython" \
                 else rnn.NNPolicy(random_weights(seed + 7, 16, 0.3))
@@ -251,9 +253,9 @@ SHIPPED = (rnn.DATA_DIR / rnn.META_NAME).is_file()
 
 
 def test_policy_registered():
-    from fastbg._core.eval import POLICIES as core_policies
-    from fastbg.reference.eval import POLICIES as ref_policies
-    from fastbg.rollout import POLICIES
+    from fastbg._core.policies import POLICIES as core_policies
+    from fastbg.reference.policies import POLICIES as ref_policies
+    from fastbg.rollouts import POLICIES
 
     assert "nn" in POLICIES and "nn" in core_policies and "nn" in ref_policies
 
@@ -264,8 +266,8 @@ def test_shipped_weights_checksum_and_policies():
     path = rnn.DATA_DIR / meta["file"]
     assert rnn.sha256_file(path) == meta["sha256"]
     w = rnn.default_weights()
-    from fastbg._core.eval import make_policy as core_make
-    from fastbg.reference.eval import make_policy as ref_make
+    from fastbg._core.policies import make_policy as core_make
+    from fastbg.reference.policies import make_policy as ref_make
 
     assert core_make("nn").name == "nn" and ref_make("nn").name == "nn"
     assert cnn.default_net().forward(START_BOARD).tobytes() == \
@@ -319,7 +321,7 @@ def test_fast_training_choices_match_the_policy():
     ("4HPMwQCMz+AIIQ", (6, 4)), ("4HPwATDgc/ABMA", (3, 1)), ("4HPwATDgc/ABMA", (5, 5)),
 ])
 def test_one_ply_same_choice_and_values(pid, roll):
-    from fastbg.position import Position
+    from fastbg.game.position import Position
 
     w = random_weights(8, hidden=12, scale=0.3)
     b = Position.parse(pid).board
@@ -334,9 +336,9 @@ def test_one_ply_same_choice_and_values(pid, roll):
 
 
 def test_one_ply_registered():
-    from fastbg._core.eval import POLICIES as core_policies
-    from fastbg.reference.eval import POLICIES as ref_policies
-    from fastbg.rollout import POLICIES
+    from fastbg._core.policies import POLICIES as core_policies
+    from fastbg.reference.policies import POLICIES as ref_policies
+    from fastbg.rollouts import POLICIES
 
     assert "nn-1ply" in POLICIES and "nn-1ply" in core_policies and "nn-1ply" in ref_policies
 

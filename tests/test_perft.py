@@ -15,7 +15,7 @@ import pytest
 
 from fastbg.cli import main
 from fastbg.engine import get_engine
-from fastbg.position import START_BOARD
+from fastbg.game.position import START_BOARD
 
 from conftest import cython_unavailable_reason
 from scenario import board

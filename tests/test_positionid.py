@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given, settings
 
 from fastbg import Position
-from fastbg.positionid import decode_position_id, decode_xgid, encode_position_id, encode_xgid
+from fastbg.formats import decode_position_id, decode_xgid, encode_position_id, encode_xgid
 
 from strategies import boards
 
@@ -115,7 +115,7 @@ def test_diagram_shows_ids_and_pips():
 @pytest.mark.parametrize("pair", ["bdtVAABttysAAA:cAngACAAIAAA", "4HPwATDgc/ABMA:QYkqASAAIAAA",
                                   " 4HPwATDgc/ABMA : QYkqASAAIAAA "])
 def test_parse_reads_the_board_of_a_gnubg_pair(pair):
-    from fastbg.matchstate import parse_game
+    from fastbg.game import parse_game
 
     pos = Position.parse(pair)
     assert pos == Position.from_position_id(pair.split(":")[0].strip())

@@ -5,8 +5,9 @@ import numpy as np
 import pytest
 
 from fastbg import Position, rollout
-from fastbg.parallel import block_sizes, run_blocks
-from fastbg.rollout import PROBABILITY_KEYS, outcome_statistics
+from fastbg.rollouts.blocks import block_sizes, run_blocks
+from fastbg.game import PROBABILITY_KEYS
+from fastbg.rollouts import outcome_statistics
 
 
 MIDGAME = "4HPMwQCMz+AIIQ"
@@ -166,7 +167,7 @@ def test_workers_reported_are_the_threads_used():
 
 def test_the_default_policy_is_the_network():
     _need_cython()
-    from fastbg.rollout import DEFAULT_POLICY
+    from fastbg.rollouts import DEFAULT_POLICY
 
     res = rollout(MIDGAME, 200, seed=4)
     assert res.policy == DEFAULT_POLICY == "nn"

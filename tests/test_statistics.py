@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from fastbg import rollout
-from fastbg.rollout import PROBABILITY_KEYS
+from fastbg.game import PROBABILITY_KEYS
 
 from exact import ROLLS, board_from, exact_outcomes, probabilities
 

@@ -539,7 +539,7 @@ def bearoff_probabilities(board) -> np.ndarray:
     rolls for every ``n`` (stochastic dominance): it is then the best play whatever
     the opponent's distribution, so perfect two-sided play makes the same choices
     and the roll counts are independent. That holds for every side of one or two
-    checkers (the tests check it, and agree with :mod:`fastbg.bearoff`'s exact
+    checkers (the tests check it, and agree with :mod:`fastbg.cube.bearoff`'s exact
     solver within 3.3e-16); with three checkers a side the largest difference is
     1.4e-3. Rounding is then clipped: ``win`` to [0, 1], ``win_gammon`` to at most
     ``win`` and ``lose_gammon`` to at most ``1 - win``.

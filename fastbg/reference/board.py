@@ -21,6 +21,13 @@ __all__ = [
     "outcome",
 ]
 
+#: The standard start, from either side's point of view: 2 on the 24-point, 5 on the
+#: 13-point, 3 on the 8-point and 5 on the 6-point.
+START_BOARD = np.zeros((2, 25), dtype=np.int8)
+for _row in START_BOARD:
+    _row[[23, 12, 7, 5]] = [2, 5, 3, 5]
+START_BOARD.setflags(write=False)
+
 _SIDES = ("side to move (row 0)", "opponent (row 1)")
 
 
@@ -152,6 +159,18 @@ def checkers_off(board) -> tuple[int, int]:
     """
     b = np.asarray(board, dtype=np.int64)
     return 15 - int(b[0].sum()), 15 - int(b[1].sum())
+
+
+#: The six outcome classes of a game, from the view of the side it is scored for;
+#: :func:`outcome` is 1, 2 or 3 points, class ``points - 1`` for the winner.
+OUTCOME_CLASSES = (
+    "win single",
+    "win gammon",
+    "win backgammon",
+    "lose single",
+    "lose gammon",
+    "lose backgammon",
+)
 
 
 def outcome(board) -> int:

@@ -8,7 +8,7 @@ pubeval (G. Tesauro, ``pubeval.c``, IBM Research, 1993) is a linear evaluation
 ``score = sum(W[i] * X[i])`` of the position after the play, with one weight
 vector for races and one for contact positions. Here it is computed exactly in
 integers (engine contract, :mod:`fastbg.reference`): the weights are the published
-five-decimal figures times ``10**5`` (:mod:`fastbg._pubeval_weights`) and the
+five-decimal figures times ``10**5`` (:mod:`fastbg.reference.pubeval_weights`) and the
 inputs are pubeval's times 30, so scores are exact ``int64`` values, both engines
 compute the same numbers, and ties are exact.
 """
@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._pubeval_weights import CONTACT_WEIGHTS, RACE_WEIGHTS, WIN_SCORE
+from .pubeval_weights import CONTACT_WEIGHTS, RACE_WEIGHTS, WIN_SCORE
 from .board import is_race
 from .dice import bounded
 from .movegen import play_keys
@@ -26,12 +26,7 @@ __all__ = [
     "pubeval_score",
     "RandomPolicy",
     "PubevalPolicy",
-    "make_policy",
-    "POLICIES",
 ]
-
-POLICIES = ("random", "pubeval", "nn", "nn-1ply")
-
 
 def pubeval_inputs(board_after) -> list[int]:
     """pubeval's input vector times 30, as exact integers.
@@ -99,7 +94,7 @@ def pubeval_score(board_after, race: bool) -> int:
     Notes
     -----
     Source: G. Tesauro, ``pubeval.c`` (1993), the public benchmark evaluation for
-    backgammon move selection; weights in :mod:`fastbg._pubeval_weights`.
+    backgammon move selection; weights in :mod:`fastbg.reference.pubeval_weights`.
     """
     b = np.asarray(board_after)
     if int(b[0].sum()) == 0:
@@ -223,34 +218,3 @@ class PubevalPolicy:
 
     def __repr__(self) -> str:
         return "PubevalPolicy()"
-
-
-def make_policy(name: str):
-    """A policy by name.
-
-    Parameters
-    ----------
-    name : {"random", "pubeval", "nn", "nn-1ply"}
-
-    Returns
-    -------
-    RandomPolicy, PubevalPolicy, fastbg.reference.nn.NNPolicy or NN1PlyPolicy
-
-    Raises
-    ------
-    ValueError
-        If ``name`` is not a known policy.
-    """
-    if name == "random":
-        return RandomPolicy()
-    if name == "pubeval":
-        return PubevalPolicy()
-    if name == "nn":
-        from .nn import NNPolicy  # imported late: nn imports this module's package
-
-        return NNPolicy()
-    if name == "nn-1ply":
-        from .nn import NN1PlyPolicy
-
-        return NN1PlyPolicy()
-    raise ValueError(f"unknown policy {name!r}: choose one of {', '.join(POLICIES)}")

@@ -43,10 +43,9 @@ from pathlib import Path
 
 import numpy as np
 
+from . import bearoffdb
 from .board import outcome, swap
-from .dice import roll_index
 from .movegen import legal_plays
-from .rollout import opening_turn
 
 __all__ = [
     "NN_INPUTS",
@@ -70,7 +69,6 @@ __all__ = [
     "NNPolicy",
     "NN1PlyPolicy",
     "reply_value",
-    "match_game",
 ]
 
 NN_INPUTS = 196
@@ -479,8 +477,6 @@ def policy_probabilities(q: dict, boards) -> np.ndarray:
     numpy.ndarray of float64, shape (5,) or (n, 5)
         Bitwise equal to ``fastbg._core.nn.NNPolicy.probabilities``.
     """
-    from . import bearoffdb
-
     b = np.asarray(boards, dtype=np.int8)
     single = b.ndim == 2
     b = b.reshape(-1, 2, 25)
@@ -681,49 +677,3 @@ class NN1PlyPolicy(NNPolicy):
 
     def __repr__(self) -> str:
         return f"NN1PlyPolicy(hidden={self.weights['w1'].shape[1]}, candidates={self.candidates})"
-
-
-def match_game(board, dice_bitgen, choice_bitgen, policy_a, policy_b, opening=True) -> int:
-    """One game between two policies; A plays row 0 (mirror of the core's).
-
-    Parameters
-    ----------
-    board : array_like of int, shape (2, 25)
-    dice_bitgen : numpy.random.BitGenerator
-        The dice only (opening roll, then one roll per turn).
-    choice_bitgen : numpy.random.BitGenerator
-        The policies' own draws.
-    policy_a, policy_b : policy objects with ``choose`` or names
-    opening : bool
-
-    Returns
-    -------
-    int
-        Outcome class 0..5 from A's point of view.
-    """
-    from .board import validate_board
-    from .eval import make_policy
-    from .rollout import play_turn  # imported late: rollout -> eval -> nn
-
-    pa = make_policy(policy_a) if isinstance(policy_a, str) else policy_a
-    pb = make_policy(policy_b) if isinstance(policy_b, str) else policy_b
-    cur = validate_board(board)
-    if not cur[0].any() or not cur[1].any():
-        raise ValueError("the game is already over: a side has no checker left")
-    side = 0
-    if opening:
-        cur, root, d1, d2 = opening_turn(cur, dice_bitgen)
-        side = 0 if root else 1
-    else:
-        r = roll_index(dice_bitgen)
-        d1, d2 = r // 6 + 1, r % 6 + 1
-    while True:
-        pol = pa if side == 0 else pb
-        after = play_turn(cur, d1, d2, pol, choice_bitgen)
-        if not after[0].any():
-            won = outcome(after)
-            return won - 1 if side == 0 else won + 2
-        cur = swap(after)
-        side ^= 1
-        r = roll_index(dice_bitgen)
-        d1, d2 = r // 6 + 1, r % 6 + 1

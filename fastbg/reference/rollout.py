@@ -14,22 +14,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from .board import outcome, swap, validate_board
-from .dice import opening_roll, roll_index
-from .eval import make_policy
-from .movegen import legal_plays, validate_dice
+from .board import OUTCOME_CLASSES, outcome, swap, validate_board
+from .dice import roll_index
+from .policies import as_policy
+from .movegen import validate_dice
+from .turn import opening_turn, play_turn
 
-__all__ = ["play_game", "rollout_block", "roll_indices", "OUTCOME_CLASSES"]
-
-OUTCOME_CLASSES = (
-    "win single",
-    "win gammon",
-    "win backgammon",
-    "lose single",
-    "lose gammon",
-    "lose backgammon",
-)
-
+__all__ = ["play_game", "rollout_block", "roll_indices", "match_game", "OUTCOME_CLASSES"]
 
 def _check_bitgen(bitgen) -> None:
     if not isinstance(bitgen, np.random.BitGenerator):
@@ -37,17 +28,6 @@ def _check_bitgen(bitgen) -> None:
             "bitgen must be a numpy.random.BitGenerator (e.g. numpy.random.PCG64DXSM), "
             f"got {type(bitgen).__name__}"
         )
-
-
-def _get_policy(policy):
-    if isinstance(policy, str):
-        return make_policy(policy)
-    if not callable(getattr(policy, "choose", None)):
-        raise TypeError(
-            "policy must come from make_policy() (or be its name), "
-            f"got {type(policy).__name__}"
-        )
-    return policy
 
 
 def _closed_home(row: np.ndarray) -> bool:
@@ -98,35 +78,6 @@ def _play(board: np.ndarray, bitgen, policy, first) -> int:
         mover_is_root = not mover_is_root
 
 
-def opening_turn(board, bitgen):
-    """The opening roll, as every game loop of the reference engine plays it.
-
-    Each side rolls one die (ties re-rolled, :func:`fastbg.reference.dice.opening_roll`);
-    the higher die moves first and plays both. Returns ``(board, root, d1, d2)``:
-    ``board`` with the winner in row 0 (swapped if the opponent won), ``root`` True if
-    the winner is row 0 of the given board, and the winner's die first.
-    """
-    a, b = opening_roll(bitgen)
-    if a > b:
-        return board, True, a, b
-    return swap(board), False, b, a
-
-
-def play_turn(board, d1: int, d2: int, policy, bitgen) -> np.ndarray:
-    """The position after the player on roll plays ``d1-d2`` (rows not swapped).
-
-    No legal play: ``board`` itself; one: that play, without consulting the policy;
-    more: the policy's choice among them in canonical order (it may draw from
-    ``bitgen``). Every game loop of the reference engine takes its turns here.
-    """
-    plays = legal_plays(board, d1, d2)
-    if len(plays) == 0:
-        return board
-    if len(plays) == 1:
-        return plays[0]
-    return plays[policy.choose(board, plays, bitgen)]
-
-
 def play_game(board, bitgen, policy, dice=None, opening=False) -> int:
     """Play one game to the end.
 
@@ -164,7 +115,7 @@ def play_game(board, bitgen, policy, dice=None, opening=False) -> int:
     b = validate_board(board)
     _check_start(b)
     _check_bitgen(bitgen)
-    policy = _get_policy(policy)
+    policy = as_policy(policy)
     return _play(b, bitgen, policy, _first_roll(dice, opening))
 
 
@@ -206,7 +157,7 @@ def rollout_block(board, games, bitgen, policy, dice=None, opening=False) -> np.
     if games < 0:
         raise ValueError(f"games must be a non-negative int, got {games}")
     first = _first_roll(dice, opening)
-    policy = _get_policy(policy)
+    policy = as_policy(policy)
     _check_bitgen(bitgen)
     counts = np.zeros(6, dtype=np.int64)
     try:
@@ -249,3 +200,44 @@ def roll_indices(bitgen, n) -> np.ndarray:
     for i in range(int(n)):
         out[i] = roll_index(bitgen)
     return out
+
+
+def match_game(board, dice_bitgen, choice_bitgen, policy_a, policy_b, opening=True) -> int:
+    """One game between two policies; A plays row 0 (mirror of the core's).
+
+    Parameters
+    ----------
+    board : array_like of int, shape (2, 25)
+    dice_bitgen : numpy.random.BitGenerator
+        The dice only (opening roll, then one roll per turn).
+    choice_bitgen : numpy.random.BitGenerator
+        The policies' own draws.
+    policy_a, policy_b : policy objects with ``choose`` or names
+    opening : bool
+
+    Returns
+    -------
+    int
+        Outcome class 0..5 from A's point of view.
+    """
+    pa, pb = as_policy(policy_a), as_policy(policy_b)
+    cur = validate_board(board)
+    if not cur[0].any() or not cur[1].any():
+        raise ValueError("the game is already over: a side has no checker left")
+    side = 0
+    if opening:
+        cur, root, d1, d2 = opening_turn(cur, dice_bitgen)
+        side = 0 if root else 1
+    else:
+        r = roll_index(dice_bitgen)
+        d1, d2 = r // 6 + 1, r % 6 + 1
+    while True:
+        pol = pa if side == 0 else pb
+        after = play_turn(cur, d1, d2, pol, choice_bitgen)
+        if not after[0].any():
+            won = outcome(after)
+            return won - 1 if side == 0 else won + 2
+        cur = swap(after)
+        side ^= 1
+        r = roll_index(dice_bitgen)
+        d1, d2 = r // 6 + 1, r % 6 + 1

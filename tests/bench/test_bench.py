@@ -9,10 +9,9 @@ from __future__ import annotations
 
 import pytest
 
-from fastbg.bench import ROLLS, bench_positions
-from fastbg.engine import get_engine
-from fastbg.parallel import run_blocks
-from fastbg.position import START_BOARD
+from fastbg.rollouts.bench import ROLLS, bench_positions
+from fastbg.rollouts.blocks import run_blocks
+from fastbg.game.position import START_BOARD
 
 pytestmark = pytest.mark.bench
 

@@ -1,0 +1,20 @@
+# cython: language_level=3
+# The Cython core (compiled to fastbg._core): the engine layer of fastbg, and the twin of
+# the pure-Python fastbg.reference, module for module. Each .pxd is the spec of its
+# module (what every field holds, what every function promises); the .pyx files hold the
+# def wrappers that validate and allocate, then run noexcept nogil kernels.
+#
+#   core module        mirrors                        serves
+#   _types.pxd         (constants, board_t)           every module below
+#   dice.pxd           fastbg.reference.dice          the game loops (numpy bitgen_t)
+#   board              fastbg.reference.board         fastbg.game.position, the loops
+#   movegen            fastbg.reference.movegen       fastbg.game.plays, perft, the loops
+#   turn.pxd           fastbg.reference.turn          every game loop: one roll played
+#   eval               fastbg.reference.eval          policies random and pubeval
+#   bearoffdb          fastbg.reference.bearoffdb     the nn policy's pure bear-offs
+#   nn                 fastbg.reference.nn            fastbg.nn (evaluate), policies nn, nn-1ply
+#   policies           fastbg.reference.policies      policy names for the loops above
+#   rollout            fastbg.reference.rollout       fastbg.rollouts.cubeless (blocks), matches
+#   cubeful            fastbg.rollouts.reference_cubeful   fastbg.rollouts.cubeful
+#
+# cimports point down this table only (turn.pxd and dice.pxd are header-only).

@@ -1,6 +1,6 @@
 # cython: language_level=3
 """Cubeful games (money and match play): the game loop with cube decisions, mirroring
-:mod:`fastbg.reference.cubeful`.
+:mod:`fastbg.rollouts.reference_cubeful`.
 
 Before each roll, the player on roll may double when the cube is centred or its own
 and doubling stays within the cube limit. The position is then evaluated by the
@@ -28,8 +28,9 @@ from fastbg._core.board cimport (load_board, swap_into, row_sum, loser_class, is
                                  pip_count_row)
 from fastbg._core.dice cimport roll_index, opening_roll, get_bitgen
 from fastbg._core.movegen cimport movegen_t, movegen_new, movegen_free, generate
-from fastbg._core.rollout cimport play_turn_c
-from fastbg._core.eval cimport Policy, as_policy
+from fastbg._core.turn cimport play_turn_c
+from fastbg._core.eval cimport Policy
+from fastbg._core.policies cimport as_policy
 from fastbg._core.nn cimport NNPolicy, qnet_t, q_probabilities, NN_OUTPUTS
 from numpy.random cimport bitgen_t
 
@@ -204,10 +205,10 @@ cdef int cube_decision_c(const double* q, double x, bint owned, bint jacoby) noe
 
 
 # ---------------------------------------------------------------------------------------
-# Match play: Janowski's model in match winning chances (fastbg.matchcube), scalar port.
+# Match play: Janowski's model in match winning chances (fastbg.cube.match), scalar port.
 # R[j][k]: the player's MWC after result k (win single/gammon/backgammon, lose
-# single/gammon/backgammon) at a cube of 2**j, from fastbg.met.MatchEquityTable.result_mwc.
-# Same operations as fastbg.reference.cubeful (bitwise); fastbg.matchcube to rounding.
+# single/gammon/backgammon) at a cube of 2**j, from fastbg.cube.met.MatchEquityTable.result_mwc.
+# Same operations as fastbg.rollouts.reference_cubeful (bitwise); fastbg.cube.match to rounding.
 # ---------------------------------------------------------------------------------------
 
 cdef enum:
@@ -263,7 +264,7 @@ cdef double m_interp(double w, const double* xs, const double* ys, int n) noexce
 
 cdef double m_live(const double* R, const double* q, int a, int b, int j,
                    int owner) noexcept nogil:
-    """fastbg.matchcube._live (not the Crawford game)."""
+    """fastbg.cube.match._live (not the Crawford game)."""
     cdef const double* r = R + 6 * j
     cdef double w = q[0], wg = q[1], wbg = q[2], lg = q[3], lbg = q[4]
     cdef double lose = 1.0 - w, W, L, m, wo, lo
@@ -319,7 +320,7 @@ cdef double m_live(const double* R, const double* q, int a, int b, int j,
 
 cdef double m_cubeful(const double* R, const double* q, int a, int b, int j, int owner,
                       double x) noexcept nogil:
-    """fastbg.matchcube._cubeful: x live + (1 - x) dead, dead summed in outcome order."""
+    """fastbg.cube.match._cubeful: x live + (1 - x) dead, dead summed in outcome order."""
     cdef const double* r = R + 6 * j
     cdef double w = q[0], lose = 1.0 - q[0]
     cdef double dead = (w - q[1]) * r[0]
@@ -479,7 +480,7 @@ def cubeful_block(board, games, bitgen, policy, evaluator, *, cube=1, cube_owner
     Notes
     -----
     **Reproducibility**: the counts depend only on the arguments and the bit
-    generator's state, and equal those of :func:`fastbg.reference.cubeful.cubeful_block`.
+    generator's state, and equal those of :func:`fastbg.rollouts.reference_cubeful.cubeful_block`.
     """
     cdef board_t b
     load_board(board, &b)
@@ -573,7 +574,7 @@ def cube_decision(probabilities, x, owned=False, jacoby=False):
 
 def probabilities(evaluator, board):
     """The loop's evaluation of a position: ``evaluator.probabilities(board)``, except on
-    the last roll, where it is exact (see :func:`fastbg.reference.cubeful.probabilities`)."""
+    the last roll, where it is exact (see :func:`fastbg.rollouts.reference_cubeful.probabilities`)."""
     cdef board_t b
     load_board(board, &b)
     if not isinstance(evaluator, NNPolicy):

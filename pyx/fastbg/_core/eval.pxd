@@ -46,7 +46,3 @@ cdef class PubevalPolicy(Policy):
     cdef linear_eval_t lin[2]
         # [race]: the evaluation over point_score[race], with bar weight
         # W[120] * 15, off weight W[121] * 2 and win score WIN_SCORE (2**63 - 1).
-
-
-cdef Policy as_policy(object policy)
-    # A Policy from a policy or its name (make_policy); TypeError for anything else.

@@ -5,7 +5,7 @@
 in the order of play keys (:func:`fastbg._core.movegen.play_keys`), which the move
 generator computes as it goes, so choosing costs a selection over 64-bit integers.
 ``PubevalPolicy`` is G. Tesauro's public evaluation function (pubeval.c, 1993)
-computed exactly in integers, with the weights of :mod:`fastbg._pubeval_weights`.
+computed exactly in integers, with the weights of :mod:`fastbg.reference.pubeval_weights`.
 Its ``choose`` scores each play *sparsely*: the score of the position before the
 roll is computed once, and each play only adds the change of the few locations
 where it differs (found by comparing 8-byte words).
@@ -172,7 +172,7 @@ cdef class PubevalPolicy(Policy):
 
     def __cinit__(self):
         self.name = "pubeval"
-        from fastbg._pubeval_weights import RACE_WEIGHTS, CONTACT_WEIGHTS, WIN_SCORE
+        from fastbg.reference.pubeval_weights import RACE_WEIGHTS, CONTACT_WEIGHTS, WIN_SCORE
         cdef int race, L, b, n, j
         cdef int64_t v
         for race, W in ((1, RACE_WEIGHTS), (0, CONTACT_WEIGHTS)):
@@ -269,9 +269,6 @@ cdef class PubevalPolicy(Policy):
 
 
 
-POLICIES = ("random", "pubeval", "nn", "nn-1ply")
-
-
 def pubeval_inputs(board_after):
     """pubeval's input vector times 30, as exact integers (list of 122 ints).
 
@@ -298,37 +295,6 @@ def pubeval_inputs(board_after):
     x[120] = 15 * b.p[1][BAR]
     x[121] = 2 * (NCHECKERS - row_sum(b.p[0]))
     return x
-
-
-def make_policy(name):
-    """A policy by name: ``"random"``, ``"pubeval"``, ``"nn"`` or ``"nn-1ply"`` (fastbg._core.nn).
-
-    Raises
-    ------
-    ValueError
-        For any other name.
-    """
-    if name == "random":
-        return RandomPolicy()
-    if name == "pubeval":
-        return PubevalPolicy()
-    if name == "nn":
-        from fastbg._core.nn import NNPolicy   # imported late: nn cimports this module
-        return NNPolicy()
-    if name == "nn-1ply":
-        from fastbg._core.nn import NN1PlyPolicy
-        return NN1PlyPolicy()
-    raise ValueError(f"unknown policy {name!r}: choose one of {', '.join(POLICIES)}")
-
-
-cdef Policy as_policy(object policy):
-    if isinstance(policy, str):
-        return make_policy(policy)
-    if not isinstance(policy, Policy):
-        raise TypeError(
-            f"policy must come from make_policy() (or be its name), got {type(policy).__name__}"
-        )
-    return <Policy>policy
 
 
 _PUBEVAL = None

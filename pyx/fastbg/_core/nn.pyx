@@ -13,8 +13,6 @@ probabilities of DESIGN section 5.
   give its evaluation of one position).
 * ``td_train``: TD(0) self-play training in a nogil loop with the core's move
   generator; the weights are updated in place.
-* ``match_game``: one game between two policies (for duplicate-dice matches),
-  the dice from one bit generator and the policies' own draws from another.
 
 The forward pass exploits the sparsity of the encoding: hidden pre-activations
 are the bias plus the weight rows of the active inputs only (about 30-50 of 196).
@@ -30,10 +28,12 @@ from fastbg._core.board cimport (load_board, board_to_array, swap_into, row_sum,
                                  back_point_c)
 from fastbg._core.dice cimport roll_index, opening_roll, get_bitgen
 from fastbg._core.movegen cimport movegen_t, movegen_new, movegen_free, generate
-from fastbg._core.rollout cimport play_turn_c
-from fastbg._core.eval cimport Policy, as_policy
+from fastbg._core.turn cimport play_turn_c
+from fastbg._core.eval cimport Policy
 from fastbg._core.bearoffdb cimport (ensure_db, is_bearoff_c, bearoff_probabilities_c,
                                     bearoff_prefetch_c)
+
+from fastbg.reference.board import START_BOARD
 
 cnp.import_array()
 
@@ -990,7 +990,6 @@ def td_train(Net net, games, bitgen, double alpha, board=None, opening=True, fas
     """
     cdef board_t b
     if board is None:
-        from fastbg.position import START_BOARD
         board = START_BOARD
     load_board(board, &b)
     if row_sum(b.p[0]) == 0 or row_sum(b.p[1]) == 0:
@@ -1022,92 +1021,6 @@ def td_train(Net net, games, bitgen, double alpha, board=None, opening=True, fas
         raise RuntimeError(f"a roll had more than {MAX_PLAYS} legal plays")
     return {"games": int(games), "moves": int(moves),
             "mse": sq / (NN_OUTPUTS * moves) if moves else 0.0, "counts": counts}
-
-
-# ---------------------------------------------------------------------------
-# Two-policy games
-
-
-cdef int match_game_c(const board_t* start, bitgen_t* dice, bitgen_t* choice, Policy pa,
-                      Policy pb, movegen_t* g, bint opening) noexcept nogil:
-    cdef board_t cur, nxt
-    cdef int a, b, r, n, c, side = 0
-    cdef const board_t* chosen
-    cur = start[0]
-    if opening:
-        if not opening_roll(dice, &a, &b):
-            swap_into(start, &cur)
-            side = 1
-    else:
-        r = roll_index(dice)
-        a = r // 6 + 1
-        b = r % 6 + 1
-    while True:
-        if side == 0:
-            chosen = play_turn_c(pa, g, &cur, a, b, choice)
-        else:
-            chosen = play_turn_c(pb, g, &cur, a, b, choice)
-        if chosen == NULL:
-            return -1
-        if row_sum(chosen.p[0]) == 0:
-            c = loser_class(chosen.p[1])
-            return c if side == 0 else 3 + c
-        swap_into(chosen, &nxt)
-        cur = nxt
-        side ^= 1
-        r = roll_index(dice)
-        a = r // 6 + 1
-        b = r % 6 + 1
-
-
-def match_game(board, dice_bitgen, choice_bitgen, policy_a, policy_b, opening=True):
-    """One game between two policies; A plays row 0 of ``board``.
-
-    Parameters
-    ----------
-    board : array_like of int, shape (2, 25)
-    dice_bitgen : numpy.random.BitGenerator
-        Source of the dice only (the opening roll, then one roll per turn), so a
-        second game from the same state with the policies exchanged sees the same
-        dice (duplicate dice).
-    choice_bitgen : numpy.random.BitGenerator
-        Source of the policies' own draws (the random policy).
-    policy_a, policy_b : Policy or str
-    opening : bool
-        Decide the first roll by the opening roll (default), else row 0 rolls.
-
-    Returns
-    -------
-    int
-        Outcome class 0..5 from A's point of view.
-
-    Notes
-    -----
-    **Reproducibility**: draw for draw as :func:`fastbg.reference.nn.match_game`.
-    The loop calls ``choose`` for every decision with two or more plays (the
-    pubeval shortcut of the rollout loop is not used; the choice is the same).
-    """
-    cdef board_t b
-    load_board(board, &b)
-    if row_sum(b.p[0]) == 0 or row_sum(b.p[1]) == 0:
-        raise ValueError("the game is already over: a side has no checker left")
-    cdef Policy pa = as_policy(policy_a)
-    cdef Policy pb = as_policy(policy_b)
-    cdef bitgen_t* dbg = get_bitgen(dice_bitgen)
-    cdef bitgen_t* cbg = get_bitgen(choice_bitgen)
-    cdef bint op = bool(opening)
-    cdef int c
-    cdef movegen_t* g = movegen_new()
-    if g == NULL:
-        raise MemoryError()
-    try:
-        with nogil:
-            c = match_game_c(&b, dbg, cbg, pa, pb, g, op)
-    finally:
-        movegen_free(g)
-    if c < 0:
-        raise RuntimeError(f"a roll had more than {MAX_PLAYS} legal plays")
-    return c
 
 
 def encode_board(board):

@@ -1,0 +1,108 @@
+"""Rollout labels for training positions: fastbg's own engine, never GNU Backgammon.
+
+Step 5 of the recipe (``/work/shared/EVALUATOR.md``): each position is rolled out by the
+compiled engine with a policy (default the shipped ``nn``), and its label is the outcome
+counts (win single/gammon/backgammon, lose single/gammon/backgammon), from which the five
+probabilities follow. The first roll is stratified: for each of the 21 distinct rolls,
+``--per-roll`` games start with it per way of rolling it (1 for a double, 2 for the
+others), so ``36 * per_roll`` games in all whose first rolls are exactly the 36 rolls'
+proportions (a stratified sample: unbiased, and the first roll's luck, the largest single
+term, no longer adds noise). Later rolls are random.
+
+Work is cut into shards of ``--shard`` positions, taken in a seeded random order of the
+position file (so the first shards are a random sample of it); each finished shard is
+written at once to ``<out>/shard_<k>.npz`` (``index``: rows of the position file,
+``counts``: (n, 6) int32), so a run stopped at any moment loses at most the shard in
+progress, and re-running the same command resumes. Game ``j`` of roll ``r`` of position
+``i`` draws from ``PCG64DXSM(SeedSequence(seed, spawn_key=(i, r)))``: a label depends only
+on (seed, position, policy, per-roll), not on shards or order.
+
+Usage::
+
+    nice -n 19 python experiments/evaluator/labels.py \\
+        --positions experiments/runs/evaluator/positions_g1.npz \\
+        --out experiments/runs/evaluator/labels_g1 --per-roll 6 --seed 1
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+from fastbg.engine import get_engine
+
+#: The 21 distinct rolls and how many of the 36 ordered rolls each stands for.
+ROLLS = tuple((d1, d2, 1 if d1 == d2 else 2) for d1 in range(1, 7) for d2 in range(1, d1 + 1))
+
+
+def label(eng, policy, board: np.ndarray, index: int, seed: int, per_roll: int) -> np.ndarray:
+    """Outcome counts of ``36 * per_roll`` games from ``board``, first roll stratified."""
+    counts = np.zeros(6, dtype=np.int64)
+    for r, (d1, d2, ways) in enumerate(ROLLS):
+        bg = np.random.PCG64DXSM(np.random.SeedSequence(seed, spawn_key=(index, r)))
+        counts += eng.rollout_block(board, ways * per_roll, bg, policy, dice=(d1, d2))
+    return counts
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--positions", required=True, help="npz written by positions.py")
+    ap.add_argument("--out", required=True, help="directory of the label shards")
+    ap.add_argument("--per-roll", type=int, default=6, help="games per way of a first roll")
+    ap.add_argument("--policy", default="nn")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--shard", type=int, default=500)
+    ap.add_argument("--limit", type=int, default=None, help="label only this many positions")
+    args = ap.parse_args(argv)
+    boards = np.load(args.positions)["boards"]
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    meta = {k: v for k, v in vars(args).items() if k not in ("limit",)}
+    meta_path = out / "meta.json"
+    if meta_path.exists():
+        old = json.loads(meta_path.read_text())
+        if old != meta:
+            ap.error(f"{out} holds labels made with other settings: {old}")
+    else:
+        meta_path.write_text(json.dumps(meta, indent=1))
+    order = np.random.Generator(np.random.PCG64DXSM(args.seed)).permutation(len(boards))
+    if args.limit is not None:
+        order = order[: args.limit]
+    eng = get_engine("cython")
+    policy = eng.make_policy(args.policy)
+    shards = range(0, len(order), args.shard)
+    t0 = time.perf_counter()
+    done = 0
+    for k, start in enumerate(shards):
+        path = out / f"shard_{k:05d}.npz"
+        if path.exists():
+            continue
+        idx = order[start:start + args.shard]
+        counts = np.array([label(eng, policy, np.ascontiguousarray(boards[i]), int(i), args.seed,
+                                 args.per_roll) for i in idx], dtype=np.int32)
+        tmp = path.with_suffix(".tmp.npz")
+        np.savez(tmp, index=idx.astype(np.int64), counts=counts)
+        tmp.replace(path)      # a shard appears whole or not at all
+        done += len(idx)
+        rate = done / (time.perf_counter() - t0)
+        print(f"shard {k}: {start + len(idx)}/{len(order)} positions, {rate:.1f} positions/s",
+              file=sys.stderr, flush=True)
+    return 0
+
+
+def load(out) -> tuple[np.ndarray, np.ndarray]:
+    """All finished shards of a label directory: (rows of the position file, counts)."""
+    files = sorted(Path(out).glob("shard_*[0-9].npz"))
+    if not files:
+        return np.zeros(0, np.int64), np.zeros((0, 6), np.int32)
+    parts = [np.load(f) for f in files]
+    return (np.concatenate([p["index"] for p in parts]),
+            np.concatenate([p["counts"] for p in parts]))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

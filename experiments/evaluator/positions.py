@@ -1,0 +1,151 @@
+"""Training positions for the evaluator: self-play with exploration, and odd games on purpose.
+
+Step 4 of the recipe in ``/work/shared/EVALUATOR.md`` (and ``experiments/TRAINING.md``):
+positions a rollout-trained net must judge well. Three kinds of games, all played by
+fastbg's compiled engine (its move generator and the shipped ``nn``'s 0-ply play
+equities), each game seeded by ``PCG64DXSM(SeedSequence(seed, spawn_key=(game,)))``:
+
+``nn``
+    Both sides play the network's best play; with probability ``--explore`` a side
+    instead picks uniformly among the plays within ``--window`` equity of the best
+    (wildbg's exploration), so games leave the well-trodden lines.
+``wild``
+    One side (chosen by the game's dice stream) plays uniformly random plays for its
+    first 3 to 12 turns, then the network: this is where backgames, crashed boards and
+    odd primes come from, which self-play between equals rarely reaches.
+``pubeval``
+    One side plays pubeval throughout: a weaker but different style.
+
+Every position before a roll (row 0 on roll) of every game is a candidate, except pure
+bear-offs (both sides home: the one-sided database is exact there) and finished games;
+each candidate is kept with probability ``--keep`` (fewer near-duplicates of one game),
+and the pool is de-duplicated. Output: ``<out>.npz`` with ``boards`` (N, 2, 25) int8,
+``kind`` (N,) int8 (0 nn, 1 wild, 2 pubeval), ``game`` and ``ply`` (N,) int32, and the
+arguments. Training seeds are 1..89999; benchmark seeds (``experiments/errorrate.py``,
+``rollout_bias.py``) are 90001 and up, so training never sees a benchmark game.
+
+Usage::
+
+    python experiments/evaluator/positions.py --games 40000 --seed 1 \\
+        --out experiments/runs/evaluator/positions_g1
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+from fastbg.engine import get_engine
+from fastbg.game import START_BOARD
+
+KINDS = {"nn": 0, "wild": 1, "pubeval": 2}
+
+
+def _roll(bg: np.random.Generator) -> tuple[int, int]:
+    return int(bg.integers(1, 7)), int(bg.integers(1, 7))
+
+
+def is_pure_bearoff(board: np.ndarray) -> bool:
+    """Both sides have every checker in their home board (or off)."""
+    return not board[:, 6:].any()
+
+
+def play_game(eng, nn, pubeval, seed: int, game: int, kind: str, explore: float,
+              window: float):
+    """One game; yields ``(ply, board)`` for every position before a roll."""
+    rng = np.random.Generator(np.random.PCG64DXSM(np.random.SeedSequence(seed, spawn_key=(game,))))
+    board = np.array(START_BOARD, dtype=np.int8)
+    odd_side = int(rng.integers(0, 2))
+    wild_turns = int(rng.integers(3, 13))
+    # opening roll: no doubles; the higher die's side moves first
+    while True:
+        a, b = _roll(rng)
+        if a != b:
+            break
+    side = 0 if a > b else 1
+    if side == 1:
+        board = board[::-1].copy()
+    d1, d2 = max(a, b), min(a, b)
+    turns = [0, 0]
+    ply = 0
+    while True:
+        if ply > 0:
+            d1, d2 = _roll(rng)
+        yield ply, board
+        plays = eng.legal_plays(board, d1, d2)
+        if len(plays):
+            odd = side == odd_side
+            if kind == "wild" and odd and turns[side] < wild_turns:
+                k = int(rng.integers(0, len(plays)))
+            elif kind == "pubeval" and odd:
+                k = pubeval.choose(board, plays, None)
+            else:
+                eq = nn.play_equities(board, plays)
+                k = int(np.argmax(eq))
+                if len(plays) > 1 and rng.random() < explore:
+                    near = np.flatnonzero(eq >= eq[k] - window)
+                    k = int(near[rng.integers(0, len(near))])
+            board = np.array(plays[k], dtype=np.int8)
+        if not board[0].any():
+            return
+        board = board[::-1].copy()
+        turns[side] += 1
+        side ^= 1
+        ply += 1
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--games", type=int, default=40000)
+    ap.add_argument("--seed", type=int, default=1, help="training seeds are 1..89999")
+    ap.add_argument("--mix", default="nn=0.6,wild=0.3,pubeval=0.1",
+                    help="share of games of each kind")
+    ap.add_argument("--explore", type=float, default=0.1)
+    ap.add_argument("--window", type=float, default=0.08)
+    ap.add_argument("--keep", type=float, default=0.3, help="chance of keeping a position")
+    ap.add_argument("--out", required=True, help="output path without .npz")
+    args = ap.parse_args(argv)
+    if not 1 <= args.seed <= 89999:
+        ap.error("training seeds are 1..89999 (90001+ are the benchmarks')")
+    mix = {k: float(v) for k, v in (kv.split("=") for kv in args.mix.split(","))}
+    eng = get_engine("cython")
+    nn = eng.nn.NNPolicy()
+    pubeval = eng.make_policy("pubeval")
+    kinds = list(mix)
+    cum = np.cumsum([mix[k] for k in kinds]) / sum(mix.values())
+    boards, kind_of, game_of, ply_of = [], [], [], []
+    seen = set()
+    keep_rng = np.random.Generator(np.random.PCG64DXSM(np.random.SeedSequence(args.seed, spawn_key=(2**31,))))
+    t0 = time.perf_counter()
+    for g in range(args.games):
+        kind = kinds[int(np.searchsorted(cum, (g * 0.6180339887) % 1.0, side="right"))]
+        for ply, b in play_game(eng, nn, pubeval, args.seed, g, kind, args.explore, args.window):
+            if is_pure_bearoff(b) or keep_rng.random() >= args.keep:
+                continue
+            key = b.tobytes()
+            if key in seen:
+                continue
+            seen.add(key)
+            boards.append(b)
+            kind_of.append(KINDS[kind])
+            game_of.append(g)
+            ply_of.append(ply)
+        if (g + 1) % 2000 == 0:
+            print(f"{g + 1} games, {len(boards)} positions, {time.perf_counter() - t0:.0f} s",
+                  file=sys.stderr, flush=True)
+    out = Path(args.out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    np.savez_compressed(out.with_suffix(".npz"), boards=np.array(boards, dtype=np.int8),
+                        kind=np.array(kind_of, np.int8), game=np.array(game_of, np.int32),
+                        ply=np.array(ply_of, np.int32), args=json.dumps(vars(args)))
+    print(f"{len(boards)} positions from {args.games} games in {time.perf_counter() - t0:.0f} s "
+          f"-> {out.with_suffix('.npz')}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,173 @@
+"""The ``fastbg`` command line.
+
+Commands
+--------
+``fastbg show POSITION``
+    Board diagram, pip counts and IDs.
+``fastbg moves POSITION DICE [--json] [--engine E]``
+    Every legal play with its notation and resulting Position ID (turn passed).
+``fastbg rollout [POSITION] [--games N] [--seed S] [--workers W] [--policy P]
+[--engine E] [--dice D] [--json] [--cubeful [--x X] [cube and match options]]``
+    Monte Carlo rollout: win, gammon and backgammon probabilities with standard
+    errors (the network plays by default); with ``--cubeful`` the cube is played in
+    every game and the cubeful equity (money) or match winning chance is reported.
+``fastbg perft POSITION DEPTH [--engine E] [--json]``
+    Leaves of the game tree over all 21 rolls at each ply, for depths 1..DEPTH,
+    with the time and leaves per second of each: the move generator's
+    correctness-and-speed benchmark.
+``fastbg eval POSITION [--engine E] [--json]``
+    The neural network's 0-ply probabilities and cubeless equity.
+``fastbg bench [--repeat R] [--engine E ...] [--json]``
+    Random-policy and pubeval games per second and legal-play generation rate of
+    each engine, medians of repeated runs, as a Markdown table.
+``fastbg cube POSITION [--games N] [--seed S] [--workers W] [--policy P] [--x X]
+[--match-length N] [--score A-B] [--cube V] [--owner O] [--max-cube V] [--crawford]
+[--jacoby] [--beaver] [--met M] [--json]``
+    Cube decision from a cubeless rollout: ND / DT / DP equities (money) or MWC and
+    EMG (match) with standard errors, the proper action and its margin in standard
+    errors of the difference. Cube and score also come from an XGID or GNU ID pair.
+``fastbg met [--met M] [--length N] [--post-crawford] [--csv | --json]``
+    The match equity table: pre-Crawford MWC for away scores 1..N, post-Crawford row.
+``fastbg takepoints --length N [--met M] [--csv | --json]``
+    Dead and live take points at every score 1- to N-away for 1-, 2- and 4-cubes.
+``fastbg gammon-values --length N [--cube V] [--met M] [--csv | --json]``
+    Gammon values (win and loss) at every score 1- to N-away.
+
+POSITION is ``start``, a GNU Backgammon Position ID, a GNU Backgammon
+``PositionID:MatchID`` pair or an XGID (``XGID=...``). The dice of a pair or an XGID
+are the first roll of ``rollout`` and must be DICE of ``moves``; ``eval`` and
+``cube`` refuse a position with the dice rolled.
+Bad arguments print one line naming the problem and exit with status 2.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import signal
+import sys
+
+
+def _interrupted_at_start(signum, frame):  # pragma: no cover - timing-dependent
+    sys.stderr.write("fastbg: interrupted\n")
+    os._exit(130)
+
+
+# Ctrl-C while the command line is still importing numpy and the core (a few tenths of
+# a second) ends it quietly, as later it does; main() puts Python's handler back. Only
+# for the console script and python -m fastbg, never for a program importing fastbg.cli.
+if os.path.basename(sys.argv[0]) in ("fastbg", "__main__.py"):
+    signal.signal(signal.SIGINT, _interrupted_at_start)
+
+from .. import __version__  # noqa: E402  (after the handler, on purpose)
+from . import bench, cube, positions, rollouts, tables  # noqa: E402
+from .common import EXIT_INTERRUPTED, EXIT_USAGE, shorten  # noqa: E402
+
+__all__ = ["main", "build_parser"]
+
+_BARE_XGID = re.compile(r"^[-a-oA-O]{26}(:|$)")
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):  # one line, status 2, no usage dump
+        sys.stderr.write(f"{self.prog}: error: {shorten(message)}\n")
+        sys.exit(EXIT_USAGE)
+
+
+#: The command groups, one module each, in the order of ``fastbg --help``.
+_GROUPS = (positions, rollouts, bench, cube, tables)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = _Parser(prog="fastbg", description="Backgammon simulation engine: legal plays and Monte Carlo rollouts.")
+    p.add_argument("--version", action="version", version=f"fastbg {__version__}")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    sub.required = True
+    for group in _GROUPS:
+        group.add_parsers(sub)
+    p.commands = sub.choices  # the subcommands' parsers, by name
+    return p
+
+
+_COMMANDS = {name: cmd for group in _GROUPS for name, cmd in group.COMMANDS.items()}
+
+
+#: An option value that argparse would take for an option because it starts with '-'
+#: but which no option can be: '-' then a digit or a point ("-1-2", "-1e-3", "-.5").
+_DASH_VALUE = re.compile(r"-[0-9.]")
+
+
+def _join_dash_values(parser, argv: list[str]) -> list[str]:
+    """``--opt VALUE`` as ``--opt=VALUE`` where VALUE starts with '-' and a digit.
+
+    argparse reads such a VALUE as an option unless it is a plain negative number, and
+    then reports the option as missing its argument ("--score -1-2": "expected one
+    argument"). Joined, the value reaches the option's own check, whose message names
+    the real problem. Only options of the subcommand that take one value are joined
+    (abbreviations included, as argparse accepts them), and nothing after ``--``.
+    """
+    start = next((k for k, a in enumerate(argv) if a in parser.commands), None)
+    if start is None:
+        return argv
+    sub = parser.commands[argv[start]]
+    options = {o: a for a in sub._actions for o in a.option_strings}
+    out = argv[: start + 1]
+    k = start + 1
+    while k < len(argv):
+        tok = argv[k]
+        if tok == "--":
+            out += argv[k:]
+            break
+        action = options.get(tok)
+        if action is None and tok.startswith("--") and "=" not in tok:
+            found = {options[o] for o in options if o.startswith(tok)}
+            action = found.pop() if len(found) == 1 else None
+        if (action is not None and action.nargs is None and k + 1 < len(argv)
+                and _DASH_VALUE.match(argv[k + 1])):
+            out.append(f"{tok}={argv[k + 1]}")
+            k += 2
+            continue
+        out.append(tok)
+        k += 1
+    return out
+
+
+def main(argv=None) -> int:
+    """Entry point of the ``fastbg`` console script; returns the exit status."""
+    if signal.getsignal(signal.SIGINT) is _interrupted_at_start:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    parser = build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    # An XGID written without its prefix may start with '-' (an empty bar), which
+    # argparse would read as an option: give it its prefix.
+    argv = ["XGID=" + a if _BARE_XGID.match(a) else a for a in argv]
+    argv = _join_dash_values(parser, argv)
+    args, extra = parser.parse_known_args(argv)
+    if extra:
+        # argparse reports a subcommand's unknown arguments as the main program's; name
+        # the subcommand, whose usage they break.
+        parser.commands[args.command].error(f"unrecognized arguments: {' '.join(extra)}")
+    try:
+        code = _COMMANDS[args.command](args)
+        sys.stdout.flush()  # a full disk or closed pipe is reported here, not at exit
+        return code
+    except ValueError as exc:
+        sys.stderr.write(f"fastbg {args.command}: error: {shorten(str(exc))}\n")
+        return EXIT_USAGE
+    except ImportError as exc:
+        sys.stderr.write(f"fastbg {args.command}: error: {shorten(str(exc))}\n")
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        sys.stderr.write("fastbg: interrupted\n")
+        return EXIT_INTERRUPTED
+    except OSError as exc:
+        if not isinstance(exc, BrokenPipeError):
+            sys.stderr.write(f"fastbg {args.command}: error: cannot write the output: {exc.strerror or exc}\n")
+            return 1
+        # The reader went away (`fastbg moves ... | head`): not an error of ours.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,177 @@
+"""What the commands share: argument types, help texts, exit codes, MET loading."""
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import re
+
+
+from ..rollouts.blocks import check_games
+from ..cube import (load_met)
+from ..formats import parse_dice
+from ..rollouts import DEFAULT_POLICY, POLICIES
+
+
+EXIT_USAGE = 2
+
+EXIT_INTERRUPTED = 130
+
+_POSITION_HELP = "'start', a Position ID, a GNU PositionID:MatchID pair or an XGID"
+
+_ENGINE_HELP = "the compiled core (default) or the pure-Python reference; same numbers"
+
+#: What each policy of fastbg.rollouts.cubeless.POLICIES is, for the help; a policy missing here is
+#: still offered, by its name.
+_POLICY_TEXT = {
+    "pubeval": "Tesauro's pubeval",
+    "random": "a uniformly random legal play",
+    "nn": "the shipped neural network's best play at 0 ply, about 10x slower than pubeval",
+    "nn-1ply": "the network's 8 best 0-ply plays, each scored by the average over the "
+               "opponent's 21 rolls of its best 0-ply reply; about a thousand times slower "
+               "than pubeval (20 to 50 games per second a core), run in blocks of 100 games",
+}
+
+
+def _policy_help(default: str = DEFAULT_POLICY) -> str:
+    return "; ".join(f"{p} = {_POLICY_TEXT.get(p, 'see fastbg.rollout')}"
+                     + (" (default)" if p == default else "") for p in POLICIES)
+
+
+def _positive_int(text: str) -> int:
+    try:
+        v = int(text.replace("_", "").replace(",", ""))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if v < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} must be at least 1")
+    return v
+
+
+def _games(text: str) -> int:
+    """A game count: a positive whole number, at most :data:`fastbg.rollouts.blocks.MAX_GAMES`."""
+    v = _positive_int(text)
+    try:
+        return check_games(v)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def plural(n: int, word: str) -> str:
+    """``"1 game"``, ``"2,000 games"``."""
+    return f"{n:,} {word}" + ("" if n == 1 else "s")
+
+
+def _seed(text: str) -> int:
+    try:
+        v = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"seed {text!r} is not a whole number") from None
+    if v < 0:
+        raise argparse.ArgumentTypeError(f"seed {text!r} must be non-negative")
+    return v
+
+
+def _dice_arg(text: str):
+    try:
+        return parse_dice(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def _whole_arg(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+
+
+def _non_negative_int(text: str) -> int:
+    v = _whole_arg(text)
+    if v < 0:
+        raise argparse.ArgumentTypeError(f"{text!r} must be 0 (money play) or more")
+    return v
+
+
+def _number_arg(text: str) -> float:
+    try:
+        return float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+
+
+def _score_arg(text: str) -> tuple[int, int]:
+    m = re.fullmatch(r"\s*(-?[0-9]+)\s*-\s*(-?[0-9]+)\s*", text)
+    if not m:
+        raise argparse.ArgumentTypeError(
+            f"score {text!r} is not A-B (points won so far, the player on roll's first)")
+    a, b = int(m.group(1)), int(m.group(2))
+    negative = [v for v in (a, b) if v < 0]
+    if negative:
+        raise argparse.ArgumentTypeError(
+            f"score {text!r} is invalid: {negative[0]} is negative; a score is the points "
+            "each side has won so far, 0 or more, written A-B with the player on roll's "
+            "first (e.g. 2-4)")
+    return a, b
+
+
+def _is_xgid(text: str) -> bool:
+    return text.strip().upper().startswith("XGID=")
+
+
+def _finite(obj):
+    """NaN and infinities as None, so the JSON is standard."""
+    if isinstance(obj, float):
+        return obj if math.isfinite(obj) else None
+    if isinstance(obj, dict):
+        return {k: _finite(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [_finite(v) for v in obj]
+    return obj
+
+
+#: A quoted input long enough to drown the message around it (an ID is at most 60).
+_LONG_QUOTED = re.compile(r"(['\"])([^'\"\n]{80,})\1")
+#: The longest error message printed; the rest is cut.
+MAX_MESSAGE = 600
+
+
+def shorten(message: str) -> str:
+    """An error message fit for one line: long quoted inputs cut to their start and
+    length (``'AAAA...' (100,000 characters)``), and the whole at most
+    :data:`MAX_MESSAGE` characters."""
+    def cut(m):
+        q, text = m.group(1), m.group(2)
+        return f"{q}{text[:40]}...{q} ({len(text):,} characters)"
+
+    if len(message) <= MAX_MESSAGE:
+        return message
+    message = _LONG_QUOTED.sub(cut, message)
+    if len(message) > MAX_MESSAGE:
+        message = message[:MAX_MESSAGE] + f"... ({len(message):,} characters in all)"
+    return message
+
+
+def print_json(obj, **kwargs) -> None:
+    """Print ``obj`` as strict JSON: NaN and infinities become ``null`` (:func:`_finite`),
+    and anything else that JSON cannot hold is an error, not a non-standard token."""
+    print(json.dumps(_finite(obj), allow_nan=False, **kwargs))
+
+
+def _table_name(table) -> str:
+    return table.name or table.source
+
+
+def _load_met(name):
+    """:func:`fastbg.cube.load_met`, with a file that cannot be read reported as bad input."""
+    try:
+        return load_met(name)
+    except OSError as exc:
+        raise ValueError(f"cannot read the match equity table {name!r}: "
+                         f"{exc.strerror or exc}") from None
+
+
+def _check_length(table, n: int) -> None:
+    if n > table.length:
+        raise ValueError(f"table {_table_name(table)!r} holds scores up to {table.length}-away; "
+                         f"got --length {n}")

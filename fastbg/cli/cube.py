@@ -1,0 +1,372 @@
+"""``fastbg cube``: a cube decision from a rollout, money or match, with standard errors."""
+from __future__ import annotations
+
+import math
+import sys
+
+import numpy as np
+
+from ..cube import (ACTIONS, DEFAULT_MET, LAST_ROLL_CUBE_EFFICIENCY, cubeful_equity, cubeful_mwc,
+                    default_cube_efficiency, gammon_values, match_cube_decision,
+                    is_last_roll, money_cube_decision,
+                    probability_covariance)
+from ..engine import ENGINES
+from ..game import PROBABILITY_KEYS
+from ..rollouts import DEFAULT_POLICY, POLICIES
+
+from .common import (EXIT_INTERRUPTED, _games, _load_met, _number_arg, _policy_help, _positive_int, _seed, plural,
+                     print_json)
+from .state import (_add_state_options, _cube_state, _describe_state)
+from .rollouts import _run_rollout
+
+
+#: Games of a `fastbg cube` rollout unless --games says otherwise: about ten seconds on
+#: two cores with the network, standard errors of about 0.0035 on the win probability.
+CUBE_GAMES = 20_000
+
+#: Step of the numerical derivatives of the match-play equities (see _gradient).
+_STEP = 1e-6
+
+_BIAS_NOTE = (
+    "The probabilities come from a cubeless rollout in which one policy plays both sides. "
+    "The policy (the network, nn, by default) plays far from perfectly, so the probabilities, and "
+    "the decision, carry its bias; the standard errors measure only the luck of the dice."
+)
+
+_CUBE_DESCRIPTION = (
+    "Roll POSITION out cubelessly (the player on roll rolls normally, doubles included), "
+    "then value No double, Double/take and Double/pass by Janowski's cubeful model (money "
+    "play: equity per unit of the current cube; match play: match winning chances from the "
+    "match equity table, and their money equivalents, EMG), name the proper action and say "
+    "how sure it is: by how many standard errors of the difference the chosen alternative "
+    "beats the next best. " + _BIAS_NOTE
+)
+
+_CUBE_EPILOG = (
+    "State: an XGID or a GNU Backgammon PositionID:MatchID pair carries cube, owner, score "
+    "and rules; 'start' and a bare Position ID mean money play with a centred cube. Each "
+    "option given replaces the corresponding field of POSITION's state (the state used is "
+    "printed); --cube 1 alone also centres the cube, and switching between money and match "
+    "play with --match-length drops the other kind's fields (score and Crawford, or Jacoby "
+    "and beavers). The combined state must be possible, else one line names the problem "
+    "and the status is 2; so is a --cube above the cube limit (an XGID's max cube field, "
+    "else 1024), which only --max-cube raises. A POSITION with the dice already rolled is "
+    "refused: the cube is turned before the roll. When the player on roll may not double "
+    "(the opponent's cube, the Crawford game, a dead cube in a match, a cube at its limit) "
+    "only No double is valued, and the output says why. A dead cube has x = 0 unless --x "
+    "is given: a cube at its limit, or the last roll (a race in which the opponent bears "
+    "off its last checkers with every roll on its next turn)."
+)
+
+
+def add_parsers(sub) -> None:
+    """The ``cube`` command."""
+    c = sub.add_parser(
+        "cube", help="cube decision of a position from a cubeless rollout (money or match)",
+        description=_CUBE_DESCRIPTION, epilog=_CUBE_EPILOG)
+    c.add_argument("position", metavar="POSITION",
+                   help="'start', a Position ID, a GNU Backgammon PositionID:MatchID pair or "
+                        "an XGID (cube and score are taken from the last two)")
+    c.add_argument("--games", "-n", type=_games, default=CUBE_GAMES,
+                   help=f"games of the cubeless rollout (default {CUBE_GAMES})")
+    c.add_argument("--seed", type=_seed, default=None, help="root seed (default: fresh entropy, reported)")
+    c.add_argument("--workers", "-w", type=_positive_int, default=None, help="threads (default: one per CPU)")
+    c.add_argument("--policy", choices=POLICIES, default=DEFAULT_POLICY,
+                   help="how both sides play in the cubeless rollout: " + _policy_help()
+                        + "; the weaker the policy, the more biased the probabilities")
+    c.add_argument("--engine", choices=ENGINES, default="cython",
+                   help="the compiled core (default) or the pure-Python reference; same numbers")
+    c.add_argument("--x", type=_number_arg, default=None, metavar="X",
+                   help="cube efficiency in [0, 1] (0 dead cube, 1 fully live; default GNU "
+                        "Backgammon's: 0.68 in contact, 0.6 in bear-offs, 0.6 to 0.7 by the "
+                        "pip count of the player on roll in other races; 0 for a dead cube: "
+                        "on the last roll and at the cube limit)")
+    _add_state_options(c)
+    c.add_argument("--json", action="store_true", help="machine-readable output")
+    c.add_argument("--no-progress", action="store_true", help="no progress bar")
+
+
+def _efficiency(pos, x, state=None) -> tuple[float, str]:
+    """Cube efficiency and how it was chosen: given, 0 for a dead cube (the last roll, see
+    :func:`fastbg.cube.is_last_roll`, or a cube at its limit, which nobody may turn
+    again), else GNU Backgammon's default for the position's class."""
+    if x is not None:
+        return x, "given"
+    if state is not None and state.cube >= state.max_cube:
+        return 0.0, f"cube at its limit ({state.max_cube}): dead cube"
+    if not pos.is_race:
+        kind = "contact"
+    elif is_last_roll(pos):
+        return LAST_ROLL_CUBE_EFFICIENCY, "last roll: dead cube"
+    elif not pos.board[:, 6:].any():
+        kind = "bear-off"
+    else:
+        kind = f"race, {pos.pip_counts[0]} pips"
+    return default_cube_efficiency(pos), f"GNU Backgammon's default for {kind}"
+
+
+def _gradient(f, q) -> np.ndarray:
+    """Numerical gradient of ``f`` at the five probabilities ``q``.
+
+    Central differences with step :data:`_STEP`; one-sided where a step would leave the
+    valid probabilities (``f`` raises ValueError there), zero where neither side is valid
+    (then the probability has no sampling variance in that direction either).
+    """
+    q = np.asarray(q, dtype=np.float64)
+    f0 = f(q)
+    g = np.zeros(5)
+    for i in range(5):
+        vals = {}
+        for sign in (1, -1):
+            v = q.copy()
+            v[i] += sign * _STEP
+            try:
+                vals[sign] = f(v)
+            except ValueError:
+                pass
+        if len(vals) == 2:
+            g[i] = (vals[1] - vals[-1]) / (2 * _STEP)
+        elif 1 in vals:
+            g[i] = (vals[1] - f0) / _STEP
+        elif -1 in vals:
+            g[i] = (f0 - vals[-1]) / _STEP
+    return g
+
+
+def _se(g, cov) -> float:
+    var = float(g @ cov @ g)
+    if var != var:
+        return float("nan")
+    return math.sqrt(var) if var > 0 else 0.0
+
+
+def _margin(better: str, worse: str, diff: float, se: float) -> dict:
+    """How far the better of two alternatives is ahead, in standard errors of the difference."""
+    if se != se:
+        z = float("nan")
+    elif se > 0:
+        z = diff / se
+    else:
+        z = math.inf if diff > 0 else 0.0
+    return {"choice": better, "over": worse, "difference": diff, "stderr": se, "z": z}
+
+
+def _margins(nd, dt, dp, se_nd, se_dt, se_dt_minus_nd) -> dict:
+    """The taker's choice (take if Double/take is worse for the doubler than Double/pass)
+    and the doubler's (double if the double, answered that way, is worth at least No
+    double), with the standard errors of the differences. Double/pass has no sampling
+    error, so se(dp - dt) = se(dt) and se(dp - nd) = se(nd)."""
+    take = (_margin("take", "pass", dp - dt, se_dt) if dt < dp
+            else _margin("pass", "take", dt - dp, se_dt))
+    doubled = min(dt, dp)
+    se_diff = se_dt_minus_nd if dt < dp else se_nd
+    double = (_margin("double", "no double", doubled - nd, se_diff) if nd <= doubled
+              else _margin("no double", "double", nd - doubled, se_diff))
+    return {"double": double, "take": take}
+
+
+def _money_decision(q, cov, state, x) -> dict:
+    if not state.may_double:
+        def f(v):
+            return cubeful_equity(v, x=x, cube_owner=state.cube_owner, jacoby=state.jacoby)
+
+        W, L = gammon_values(q)
+        nd = f(q)
+        nan = float("nan")
+        action = ACTIONS[0]
+        if state.cube_owner == "player":
+            action = action.replace("double", "redouble")
+        return {"action": action, "can_double": False,
+                "why_not": state.why_not_double, "nd": nd, "dt": nan, "dp": nan,
+                "stderr": {"nd": _se(_gradient(f, q), cov), "dt": nan, "dp": nan},
+                "equity": nd, "take_point": nan, "cash_point": nan, "take_point_dead": nan,
+                "take_point_live": nan, "W": W, "L": L, "margins": None, "z": nan}
+    d = money_cube_decision(q, x=x, cube_owner=state.cube_owner, jacoby=state.jacoby,
+                            beaver=state.beaver, covariance=cov)
+    se = d.stderr
+    margins = _margins(d.nd, d.dt, d.dp, se["nd"], se["dt"], se["dt_minus_nd"])
+    return {"action": d.action, "can_double": True, "why_not": None,
+            "nd": d.nd, "dt": d.dt, "dp": d.dp,
+            "stderr": {"nd": se["nd"], "dt": se["dt"], "dp": se["dp"]},
+            "equity": d.equity, "take_point": d.take_point, "cash_point": d.cash_point,
+            "take_point_dead": d.take_point_dead, "take_point_live": d.take_point_live,
+            "W": d.W, "L": d.L, "margins": margins,
+            "z": min(margins["double"]["z"], margins["take"]["z"])}
+
+
+def _match_decision(q, cov, state, x, table) -> dict:
+    a, b = state.away
+    c, owner = state.cube, state.cube_owner
+    d = match_cube_decision(q, state.match_length, state.score, cube=c, owner=owner,
+                            crawford=state.crawford, met=table, x=x)
+
+    def f_nd(v):
+        return cubeful_mwc(v, a, b, cube=c, owner=owner, crawford=state.crawford, met=table, x=x)
+
+    def f_dt(v):
+        return cubeful_mwc(v, a, b, cube=2 * c, owner="opponent", met=table, x=x)
+
+    def f_cubeless(v):
+        return table.cubeless_mwc(v, a, b, c)
+
+    g_nd = _gradient(f_nd, q)
+    r = table.result_mwc(a, b, c)
+    to_emg = 2.0 / (r[0] - r[3])  # EMG is linear in MWC: 2 (MWC - lose) / (win - lose) - 1
+    nan = float("nan")
+    se = {"nd": _se(g_nd, cov), "dt": nan, "dp": nan,
+          "cubeless_mwc": _se(_gradient(f_cubeless, q), cov)}
+    margins, z = None, nan
+    # MatchState.may_double is matchcube's rule (no Crawford game, not the opponent's cube,
+    # not a dead cube) plus the cube limit, which the match equity model does not know.
+    can_double = state.may_double
+    if can_double:
+        g_dt = _gradient(f_dt, q)
+        se.update(dt=_se(g_dt, cov), dp=0.0)
+        margins = _margins(d.nd, d.dt, d.dp, se["nd"], se["dt"], _se(g_dt - g_nd, cov))
+        z = min(margins["double"]["z"], margins["take"]["z"])
+        values = {k: getattr(d, k) for k in ("action", "dt", "dp", "dt_emg", "dp_emg", "best",
+                                             "take_point", "cash_point", "take_point_dead",
+                                             "take_point_live")}
+    else:
+        action = ACTIONS[0].replace("double", "redouble") if owner == "player" else ACTIONS[0]
+        values = {"action": action, "dt": nan, "dp": nan, "dt_emg": nan, "dp_emg": nan,
+                  "best": d.nd, "take_point": nan, "cash_point": nan, "take_point_dead": nan,
+                  "take_point_live": nan}
+    for k in ("nd", "dt", "dp"):
+        se[f"{k}_emg"] = se[k] * to_emg
+    out = {"action": values["action"], "can_double": can_double,
+           "why_not": state.why_not_double, "nd": d.nd, "dt": values["dt"], "dp": values["dp"],
+           "nd_emg": d.nd_emg, "dt_emg": values["dt_emg"], "dp_emg": values["dp_emg"],
+           "stderr": se, "mwc": values["best"], "cubeless_mwc": d.cubeless_mwc,
+           "take_point": values["take_point"], "cash_point": values["cash_point"],
+           "take_point_dead": values["take_point_dead"],
+           "take_point_live": values["take_point_live"],
+           "margins": margins, "z": z}
+    for m in (margins or {}).values():  # the same margins in EMG, for readers of equities
+        m["difference_emg"] = m["difference"] * to_emg
+        m["stderr_emg"] = m["stderr"] * to_emg
+    return out
+
+
+def _decide(q, cov, state, x, table) -> dict:
+    q = np.asarray(q, dtype=np.float64)
+    if state.is_money:
+        return _money_decision(q, cov, state, x)
+    return _match_decision(q, cov, state, x, table)
+
+
+def _z_text(z: float) -> str:
+    if z != z:
+        return "an unknown number of SE (too few games for a standard error)"
+    if math.isinf(z):
+        return "certain (no sampling error)"
+    return f"{z:.1f} SE"
+
+_STDERR_METHOD = {
+    "money": "delta method with the exact gradient of Janowski's formulas "
+             "(fastbg.cube.money_cube_decision) and the rollout's covariance of the five "
+             "probabilities",
+    "match": "delta method with a numerical gradient (central differences, step 1e-6, "
+             "one-sided at the edges of the valid probabilities) and the rollout's "
+             "covariance of the five probabilities; EMG errors scaled from MWC errors",
+}
+
+
+def _cmd_cube(args) -> int:
+    pos, state = _cube_state(args)
+    if pos.game_over:
+        raise ValueError("the game is over in this position: a side has borne off all 15 checkers")
+    table = None if state.is_money else _load_met(args.met or DEFAULT_MET)
+    x, x_source = _efficiency(pos, args.x, state)
+    # Check every option with the library's own errors before spending the rollout.
+    _decide((0.5, 0.15, 0.01, 0.15, 0.01), np.eye(5) * 1e-6, state, x, table)
+
+    res = _run_rollout(pos, args, opening=False)
+    if res.games == 0:
+        print("interrupted before any game finished; nothing to report", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    q = [getattr(res, k) for k in PROBABILITY_KEYS]
+    cov = probability_covariance(res.counts)
+    d = _decide(q, cov, state, x, table)
+    mode = "money" if state.is_money else "match"
+    if args.json:
+        out = res.to_dict()
+        out.update(
+            mode=mode,
+            xgid=state.to_xgid(pos),
+            state={"match_length": state.match_length, "score": list(state.score),
+                   "away": list(state.away) if state.away else None, "cube": state.cube,
+                   "cube_owner": state.cube_owner, "crawford": state.crawford,
+                   "post_crawford": state.post_crawford, "jacoby": state.jacoby,
+                   "beaver": state.beaver},
+            x=x, x_source=x_source,
+            met=None if table is None else (table.name or table.source),
+            unit="equity per unit of the current cube" if state.is_money
+                 else "match winning chance (EMG: equity per unit of the current cube)",
+            decision=d, stderr_method=_STDERR_METHOD[mode], note=_BIAS_NOTE,
+        )
+        print_json(out, indent=2)
+    else:
+        print(_format_cube(res, pos, state, table, x, x_source, d))
+    return EXIT_INTERRUPTED if res.interrupted else 0
+
+
+def _format_cube(res, pos, state, table, x, x_source, d) -> str:
+    label = {"win": "win", "win_gammon": "win gammon", "win_backgammon": "win backgammon",
+             "lose_gammon": "lose gammon", "lose_backgammon": "lose backgammon"}
+    head = "INTERRUPTED: " if res.interrupted else ""
+    lines = [f"{head}Cube decision of {state.to_xgid(pos)} (Position ID {res.position_id})",
+             f"{_describe_state(state, table)}",
+             f"cubeless rollout: {plural(res.games, 'game')}"
+             + (f" of {res.games_requested:,} requested" if res.interrupted else "")
+             + f", policy {res.policy} for both sides, engine {res.engine}, workers "
+               f"{res.workers}, seed {res.seed}, {res.seconds:.2f} s",
+             f"(biased by {res.policy}'s play: the standard errors cover only the dice)",
+             "",
+             f"  {'':<18} {'estimate':>9} {'std.err':>9}"]
+    for key in PROBABILITY_KEYS:
+        lines.append(f"  {label[key]:<18} {getattr(res, key):9.4f} {res.stderr[key]:9.4f}")
+    lines.append(f"  {'cubeless equity':<18} {res.equity:+9.4f} {res.stderr['equity']:9.4f}")
+    se = d["stderr"]
+    if not state.is_money:
+        lines.append(f"  {'cubeless MWC':<18} {d['cubeless_mwc']:9.4f} {se['cubeless_mwc']:9.4f}")
+    lines.append("")
+    redouble = state.cube_owner == "player"
+    dbl = "Redouble" if redouble else "Double"
+    names = (("nd", f"No {dbl.lower()}"), ("dt", f"{dbl}, take"), ("dp", f"{dbl}, pass"))
+    rows = names if d["can_double"] else names[:1]
+    if state.is_money:
+        lines.append(f"Cubeful equity per unit of the current cube (Janowski, x = {x:.3g}, "
+                     f"{x_source}):")
+        lines.append(f"  {'':<18} {'equity':>9} {'std.err':>9}")
+        for k, name in rows:
+            lines.append(f"  {name:<18} {d[k]:+9.4f} {se[k]:9.4f}")
+    else:
+        lines.append(f"Cubeful match winning chances (Janowski's model for match play, "
+                     f"x = {x:.3g}, {x_source}) and their money equivalents:")
+        lines.append(f"  {'':<18} {'MWC':>9} {'std.err':>9} {'EMG':>9} {'std.err':>9}")
+        for k, name in rows:
+            lines.append(f"  {name:<18} {d[k]:9.4f} {se[k]:9.4f} {d[k + '_emg']:+9.4f} "
+                         f"{se[k + '_emg']:9.4f}")
+    lines.append("")
+    if not d["can_double"]:
+        lines.append(f"No cube decision: {d['why_not']}.")
+        return "\n".join(lines)
+    m = d["margins"]
+    unit = "" if state.is_money else " MWC"
+    lines.append(f"Proper action: {d['action']}   (sure to {_z_text(d['z'])})")
+    for part in ("double", "take"):
+        mm = m[part]
+        choice, over = mm["choice"], mm["over"]
+        if redouble:
+            choice, over = (s.replace("double", "redouble") for s in (choice, over))
+        lines.append(f"  {choice} rather than {over}: by {mm['difference']:.4f}{unit}, "
+                     f"{_z_text(mm['z'])} (std.err of the difference {mm['stderr']:.4f})")
+    tp = d["take_point"]
+    lines.append(f"  opponent's take point {tp:.1%} (dead cube {d['take_point_dead']:.1%}, "
+                 f"live {d['take_point_live']:.1%}); the player's cash point {1 - tp:.1%}"
+                 + (f"; W {d['W']:.3f}, L {d['L']:.3f}" if state.is_money else ""))
+    return "\n".join(lines)
+
+
+COMMANDS = {"cube": _cmd_cube}

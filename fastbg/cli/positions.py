@@ -1,0 +1,149 @@
+"""``fastbg show``, ``moves`` and ``eval``: a position, its legal plays, the network's evaluation."""
+from __future__ import annotations
+
+
+
+from ..engine import ENGINES
+from ..formats import parse_dice
+from ..game import Position, decode_gnubg_id, diagram, legal_plays, parse_game, xgid_to_game, PROBABILITY_KEYS
+from ..nn import evaluate, network_info
+
+from .common import (_POSITION_HELP, _is_xgid, print_json)
+from .state import (_describe_state)
+
+
+def add_parsers(sub) -> None:
+    """The ``show``, ``moves`` and ``eval`` commands."""
+    s = sub.add_parser("show", help="board diagram, pip counts and IDs of a position")
+    s.add_argument("position", metavar="POSITION", help=_POSITION_HELP + " (with the cube and "
+                   "score of the last two)")
+
+    m = sub.add_parser("moves", help="every legal play for a roll")
+    m.add_argument("position", metavar="POSITION", help=_POSITION_HELP + " (rolled dice in it "
+                   "must be DICE)")
+    m.add_argument("dice", metavar="DICE", nargs="+", help="the roll: 31, 3-1 or 3 1")
+    m.add_argument("--engine", choices=ENGINES, default="cython",
+                   help="the compiled core (default) or the pure-Python reference")
+    m.add_argument("--json", action="store_true", help="machine-readable output")
+
+    e = sub.add_parser("eval", help="the neural network's five probabilities and equity (0-ply)")
+    e.add_argument("position", metavar="POSITION",
+                   help=_POSITION_HELP + ", before the roll (no dice rolled)")
+    e.add_argument("--engine", choices=ENGINES, default="cython",
+                   help="the network's forward pass in the compiled core (default) or the "
+                        "pure-Python reference; same numbers")
+    e.add_argument("--json", action="store_true", help="machine-readable output")
+
+
+def _check_not_empty(pos, text) -> None:
+    if not pos.board.any():
+        raise ValueError(f"{text}: both sides have borne off all their checkers, which "
+                         "no game can reach")
+
+
+def _cmd_show(args) -> int:
+    text = args.position.strip()
+    if not (_is_xgid(text) or ":" in text):  # 'start' or a Position ID: no state
+        pos = Position.parse(text)
+        _check_not_empty(pos, text)
+        print(pos)
+        return 0
+    try:
+        pos, state, dice = parse_game(text)
+    except ValueError:
+        # parse_game refuses a bad ID or an impossible state, as every command does, and
+        # also a pending double or resignation (it reads positions to roll or play).
+        # Only the last is shown: the board and the state before the offer.
+        pending = _pending_offer(text)
+        if pending is None:
+            raise
+        pos, state, offer = pending
+        print(diagram(pos, state=state))
+        print(f" {_describe_state(state)}; {offer} (the Match ID and XGID above are "
+              "the position before it)")
+        return 0
+    _check_not_empty(pos, text)
+    print(diagram(pos, state=state, dice=dice))
+    print(f" {_describe_state(state)}" + (f"; rolled {dice[0]}-{dice[1]}" if dice else
+                                          "; to roll"))
+    return 0
+
+
+def _pending_offer(text: str):
+    """Position, state and a description of the double or resignation pending in an
+    XGID or GNU Backgammon ID pair, or ``None`` when none is pending.
+
+    Raises
+    ------
+    ValueError
+        If the ID is bad or its state impossible (the decoder's message).
+    """
+    head = text.split(":", 1)[0].strip()
+    if _is_xgid(text) or len(head) == 26:
+        game = xgid_to_game(text)
+        offer = {"D": "the player on roll has doubled (D): the opponent takes or passes",
+                 "B": "the player on roll has doubled and the opponent beavered (B)",
+                 "R": "the player on roll has doubled, the opponent beavered and the "
+                      "player raccooned (R)"}.get(game.cube_action)
+        return None if offer is None else (Position(game.board), game.state, offer)
+    if len(head) == 14:
+        board, mid = decode_gnubg_id(text)
+        if mid.double_offered:
+            offer = "the player on roll has doubled: the opponent takes or passes"
+        elif mid.resign:
+            kind = {1: "a single game", 2: "a gammon", 3: "a backgammon"}[mid.resign]
+            offer = f"a resignation ({kind}) is offered"
+        else:
+            return None
+        return Position(board), mid.state, offer
+    return None
+
+
+def _cmd_moves(args) -> int:
+    pos, _, rolled = parse_game(args.position)
+    dice = parse_dice(" ".join(args.dice))
+    if rolled is not None and sorted(rolled) != sorted(dice):
+        raise ValueError(f"POSITION has {rolled[0]}-{rolled[1]} rolled but DICE is "
+                         f"{dice[0]}-{dice[1]}: give the same roll")
+    plays = legal_plays(pos, dice, engine=args.engine)
+    if args.json:
+        print_json({
+            "position_id": pos.to_position_id(),
+            "dice": list(dice),
+            "plays": [{"move": pl.move, "position_id": pl.position_id} for pl in plays],
+        }, indent=2)
+        return 0
+    print(f"Position {pos.to_position_id()}, roll {dice[0]}-{dice[1]}: "
+          f"{len(plays)} legal play{'s' if len(plays) != 1 else ''}")
+    if not plays:
+        print("  no legal play: the position stays as it is and the turn passes")
+    width = max((len(pl.move) for pl in plays), default=0)
+    for i, pl in enumerate(plays, 1):
+        print(f"  {i:>4}. {pl.move:<{width}}   {pl.position_id}")
+    return 0
+
+
+def _cmd_eval(args) -> int:
+    pos, _, dice = parse_game(args.position)
+    if dice is not None:
+        raise ValueError(
+            f"POSITION has the dice rolled ({dice[0]}-{dice[1]}): eval values a position "
+            "before the roll; give it before the roll (dice 00 in an XGID), or list the plays "
+            "with 'fastbg moves'")
+    ev = evaluate(pos, engine=args.engine)
+    info = network_info()
+    if args.json:
+        print_json({"position_id": pos.to_position_id(), "engine": args.engine,
+                          **{k: ev[k] for k in (*PROBABILITY_KEYS, "equity")},
+                          "network": {k: info.get(k) for k in ("sha256", "hidden", "games_trained")}})
+        return 0
+    print(f"0-ply evaluation of {pos.to_position_id()} by fastbg's network "
+          f"({info.get('hidden')} hidden units, {info.get('games_trained', 0):,} self-play games)")
+    print("cubeless, for the player on roll before rolling\n")
+    for key in PROBABILITY_KEYS:
+        print(f"  {key.replace('_', ' '):<18}{ev[key]:8.4f}")
+    print(f"  {'cubeless equity':<18}{ev['equity']:+8.4f}")
+    return 0
+
+
+COMMANDS = {"show": _cmd_show, "moves": _cmd_moves, "eval": _cmd_eval}

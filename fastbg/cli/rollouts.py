@@ -1,0 +1,181 @@
+"""``fastbg rollout``: cubeless and cubeful rollouts of a position."""
+from __future__ import annotations
+
+import sys
+
+
+from ..engine import ENGINES
+from ..game import parse_game, PROBABILITY_KEYS
+from ..rollouts import DEFAULT_POLICY, POLICIES, cubeful_rollout, rollout
+from ..rollouts.cubeless import normal_quantile
+
+from .common import (EXIT_INTERRUPTED, _dice_arg, _games, _number_arg, _policy_help, _positive_int, _seed, plural,
+                     print_json)
+from .state import (_STATE_OPTIONS, _add_state_options, _cube_state, _describe_state)
+
+
+def add_parsers(sub) -> None:
+    """The ``rollout`` command."""
+    r = sub.add_parser("rollout", help="Monte Carlo rollout of a position")
+    r.add_argument("position", metavar="POSITION", nargs="?", default="start",
+                   help="'start' (default), a Position ID, a GNU PositionID:MatchID pair or an "
+                        "XGID; dice rolled in the last two are the first roll")
+    r.add_argument("--games", "-n", type=_games, default=10_000, help="games to play (default 10000)")
+    r.add_argument("--seed", type=_seed, default=None, help="root seed (default: fresh entropy, reported)")
+    r.add_argument("--workers", "-w", type=_positive_int, default=None, help="threads (default: one per CPU)")
+    r.add_argument("--policy", choices=POLICIES, default=DEFAULT_POLICY,
+                   help="how both sides play: " + _policy_help())
+    r.add_argument("--engine", choices=ENGINES, default="cython",
+                   help="the compiled core (default) or the pure-Python reference; same numbers")
+    r.add_argument("--dice", type=_dice_arg, default=None, help="fix the first roll, e.g. 31")
+    first = r.add_mutually_exclusive_group()
+    first.add_argument("--opening", dest="opening", action="store_true", default=None,
+                   help="begin with the opening roll (default for 'start' without --dice)")
+    first.add_argument("--no-opening", dest="opening", action="store_false",
+                   help="the player on roll rolls normally, doubles included")
+    r.add_argument("--cubeful", action="store_true",
+                   help="play the cube in every game: before each roll the player who may "
+                        "double decides by Janowski's model on the network's 0-ply "
+                        "probabilities, the opponent takes or passes; reports the cubeful "
+                        "equity (money) or match winning chances (match play)")
+    r.add_argument("--x", type=_number_arg, default=None, metavar="X",
+                   help="with --cubeful: cube efficiency in [0, 1] for every decision "
+                        "(default: GNU Backgammon's by position, 0 on the last roll)")
+    _add_state_options(r)
+    r.add_argument("--json", action="store_true", help="machine-readable output")
+    r.add_argument("--no-progress", action="store_true", help="no progress bar")
+
+
+def _format_table(res) -> str:
+    label = {"win": "win", "win_gammon": "win gammon", "win_backgammon": "win backgammon",
+             "lose_gammon": "lose gammon", "lose_backgammon": "lose backgammon",
+             "equity": "cubeless equity"}
+    lines = []
+    head = "INTERRUPTED: " if res.interrupted else ""
+    lines.append(f"{head}Rollout of {res.position_id}: {plural(res.games, 'game')}"
+                 + (f" of {res.games_requested:,} requested" if res.interrupted else ""))
+    extra = f", first roll {res.dice[0]}-{res.dice[1]}" if res.dice else ""
+    extra += ", opening roll" if res.opening else ""
+    lines.append(f"policy {res.policy}, engine {res.engine}, workers {res.workers}, seed {res.seed}{extra}")
+    lines.append("")
+    lines.append(f"  {'':<16} {'estimate':>9} {'std.err':>9}   {'95% confidence interval':>24}")
+    for key in (*PROBABILITY_KEYS, "equity"):
+        est, se = getattr(res, key), res.stderr[key]
+        lo, hi = res.confidence_interval(key, 0.95)
+        sign = "+" if key == "equity" else ""
+        lines.append(f"  {label[key]:<16} {est:{sign}9.4f} {se:9.4f}   "
+                     f"[{lo:{sign}.4f}, {hi:{sign}.4f}]")
+    lines.append("  (intervals: Wilson's score interval for the probabilities, normal for the equity)")
+    lines.append("")
+    lines.append(f"  {res.seconds:.2f} s, {res.games_per_second:,.0f} games/s")
+    return "\n".join(lines)
+
+
+def _with_progress(args, run):
+    """``run(progress=..., on_interrupt=...)`` under a tqdm progress bar on stderr unless
+    ``--no-progress``; Ctrl-C is acknowledged on stderr as soon as the run notices it."""
+    bar = None
+    if not args.no_progress:  # tqdm shows nothing when stderr is not a terminal
+        from tqdm import tqdm  # third-party, loaded only when a bar is drawn
+
+        bar = tqdm(total=args.games, unit="game", unit_scale=True, file=sys.stderr,
+                   disable=None, dynamic_ncols=True, leave=False)
+
+    def interrupted(running: int) -> None:
+        if bar is not None:
+            bar.clear()
+        sys.stderr.write(f"fastbg: Ctrl-C: stopping; waiting for {plural(running, 'running block')} "
+                         "to finish, then reporting the games played\n")
+        sys.stderr.flush()
+
+    try:
+        return run(progress=None if bar is None else bar.update, on_interrupt=interrupted)
+    finally:
+        if bar is not None:
+            bar.close()
+
+
+def _run_rollout(pos, args, **options):
+    """``rollout(pos, args.games, ...)`` with the command's seed, workers, policy and engine,
+    under a progress bar (:func:`_with_progress`)."""
+    return _with_progress(args, lambda **shown: rollout(
+        pos, args.games, seed=args.seed, workers=args.workers, policy=args.policy,
+        engine=args.engine, **shown, **options))
+
+
+def _cmd_rollout(args) -> int:
+    if args.cubeful:
+        return _cmd_cubeful_rollout(args)
+    given = [k for k in _STATE_OPTIONS if getattr(args, k) is not None]
+    if given:
+        raise ValueError(f"--{given[0].replace('_', '-')} is for cubeful rollouts: add --cubeful")
+    pos, _, dice = parse_game(args.position)
+    if dice is None:
+        dice = args.dice
+    elif args.dice is not None and sorted(args.dice) != sorted(dice):
+        raise ValueError(f"POSITION has {dice[0]}-{dice[1]} rolled but --dice is "
+                         f"{args.dice[0]}-{args.dice[1]}: give one roll (or the same)")
+    res = _run_rollout(pos, args, dice=dice, opening=args.opening)
+    if res.games == 0:
+        print("interrupted before any game finished; nothing to report", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    if args.json:
+        print_json(res.to_dict(), indent=2)
+    else:
+        print(_format_table(res))
+    return EXIT_INTERRUPTED if res.interrupted else 0
+
+
+def _cmd_cubeful_rollout(args) -> int:
+    if args.dice is not None:
+        raise ValueError("--dice cannot be used with --cubeful: the cube is turned before "
+                         "the first roll")
+    if args.beaver:
+        raise ValueError("--beaver is not played in cubeful rollouts yet")
+    pos, state = _cube_state(args)
+    if args.x is not None and not 0 <= args.x <= 1:
+        raise ValueError(f"--x must be in [0, 1], got {args.x}")
+    res = _with_progress(args, lambda **shown: cubeful_rollout(
+        pos, args.games, seed=args.seed, workers=args.workers, policy=args.policy,
+        engine=args.engine, state=state, x=args.x, jacoby=state.jacoby, opening=args.opening,
+        met=None if state.is_money else (args.met or None), **shown))
+    if res.games == 0:
+        print("interrupted before any game finished; nothing to report", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    if args.json:
+        print_json(res.to_dict(), indent=2)
+    else:
+        print(_format_cubeful(res, pos, state))
+    return EXIT_INTERRUPTED if res.interrupted else 0
+
+
+def _format_cubeful(res, pos, state) -> str:
+    z = normal_quantile(0.975)
+    lines = [f"Cubeful rollout of {pos.to_position_id()}: {plural(res.games, 'game')}"
+             + ("  (INTERRUPTED: the finished games only)" if res.interrupted else ""),
+             _describe_state(state),
+             f"policy {res.policy} (checker play), cube decisions by Janowski's model on the "
+             f"network's 0-ply probabilities, x = "
+             + ("GNU Backgammon's default by position (0 on the last roll)" if res.x is None
+                else f"{res.x:g}"),
+             f"engine {res.engine}, workers {res.workers}, seed {res.seed}"
+             + (", opening roll" if res.opening else ""), "",
+             "                      estimate   std.err    95% confidence interval"]
+    if not state.is_money:
+        # a mean of match winning chances: the normal interval, clipped to [0, 1]
+        lo, hi = max(0.0, res.mwc - z * res.mwc_stderr), min(1.0, res.mwc + z * res.mwc_stderr)
+        lines.append(f"  match winning chance {res.mwc:8.4f}  {res.mwc_stderr:8.4f}   "
+                     f"[{lo:.4f}, {hi:.4f}]")
+    lo, hi = res.equity - z * res.stderr, res.equity + z * res.stderr
+    label = "cubeful equity" if state.is_money else "equity (EMG)"
+    lines.append(f"  {label:<20}{res.equity:+8.4f}  {res.stderr:8.4f}   [{lo:+.4f}, {hi:+.4f}]")
+    lines.append("  (points per game per unit of the starting cube)" if state.is_money else
+                 "  (MWC as a money equity, per unit of the starting cube)")
+    lines += ["", f"  doubled in {res.doubled:.1%} of games, passed in {res.passed:.1%}; "
+              f"mean final cube {res.mean_cube:.2f}", "  results:"]
+    lines += [f"    {k:<18}{v:8.4f}" for k, v in res.outcomes.items()]
+    lines += ["", f"  {res.seconds:.2f} s, {res.games_per_second:,.0f} games/s"]
+    return "\n".join(lines)
+
+
+COMMANDS = {"rollout": _cmd_rollout}

@@ -1,0 +1,80 @@
+"""Legal plays of a position for a roll, with their notation."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..engine import get_engine
+from ..formats.dice import parse_dice
+from ..formats.notation import format_play
+from ..reference.movegen import legal_plays_with_moves
+from .position import Position
+
+__all__ = ["Play", "legal_plays"]
+
+
+@dataclass(frozen=True)
+class Play:
+    """One legal play: a distinct resulting position.
+
+    Attributes
+    ----------
+    move : str
+        GNU Backgammon-style notation from the mover's side (``"24/18 13/11"``).
+        Several move sequences can give the same position; one is shown.
+    board : numpy.ndarray of int8, shape (2, 25)
+        The position after the play, still from the mover's side (row 0 = mover).
+    """
+
+    move: str
+    board: np.ndarray
+
+    @property
+    def position(self) -> Position:
+        """The resulting position with the turn passed (the opponent on roll)."""
+        return Position(self.board[::-1])
+
+    @property
+    def position_id(self) -> str:
+        """Position ID of the resulting position with the turn passed, as GNU
+        Backgammon shows it after the move."""
+        return self.position.to_position_id()
+
+
+def legal_plays(position, dice, engine: str = "cython") -> list[Play]:
+    """Every legal play of the player on roll for a roll.
+
+    Parameters
+    ----------
+    position : Position, str or array_like
+        See :meth:`Position.parse`.
+    dice : str or tuple of int
+        See :func:`fastbg.formats.dice.parse_dice`.
+    engine : {"cython", "python"}
+        Engine that generates the plays. The notation of each play is found by
+        the pure-Python reference generator, which records move sequences.
+
+    Returns
+    -------
+    list of Play
+        Distinct resulting positions in canonical order (lexicographic over the
+        resulting ``(2, 25)`` board). Empty when there is no legal play.
+
+    Raises
+    ------
+    ValueError
+        For a bad position or dice, or a position where the game is over.
+    """
+    pos = Position.parse(position)
+    if pos.game_over:
+        raise ValueError("the game is over in this position: a side has borne off all 15 checkers")
+    d1, d2 = parse_dice(dice)
+    boards = get_engine(engine).legal_plays(np.ascontiguousarray(pos.board), d1, d2)
+    notation = {b.tobytes(): format_play(mv) for b, mv in legal_plays_with_moves(pos.board, d1, d2)}
+    out = []
+    for b in boards:
+        b = np.array(b, dtype=np.int8)
+        b.setflags(write=False)
+        out.append(Play(move=notation.get(b.tobytes(), "?"), board=b))
+    return out

@@ -1,0 +1,62 @@
+"""The policies of the pure-Python engine by name: the one module that knows them all.
+
+Mirror of ``fastbg._core.policies``. The modules below it define the policies
+(:mod:`fastbg.reference.eval`: uniform random and pubeval; :mod:`fastbg.reference.nn`:
+the network at 0 and 1 ply); the game loops above it (:mod:`fastbg.reference.rollout`,
+the cubeful loop) take a policy object or a name and turn names into policies here.
+"""
+from __future__ import annotations
+
+from .eval import PubevalPolicy, RandomPolicy
+from .nn import NN1PlyPolicy, NNPolicy
+
+__all__ = ["POLICIES", "make_policy", "as_policy"]
+
+POLICIES = ("random", "pubeval", "nn", "nn-1ply")
+
+
+def make_policy(name: str):
+    """A policy by name.
+
+    Parameters
+    ----------
+    name : {"random", "pubeval", "nn", "nn-1ply"}
+
+    Returns
+    -------
+    RandomPolicy, PubevalPolicy, fastbg.reference.nn.NNPolicy or NN1PlyPolicy
+
+    Raises
+    ------
+    ValueError
+        If ``name`` is not a known policy.
+    """
+    if name == "random":
+        return RandomPolicy()
+    if name == "pubeval":
+        return PubevalPolicy()
+    if name == "nn":
+        return NNPolicy()
+    if name == "nn-1ply":
+        return NN1PlyPolicy()
+    raise ValueError(f"unknown policy {name!r}: choose one of {', '.join(POLICIES)}")
+
+
+def as_policy(policy):
+    """A policy object from a policy or its name (:func:`make_policy`).
+
+    Raises
+    ------
+    TypeError
+        For anything that is neither a name nor an object with ``choose``.
+    ValueError
+        For an unknown name.
+    """
+    if isinstance(policy, str):
+        return make_policy(policy)
+    if not callable(getattr(policy, "choose", None)):
+        raise TypeError(
+            "policy must come from make_policy() (or be its name), "
+            f"got {type(policy).__name__}"
+        )
+    return policy

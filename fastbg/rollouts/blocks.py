@@ -1,0 +1,271 @@
+"""Block scheduling, seeding and the exact merge of rollout blocks.
+
+A rollout of ``games`` games is cut into blocks of :data:`BLOCK_SIZE` games. Block
+``k`` draws its dice from ``PCG64DXSM(SeedSequence(entropy, spawn_key=(k,)))``, so the
+dice of every game depend only on (seed, block, game index), never on the number of
+workers or on scheduling (DESIGN section 4). Blocks return integer counts of the six
+outcome classes and the merge is exact integer addition.
+"""
+from __future__ import annotations
+
+import os
+import signal
+import threading
+from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+
+from ..engine import get_engine
+
+__all__ = ["MAX_GAMES", "check_games", "BLOCK_SIZE", "SLOW_POLICY_BLOCK_SIZES", "block_size_for",
+           "block_bit_generator", "block_sizes", "block_size_of", "n_blocks", "run_blocks",
+           "BlockRun"]
+
+#: The most games one run may ask for: a trillion, about 200 days at 60,000 games/s on two
+#: cores (a count beyond it is a typo, not a plan; split such work into runs).
+MAX_GAMES = 10**12
+
+#: Games per block. Part of the reproducibility contract: changing it changes the
+#: dice of every game after the first block.
+BLOCK_SIZE = 1000
+
+#: Games per block of the slow policies, also part of the contract: ``nn-1ply`` plays about
+#: 20 games/s on a core, so a 1,000-game block kept Ctrl-C waiting for about a minute;
+#: with 100 the wait is a few seconds.
+SLOW_POLICY_BLOCK_SIZES = {"nn-1ply": 100}
+
+
+def block_size_for(policy: str) -> int:
+    """Games per block of a run whose checker play is ``policy`` (:data:`BLOCK_SIZE`, or
+    :data:`SLOW_POLICY_BLOCK_SIZES` for the slow policies)."""
+    return SLOW_POLICY_BLOCK_SIZES.get(policy, BLOCK_SIZE)
+
+
+def check_games(games) -> int:
+    """``games`` as an int, checked: a whole number in ``1..MAX_GAMES``.
+
+    Raises
+    ------
+    ValueError
+        Naming the problem: not a whole number, below 1, above :data:`MAX_GAMES`.
+    """
+    if isinstance(games, bool) or not isinstance(games, (int, np.integer)) or games < 1:
+        raise ValueError(f"games must be a positive integer, got {games!r}")
+    if games > MAX_GAMES:
+        raise ValueError(f"games is {games:,}: at most {MAX_GAMES:,} games a run (about 200 "
+                         "days on two cores); split the work into several runs")
+    return int(games)
+
+
+def block_bit_generator(entropy: int, k: int) -> np.random.PCG64DXSM:
+    """The bit generator of block ``k`` of a rollout whose root seed is ``entropy``."""
+    return np.random.PCG64DXSM(np.random.SeedSequence(entropy, spawn_key=(k,)))
+
+
+def block_sizes(games: int, block_size: int = BLOCK_SIZE) -> list[int]:
+    """Sizes of the blocks of a run of ``games`` games (the last may be short)."""
+    return [block_size_of(k, games, block_size) for k in range(n_blocks(games, block_size))]
+
+
+def n_blocks(games: int, block_size: int = BLOCK_SIZE) -> int:
+    """Number of blocks of a run of ``games`` games."""
+    return -(-games // block_size)
+
+
+def block_size_of(k: int, games: int, block_size: int = BLOCK_SIZE) -> int:
+    """Games in block ``k`` of a run of ``games`` games (computed, not stored, so a
+    run of any length needs no memory per block)."""
+    return min(block_size, games - k * block_size)
+
+
+def _on_sigint(handler):
+    """Install a SIGINT handler (main thread only); return the previous one."""
+    if threading.current_thread() is not threading.main_thread():
+        return None
+    return signal.signal(signal.SIGINT, handler)
+
+
+def _restore_sigint(previous) -> None:
+    if previous is not None:
+        signal.signal(signal.SIGINT, previous)
+
+
+def resolve_workers(workers) -> int:
+    """Worker count: ``None`` means one per CPU; otherwise a positive integer."""
+    if workers is None:
+        return max(1, os.cpu_count() or 1)
+    if isinstance(workers, bool) or not isinstance(workers, (int, np.integer)) or workers < 1:
+        raise ValueError(f"workers must be a positive integer, got {workers!r}")
+    return int(workers)
+
+
+@dataclass
+class BlockRun:
+    """What a run of blocks produced.
+
+    Attributes
+    ----------
+    counts : numpy.ndarray of int64, shape (6,) (or the ``counts_shape`` of a custom block)
+        Outcome-class counts summed over the finished blocks.
+    games : int
+        Games in the finished blocks.
+    interrupted : bool
+        True if the run was stopped (Ctrl-C) before every block finished; the
+        counts then hold exactly the blocks that did finish.
+    """
+
+    counts: np.ndarray
+    games: int
+    interrupted: bool
+
+
+def run_blocks(
+    board: np.ndarray,
+    games: int,
+    entropy: int,
+    *,
+    engine: str = "cython",
+    policy: str = "pubeval",
+    dice=None,
+    opening: bool = False,
+    workers: int = 1,
+    progress: Callable[[int], None] | None = None,
+    block_size: int = BLOCK_SIZE,
+    block: Callable[[int, int, np.random.BitGenerator], np.ndarray] | None = None,
+    counts_shape: tuple = (6,),
+    on_interrupt: Callable[[int], None] | None = None,
+) -> BlockRun:
+    """Play ``games`` games from ``board`` in blocks, on ``workers`` threads.
+
+    The compiled engine releases the GIL inside a block, so threads run blocks in
+    parallel; the pure-Python engine gives the same numbers, only slower.
+
+    Parameters
+    ----------
+    board : numpy.ndarray of int8, shape (2, 25)
+        Row 0 the player on roll, about to roll.
+    games : int
+        Number of games.
+    entropy : int
+        Root seed (the entropy of a ``numpy.random.SeedSequence``).
+    engine, policy : str
+        See :func:`fastbg.rollout`.
+    dice : tuple of int, optional
+        The fixed first roll of every game.
+    opening : bool
+        Start every game with the opening roll (no double first).
+    workers : int
+        Threads.
+    progress : callable, optional
+        Called with the number of games of each block as it finishes.
+    block_size : int
+        Games per block.
+    block : callable, optional
+        ``block(k, games_in_block, bit_generator) -> counts``: plays block ``k`` instead
+        of the engine's ``rollout_block`` (for example cubeful games,
+        :mod:`fastbg.rollouts.cubeful`); ``engine``, ``policy``, ``dice`` and ``opening`` are then
+        unused except that ``engine="python"`` still runs in the calling thread. Its
+        counts are integers of shape ``counts_shape``, merged by addition.
+    counts_shape : tuple of int
+        Shape of a block's counts (``(6,)`` for the engine's outcome classes).
+    on_interrupt : callable, optional
+        Called once, in the calling thread, as soon as Ctrl-C is noticed (within 0.1 s),
+        with the number of blocks still running, which the run waits for (compiled code
+        cannot be stopped inside a block).
+
+    Returns
+    -------
+    BlockRun
+
+    Notes
+    -----
+    On ``KeyboardInterrupt`` no new block starts, blocks already running are
+    allowed to finish, and the finished ones are returned with
+    ``interrupted=True``.
+    """
+    eng = get_engine(engine)
+    nblocks = n_blocks(games, block_size)
+    board = np.ascontiguousarray(board, dtype=np.int8)
+    counts = np.zeros(counts_shape, dtype=np.int64)
+    done_games = 0
+
+    def run_one(k: int) -> tuple[int, np.ndarray]:
+        if block is not None:
+            c = block(k, block_size_of(k, games, block_size), block_bit_generator(entropy, k))
+            return k, np.asarray(c, dtype=np.int64)
+        pol = eng.make_policy(policy)
+        c = eng.rollout_block(board, block_size_of(k, games, block_size),
+                              block_bit_generator(entropy, k), pol, dice=dice, opening=opening)
+        return k, np.asarray(c, dtype=np.int64)
+
+    def absorb(k: int, c: np.ndarray) -> None:  # always in the calling thread
+        nonlocal done_games
+        n = block_size_of(k, games, block_size)
+        counts[:] += c
+        done_games += n
+        if progress is not None:
+            progress(n)
+
+    interrupted = False
+    # The pure-Python engine holds the GIL, so threads would only make Ctrl-C wait
+    # for whole blocks: it runs in the calling thread (same numbers either way).
+    # Compiled blocks run in worker threads even for workers=1, so that the calling
+    # thread stays free to notice Ctrl-C at once.
+    if engine == "python":
+        try:
+            for k in range(nblocks):
+                absorb(*run_one(k))
+        except KeyboardInterrupt as exc:
+            interrupted = True
+            # a pure-Python block cut short hands over the games it finished
+            part = getattr(exc, "partial_counts", None)
+            if block is None and part is not None and part.shape == counts.shape:
+                counts[:] += part
+                done_games += int(part.sum())
+        return BlockRun(counts, done_games, interrupted)
+
+    # Ctrl-C sets a flag instead of raising, so it can never land between the two
+    # updates of `absorb`; the loop then stops submitting and drains what runs.
+    stop = threading.Event()
+    previous = _on_sigint(lambda signum, frame: stop.set())
+    pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="fastbg")
+    pending = set()
+    next_k = 0
+    told = False  # on_interrupt called
+    try:
+        # Keep a bounded number of blocks in flight: memory stays flat in `games`.
+        while next_k < nblocks or pending:
+            while not stop.is_set() and next_k < nblocks and len(pending) < 2 * workers:
+                pending.add(pool.submit(run_one, next_k))
+                next_k += 1
+            if stop.is_set():
+                # queued blocks that have not started are dropped at once; only the
+                # running ones are waited for
+                pending = {fut for fut in pending if not fut.cancel()}
+                if on_interrupt is not None and not told:
+                    told = True
+                    on_interrupt(sum(1 for fut in pending if not fut.done()))
+            finished, pending = wait(pending, timeout=0.1, return_when=FIRST_COMPLETED)
+            for fut in finished:          # cancelled ones left `pending` above
+                absorb(*fut.result())
+            if stop.is_set() and not pending:
+                break
+    except KeyboardInterrupt:  # raised by a progress callback
+        stop.set()
+        for fut in pending:
+            fut.cancel()
+        if on_interrupt is not None and not told:
+            on_interrupt(sum(1 for fut in pending if not fut.cancelled() and not fut.done()))
+        # Blocks already running cannot be stopped inside compiled code (a block
+        # takes under a second with pubeval or nn, longer with nn-1ply); let them
+        # finish and keep what they played.
+        for fut in pending:
+            if not fut.cancelled():
+                absorb(*fut.result())
+    finally:
+        _restore_sigint(previous)
+        pool.shutdown(wait=True, cancel_futures=True)
+    interrupted = stop.is_set() and done_games < games
+    return BlockRun(counts, done_games, interrupted)

@@ -1,0 +1,467 @@
+"""Cubeful rollouts: games played to the end with the cube in play (money or match).
+
+:func:`cubeful_rollout` plays games from a position in which, before each roll, the
+player on roll may double (a centred cube or its own, within the cube limit). Cube
+decisions use the shipped neural network's 0-ply probabilities of the position before
+the roll and Janowski's money formulas (:mod:`fastbg.cube`) with the cube efficiency of
+:func:`fastbg.cube.default_cube_efficiency` (or a fixed ``x``); the opponent takes or
+passes by the same numbers. Checker plays use any policy of :func:`fastbg.rollout`.
+
+The game loop is in ``fastbg._core.cubeful`` (compiled, GIL released) and
+:mod:`fastbg.rollouts.reference_cubeful` (pure Python, calling :func:`fastbg.cube.money_cube_decision`
+itself); both give the same counts for the same seed.
+"""
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, field
+from typing import Callable
+
+import numpy as np
+
+from ..cube.metfile import load_met
+from ..cube.met import DEFAULT_MET
+from ..engine import ENGINES, get_engine
+from ..game.matchstate import MatchState
+from ..game.position import Position
+from ..reference.nn import NNPolicy as _ReferenceNNPolicy
+from ..reference.policies import make_policy as _reference_make_policy
+from . import reference_cubeful as _reference_cubeful
+from .blocks import block_size_for, check_games, n_blocks, resolve_workers, run_blocks
+
+__all__ = ["cubeful_rollout", "CubefulRolloutResult", "RESULT_CLASSES", "result_points"]
+
+#: Result classes of a cubeful game, from the view of the starting player (row 0 of the
+#: position): how the game ended. "pass": a double was refused; the doubler won the cube
+#: value before the double. (The engines' own tuple, the same in both.)
+RESULT_CLASSES = _reference_cubeful.RESULT_CLASSES
+#: Points of each result class per unit of the final cube (before the Jacoby rule).
+_BASE_POINTS = np.array([1, 2, 3, -1, -2, -3, 1, -1], dtype=np.int64)
+#: Columns of the counts: final cube values 2**0 .. 2**MAX_CUBE_LOG2.
+MAX_CUBE_LOG2 = 12
+N_CUBE_VALUES = MAX_CUBE_LOG2 + 1
+
+_POLICIES = ("nn", "pubeval", "random", "nn-1ply")
+
+
+def result_points(cube: int = 1, cube_owner: str = "centred", jacoby: bool = False) -> np.ndarray:
+    """Points won by the starting player for each cell of the counts.
+
+    Parameters
+    ----------
+    cube : int
+        Starting cube value.
+    cube_owner : {"centred", "player", "opponent"}
+        Starting owner.
+    jacoby : bool
+        Jacoby rule: gammons and backgammons count single while the cube is centred. In
+        money play a centred cube stays centred exactly until the first double, so these
+        are the games ending with the starting (centred) cube value.
+
+    Returns
+    -------
+    numpy.ndarray of int64, shape (8, 13)
+        ``points[c, j]``: points (not per unit of the starting cube) of a game of result
+        class ``c`` ending with a cube of ``2**j``.
+    """
+    pts = _BASE_POINTS[:, None] * (2 ** np.arange(N_CUBE_VALUES, dtype=np.int64))[None, :]
+    if jacoby and cube_owner == "centred":
+        j0 = int(cube).bit_length() - 1
+        pts[[1, 2], j0] = cube
+        pts[[4, 5], j0] = -cube
+    return pts
+
+
+@dataclass(frozen=True)
+class CubefulRolloutResult:
+    """The result of :func:`cubeful_rollout`.
+
+    Attributes
+    ----------
+    equity : float
+        Cubeful money equity of the starting player (row 0 of the position, about to
+        decide on the cube and roll): mean points per game, **per unit of the starting
+        cube**.
+    stderr : float
+        Standard error of ``equity``: the sample standard deviation (ddof=1) of the
+        per-game points (per unit of the starting cube), divided by sqrt(games). NaN for
+        fewer than two games.
+    counts : numpy.ndarray of int64, shape (8, 13)
+        ``counts[c, j]``: games of result class ``c`` (:data:`RESULT_CLASSES`) that
+        ended with a cube of ``2**j`` (for a pass, the cube before the refused double).
+    games : int
+        Games played.
+    seed : int
+        Root seed (reported also when drawn fresh).
+    seconds : float
+        Wall-clock time.
+    outcomes : dict
+        Fraction of games of each result class (keys :data:`RESULT_CLASSES`): the
+        cubeless-style breakdown, with passes as their own classes.
+    doubled : float
+        Fraction of games in which at least one double was offered.
+    passed : float
+        Fraction of games ended by a refused double.
+    mean_cube : float
+        Mean final cube value (the value at stake at the end; for a pass, the value
+        won), per unit of the starting cube.
+    engine, policy : str
+        Engine and checker-play policy.
+    x : float or None
+        Fixed cube efficiency, or None for the per-position default.
+    cube, cube_owner, max_cube, jacoby, opening
+        The cube state and options used.
+    workers : int
+        Threads used (the numbers do not depend on it).
+    match_length, score : int, tuple
+        Match play: the match length and score ``(starting player, opponent)``; 0 and
+        ``(0, 0)`` for money play.
+    mwc, mwc_stderr : float
+        Match play: the starting player's mean match winning chance after the game and
+        its standard error; NaN for money play. ``equity`` and ``stderr`` are then the
+        normalised money equity (EMG) of ``mwc``.
+    met : str
+        Match play: the match equity table's name; "" for money play.
+    interrupted : bool
+        True if stopped (Ctrl-C) before all games were played; the numbers cover the
+        finished blocks.
+    """
+
+    equity: float
+    stderr: float
+    counts: np.ndarray = field(repr=False)
+    games: int
+    seed: int
+    seconds: float
+    outcomes: dict = field(repr=False)
+    doubled: float
+    passed: float
+    mean_cube: float
+    engine: str = "cython"
+    policy: str = "nn"
+    x: float | None = None
+    cube: int = 1
+    cube_owner: str = "centred"
+    max_cube: int = 1024
+    jacoby: bool = False
+    opening: bool = False
+    workers: int = 1
+    match_length: int = 0
+    score: tuple = (0, 0)
+    mwc: float = float("nan")
+    mwc_stderr: float = float("nan")
+    met: str = ""
+    interrupted: bool = False
+
+    @property
+    def games_per_second(self) -> float:
+        """Games per second of wall-clock time."""
+        return self.games / self.seconds if self.seconds > 0 else float("inf")
+
+    def to_dict(self) -> dict:
+        """JSON-ready dict: the attributes (``counts`` as nested lists) and
+        ``games_per_second``."""
+        d = {k: getattr(self, k) for k in self.__dataclass_fields__}
+        d["counts"] = self.counts.tolist()
+        d["outcomes"] = dict(self.outcomes)
+        d["score"] = list(self.score)
+        d["games_per_second"] = self.games_per_second
+        return d
+
+
+def cubeful_statistics(counts, cube: int = 1, cube_owner: str = "centred",
+                       jacoby: bool = False) -> dict:
+    """Equity, standard error and cube statistics from merged counts.
+
+    Parameters
+    ----------
+    counts : array_like of int, shape (8, 13)
+    cube, cube_owner, jacoby
+        The starting cube and the Jacoby option (see :func:`result_points`).
+
+    Returns
+    -------
+    dict
+        ``equity``, ``stderr`` (per unit of the starting cube), ``outcomes``, ``doubled``,
+        ``passed``, ``mean_cube``, ``games``.
+
+    Notes
+    -----
+    The sums of points and squared points are exact Python integers; only the final
+    divisions are floating, so the statistics depend only on the counts.
+    """
+    c = np.asarray(counts, dtype=np.int64)
+    pts = result_points(cube, cube_owner, jacoby)
+    n = int(c.sum())
+    s1 = sum(int(k) * int(p) for k, p in zip(c.ravel(), pts.ravel()))
+    s2 = sum(int(k) * int(p) * int(p) for k, p in zip(c.ravel(), pts.ravel()))
+    j0 = int(cube).bit_length() - 1
+    if n == 0:
+        nan = float("nan")
+        return dict(equity=nan, stderr=nan, outcomes={k: nan for k in RESULT_CLASSES},
+                    doubled=nan, passed=nan, mean_cube=nan, games=0)
+    equity = s1 / n / cube
+    if n >= 2:
+        # sum (p - mean)^2 = s2 - s1^2 / n, exactly in rationals: (n s2 - s1^2) / n
+        var = (n * s2 - s1 * s1) / (n * (n - 1)) / (cube * cube)
+        stderr = math.sqrt(max(var, 0.0) / n)
+    else:
+        stderr = float("nan")
+    per_class = c.sum(axis=1)
+    doubled_games = int(c[:, j0 + 1:].sum()) + int(c[6:, j0].sum())
+    cube_sum = sum(int(c[:, j].sum()) << j for j in range(N_CUBE_VALUES))
+    return dict(
+        equity=equity,
+        stderr=stderr,
+        outcomes={k: int(v) / n for k, v in zip(RESULT_CLASSES, per_class)},
+        doubled=doubled_games / n,
+        passed=int(per_class[6:].sum()) / n,
+        mean_cube=cube_sum / n / cube,
+        games=n,
+    )
+
+
+def match_statistics(counts, tables0, cube: int = 1) -> dict:
+    """Match winning chance and normalised equity from merged counts (match play).
+
+    Parameters
+    ----------
+    counts : array_like of int, shape (8, 13)
+    tables0 : array_like of float, shape (>= 13, 6)
+        The starting side's ``MatchEquityTable.result_mwc`` at cubes ``2**j``.
+    cube : int
+        Starting cube.
+
+    Returns
+    -------
+    dict
+        ``mwc`` (mean match winning chance after the game, in [0, 1]), ``mwc_stderr``,
+        ``equity`` and ``stderr``: the same as normalised money equity (EMG, GNU
+        Backgammon's "normalized equity": +1 a single game won at the starting cube, -1
+        one lost; :meth:`fastbg.cube.met.MatchEquityTable.emg`).
+    """
+    c = np.asarray(counts, dtype=np.int64)
+    R = np.asarray(tables0, dtype=np.float64)[:N_CUBE_VALUES]
+    cell = np.concatenate([R.T, R[:, [0]].T, R[:, [3]].T], axis=0)  # (8, 13)
+    n = int(c.sum())
+    nan = float("nan")
+    if n == 0:
+        return dict(mwc=nan, mwc_stderr=nan, equity=nan, stderr=nan)
+    flat_c, flat_v = c.ravel(), cell.ravel()
+    mean = math.fsum(int(k) * float(v) for k, v in zip(flat_c, flat_v)) / n
+    if n >= 2:
+        ss = math.fsum(int(k) * (float(v) - mean) ** 2 for k, v in zip(flat_c, flat_v))
+        se = math.sqrt(ss / (n - 1) / n)
+    else:
+        se = nan
+    j0 = int(cube).bit_length() - 1
+    r0, r3 = float(R[j0, 0]), float(R[j0, 3])
+    return dict(mwc=mean, mwc_stderr=se, equity=2.0 * (mean - r3) / (r0 - r3) - 1.0,
+                stderr=2.0 * se / (r0 - r3))
+
+
+def _modules(engine: str):
+    if engine == "cython":
+        eng = get_engine("cython")
+        try:  # lazy on purpose: the compiled engine is optional until it is asked for
+            from .._core import cubeful as cub
+        except ImportError as exc:  # pragma: no cover - depends on the build
+            raise ImportError(
+                f"the cython engine is not available ({exc}); build fastbg with "
+                "`pip install -e .` so the Cython core is compiled"
+            ) from exc
+    else:
+        return _reference_cubeful, _reference_make_policy, _ReferenceNNPolicy
+    return cub, eng.make_policy, eng.nn.NNPolicy
+
+
+def cubeful_rollout(
+    position,
+    games: int,
+    *,
+    seed: int | None = None,
+    workers: int | None = None,
+    policy: str = "nn",
+    engine: str = "cython",
+    state=None,
+    x: float | None = None,
+    jacoby: bool = False,
+    opening: bool | None = None,
+    progress: Callable[[int], None] | None = None,
+    on_interrupt: Callable[[int], None] | None = None,
+    met=None,
+) -> CubefulRolloutResult:
+    """Roll a position out with the cube in play, for its cubeful equity (money or match).
+
+    Parameters
+    ----------
+    position : Position, str or array_like
+        The position, with the player on roll about to decide on the cube and roll:
+        anything :meth:`fastbg.game.position.Position.parse` accepts.
+    games : int
+        Number of games, at least 1.
+    seed : int, optional
+        Root seed; ``None`` draws fresh entropy, reported in the result.
+    workers : int, optional
+        Threads (``None``: one per CPU, never more than the blocks; the pure-Python
+        engine uses one). The numbers do not depend on it.
+    policy : {"nn", "pubeval", "random", "nn-1ply"}
+        Checker play of both sides. Cube decisions always use the shipped network at
+        0 ply.
+    engine : {"cython", "python"}
+        Compiled core or pure-Python reference; same numbers.
+    state : MatchState, optional
+        Starting cube (value, owner from the view of the player on roll, cube limit
+        ``max_cube``), the Jacoby option, and for match play the match length, score and
+        Crawford flag; default a centred 1-cube in a money game, ``MatchState.money()``
+        (cube limit 1024). The limit used is ``min(state.max_cube, 4096)``.
+    x : float, optional
+        Fixed cube efficiency in [0, 1] for every decision. Default: per position,
+        :func:`fastbg.cube.default_cube_efficiency` (0.68 with contact, 0 on the last
+        roll, 0.6 in bear-offs, 0.6 to 0.7 in races by the pip count of the player on
+        roll); the loop applies the same rules exactly (the last-roll test by an exact
+        closed-form rule, checked against :func:`fastbg.cube.is_last_roll` in the tests).
+    jacoby : bool
+        Jacoby rule (gammons count single while the cube is centred). Applies if this
+        or ``state.jacoby`` is true.
+    opening : bool, optional
+        Start each game with the opening roll (no cube decision before it; the opponent
+        moves first when its die is higher). ``None``: yes for the starting position,
+        no otherwise.
+    progress : callable, optional
+        Called with the number of games of each finished block.
+    on_interrupt : callable, optional
+        Called once when Ctrl-C stops the run, with the number of blocks still running
+        (the run waits for them and keeps their games).
+    met : str or MatchEquityTable, optional
+        Match play: the match equity table (default :data:`fastbg.cube.met.DEFAULT_MET`,
+        Kazaross-XG2).
+
+    Returns
+    -------
+    CubefulRolloutResult
+        Cubeful equity in points per game per unit of the starting cube, its standard
+        error, the integer counts and cube statistics.
+
+    Raises
+    ------
+    ValueError
+        For a bad position or a finished game, ``games < 1``, an unknown policy or
+        engine, a bad seed, worker count or ``x``, Jacoby in match play, or a score
+        beyond the table.
+    ImportError
+        For ``engine="cython"`` when the core is not built.
+
+    Notes
+    -----
+    **The game loop.** Before each roll, if the player on roll may double (cube centred
+    or its own, and doubling keeps it within the limit), the network's five
+    probabilities of the position give Janowski's No double, Double/take and
+    Double/pass values (:func:`fastbg.cube.money_cube_decision`); the player doubles
+    when :func:`fastbg.cube.cube_action` says (re)double; the opponent takes iff
+    Double/take < Double/pass, the same numbers from the other side. A pass ends the
+    game: the doubler wins the cube value before the double. Otherwise the game ends
+    when a side bears off its last checker: 1, 2 or 3 points times the cube (1 for a
+    gammon or backgammon under the Jacoby rule while the cube is centred).
+
+    **Match play.** The decisions are :mod:`fastbg.cube.match`'s (Janowski's model in
+    match winning chances with the table's MWCs; the same No double, Double/take and
+    Double/pass values as :func:`fastbg.cube.match.match_cube_decision`): a side doubles
+    only while it needs more points than the cube (so the 1-away leader never doubles
+    after the Crawford game), and nobody doubles in the Crawford game. Each game is
+    scored by the starting player's MWC after it (:meth:`~fastbg.cube.met.MatchEquityTable.
+    result_mwc` at the final cube; a pass as a single game at the cube before the
+    double).
+
+    **Reproducibility.** Games run in blocks of ``fastbg.rollouts.blocks.BLOCK_SIZE``
+    (1,000; 100 for ``nn-1ply``, :func:`fastbg.rollouts.blocks.block_size_for`); block
+    ``k`` draws its dice from ``PCG64DXSM(SeedSequence(seed, spawn_key=(k,)))``. Blocks
+    return integer counts of (result class, final cube) and the merge is integer
+    addition, so the same fastbg version, seed and options give the same numbers for
+    any ``workers`` and either engine.
+    """
+    pos = Position.parse(position)
+    if pos.game_over:
+        raise ValueError("the game is over in this position: a side has borne off all 15 checkers")
+    games = check_games(games)
+    if policy not in _POLICIES:
+        raise ValueError(f"unknown policy {policy!r}: choose one of {', '.join(_POLICIES)}")
+    if engine not in ENGINES:
+        raise ValueError(f"unknown engine {engine!r}: choose one of {', '.join(ENGINES)}")
+    if state is None:
+        state = MatchState.money()
+    if not isinstance(state, MatchState):
+        raise ValueError(f"state must be a fastbg.MatchState, got {type(state).__name__}")
+    if state.cube > 2 ** MAX_CUBE_LOG2:
+        raise ValueError(f"cube {state.cube} is above the loop's limit {2 ** MAX_CUBE_LOG2}")
+    max_cube = min(int(state.max_cube), 2 ** MAX_CUBE_LOG2)
+    if not isinstance(jacoby, (bool, np.bool_)):
+        raise ValueError(f"jacoby must be True or False, got {jacoby!r}")
+    jac = bool(jacoby) or bool(state.jacoby)
+    if not state.is_money:
+        if jac:
+            raise ValueError("the Jacoby rule is for money play only")
+        table = load_met(DEFAULT_MET if met is None else met)
+        a = state.match_length - state.score[0]
+        b = state.match_length - state.score[1]
+        tables = np.array([[table.result_mwc(u, v, 2 ** j) for j in range(16)]
+                           for u, v in ((a, b), (b, a))])
+        if state.crawford:
+            max_cube = int(state.cube)  # no doubling in the Crawford game
+    if x is not None:
+        if isinstance(x, (bool, np.bool_)) or \
+                not isinstance(x, (int, float, np.integer, np.floating)) \
+                or not 0.0 <= float(x) <= 1.0:
+            raise ValueError(f"cube efficiency x must be a number in [0, 1] or None, got {x!r}")
+        x = float(x)
+    if opening is None:
+        opening = bool(np.array_equal(pos.board, Position.parse("start").board))
+    elif not isinstance(opening, (bool, np.bool_)):
+        raise ValueError(f"opening must be True, False or None, got {opening!r}")
+    if progress is not None and not callable(progress):
+        raise ValueError(f"progress must be a callable taking a number of games, got {progress!r}")
+    if seed is None:
+        entropy = int(np.random.SeedSequence().entropy)
+    elif isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+        raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
+    else:
+        entropy = int(seed)
+    nworkers = resolve_workers(workers)
+    block_size = block_size_for(policy)
+    nworkers = 1 if engine == "python" else min(nworkers, n_blocks(int(games), block_size))
+
+    cub, make_policy, NNPolicy = _modules(engine)
+    evaluator = NNPolicy()  # read-only: shared by all blocks and threads
+    board = np.ascontiguousarray(pos.board, dtype=np.int8)
+    opts = dict(cube=int(state.cube), cube_owner=state.cube_owner, max_cube=max_cube, x=x,
+                jacoby=jac, opening=bool(opening))
+    if not state.is_money:
+        # the reference engine computes the MWCs itself, from the table
+        opts["match"] = (tables, a, b) if engine == "cython" else (table, a, b)
+
+    def block(k, n, bitgen):
+        # One checker policy per block: nn-1ply keeps a workspace per instance.
+        return cub.cubeful_block(board, n, bitgen, make_policy(policy), evaluator, **opts)
+
+    t0 = time.perf_counter()
+    run = run_blocks(board, int(games), entropy, engine=engine, workers=nworkers,
+                     progress=progress, block_size=block_size, block=block,
+                     on_interrupt=on_interrupt,
+                     counts_shape=(len(RESULT_CLASSES), N_CUBE_VALUES))
+    seconds = time.perf_counter() - t0
+    st = cubeful_statistics(run.counts, state.cube, state.cube_owner, jac)
+    extra = {}
+    if not state.is_money:
+        ms = match_statistics(run.counts, tables[0], state.cube)
+        st["equity"], st["stderr"] = ms["equity"], ms["stderr"]
+        extra = dict(match_length=state.match_length, score=tuple(state.score),
+                     mwc=ms["mwc"], mwc_stderr=ms["mwc_stderr"],
+                     met=table.name or str(table.source))
+    return CubefulRolloutResult(
+        equity=st["equity"], stderr=st["stderr"], counts=run.counts, games=run.games,
+        seed=entropy, seconds=seconds, outcomes=st["outcomes"], doubled=st["doubled"],
+        passed=st["passed"], mean_cube=st["mean_cube"], engine=engine, policy=policy, x=x,
+        cube=int(state.cube), cube_owner=state.cube_owner, max_cube=max_cube, jacoby=jac,
+        opening=bool(opening), workers=nworkers, interrupted=run.interrupted, **extra,
+    )

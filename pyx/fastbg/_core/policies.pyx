@@ -1,0 +1,42 @@
+# cython: language_level=3
+"""The core's policies by name: the one module that knows them all.
+
+Mirror of :mod:`fastbg.reference.policies`. The policies are defined below it
+(``eval``: uniform random and pubeval; ``nn``: the network at 0 and 1 ply); the game
+loops above it (``rollout``, ``cubeful``) take a policy or its name through
+``as_policy``.
+"""
+from fastbg._core.eval cimport Policy, RandomPolicy, PubevalPolicy
+from fastbg._core.nn cimport NNPolicy, NN1PlyPolicy
+
+POLICIES = ("random", "pubeval", "nn", "nn-1ply")
+
+
+def make_policy(name):
+    """A policy by name: ``"random"``, ``"pubeval"`` (:mod:`fastbg._core.eval`), ``"nn"`` or
+    ``"nn-1ply"`` (:mod:`fastbg._core.nn`).
+
+    Raises
+    ------
+    ValueError
+        For any other name.
+    """
+    if name == "random":
+        return RandomPolicy()
+    if name == "pubeval":
+        return PubevalPolicy()
+    if name == "nn":
+        return NNPolicy()
+    if name == "nn-1ply":
+        return NN1PlyPolicy()
+    raise ValueError(f"unknown policy {name!r}: choose one of {', '.join(POLICIES)}")
+
+
+cdef Policy as_policy(object policy):
+    if isinstance(policy, str):
+        return make_policy(policy)
+    if not isinstance(policy, Policy):
+        raise TypeError(
+            f"policy must come from make_policy() (or be its name), got {type(policy).__name__}"
+        )
+    return <Policy>policy

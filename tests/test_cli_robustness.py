@@ -1,0 +1,266 @@
+"""What a new user found on the command line: strict JSON, refused nonsense, Ctrl-C, messages."""
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from fastbg.cli import main
+
+
+def run_status(capsys, *argv):
+    try:
+        code = main(list(argv))
+    except SystemExit as exc:
+        code = exc.code
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def _no_constants(token):
+    raise ValueError(f"non-standard JSON token {token}")
+
+
+def strict_json(text):
+    """``json.loads`` that refuses NaN and Infinity, as a strict parser does."""
+    return json.loads(text, parse_constant=_no_constants)
+
+
+@pytest.mark.parametrize("argv", [
+    ["rollout", "start", "--games", "1", "--seed", "1", "--json", "--no-progress"],
+    ["rollout", "start", "--games", "1", "--seed", "1", "--json", "--no-progress", "--cubeful"],
+    ["rollout", "4HPwATDgc/ABMA", "-n", "1", "--seed", "2", "--json", "--no-progress",
+     "--cubeful", "--match-length", "5"],
+    ["cube", "start", "--games", "1", "--seed", "1", "--json", "--no-progress"],
+    ["moves", "start", "31", "--json"],
+    ["eval", "start", "--json"],
+    ["perft", "start", "1", "--json"],
+    ["met", "--length", "3", "--json"],
+    ["takepoints", "--length", "3", "--json"],
+    ["gammon-values", "--length", "3", "--json"],
+])
+def test_every_json_output_is_strict_json(capsys, argv):
+    # a single game has no sample variance: its standard errors are null, not NaN
+    code, out, _ = run_status(capsys, *argv)
+    assert code == 0
+    strict_json(out)
+
+
+def test_a_single_game_rollout_reports_null_standard_errors(capsys):
+    code, out, _ = run_status(capsys, "rollout", "start", "-n", "1", "--seed", "1", "--json",
+                              "--no-progress")
+    data = strict_json(out)
+    assert code == 0 and data["games"] == 1 and data["stderr"]["equity"] is None
+
+
+# ------------------------------------------------------------------ intervals, imports
+
+@pytest.mark.parametrize("k, n", [(0, 1), (1, 1), (0, 200), (2, 200), (100, 200), (199, 200),
+                                  (200, 200), (5, 37)])
+def test_wilson_interval_agrees_with_scipy(k, n):
+    from scipy import stats
+
+    from fastbg.rollouts.cubeless import wilson_interval
+
+    ref = stats.binomtest(k, n).proportion_ci(0.95, method="wilson")
+    lo, hi = wilson_interval(k, n, 0.95)
+    assert lo == pytest.approx(ref.low, abs=1e-12) and hi == pytest.approx(ref.high, abs=1e-12)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_probability_intervals_stay_inside_0_1(seed):
+    import fastbg
+
+    res = fastbg.rollout("start", 200, seed=seed, policy="pubeval")
+    for key in fastbg.PROBABILITY_KEYS:
+        lo, hi = res.confidence_interval(key)
+        assert 0.0 <= lo <= getattr(res, key) <= hi <= 1.0, key
+    lo, hi = res.confidence_interval("equity")
+    assert lo < res.equity < hi
+
+
+def test_the_cli_does_not_import_scipy():
+    # scipy doubled the memory of a command-line run for one normal quantile
+    code = "import sys, fastbg.cli; print('scipy' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
+
+
+# ------------------------------------------------------------------ refused nonsense
+
+@pytest.mark.parametrize("command", ["rollout", "cube"])
+def test_game_counts_beyond_the_maximum_are_refused(capsys, command):
+    from fastbg.rollouts.blocks import MAX_GAMES
+
+    code, _, err = run_status(capsys, command, "start", "--games", str(10**23))
+    assert code == 2 and f"at most {MAX_GAMES:,} games" in err
+    code, _, err = run_status(capsys, command, "start", "--games", str(MAX_GAMES + 1))
+    assert code == 2 and "at most" in err
+
+
+def test_the_api_refuses_them_too():
+    import fastbg
+    from fastbg.rollouts.blocks import MAX_GAMES
+
+    for call in (fastbg.rollout, fastbg.cubeful_rollout):
+        with pytest.raises(ValueError, match="at most"):
+            call("start", MAX_GAMES + 1)
+
+
+def test_opening_and_no_opening_together_are_refused(capsys):
+    code, _, err = run_status(capsys, "rollout", "start", "-n", "10", "--opening", "--no-opening")
+    assert code == 2 and "not allowed with argument --opening" in err
+
+
+def test_one_game_is_one_game(capsys):
+    code, out, _ = run_status(capsys, "rollout", "start", "-n", "1", "--seed", "1", "--no-progress")
+    assert code == 0 and "1 game\n" in out and "1 games" not in out
+
+
+def test_python_dash_m_fastbg_runs_the_cli():
+    out = subprocess.run([sys.executable, "-m", "fastbg", "show", "start"], capture_output=True,
+                         text=True)
+    assert out.returncode == 0 and "4HPwATDgc/ABMA" in out.stdout
+    out = subprocess.run([sys.executable, "-m", "fastbg", "show", "nonsense"], capture_output=True,
+                         text=True)
+    assert out.returncode == 2 and out.stderr.startswith("fastbg show: error:")
+
+
+# ------------------------------------------------------------------ messages
+
+@pytest.mark.parametrize("argv", [
+    ["show", "A" * 100_000],
+    ["rollout", "--policy", "B" * 100_000],
+    ["moves", "start", "3" * 100_000],
+])
+def test_a_huge_input_is_not_echoed_in_full(capsys, argv):
+    code, _, err = run_status(capsys, *argv)
+    assert code == 2 and err.count("\n") == 1 and len(err) < 1000
+    assert "(100,000 characters)" in err
+
+
+def test_short_messages_are_left_alone(capsys):
+    code, _, err = run_status(capsys, "show", "4HPwATDgc/ABMB")
+    assert code == 2 and "the canonical ID of this position is '4HPwATDgc/ABMA'" in err
+
+
+def test_show_refuses_an_empty_board_in_any_form(capsys):
+    for text in ("AAAAAAAAAAAAAA", "XGID=--------------------------:0:0:1:00:0:0:0:0:10"):
+        code, _, err = run_status(capsys, "show", text)
+        assert code == 2 and "no game can reach" in err
+
+
+# ------------------------------------------------------------------ Ctrl-C
+
+_CTRL_C_DURING_IMPORTS = r'''
+import builtins, os, signal, sys
+sys.argv = ["fastbg", "show", "start"]
+real = builtins.__import__
+def imp(name, *args, **kwargs):
+    # Ctrl-C at the moment the command line starts importing numpy
+    if name == "numpy" and not getattr(imp, "sent", False):
+        imp.sent = True
+        os.kill(os.getpid(), signal.SIGINT)
+    return real(name, *args, **kwargs)
+builtins.__import__ = imp
+from fastbg.cli import main
+sys.exit(main())
+'''
+
+
+def test_ctrl_c_while_the_cli_starts_is_quiet():
+    out = subprocess.run([sys.executable, "-c", _CTRL_C_DURING_IMPORTS], capture_output=True,
+                         text=True, timeout=60)
+    assert out.returncode == 130, out.stderr
+    assert out.stderr == "fastbg: interrupted\n"
+
+
+def test_importing_fastbg_is_cheap():
+    # the public names load on first use, so the CLI can install its handler first
+    code = "import sys, fastbg; print('numpy' in sys.modules); fastbg.Position; print('numpy' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["False", "True"]
+
+
+def test_a_program_importing_the_cli_keeps_its_own_ctrl_c():
+    code = "import signal, fastbg.cli; print(signal.getsignal(signal.SIGINT) is signal.default_int_handler)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "True"
+
+
+def test_an_interrupted_bench_reports_no_figures(capsys, monkeypatch):
+    # a run cut short is not a measurement: no table, status 130
+    import numpy as np
+
+    import fastbg.rollouts.bench as bench
+    from fastbg.rollouts.blocks import BlockRun
+
+    def cut_short(board, games, *args, **kwargs):
+        return BlockRun(np.zeros(6, dtype=np.int64), games // 2, True)
+
+    monkeypatch.setattr(bench, "run_blocks", cut_short)
+    code, out, err = run_status(capsys, "bench", "--engine", "python", "--repeat", "1")
+    assert code == 130 and out == "" and "interrupted" in err
+    with pytest.raises(KeyboardInterrupt):
+        bench.time_games("cython", "pubeval", 1000)
+
+
+def test_perft_refuses_a_depth_estimated_to_take_too_long(capsys, monkeypatch):
+    import fastbg.cli.bench as cli_bench
+
+    monkeypatch.setattr(cli_bench, "PERFT_MAX_SECONDS", 0.01)
+    code, out, err = run_status(capsys, "perft", "start", "4")
+    assert code == 2 and "depth 4 would take about" in err and "--force" in err
+    assert "116,154,993" in out          # depth 3 was counted and shown first
+
+
+def test_ctrl_c_stops_a_compiled_perft_at_once():
+    p = subprocess.Popen([sys.executable, "-m", "fastbg", "perft", "start", "4"], stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True)
+    try:
+        for line in p.stdout:               # wait until depth 3 is shown: depth 4 runs
+            if line.split()[:1] == ["3"]:
+                break
+        time.sleep(0.3)
+        t0 = time.perf_counter()
+        p.send_signal(signal.SIGINT)
+        _, err = p.communicate(timeout=30)
+        assert time.perf_counter() - t0 < 5
+        assert p.returncode == 130 and "interrupted" in err and "Traceback" not in err
+    finally:
+        if p.poll() is None:
+            p.kill()
+
+
+def test_ctrl_c_with_the_slow_policy_is_acknowledged_and_short():
+    # nn-1ply plays ~20-50 games/s: blocks of 100 games keep the wait to seconds
+    p = subprocess.Popen([sys.executable, "-m", "fastbg", "rollout", "start", "-n", "100000",
+                          "--policy", "nn-1ply", "--seed", "1", "--workers", "2", "--no-progress"],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        time.sleep(4)
+        t0 = time.perf_counter()
+        p.send_signal(signal.SIGINT)
+        out, err = p.communicate(timeout=120)
+        assert time.perf_counter() - t0 < 30
+        assert p.returncode == 130 and "Ctrl-C: stopping; waiting for" in err
+        assert out.startswith("INTERRUPTED: Rollout of")
+        played = int(out.split(": ")[2].split()[0].replace(",", ""))
+        assert played % 100 == 0          # whole blocks only
+    finally:
+        if p.poll() is None:
+            p.kill()
+
+
+def test_slow_policy_blocks_keep_the_numbers_independent_of_workers():
+    import fastbg
+    from fastbg.rollouts.blocks import block_size_for
+
+    assert block_size_for("nn-1ply") == 100 and block_size_for("nn") == 1000
+    a = fastbg.rollout("bJ7BARiw5+ABMA", 250, seed=5, policy="nn-1ply", workers=1)
+    b = fastbg.rollout("bJ7BARiw5+ABMA", 250, seed=5, policy="nn-1ply", workers=2)
+    assert a.counts.tolist() == b.counts.tolist() and a.games == 250
