@@ -53,7 +53,6 @@ import importlib
 import importlib.util
 import json
 import math
-import os
 import sys
 import time
 from pathlib import Path
@@ -382,7 +381,6 @@ def cmd_score(args) -> int:
         decisions = [json.loads(line) for line in fh]
     meta = json.loads(Path(args.meta).read_text()) if Path(args.meta).exists() else {}
     t0 = time.perf_counter()
-    per = {"evaluator": {}, "gnubg_0ply": {}}
     rows = []
     for d in decisions:
         boards = [fastbg.Position.parse(p["position_id"]).board for p in d["plays"]]
