@@ -1,0 +1,209 @@
+"""Supervised training of the contact and race nets on rollout labels (PyTorch, CPU).
+
+Step 6 of the recipe (``/work/shared/EVALUATOR.md``): a net of ``docs/evaluator.md``'s
+inputs (the contact net's 236 or the race net's 226), one sigmoid hidden layer and five
+sigmoid outputs, trained by minibatch AdamW on the cross-entropy between its outputs and
+the label probabilities (win, win gammon, win backgammon, lose gammon, lose backgammon of
+the rollouts of ``labels.py``; each output a Bernoulli with a soft target).
+
+**Warm start.** ``--init`` (default the shipped net, ``fastbg/data/nn/nn.npz``) gives the
+first layer of Tesauro's 196 units; the new inputs start at zero, so the first step's net
+*is* the shipped one (for the race net the off-count unit becomes the one-hot units with
+the same contribution), which keeps the TD-trained "natural" minimum bgsage warns about
+losing when starting supervised training from random weights.
+
+**Validation.** Positions of every 20th game (``game % 20 == 0``) are held out, so no
+validation position shares a game with a training one. Each epoch logs the training loss,
+the validation loss and the mean absolute error of the cubeless equity on the validation
+positions (whose labels carry rollout noise of their own: about 0.07 equity for 216 games).
+
+**Resumable.** ``experiments/runs/evaluator/<name>/`` holds ``log.jsonl`` (one line an
+epoch), ``last.pt`` (model, optimiser, epoch) and ``epoch_<k>.npz`` (the weights in
+fastbg's format, float64: ``w1`` (inputs, hidden), ``b1``, ``w2`` (5, hidden), ``b2``, plus
+``kind``); re-running the same command continues after the last finished epoch. The shuffle
+of epoch ``k`` is seeded by ``(seed, k)``, so a resumed run is the uninterrupted one.
+
+Usage::
+
+    pip install -e ".[train]"
+    python experiments/evaluator/train.py --net contact --name c1 \\
+        --positions experiments/runs/evaluator/positions_g1.npz \\
+        --labels experiments/runs/evaluator/labels_g1 --epochs 30
+"""
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import torch
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+import labels as labels_mod  # noqa: E402
+from fastbg.reference.nn import load_weights  # noqa: E402
+
+RUNS = HERE.parent / "runs" / "evaluator"
+N_INPUTS = {"contact": 236, "race": 226}
+SIDE_RACE = 113          # race inputs per side: 96 point units, 15 off one-hot, 2 numbers
+SIDE_TESAURO = 98        # Tesauro's units per side: 96 point units, bar, off
+
+
+def targets(counts: np.ndarray) -> np.ndarray:
+    """The five probabilities of outcome counts (n, 6) -> (n, 5) float32."""
+    c = counts.astype(np.float64)
+    n = c.sum(axis=1, keepdims=True)
+    p = np.stack([c[:, 0] + c[:, 1] + c[:, 2], c[:, 1] + c[:, 2], c[:, 2],
+                  c[:, 4] + c[:, 5], c[:, 5]], axis=1) / n
+    return p.astype(np.float32)
+
+
+def equity(p) -> np.ndarray:
+    """Cubeless equity of probabilities (n, 5) (DESIGN section 5)."""
+    return 2 * p[:, 0] - 1 + p[:, 1] - p[:, 3] + p[:, 2] - p[:, 4]
+
+
+def warm_start(kind: str, old: dict, hidden: int) -> dict:
+    """First weights of a ``kind`` net from a 196-input net (new inputs at zero)."""
+    h_old = old["b1"].shape[0]
+    if hidden != h_old:
+        raise SystemExit(f"--hidden {hidden} differs from the --init net's {h_old}")
+    w1 = np.zeros((N_INPUTS[kind], hidden))
+    if kind == "contact":
+        w1[:196] = old["w1"]
+    else:
+        for s in (0, 1):
+            src, dst = s * SIDE_TESAURO, s * SIDE_RACE
+            w1[dst:dst + 96] = old["w1"][src:src + 96]
+            off = old["w1"][src + 97]                      # weight of off / 15
+            for k in range(15):                            # one-hot off == k
+                w1[dst + 96 + k] = off * k / 15.0
+    return {"w1": w1, "b1": old["b1"].copy(), "w2": old["w2"].copy(), "b2": old["b2"].copy()}
+
+
+class Net(torch.nn.Module):
+    def __init__(self, w: dict):
+        super().__init__()
+        n_in, hidden = w["w1"].shape
+        self.l1 = torch.nn.Linear(n_in, hidden)
+        self.l2 = torch.nn.Linear(hidden, 5)
+        with torch.no_grad():
+            self.l1.weight.copy_(torch.tensor(w["w1"].T))
+            self.l1.bias.copy_(torch.tensor(w["b1"]))
+            self.l2.weight.copy_(torch.tensor(w["w2"]))
+            self.l2.bias.copy_(torch.tensor(w["b2"]))
+
+    def forward(self, x):
+        return self.l2(torch.sigmoid(self.l1(x)))      # logits; sigmoid in the loss
+
+    def weights(self) -> dict:
+        return {"w1": self.l1.weight.detach().double().numpy().T.copy(),
+                "b1": self.l1.bias.detach().double().numpy().copy(),
+                "w2": self.l2.weight.detach().double().numpy().copy(),
+                "b2": self.l2.bias.detach().double().numpy().copy()}
+
+
+def load_data(args):
+    """Inputs and targets of the labelled positions of the chosen class, cached."""
+    pos = np.load(args.positions)
+    idx, counts = labels_mod.load(args.labels)
+    if len(idx) == 0:
+        raise SystemExit(f"no labels in {args.labels} yet")
+    cache = Path(args.labels) / f"inputs_{args.net}_{len(idx)}.npz"
+    if cache.exists():
+        z = np.load(cache)
+        return z["x"], z["y"], z["val"]
+    feats = importlib.import_module(f"fastbg.{'_core' if args.engine == 'cython' else 'reference'}.features")
+    boards = pos["boards"][idx]
+    cls = np.array([feats.position_class(b) for b in boards])
+    keep = cls == args.net
+    b = np.ascontiguousarray(boards[keep])
+    t0 = time.perf_counter()
+    x = (feats.contact_inputs_many(b) if args.net == "contact" else feats.race_inputs_many(b))
+    print(f"{len(b)} {args.net} inputs in {time.perf_counter() - t0:.1f} s", file=sys.stderr)
+    y = targets(counts[keep])
+    val = (pos["game"][idx][keep] % 20) == 0
+    np.savez(cache, x=x.astype(np.float32), y=y, val=val)
+    return x.astype(np.float32), y, val
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--net", choices=("contact", "race"), required=True)
+    ap.add_argument("--name", required=True)
+    ap.add_argument("--positions", required=True)
+    ap.add_argument("--labels", required=True)
+    ap.add_argument("--init", default=str(HERE.parent.parent / "fastbg" / "data" / "nn" / "nn.npz"))
+    ap.add_argument("--hidden", type=int, default=128)
+    ap.add_argument("--epochs", type=int, default=30)
+    ap.add_argument("--batch", type=int, default=256)
+    ap.add_argument("--lr", type=float, default=3e-4)
+    ap.add_argument("--weight-decay", type=float, default=1e-5)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--engine", choices=("cython", "python"), default="cython",
+                    help="which engine's features module computes the inputs (same numbers)")
+    ap.add_argument("--threads", type=int, default=1)
+    args = ap.parse_args(argv)
+    torch.set_num_threads(args.threads)
+    run = RUNS / args.name
+    run.mkdir(parents=True, exist_ok=True)
+    x, y, val = load_data(args)
+    xt, yt = torch.tensor(x[~val]), torch.tensor(y[~val])
+    xv, yv = torch.tensor(x[val]), torch.tensor(y[val])
+    model = Net(warm_start(args.net, load_weights(args.init), args.hidden))
+    opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=args.weight_decay)
+    bce = torch.nn.BCEWithLogitsLoss()
+    start = 0
+    last = run / "last.pt"
+    if last.exists():
+        state = torch.load(last, weights_only=False)
+        model.load_state_dict(state["model"])
+        opt.load_state_dict(state["opt"])
+        start = state["epoch"] + 1
+    (run / "args.json").write_text(json.dumps(vars(args), indent=1))
+
+    def evaluate() -> tuple[float, float]:
+        with torch.no_grad():
+            logits = model(xv)
+            loss = float(bce(logits, yv))
+            p = torch.sigmoid(logits).numpy()
+        return loss, float(np.mean(np.abs(equity(p) - equity(yv.numpy()))))
+
+    if start == 0:
+        loss, mae = evaluate()
+        with open(run / "log.jsonl", "a") as f:
+            f.write(json.dumps({"epoch": -1, "val_loss": loss, "val_equity_mae": mae,
+                                "train": len(xt), "val": len(xv)}) + "\n")
+        print(f"init: val loss {loss:.5f}, equity MAE {mae:.4f} ({len(xt)} train, {len(xv)} val)")
+    t0 = time.perf_counter()
+    for epoch in range(start, args.epochs):
+        g = torch.Generator().manual_seed(args.seed * 100003 + epoch)
+        perm = torch.randperm(len(xt), generator=g)
+        model.train()
+        total = 0.0
+        for k in range(0, len(xt), args.batch):
+            b = perm[k:k + args.batch]
+            opt.zero_grad()
+            loss = bce(model(xt[b]), yt[b])
+            loss.backward()
+            opt.step()
+            total += float(loss.detach()) * len(b)
+        model.eval()
+        vloss, mae = evaluate()
+        w = model.weights()
+        np.savez(run / f"epoch_{epoch:03d}.npz", **w, kind=args.net)
+        torch.save({"model": model.state_dict(), "opt": opt.state_dict(), "epoch": epoch}, last)
+        rec = {"epoch": epoch, "train_loss": total / len(xt), "val_loss": vloss,
+               "val_equity_mae": mae, "seconds": time.perf_counter() - t0}
+        with open(run / "log.jsonl", "a") as f:
+            f.write(json.dumps(rec) + "\n")
+        print(json.dumps(rec), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
