@@ -1,0 +1,318 @@
+"""The second evaluator: a contact net and a race net, chosen by position class.
+
+Pure-Python mirror of ``fastbg._core.evaluator``; the specification is
+``docs/evaluator.md``. A position (row 0 on roll, before its roll) of class ``bearoff`` is
+read from the one-sided bear-off database (:mod:`fastbg.reference.bearoffdb`), of class
+``race`` by the race net on :func:`fastbg.reference.features.race_inputs`, and of class
+``contact`` by the contact net on :func:`fastbg.reference.features.contact_inputs`; the
+raw outputs are made consistent as the first network's are
+(:func:`fastbg.reference.nn.consistent`).
+
+**In integers, as the first network.** :func:`quantize_net` turns a net into per-point
+tables (the 4 point units of each index, and for the race net its crossovers and pip
+count, which are linear in the checkers of a point), per-count tables of the checkers off
+(the race net's one-hot units), and for the contact net one int32 row per feature
+numerator: the hidden pre-activations are exact integer sums, which the core may compute
+incrementally and in any order. The hidden sigmoid and the output layer are those of
+:func:`fastbg.reference.nn.quantize` (the same tables and rounding rules).
+
+Reproducibility
+---------------
+Both engines compute bitwise equal probabilities, choose the same plays and play the same
+games for the same bit generator state.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+import numpy as np
+
+from . import bearoffdb
+from . import features as F
+from .nn import (H_MAXV, H_OFFSET, H_ONE, H_ONE_LOG2, H_SHIFT, NN_OUTPUTS, Q_BITS, consistent,
+                 hidden_table, sigmoid)
+
+__all__ = ["KINDS", "N_INPUTS", "check_net", "quantize_net", "forward", "forward_q",
+           "probabilities", "load_nets", "save_nets", "nets_path", "default_nets",
+           "EvalPolicy"]
+
+KINDS = ("contact", "race")
+#: Inputs of each net (docs/evaluator.md).
+N_INPUTS = {"contact": F.CONTACT_INPUTS, "race": F.RACE_INPUTS}
+_TESAURO_SIDE = 98        # the contact net's first 196 inputs: 98 a side
+_RACE_SIDE = F.RACE_INPUTS // 2   # 96 point units, 15 off units, crossovers, pips
+_INT32_MAX = 2**31 - 1
+#: The largest numerator of each contact feature (docs/evaluator.md), for the overflow
+#: bound of :func:`quantize_net`: 15 checkers at the worst place, 36 rolls, 36 * 24 pips.
+FEATURE_MAX = (25, 24, 6, 6, 24, 6, 15, 375, 375, 375, 285, 36, 36, 1296, 36, 36, 36, 36, 864, 15)
+
+DATA_DIR = Path(__file__).resolve().parent.parent / "data" / "nn"
+NETS_NAME = "nn2.npz"
+NETS_META = "nn2.json"
+
+
+def check_net(w: dict, kind: str) -> dict:
+    """``w1`` (inputs, nh), ``b1`` (nh,), ``w2`` (5, nh), ``b2`` (5,) as float64, checked.
+
+    Raises
+    ------
+    ValueError
+        For an unknown kind, missing arrays, wrong shapes or non-finite weights.
+    """
+    if kind not in KINDS:
+        raise ValueError(f"unknown net kind {kind!r}: choose one of {', '.join(KINDS)}")
+    try:
+        out = {k: np.asarray(w[k], dtype=np.float64) for k in ("w1", "b1", "w2", "b2")}
+    except KeyError as exc:
+        raise ValueError(f"{kind} net lacks {exc.args[0]!r}") from None
+    nh = out["b1"].shape[0] if out["b1"].ndim == 1 else -1
+    want = {"w1": (N_INPUTS[kind], nh), "b1": (nh,), "w2": (NN_OUTPUTS, nh), "b2": (NN_OUTPUTS,)}
+    for k, shape in want.items():
+        if out[k].shape != shape:
+            raise ValueError(f"{kind} net: {k} has shape {out[k].shape}, expected {shape}")
+        if not np.all(np.isfinite(out[k])):
+            raise ValueError(f"{kind} net: {k} is not finite")
+    return out
+
+
+def _point_units(w1: np.ndarray, u: int, n: int) -> np.ndarray:
+    """First-layer contribution of ``n`` checkers through the 4 units starting at row ``u``."""
+    v = w1[u].copy()
+    if n >= 2:
+        v = v + w1[u + 1]
+    if n >= 3:
+        v = v + w1[u + 2]
+    if n > 3:
+        v = v + ((n - 3) / 2.0) * w1[u + 3]
+    return v
+
+
+def quantize_net(weights: dict, kind: str) -> dict:
+    """A net in integers: per-point, per-off-count and per-feature tables, int16 outputs.
+
+    Parameters
+    ----------
+    weights : dict
+        ``w1``, ``b1``, ``w2``, ``b2`` of a ``kind`` net (:func:`check_net`).
+    kind : {"contact", "race"}
+
+    Returns
+    -------
+    dict
+        ``kind``; ``point`` int32 (2, 25, 16, nh) and ``off`` int32 (2, 16, nh): the
+        contribution of ``n`` checkers of side ``s`` on index ``i`` (24 = bar) and of ``n``
+        checkers off, each rounded to a multiple of 2**-16; ``feat`` int32 (40, nh): the
+        contact net's weights per unit of each feature numerator (side 0's 20, then side
+        1's), ``round(w / D * 2**16)``, or shape (0, nh) for the race net; ``bias``, ``w2``,
+        ``b2``, ``w_bits``, ``out_scale`` as :func:`fastbg.reference.nn.quantize`.
+
+    Raises
+    ------
+    ValueError
+        If the weights are too large for int32 sums.
+    """
+    w = check_net(weights, kind)
+    w1, nh = w["w1"], w["w1"].shape[1]
+    one = float(1 << Q_BITS)
+    point = np.zeros((2, 25, 16, nh), dtype=np.int64)
+    off = np.zeros((2, 16, nh), dtype=np.int64)
+    if kind == "contact":
+        for s in range(2):
+            base = _TESAURO_SIDE * s
+            for n in range(1, 16):
+                for i in range(24):
+                    point[s, i, n] = np.rint(_point_units(w1, base + 4 * i, n) * one)
+                point[s, 24, n] = np.rint((n / 2.0) * w1[base + 96] * one)
+                off[s, n] = np.rint((n / 15.0) * w1[base + 97] * one)
+        den = np.concatenate([F.FEATURE_DENOMINATORS, F.FEATURE_DENOMINATORS]).astype(np.float64)
+        feat = np.rint(w1[196:] / den[:, None] * one).astype(np.int64)
+        fmax = np.array(FEATURE_MAX * 2, dtype=np.int64)
+    else:
+        for s in range(2):
+            base = _RACE_SIDE * s
+            cross, pips = w1[base + 111], w1[base + 112]
+            for n in range(1, 16):
+                for i in range(25):
+                    v = n * ((i // 6) / 60.0 * cross + (i + 1) / 167.0 * pips)
+                    if i < 24:
+                        v = v + _point_units(w1, base + 4 * i, n)
+                    point[s, i, n] = np.rint(v * one)
+            for n in range(15):
+                off[s, n] = np.rint(w1[base + 96 + n] * one)
+        feat = np.zeros((0, nh), dtype=np.int64)
+        fmax = np.zeros(0, dtype=np.int64)
+    bias = np.rint(w["b1"] * one).astype(np.int64)
+    bound = (np.abs(bias) + np.abs(point).max(axis=2).sum(axis=(0, 1))
+             + np.abs(off).max(axis=1).sum(axis=0) + (np.abs(feat) * fmax[:, None]).sum(axis=0)).max()
+    if bound > _INT32_MAX:
+        raise ValueError(f"{kind} net: first-layer weights too large for the integer network "
+                         f"(pre-activation bound {bound / one:.0f}, limit {_INT32_MAX / one:.0f})")
+    w2, b2 = w["w2"], w["b2"]
+    w_bits = 14
+    while w_bits >= 0:
+        w2q = np.rint(w2 * 2.0**w_bits).astype(np.int64)
+        b2q = np.rint(b2 * 2.0**(H_ONE_LOG2 + w_bits)).astype(np.int64)
+        if (np.abs(w2q).max() <= 32767
+                and (np.abs(b2q) + np.abs(w2q).sum(axis=1) * H_ONE).max() <= _INT32_MAX):
+            break
+        w_bits -= 1
+    else:
+        raise ValueError(f"{kind} net: output weights too large for the integer network")
+    return {"kind": kind, "point": point.astype(np.int32), "off": off.astype(np.int32),
+            "feat": feat.astype(np.int32), "bias": bias.astype(np.int32),
+            "w2": w2q.astype(np.int16), "b2": b2q.astype(np.int32), "w_bits": w_bits,
+            "out_scale": 2.0**-(H_ONE_LOG2 + w_bits)}
+
+
+def _pre_q(q: dict, boards: np.ndarray) -> np.ndarray:
+    """Integer hidden pre-activations, int64 (n, nh)."""
+    b = boards.astype(np.int64)
+    pre = np.repeat(q["bias"][None, :].astype(np.int64), b.shape[0], axis=0)
+    idx = np.arange(25)
+    for s in range(2):
+        pre += q["point"][s, idx[None, :], b[:, s, :]].astype(np.int64).sum(axis=1)
+        pre += q["off"][s, 15 - b[:, s, :].sum(axis=1)]
+    if q["feat"].shape[0]:
+        nums = np.array([F.contact_features(x).reshape(-1) for x in boards], dtype=np.int64)
+        pre += nums @ q["feat"].astype(np.int64)
+    return pre
+
+
+def forward_q(q: dict, boards) -> np.ndarray:
+    """Raw outputs of a quantized net (:func:`quantize_net`), float64 (n, 5).
+
+    Bitwise equal to the core's (``fastbg._core.evaluator``).
+    """
+    b = np.asarray(boards, dtype=np.int8).reshape(-1, 2, 25)
+    v = np.clip(_pre_q(q, b) + H_OFFSET, 0, H_MAXV) >> H_SHIFT
+    h = hidden_table()[v].astype(np.int64)
+    acc = h @ q["w2"].astype(np.int64).T + q["b2"].astype(np.int64)[None, :]
+    return sigmoid(acc.astype(np.float64) * q["out_scale"])
+
+
+def forward(weights: dict, kind: str, boards) -> np.ndarray:
+    """Raw outputs of the float net (as in training), float64 (n, 5)."""
+    w = check_net(weights, kind)
+    b = np.asarray(boards, dtype=np.int8).reshape(-1, 2, 25)
+    x = F.contact_inputs_many(b) if kind == "contact" else F.race_inputs_many(b)
+    h = 1.0 / (1.0 + np.exp(-(x @ w["w1"] + w["b1"])))
+    return 1.0 / (1.0 + np.exp(-(h @ w["w2"].T + w["b2"])))
+
+
+def probabilities(qnets: dict, boards) -> np.ndarray:
+    """The evaluator's five probabilities of each board (row 0 on roll, before its roll).
+
+    Parameters
+    ----------
+    qnets : dict
+        ``{"contact": quantized net, "race": quantized net}`` (:func:`quantize_net`).
+    boards : array_like of int, shape (2, 25) or (n, 2, 25)
+        Games not over.
+
+    Returns
+    -------
+    numpy.ndarray of float64, shape (5,) or (n, 5)
+    """
+    single = np.asarray(boards).ndim == 2
+    b = np.asarray(boards, dtype=np.int8).reshape(-1, 2, 25)
+    p = np.zeros((b.shape[0], NN_OUTPUTS))
+    cls = np.array([F.position_class(x) for x in b])
+    if (cls == "over").any():
+        raise ValueError("a game that is over has no evaluation")
+    for i in np.flatnonzero(cls == "bearoff"):
+        p[i] = bearoffdb.bearoff_probabilities(b[i])
+    for kind in KINDS:
+        rows = np.flatnonzero(cls == kind)
+        if len(rows):
+            p[rows] = consistent(b[rows], forward_q(qnets[kind], b[rows]))
+    return p[0] if single else p
+
+
+# --------------------------------------------------------------------------- the nets on disk
+
+def nets_path() -> Path:
+    """Where the shipped nets are: ``fastbg/data/nn/nn2.npz``."""
+    return DATA_DIR / NETS_NAME
+
+
+def save_nets(path, nets: dict, **extra) -> None:
+    """Save ``{"contact": w, "race": w}`` as one ``.npz`` (keys ``contact_w1``, ...)."""
+    arrays = {f"{kind}_{k}": v for kind in KINDS for k, v in check_net(nets[kind], kind).items()}
+    np.savez(path, **arrays, **extra)
+
+
+def load_nets(path, sha256: str | None = None) -> dict:
+    """``{"contact": w, "race": w}`` from an ``.npz`` of :func:`save_nets`.
+
+    Raises
+    ------
+    FileNotFoundError
+        If the file is missing.
+    ValueError
+        If the checksum differs or the file does not hold both nets.
+    """
+    path = Path(path)
+    if not path.is_file():
+        raise FileNotFoundError(f"evaluator nets not found: {path}")
+    if sha256 is not None:
+        got = hashlib.sha256(path.read_bytes()).hexdigest()
+        if got != sha256:
+            raise ValueError(f"evaluator nets {path} are corrupt: SHA-256 {got}, expected {sha256}")
+    with np.load(path, allow_pickle=False) as z:
+        return {kind: check_net({k: z[f"{kind}_{k}"] for k in ("w1", "b1", "w2", "b2")
+                                 if f"{kind}_{k}" in z}, kind) for kind in KINDS}
+
+
+_DEFAULT: dict | None = None
+
+
+def default_nets() -> dict:
+    """The shipped nets, verified against ``nn2.json``'s SHA-256 (loaded once)."""
+    global _DEFAULT
+    if _DEFAULT is None:
+        meta = json.loads((DATA_DIR / NETS_META).read_text())
+        _DEFAULT = load_nets(nets_path(), meta.get("sha256"))
+    return _DEFAULT
+
+
+class EvalPolicy:
+    """0-ply checker play by the second evaluator: the play of highest mover's equity.
+
+    Parameters
+    ----------
+    nets : dict, optional
+        ``{"contact": w, "race": w}`` (float weights); default :func:`default_nets`.
+    """
+
+    name = "nn2"
+
+    def __init__(self, nets: dict | None = None):
+        nets = default_nets() if nets is None else nets
+        self.q = {kind: quantize_net(nets[kind], kind) for kind in KINDS}
+
+    def probabilities(self, board) -> np.ndarray:
+        """The five probabilities of a position (row 0 on roll, before its roll)."""
+        return probabilities(self.q, board)
+
+    def play_equities(self, before, plays) -> np.ndarray:
+        """The mover's cubeless equity after each play (mover in row 0, not swapped)."""
+        plays = np.asarray(plays, dtype=np.int8).reshape(-1, 2, 25)
+        out = np.empty(len(plays))
+        over = ~plays[:, 0].any(axis=1)
+        for i in np.flatnonzero(over):
+            loser = plays[i, 1]
+            out[i] = 1.0 if loser.sum() < 15 else (3.0 if loser[18:].any() else 2.0)
+        live = np.flatnonzero(~over)
+        if len(live):
+            p = probabilities(self.q, plays[live, ::-1])
+            out[live] = -(2 * p[:, 0] - 1 + p[:, 1] - p[:, 3] + p[:, 2] - p[:, 4])
+        return out
+
+    def choose(self, board_before, plays, bitgen=None) -> int:
+        """Index of the play of highest equity, ties to the first (canonical order)."""
+        return int(np.argmax(self.play_equities(board_before, plays)))
+
+    def __repr__(self) -> str:
+        return f"EvalPolicy(hidden={self.q['contact']['bias'].shape[0]}/{self.q['race']['bias'].shape[0]})"
