@@ -8,6 +8,7 @@
 #   _types.pxd         (constants, board_t)           every module below
 #   dice.pxd           fastbg.reference.dice          the game loops (numpy bitgen_t)
 #   board              fastbg.reference.board         fastbg.game.position, the loops
+#   features           fastbg.reference.features      the evaluator's classes, features, net inputs
 #   movegen            fastbg.reference.movegen       fastbg.game.plays, perft, the loops
 #   turn.pxd           fastbg.reference.turn          every game loop: one roll played
 #   eval               fastbg.reference.eval          policies random and pubeval

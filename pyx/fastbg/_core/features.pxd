@@ -1,0 +1,108 @@
+# cython: language_level=3
+"""The second evaluator's inputs (docs/evaluator.md), mirroring fastbg.reference.features.
+
+Position classes, the 20 contact features of each side (integer numerators N over
+fixed denominators D: the network reads N / D), the escape table E and the dense
+inputs of the contact net (236) and the race net (226). Every number is defined in
+docs/evaluator.md; the pure-Python engine implements the same text independently
+and the two are tested equal, exactly.
+
+Frames. For side s (0 = on roll, 1 = opponent) n = board[s] in s's own numbering
+(index i = its point i + 1, 24 = its bar); the other side o is read in s's frame,
+its index j being s's index 23 - j and its bar s's index -1. The features of side 1
+of a board are those of side 0 of the swapped board.
+
+Masks (uint32, bit i for index i): a side's own-frame occupancy (bits 0..24, the
+bar is bit 24) and made points (n[i] >= 2, bits 0..23). The kernels get every other
+mask from these by shifts and a bit reversal, so a feature is a few bit operations
+and table look-ups; the only loops are over a row's 25 counts (pip sums) and the
+21 rolls of the shots.
+
+Thread safety: the tables below are written once, at import, and only read after.
+"""
+from libc.stdint cimport int8_t, int32_t
+from fastbg._core._types cimport board_t
+
+cpdef enum:
+    N_FEATURES = 20         # contact features per side (also a Python int of the module)
+
+cdef enum:
+    N_CONTACT_INPUTS = 236  # 196 Tesauro units + 2 x 20 features
+    N_RACE_INPUTS = 226     # 2 x (96 point units + 15 one-hot off + crossovers + pips)
+    N_RACE_SIDE = 113       # race inputs per side
+    N_RACE_NUM = 3          # race numerators per side: off, crossovers, pips
+    ESCAPE_SIZE = 4096      # entries of E: every 12-bit mask
+
+# Feature numbers (column of contact_features_c's output; docs/evaluator.md's table).
+cdef enum:
+    F_BACK_CHECKER = 0      # back + 1 (25: on the bar, 0: no checker)        D 25
+    F_BACK_ANCHOR = 1       # 1 + highest made index, 0 if none                D 24
+    F_FORWARD_ANCHOR = 2    # 24 - lowest made index in 18..23, 0 if none      D 6
+    F_ANCHORS_BACK = 3      # made indices in 18..23                           D 2
+    F_PRIME = 4             # longest run of consecutive made indices          D 6
+    F_HOME_POINTS = 5       # made indices in 0..5                             D 6
+    F_BLOTS = 6             # indices 0..23 with exactly one checker           D 6
+    F_PIPS = 7              # pip count, bar = 25                              D 167
+    F_BREAK_CONTACT = 8     # pips to bring every checker past o's rearmost c  D 167
+    F_FREE_PIPS = 9         # pips of the checkers below c (bar excluded)      D 100
+    F_TIMING = 10           # pips outside the home board not holding a point  D 100
+    F_ESCAPE_BACK = 11      # E of the rearmost checker, 36 if nothing to pass D 36
+    F_CONTAINMENT = 12      # 36 - min escapes of an o checker on o's 15..24   D 36
+    F_CONTAINMENT_SQ = 13   # containment squared                              D 1296
+    F_ENTER_FAIL = 14       # on the bar: h * h (h = o's closed home points)   D 36
+    F_ENTER_FAIL2 = 15      # two on the bar: 36 - (6 - h) ** 2                D 36
+    F_SHOTS = 16            # o's ordered rolls hitting >= 1 blot              D 36
+    F_DOUBLE_SHOTS = 17     # o's ordered rolls hitting >= 2 different blots   D 36
+    F_PIP_LOSS = 18         # sum over rolls of the largest 24 - y hit         D 3600
+    F_BACK_COUNT = 19       # checkers on indices 12..24                       D 15
+
+# Position classes (docs/evaluator.md, "Position classes"), in the order of its table.
+cdef enum:
+    PC_OVER = 0             # a side has no checker left
+    PC_BEAROFF = 1          # every checker of both sides on indices 0..5 or off
+    PC_RACE = 2             # not bearoff, no contact (board.is_race_c)
+    PC_CONTACT = 3          # everything else
+
+
+# E[mask] (0..36): the ordered rolls of 36 with which a lone checker passes every
+# blocked point of `mask` (bit k: the point k + 1 pips ahead), landing on open points
+# only; E[0] = 36. Built at import by build_escape_table.
+cdef int8_t E[ESCAPE_SIZE]
+# The features' denominators D, in feature order.
+cdef int32_t DENOM[N_FEATURES]
+
+
+cdef int escape_count(int mask) noexcept nogil
+    # E(mask) computed from its definition (used to build E; 0 <= mask < 4096).
+
+cdef void side_features_c(const unsigned char* n, const unsigned char* o,
+                          int32_t* out) noexcept nogil
+    # The 20 numerators of the side whose row is n, against the other side's row o
+    # (both 25 counts in their own frames), in feature order. Any valid board's rows.
+
+cdef void contact_features_c(const board_t* b, int32_t* out) noexcept nogil
+    # out[0..19]: side 0's 20 numerators; out[20..39]: side 1's.
+
+cdef void shots_c(const unsigned char* n, const unsigned char* o, int32_t* out) noexcept nogil
+    # out[0..2] = shots, double_shots, pip_loss against the side whose row is n:
+    # what o's next roll can hit (docs/evaluator.md, "Shots").
+
+cdef void race_numerators_c(const board_t* b, int32_t* out) noexcept nogil
+    # out[3 s + 0..2]: side s's checkers off, crossovers (sum over 0..24 of
+    # n[i] * (i // 6)) and pip count, for s = 0, 1 (the race net's inputs besides the
+    # point units: off one-hot, crossovers / 60, pips / 167).
+
+cdef void contact_inputs_c(const board_t* b, double* out) noexcept nogil
+    # out[0..235]: the contact net's inputs (Tesauro's 196 units as in
+    # fastbg._core.nn.encode, then side 0's N / D, then side 1's).
+
+cdef void race_inputs_c(const board_t* b, double* out) noexcept nogil
+    # out[0..225]: the race net's inputs; side s at 113 s: its 96 point units, the 15
+    # one-hot units off == 0..14, crossovers / 60, pips / 167.
+
+cdef int position_class_c(const board_t* b) noexcept nogil
+    # PC_OVER, PC_BEAROFF, PC_RACE or PC_CONTACT.
+
+cdef bint valid_board_bytes(const signed char* q) noexcept nogil
+    # True iff the 50 bytes q (a (2, 25) int8 board) are a valid board: counts >= 0,
+    # at most 15 a side, no point held by both sides (the checks of board.load_board).

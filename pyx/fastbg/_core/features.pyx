@@ -1,0 +1,667 @@
+# cython: language_level=3
+"""The second evaluator's inputs (docs/evaluator.md), mirroring :mod:`fastbg.reference.features`.
+
+Position classes, the 20 contact features per side as integer numerators ``N`` over
+fixed denominators ``D``, the escape table ``E`` and the dense inputs of the contact
+net (236) and of the race net (226), all as docs/evaluator.md defines them. The
+pure-Python reference implements the same text independently; the tests check the
+two are equal, exactly (the float inputs are the same IEEE divisions ``N / D``).
+
+How (see features.pxd): a side's own-frame masks of occupied and made points give
+the other side's view by a bit reversal; anchors, primes, blots and the escape
+look-ups are then bit operations. The shots are computed for all hitters and blots
+at once: in a frame shifted by one (so the bar, index -1, is bit 0) the hitters'
+mask shifted by a die is where they land, and a mask of open points filters the
+intermediate landings of combination shots, 21 rolls a side. The ``*_many``
+functions validate and evaluate a C-contiguous ``(n, 2, 25)`` int8 array without
+the GIL.
+
+The escape table ``E`` (int8, 4096 entries) is built at import from its definition.
+"""
+import numpy as np
+cimport numpy as cnp
+from libc.stdint cimport int8_t, int32_t, int64_t, uint32_t
+from libc.string cimport memset
+
+from fastbg._core._types cimport board_t, BAR, NSLOTS, NCHECKERS
+from fastbg._core.board cimport load_board, is_race_c, row_sum
+
+cnp.import_array()
+
+cdef extern from *:
+    """
+    #include <stdint.h>
+    #include <string.h>
+    /* Bit helpers. Baseline x86-64 has no popcnt instruction (the builtin would be a
+       library call), hence the SWAR count. */
+    static inline int fbgf_popcount(uint32_t x) {
+        x = x - ((x >> 1) & 0x55555555u);
+        x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+        return (int)((((x + (x >> 4)) & 0x0F0F0F0Fu) * 0x01010101u) >> 24);
+    }
+    static inline int fbgf_ctz(uint32_t x) { return __builtin_ctz(x); }
+    static inline int fbgf_top(uint32_t x) { return 31 - __builtin_clz(x); }
+    static inline uint32_t fbgf_rev32(uint32_t x) {
+        x = ((x >> 1) & 0x55555555u) | ((x & 0x55555555u) << 1);
+        x = ((x >> 2) & 0x33333333u) | ((x & 0x33333333u) << 2);
+        x = ((x >> 4) & 0x0F0F0F0Fu) | ((x & 0x0F0F0F0Fu) << 4);
+        return __builtin_bswap32(x);
+    }
+    static inline uint64_t fbgf_load(const unsigned char *p) { uint64_t x; memcpy(&x, p, 8); return x; }
+
+    #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    /* SWAR on the 8 counts of a little-endian word, byte k = index k, each count 0..15.
+       Adding 0x7F (0x7E) to a byte sets its top bit iff it is >= 1 (>= 2), with no carry;
+       the multiply gathers the eight flags (byte k -> bit k) into the top byte. */
+    static inline uint32_t fbgf_gather8(uint64_t x, uint64_t add) {
+        x = ((x + add) >> 7) & 0x0101010101010101ULL;
+        return (uint32_t)((x * 0x0102040810204080ULL) >> 56);
+    }
+    static inline void fbgf_masks(const unsigned char *row, uint32_t *occ, uint32_t *made) {
+        const uint64_t a1 = 0x7F7F7F7F7F7F7F7FULL, a2 = 0x7E7E7E7E7E7E7E7EULL;
+        uint64_t x0 = fbgf_load(row), x1 = fbgf_load(row + 8), x2 = fbgf_load(row + 16);
+        *occ = fbgf_gather8(x0, a1) | fbgf_gather8(x1, a1) << 8 | fbgf_gather8(x2, a1) << 16
+             | (uint32_t)(row[24] != 0) << 24;
+        *made = fbgf_gather8(x0, a2) | fbgf_gather8(x1, a2) << 8 | fbgf_gather8(x2, a2) << 16;
+    }
+    /* s = sum of the 8 counts b_k, w = sum of b_k * (k + 1). The multiply by 0x0101...
+       leaves the prefix sums S_j = b_0 + ... + b_j in byte j (<= 120: no carry); then
+       sum_k b_k (k + 1) = 9 S_7 - (S_0 + ... + S_7), the last sum taken in 16-bit lanes. */
+    static inline void fbgf_wsum8(uint64_t x, int *s, int *w) {
+        uint64_t y = x * 0x0101010101010101ULL;
+        uint64_t z = (y & 0x00FF00FF00FF00FFULL) + ((y >> 8) & 0x00FF00FF00FF00FFULL);
+        int s7 = (int)(y >> 56);
+        *s = s7;
+        *w = 9 * s7 - (int)((z * 0x0001000100010001ULL) >> 48);
+    }
+    /* The row's pip count P, its checkers N, and over the indices i < c (c in -1..24):
+       the checkers cb and pips fb; and over i >= 6: t6 = sum n[i] (i - 5); bc = checkers
+       on indices 12..24. */
+    static inline void fbgf_sums(const unsigned char *row, int c, int *P, int *N, int *cb,
+                                 int *fb, int *t6, int *bc) {
+        uint64_t x[3];
+        int s[3], w[3], k, m, r, sp, wp, s6, w6, bar = row[24];
+        x[0] = fbgf_load(row); x[1] = fbgf_load(row + 8); x[2] = fbgf_load(row + 16);
+        for (k = 0; k < 3; k++) fbgf_wsum8(x[k], &s[k], &w[k]);
+        *N = s[0] + s[1] + s[2] + bar;
+        *P = w[0] + w[1] + 8 * s[1] + w[2] + 16 * s[2] + 25 * bar;
+        fbgf_wsum8(x[0] & 0x0000FFFFFFFFFFFFULL, &s6, &w6);          /* indices 0..5 */
+        *t6 = (*P - w6) - 6 * (*N - s6);
+        *bc = s[2] + bar + (int)(((x[1] >> 32) * 0x0101010101010101ULL) >> 56);
+        *cb = 0; *fb = 0;
+        if (c > 0) {
+            m = c >> 3; r = c & 7;
+            for (k = 0; k < m; k++) { *cb += s[k]; *fb += w[k] + 8 * k * s[k]; }
+            if (m < 3 && r) {
+                fbgf_wsum8(x[m] & ((1ULL << (8 * r)) - 1), &sp, &wp);
+                *cb += sp; *fb += wp + 8 * m * sp;
+            }
+        }
+    }
+    /* A (2, 25) board of int8 counts is valid (board.load_board's checks). */
+    static inline int fbgf_valid(const unsigned char *q) {
+        uint64_t a0 = fbgf_load(q), a1 = fbgf_load(q + 8), a2 = fbgf_load(q + 16);
+        uint64_t b0 = fbgf_load(q + 25), b1 = fbgf_load(q + 33), b2 = fbgf_load(q + 41);
+        const uint64_t ones = 0x0101010101010101ULL, add = 0x7F7F7F7F7F7F7F7FULL;
+        uint32_t o0, o1;
+        /* every count in 0..15 (an int8 below 0 has its top bit set) */
+        if (((a0 | a1 | a2 | b0 | b1 | b2) & 0xF0F0F0F0F0F0F0F0ULL) || ((q[24] | q[49]) & 0xF0))
+            return 0;
+        if ((int)((a0 * ones) >> 56) + (int)((a1 * ones) >> 56) + (int)((a2 * ones) >> 56) + q[24] > 15
+            || (int)((b0 * ones) >> 56) + (int)((b1 * ones) >> 56) + (int)((b2 * ones) >> 56) + q[49] > 15)
+            return 0;
+        o0 = fbgf_gather8(a0, add) | fbgf_gather8(a1, add) << 8 | fbgf_gather8(a2, add) << 16;
+        o1 = fbgf_gather8(b0, add) | fbgf_gather8(b1, add) << 8 | fbgf_gather8(b2, add) << 16;
+        return (o0 & (fbgf_rev32(o1) >> 8)) == 0;
+    }
+    #else
+    /* Portable versions (big-endian machines): the same results by plain loops. */
+    static inline void fbgf_masks(const unsigned char *row, uint32_t *occ, uint32_t *made) {
+        uint32_t o = 0, m = 0; int i;
+        for (i = 0; i < 24; i++) {
+            o |= (uint32_t)(row[i] >= 1) << i;
+            m |= (uint32_t)(row[i] >= 2) << i;
+        }
+        *occ = o | (uint32_t)(row[24] != 0) << 24;
+        *made = m;
+    }
+    static inline void fbgf_sums(const unsigned char *row, int c, int *P, int *N, int *cb,
+                                 int *fb, int *t6, int *bc) {
+        int i;
+        *P = *N = *cb = *fb = *t6 = *bc = 0;
+        for (i = 0; i < 25; i++) {
+            *P += row[i] * (i + 1); *N += row[i];
+            if (i < c) { *cb += row[i]; *fb += row[i] * (i + 1); }
+            if (i >= 6) *t6 += row[i] * (i - 5);
+            if (i >= 12) *bc += row[i];
+        }
+    }
+    static inline int fbgf_valid(const unsigned char *q) {
+        int i, t0 = 0, t1 = 0;
+        for (i = 0; i < 50; i++) if (q[i] > 15) return 0;      /* also negative int8 */
+        for (i = 0; i < 25; i++) { t0 += q[i]; t1 += q[25 + i]; }
+        if (t0 > 15 || t1 > 15) return 0;
+        for (i = 0; i < 24; i++) if (q[i] && q[25 + 23 - i]) return 0;
+        return 1;
+    }
+    #endif
+
+    /* shots, double_shots, pip_loss (docs/evaluator.md, "Shots") in the frame where bit p
+       is the blots' side's index p - 1: h the hitters (the bar checker at bit 0), bl the
+       blots, opn the open points (not made by the blots' side), nbar the hitters' bar
+       count. A hitter's landings with a die d are h << d; the open ones may go on. The 21
+       rolls are unrolled so every shift is a constant. */
+    #define FBGF_ACC(hit, wt) do { uint32_t h_ = (hit); if (h_) { n1 += (wt); \
+        n2 += (wt) * ((h_ & (h_ - 1)) != 0); loss += (wt) * (25 - __builtin_ctz(h_)); } } while (0)
+    #define FBGF_ND(a, b) FBGF_ACC((L##a | L##b | (O##a << b) | (O##b << a)) & bl, 2)
+    #define FBGF_NDD(a, b) FBGF_ACC((L##a | L##b) & bl, 2)
+    #define FBGF_DB(e) do { uint32_t r_ = L##e, c_ = O##e << e; r_ |= c_; c_ = (c_ & opn) << e; \
+        r_ |= c_; c_ = (c_ & opn) << e; r_ |= c_; FBGF_ACC(r_ & bl, 1); } while (0)
+    static inline void fbgf_shots(uint32_t h, uint32_t bl, uint32_t opn, int nbar, int32_t *out) {
+        int n1 = 0, n2 = 0, loss = 0, e, k;
+        uint32_t L1, L2, L3, L4, L5, L6, O1, O2, O3, O4, O5, O6, r, c;
+        out[0] = out[1] = out[2] = 0;
+        if (!h || !(bl >> (__builtin_ctz(h) + 1)))
+            return;                          /* no blot above the lowest hitter */
+        L1 = h << 1; L2 = h << 2; L3 = h << 3; L4 = h << 4; L5 = h << 5; L6 = h << 6;
+        O1 = L1 & opn; O2 = L2 & opn; O3 = L3 & opn; O4 = L4 & opn; O5 = L5 & opn; O6 = L6 & opn;
+        if (nbar <= 1) {
+            FBGF_ND(1, 2); FBGF_ND(1, 3); FBGF_ND(1, 4); FBGF_ND(1, 5); FBGF_ND(1, 6);
+            FBGF_ND(2, 3); FBGF_ND(2, 4); FBGF_ND(2, 5); FBGF_ND(2, 6); FBGF_ND(3, 4);
+            FBGF_ND(3, 5); FBGF_ND(3, 6); FBGF_ND(4, 5); FBGF_ND(4, 6); FBGF_ND(5, 6);
+            FBGF_DB(1); FBGF_DB(2); FBGF_DB(3); FBGF_DB(4); FBGF_DB(5); FBGF_DB(6);
+        } else {
+            /* two or more on the bar: non-doubles hit directly only; a double has
+               5 - nbar steps (the direct one always) */
+            FBGF_NDD(1, 2); FBGF_NDD(1, 3); FBGF_NDD(1, 4); FBGF_NDD(1, 5); FBGF_NDD(1, 6);
+            FBGF_NDD(2, 3); FBGF_NDD(2, 4); FBGF_NDD(2, 5); FBGF_NDD(2, 6); FBGF_NDD(3, 4);
+            FBGF_NDD(3, 5); FBGF_NDD(3, 6); FBGF_NDD(4, 5); FBGF_NDD(4, 6); FBGF_NDD(5, 6);
+            for (e = 1; e <= 6; e++) {
+                r = h << e; c = r & opn;
+                for (k = 2; k <= 5 - nbar; k++) { c <<= e; r |= c; c &= opn; }
+                FBGF_ACC(r & bl, 1);
+            }
+        }
+        out[0] = n1; out[1] = n2; out[2] = loss;
+    }
+    """
+    int popcount "fbgf_popcount"(uint32_t x) noexcept nogil
+    int ctz "fbgf_ctz"(uint32_t x) noexcept nogil        # x != 0
+    int top "fbgf_top"(uint32_t x) noexcept nogil        # highest set bit, x != 0
+    uint32_t rev32 "fbgf_rev32"(uint32_t x) noexcept nogil
+    void side_masks "fbgf_masks"(const unsigned char* row, uint32_t* occ,
+                                 uint32_t* made) noexcept nogil
+        # occ bit i: row[i] >= 1 (i = 0..24); made bit i: row[i] >= 2 (i = 0..23)
+    void row_sums "fbgf_sums"(const unsigned char* row, int c, int* P, int* N, int* cb,
+                              int* fb, int* t6, int* bc) noexcept nogil
+    bint valid_bytes "fbgf_valid"(const unsigned char* q) noexcept nogil
+    void shots_masks "fbgf_shots"(uint32_t h, uint32_t bl, uint32_t opn, int nbar,
+                                  int32_t* out) noexcept nogil
+
+
+cdef enum:
+    LOW24 = 0xFFFFFF
+    LOW12 = 0xFFF
+
+# ------------------------------------------------------------------ tables
+
+cdef int8_t E[ESCAPE_SIZE]
+cdef int32_t DENOM[N_FEATURES]
+DENOM[:] = [25, 24, 6, 2, 6, 6, 6, 167, 167, 100, 100, 36, 36, 1296, 36, 36, 36, 36, 3600, 15]
+
+
+cdef inline bint _blocked(int mask, int p) noexcept nogil:
+    """The point p pips ahead (p >= 1) is blocked (points beyond 12 pips are open)."""
+    return p <= 12 and (mask >> (p - 1)) & 1
+
+
+cdef int escape_count(int mask) noexcept nogil:
+    # The definition, roll by roll: "past" is more than f pips ahead, f the farthest
+    # blocked point (so a checker past it landed on an open point).
+    if mask == 0:
+        return 36
+    cdef int f = top(<uint32_t>mask) + 1
+    cdef int d1, d2, k, pos, count = 0
+    for d1 in range(1, 7):
+        for d2 in range(1, 7):
+            if d1 == d2:
+                pos = 0
+                for k in range(4):
+                    pos += d1
+                    if pos > f:
+                        count += 1
+                        break
+                    if _blocked(mask, pos):
+                        break
+            elif d1 > f or d2 > f:
+                count += 1              # one die alone passes
+            elif d1 + d2 > f and (not _blocked(mask, d1) or not _blocked(mask, d2)):
+                count += 1
+    return count
+
+
+cdef void build_escape_table() noexcept nogil:
+    cdef int m
+    for m in range(ESCAPE_SIZE):
+        E[m] = <int8_t>escape_count(m)
+
+
+build_escape_table()
+
+
+# ------------------------------------------------------------------ kernels
+
+cdef inline uint32_t rev25(uint32_t x) noexcept nogil:
+    """Bit i -> bit 24 - i (i = 0..24): a 25-slot row's mask in the other side's frame,
+    shifted by one (the bar, other frame's index -1, at bit 0)."""
+    return rev32(x) >> 7
+
+
+cdef inline uint32_t rev24(uint32_t x) noexcept nogil:
+    """Bit i -> bit 23 - i (i = 0..23): a point mask in the other side's frame."""
+    return rev32(x) >> 8
+
+
+cdef void shots_c(const unsigned char* n, const unsigned char* o, int32_t* out) noexcept nogil:
+    cdef uint32_t occ_n, made_n, occ_o, made_o
+    side_masks(n, &occ_n, &made_n)
+    side_masks(o, &occ_o, &made_o)
+    _shots(made_n, occ_n & ~made_n & LOW24, occ_o, o[BAR], out)
+
+
+cdef inline void _shots(uint32_t made, uint32_t blots, uint32_t occ_o, int nbar,
+                        int32_t* out) noexcept nogil:
+    """shots, double_shots, pip_loss against a side with `made` points and `blots`
+    (own-frame masks), the hitters being the other side's checkers (own-frame occupancy
+    `occ_o`, `nbar` on its bar), by fbgf_shots in the frame shifted by one."""
+    # only the bar checker hits while the other side has one; its index j is at bit 24 - j
+    shots_masks(1 if nbar else rev25(occ_o), blots << 1, ~(made << 1), nbar, out)
+
+
+cdef inline void _side(const unsigned char* n, const unsigned char* o,
+                       uint32_t occ, uint32_t made, uint32_t occ_o, uint32_t made_o,
+                       int32_t* out) noexcept nogil:
+    """side_features_c given both sides' own-frame masks."""
+    cdef int v, back, c, t, run, m
+    cdef int pips, brk, free, timing, bc, total, cb
+    cdef uint32_t x
+    back = top(occ) if occ else -1
+    c = 23 - (top(occ_o) if occ_o else -1)
+    out[F_BACK_CHECKER] = back + 1
+    out[F_BACK_ANCHOR] = top(made) + 1 if made else 0
+    x = made >> 18
+    out[F_FORWARD_ANCHOR] = 6 - ctz(x) if x else 0
+    out[F_ANCHORS_BACK] = popcount(x)
+    run = 0
+    x = made
+    while x:
+        x &= x >> 1
+        run += 1
+    out[F_PRIME] = run
+    out[F_HOME_POINTS] = popcount(made & 0x3F)
+    out[F_BLOTS] = popcount(occ & ~made & LOW24)
+
+    row_sums(n, c, &pips, &total, &cb, &free, &timing, &bc)
+    # n[c] = 0 when 0 <= c <= 23 (o holds that index): the checkers above c are those
+    # not below it, each moving i - c = (i + 1) - (c + 1); with c = 24 only the bar is
+    # left over and the sum is 25 n[24] - 25 n[24] = 0
+    brk = (pips - free) - (c + 1) * (total - cb)
+    x = made >> 6
+    while x:
+        timing -= 2 * (ctz(x) + 1)  # index i = 6 + ctz holds a point: 2 * (i - 5)
+        x &= x - 1
+    out[F_PIPS] = pips
+    out[F_BREAK_CONTACT] = brk
+    out[F_FREE_PIPS] = free
+    out[F_TIMING] = timing if timing > 0 else 0
+    out[F_BACK_COUNT] = bc
+
+    # the rearmost checker against o's points: bit k = omade(back - 1 - k), which is
+    # o's own index 24 - back + k
+    if back < 0 or back <= c:
+        out[F_ESCAPE_BACK] = 36
+    else:
+        out[F_ESCAPE_BACK] = E[(made_o >> (24 - back)) & LOW12]
+    # an o checker on o's index j = 24 - t against our points from index t on
+    m = 36
+    for t in range(10):
+        v = E[(made >> t) & LOW12]
+        if v < m:
+            m = v
+    out[F_CONTAINMENT] = 36 - m
+    out[F_CONTAINMENT_SQ] = (36 - m) * (36 - m)
+    v = popcount(made_o & 0x3F)     # h: o's closed home points
+    out[F_ENTER_FAIL] = v * v if n[BAR] >= 1 else 0
+    out[F_ENTER_FAIL2] = 36 - (6 - v) * (6 - v) if n[BAR] >= 2 else 0
+    _shots(made, occ & ~made & LOW24, occ_o, o[BAR], out + F_SHOTS)
+
+
+cdef void side_features_c(const unsigned char* n, const unsigned char* o,
+                          int32_t* out) noexcept nogil:
+    cdef uint32_t occ, made, occ_o, made_o
+    side_masks(n, &occ, &made)
+    side_masks(o, &occ_o, &made_o)
+    _side(n, o, occ, made, occ_o, made_o, out)
+
+
+cdef void contact_features_c(const board_t* b, int32_t* out) noexcept nogil:
+    cdef uint32_t occ0, made0, occ1, made1
+    side_masks(b.p[0], &occ0, &made0)
+    side_masks(b.p[1], &occ1, &made1)
+    _side(b.p[0], b.p[1], occ0, made0, occ1, made1, out)
+    _side(b.p[1], b.p[0], occ1, made1, occ0, made0, out + N_FEATURES)
+
+
+cdef void race_numerators_c(const board_t* b, int32_t* out) noexcept nogil:
+    cdef int s, i, total, cross, pips
+    cdef const unsigned char* n
+    for s in range(2):
+        n = b.p[s]
+        total = 0
+        cross = 0
+        pips = 0
+        for i in range(NSLOTS):
+            total += n[i]
+            cross += n[i] * (i // 6)
+            pips += n[i] * (i + 1)
+        out[3 * s] = NCHECKERS - total
+        out[3 * s + 1] = cross
+        out[3 * s + 2] = pips
+
+
+cdef inline void _point_units(const unsigned char* n, double* out) noexcept nogil:
+    """The 96 units of indices 0..23 (n >= 1, n >= 2, n >= 3, (n - 3) / 2 when n > 3);
+    `out` is zeroed by the caller."""
+    cdef int i, v
+    for i in range(24):
+        v = n[i]
+        if v >= 1:
+            out[4 * i] = 1.0
+            if v >= 2:
+                out[4 * i + 1] = 1.0
+                if v >= 3:
+                    out[4 * i + 2] = 1.0
+                    if v > 3:
+                        out[4 * i + 3] = (v - 3) * 0.5
+
+
+cdef void contact_inputs_c(const board_t* b, double* out) noexcept nogil:
+    cdef int32_t f[2 * N_FEATURES]
+    cdef int s, k
+    memset(out, 0, N_CONTACT_INPUTS * sizeof(double))
+    for s in range(2):
+        _point_units(b.p[s], out + 98 * s)
+        out[98 * s + 96] = b.p[s][BAR] * 0.5
+        out[98 * s + 97] = (NCHECKERS - row_sum(b.p[s])) / 15.0
+    contact_features_c(b, f)
+    for k in range(2 * N_FEATURES):
+        out[196 + k] = (<double>f[k]) / DENOM[k % N_FEATURES]
+
+
+cdef void race_inputs_c(const board_t* b, double* out) noexcept nogil:
+    cdef int32_t r[2 * N_RACE_NUM]
+    cdef int s
+    cdef double* o
+    memset(out, 0, N_RACE_INPUTS * sizeof(double))
+    race_numerators_c(b, r)
+    for s in range(2):
+        o = out + N_RACE_SIDE * s
+        _point_units(b.p[s], o)
+        if r[3 * s] < NCHECKERS:
+            o[96 + r[3 * s]] = 1.0
+        o[111] = (<double>r[3 * s + 1]) / 60.0
+        o[112] = (<double>r[3 * s + 2]) / 167.0
+
+
+cdef int position_class_c(const board_t* b) noexcept nogil:
+    cdef int s, i
+    cdef bint home = True
+    if row_sum(b.p[0]) == 0 or row_sum(b.p[1]) == 0:
+        return PC_OVER
+    for s in range(2):
+        for i in range(6, NSLOTS):
+            if b.p[s][i]:
+                home = False
+    if home:
+        return PC_BEAROFF
+    if is_race_c(b):
+        return PC_RACE
+    return PC_CONTACT
+
+
+cdef bint valid_board_bytes(const signed char* q) noexcept nogil:
+    return valid_bytes(<const unsigned char*>q)
+
+
+# ------------------------------------------------------------------ Python API
+
+FEATURE_NAMES = (
+    "back_checker", "back_anchor", "forward_anchor", "anchors_back", "prime",
+    "home_points", "blots", "pips", "break_contact", "free_pips", "timing",
+    "escape_back", "containment", "containment_sq", "enter_fail", "enter_fail2",
+    "shots", "double_shots", "pip_loss", "back_count",
+)
+FEATURE_DENOMINATORS = np.array([DENOM[k] for k in range(N_FEATURES)], dtype=np.int64)
+FEATURE_DENOMINATORS.setflags(write=False)
+ESCAPE_TABLE = np.array([E[k] for k in range(ESCAPE_SIZE)], dtype=np.int64)
+ESCAPE_TABLE.setflags(write=False)
+CONTACT_INPUTS = N_CONTACT_INPUTS
+RACE_INPUTS = N_RACE_INPUTS
+POSITION_CLASSES = ("over", "bearoff", "race", "contact")
+
+
+def escapes(mask):
+    """E(mask): the ordered rolls of 36 with which a lone checker passes every blocked point.
+
+    Parameters
+    ----------
+    mask : int
+        12-bit bitmap, bit ``k`` set if the point ``k + 1`` pips ahead is blocked.
+
+    Returns
+    -------
+    int
+        0..36 (36 for ``mask == 0``); docs/evaluator.md defines the count.
+
+    Raises
+    ------
+    ValueError
+        If ``mask`` is not an integer in 0..4095 (``bool`` is refused).
+    """
+    if isinstance(mask, bool) or not isinstance(mask, (int, np.integer)):
+        raise ValueError(f"an escape mask is an integer in 0..4095, got {mask!r}")
+    if not 0 <= mask < ESCAPE_SIZE:
+        raise ValueError(f"an escape mask is an integer in 0..4095, got {mask}")
+    return int(E[<int>mask])
+
+
+def contact_features(board):
+    """The 20 contact feature numerators of each side.
+
+    Parameters
+    ----------
+    board : array_like of int, shape (2, 25)
+        Row 0 on roll (engine convention).
+
+    Returns
+    -------
+    numpy.ndarray of int64, shape (2, 20)
+        Row ``s``: side ``s``'s numerators ``N`` in the order of ``FEATURE_NAMES``;
+        the network reads ``N / FEATURE_DENOMINATORS``.
+
+    Raises
+    ------
+    ValueError
+        If the board is not valid (see ``fastbg._core.board.validate_board``).
+    """
+    cdef board_t b
+    cdef int32_t f[2 * N_FEATURES]
+    load_board(board, &b)
+    contact_features_c(&b, f)
+    out = np.empty((2, N_FEATURES), dtype=np.int64)
+    cdef int64_t[:, ::1] v = out
+    cdef int k
+    for k in range(2 * N_FEATURES):
+        v[k // N_FEATURES, k % N_FEATURES] = f[k]
+    return out
+
+
+def shots(board, side):
+    """What the other side's next roll can hit of ``side``'s blots.
+
+    Parameters
+    ----------
+    board : array_like of int, shape (2, 25)
+    side : int
+        0 (the side on roll) or 1.
+
+    Returns
+    -------
+    tuple of (int, int, int)
+        ``(shots, double_shots, pip_loss)``: features 16..18 of ``side``.
+    """
+    if isinstance(side, bool) or side not in (0, 1):
+        raise ValueError(f"side is 0 or 1, got {side!r}")
+    cdef board_t b
+    cdef int32_t r[3]
+    load_board(board, &b)
+    cdef int s = side
+    shots_c(b.p[s], b.p[1 - s], r)
+    return int(r[0]), int(r[1]), int(r[2])
+
+
+def contact_inputs(board):
+    """The contact net's 236 inputs.
+
+    Returns
+    -------
+    numpy.ndarray of float64, shape (236,)
+        Tesauro's 196 units (as ``fastbg._core.nn.encode_board``), then side 0's 20
+        features ``N / D``, then side 1's.
+    """
+    cdef board_t b
+    load_board(board, &b)
+    out = np.empty(N_CONTACT_INPUTS, dtype=np.float64)
+    cdef double[::1] v = out
+    contact_inputs_c(&b, &v[0])
+    return out
+
+
+def race_inputs(board):
+    """The race net's 226 inputs.
+
+    Returns
+    -------
+    numpy.ndarray of float64, shape (226,)
+        For side 0 then side 1 (113 each): 96 point units, 15 one-hot units
+        ``off == 0..14``, crossovers / 60, pips / 167.
+    """
+    cdef board_t b
+    load_board(board, &b)
+    out = np.empty(N_RACE_INPUTS, dtype=np.float64)
+    cdef double[::1] v = out
+    race_inputs_c(&b, &v[0])
+    return out
+
+
+def position_class(board):
+    """``"over"``, ``"bearoff"``, ``"race"`` or ``"contact"`` (docs/evaluator.md)."""
+    cdef board_t b
+    load_board(board, &b)
+    return POSITION_CLASSES[position_class_c(&b)]
+
+
+cdef object _boards_array(object boards):
+    """``boards`` as a C-contiguous int8 array of shape (n, 2, 25), every board valid.
+
+    Raises ValueError naming the first invalid board (with load_board's message).
+    """
+    arr = np.asarray(boards)
+    if arr.ndim != 3 or arr.shape[1:] != (2, NSLOTS):
+        raise ValueError(f"boards have shape (n, 2, 25), got {arr.shape}")
+    if arr.dtype.kind not in "iu":
+        raise ValueError(f"checker counts must be integers, got dtype {arr.dtype}")
+    if arr.dtype != np.int8:
+        # out-of-range counts must not wrap around in the cast
+        bad = ((arr < 0) | (arr > NCHECKERS)).any(axis=(1, 2))
+        if bad.any():
+            _raise_invalid(arr, int(np.flatnonzero(bad)[0]))
+        arr = arr.astype(np.int8)
+    arr = np.ascontiguousarray(arr)
+    cdef const signed char[:, :, ::1] v = arr
+    cdef Py_ssize_t i, n = arr.shape[0], first = -1
+    with nogil:
+        for i in range(n):
+            if not valid_board_bytes(&v[i, 0, 0]):
+                first = i
+                break
+    if first >= 0:
+        _raise_invalid(arr, first)
+    return arr
+
+
+cdef int _raise_invalid(object arr, Py_ssize_t i) except -1:
+    cdef board_t b
+    try:
+        load_board(arr[i], &b)
+    except ValueError as exc:
+        raise ValueError(f"board {i}: {exc}") from None
+    raise AssertionError(f"board {i} was refused but is valid")
+
+
+def contact_features_many(boards):
+    """``contact_features`` of many boards, in one nogil loop.
+
+    Parameters
+    ----------
+    boards : array_like of int, shape (n, 2, 25)
+        Fastest as a C-contiguous int8 array (no copy).
+
+    Returns
+    -------
+    numpy.ndarray of int64, shape (n, 2, 20)
+
+    Raises
+    ------
+    ValueError
+        If the shape is wrong or a board is not valid (the message names the first).
+    """
+    arr = _boards_array(boards)
+    cdef const unsigned char[:, :, ::1] v = arr.view(np.uint8)
+    cdef Py_ssize_t i, k, n = arr.shape[0]
+    out = np.empty((n, 2, N_FEATURES), dtype=np.int64)
+    cdef int64_t[:, :, ::1] o = out
+    cdef int32_t f[2 * N_FEATURES]
+    with nogil:
+        for i in range(n):
+            contact_features_c(<const board_t*>&v[i, 0, 0], f)
+            for k in range(N_FEATURES):
+                o[i, 0, k] = f[k]
+                o[i, 1, k] = f[N_FEATURES + k]
+    return out
+
+
+def contact_inputs_many(boards):
+    """``contact_inputs`` of many boards: float64 array of shape (n, 236)."""
+    arr = _boards_array(boards)
+    cdef const unsigned char[:, :, ::1] v = arr.view(np.uint8)
+    cdef Py_ssize_t i, n = arr.shape[0]
+    out = np.empty((n, N_CONTACT_INPUTS), dtype=np.float64)
+    cdef double[:, ::1] o = out
+    with nogil:
+        for i in range(n):
+            contact_inputs_c(<const board_t*>&v[i, 0, 0], &o[i, 0])
+    return out
+
+
+def race_inputs_many(boards):
+    """``race_inputs`` of many boards: float64 array of shape (n, 226)."""
+    arr = _boards_array(boards)
+    cdef const unsigned char[:, :, ::1] v = arr.view(np.uint8)
+    cdef Py_ssize_t i, n = arr.shape[0]
+    out = np.empty((n, N_RACE_INPUTS), dtype=np.float64)
+    cdef double[:, ::1] o = out
+    with nogil:
+        for i in range(n):
+            race_inputs_c(<const board_t*>&v[i, 0, 0], &o[i, 0])
+    return out
