@@ -44,7 +44,7 @@ def test_constants():
     assert F.FEATURE_DENOMINATORS.dtype == np.int64 and F.FEATURE_DENOMINATORS.shape == (20,)
     assert F.FEATURE_DENOMINATORS.tolist() == [
         25, 24, 6, 2, 6, 6, 6, 167, 167, 100, 100, 36, 36, 1296, 36, 36, 36, 36, 3600, 15]
-    assert F.ESCAPE_TABLE.shape == (4096,)
+    assert F.ESCAPE_TABLE.shape == (4096,) and F.ESCAPE_TABLE.dtype == np.int8 and F.ESCAPE_BITS == 12
     with pytest.raises(ValueError):
         F.FEATURE_DENOMINATORS[0] = 1       # read-only
     with pytest.raises(ValueError):

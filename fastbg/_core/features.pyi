@@ -5,6 +5,7 @@ import numpy.typing as npt
 N_FEATURES: int
 FEATURE_NAMES: tuple[str, ...]
 FEATURE_DENOMINATORS: np.ndarray
+ESCAPE_BITS: int
 ESCAPE_TABLE: np.ndarray
 CONTACT_INPUTS: int
 RACE_INPUTS: int

@@ -443,7 +443,8 @@ FEATURE_NAMES = (
 )
 FEATURE_DENOMINATORS = np.array([DENOM[k] for k in range(N_FEATURES)], dtype=np.int64)
 FEATURE_DENOMINATORS.setflags(write=False)
-ESCAPE_TABLE = np.array([E[k] for k in range(ESCAPE_SIZE)], dtype=np.int64)
+ESCAPE_BITS = 12                # a mask covers the 12 points ahead of a checker
+ESCAPE_TABLE = np.array([E[k] for k in range(ESCAPE_SIZE)], dtype=np.int8)   # a copy of E
 ESCAPE_TABLE.setflags(write=False)
 CONTACT_INPUTS = N_CONTACT_INPUTS
 RACE_INPUTS = N_RACE_INPUTS
