@@ -32,7 +32,7 @@ import numpy as np
 from . import bearoffdb
 from . import features as F
 from .nn import (H_MAXV, H_OFFSET, H_ONE, H_ONE_LOG2, H_SHIFT, NN_OUTPUTS, Q_BITS, consistent,
-                 hidden_table, sigmoid)
+                 equity, hidden_table, sigmoid)
 
 __all__ = ["KINDS", "N_INPUTS", "check_net", "quantize_net", "forward", "forward_q",
            "probabilities", "load_nets", "save_nets", "nets_path", "default_nets",
@@ -144,6 +144,11 @@ def quantize_net(weights: dict, kind: str) -> dict:
         feat = np.zeros((0, nh), dtype=np.int64)
         fmax = np.zeros(0, dtype=np.int64)
     bias = np.rint(w["b1"] * one).astype(np.int64)
+    # The race net's one-hot "no checker off" unit is live at 0 off; fold it into the
+    # bias so that every table's row for a count of 0 is zero, as the core's sums assume
+    # (they skip empty points and a side with nothing off). Exact: integers.
+    bias += off[0, 0] + off[1, 0]
+    off -= off[:, :1]
     bound = (np.abs(bias) + np.abs(point).max(axis=2).sum(axis=(0, 1))
              + np.abs(off).max(axis=1).sum(axis=0) + (np.abs(feat) * fmax[:, None]).sum(axis=0)).max()
     if bound > _INT32_MAX:
@@ -307,7 +312,7 @@ class EvalPolicy:
         live = np.flatnonzero(~over)
         if len(live):
             p = probabilities(self.q, plays[live, ::-1])
-            out[live] = -(2 * p[:, 0] - 1 + p[:, 1] - p[:, 3] + p[:, 2] - p[:, 4])
+            out[live] = -equity(p)   # the core's equity5, operation for operation
         return out
 
     def choose(self, board_before, plays, bitgen=None) -> int:

@@ -1,0 +1,41 @@
+# cython: language_level=3
+"""The second evaluator of the core: a contact net and a race net by position class.
+
+Mirror of :mod:`fastbg.reference.evaluator` (specification: docs/evaluator.md). A
+position (row 0 on roll, before its roll) of class PC_BEAROFF is read from the one-sided
+bear-off database, PC_RACE by the race net, PC_CONTACT by the contact net; raw outputs go
+through nn.consistent. Each net is integer up to its output sigmoid, with the tables of
+fastbg.reference.evaluator.quantize_net (built by the same Python code for both engines):
+per-point and per-off-count rows as the first network's (nn.qnet_t), and for the contact
+net one int32 row per feature numerator, so the pre-activations are exact integer sums
+and both engines agree bit for bit.
+"""
+from libc.stdint cimport int32_t
+from fastbg._core._types cimport board_t
+from fastbg._core.eval cimport Policy
+from fastbg._core.nn cimport qnet_t, qpre_t
+
+
+cdef struct enet_t:
+    qnet_t q                # point, off, bias, hidden table, output layer of the net
+    int nfeat               # feature rows: 40 (contact net: side 0's 20, side 1's 20) or 0
+    const int32_t* feat     # [nfeat][nh]: weights per unit of each feature numerator
+
+
+cdef void e_pre(const enet_t* e, const board_t* b, qpre_t* pre) noexcept nogil
+    # Integer hidden pre-activations of b (row 0 on roll): nn.q_pre's point and off rows
+    # plus, for the contact net, sum over the 40 numerators N_f of N_f * feat[f].
+
+cdef class EvalPolicy(Policy):
+    # 0-ply: the play of highest mover's equity, ties to the canonically first; a play
+    # bearing off the last checker scores its exact 1, 2 or 3. Read-only after __init__,
+    # so one instance may serve several threads. Never draws from the bit generator.
+    cdef enet_t contact     # the contact net (nfeat = 40)
+    cdef enet_t race        # the race net (nfeat = 0)
+    cdef readonly object tables     # {"contact": {...}, "race": {...}}: the numpy arrays behind them
+
+    cdef void probabilities_c(self, const board_t* b, double* p) noexcept nogil
+        # The five probabilities of b (row 0 on roll, before its roll; game not over).
+
+    cdef double play_equity_c(self, const board_t* play) noexcept nogil
+        # The mover's cubeless equity after `play` (mover in row 0, rows not swapped).
