@@ -71,7 +71,7 @@ about 5-6 ms a game by the yardstick (~55 turns). nn v pubeval: ~7 ms a game wit
 luck against ~0.2 ms in the compiled loop with ``--no-luck`` -- for the compiled
 policies, playing 6.4 times more games with ``--no-luck`` is still cheaper in CPU.
 nn v gnubg: ~16 ms a game with luck against ~9-14 ms without (the gnubg worker
-dominates), so the adjusted figure is about 7-9 times cheaper for the same interval.
+dominates), so the adjusted figure is about 6-9 times cheaper for the same interval.
 
 Usage::
 
