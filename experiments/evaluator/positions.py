@@ -39,7 +39,9 @@ from pathlib import Path
 
 import numpy as np
 
+from fastbg._core.evaluator import EvalPolicy
 from fastbg.engine import get_engine
+from fastbg.reference.evaluator import load_nets
 from fastbg.game import START_BOARD
 
 KINDS = {"nn": 0, "wild": 1, "pubeval": 2}
@@ -55,8 +57,11 @@ def is_pure_bearoff(board: np.ndarray) -> bool:
 
 
 def play_game(eng, nn, pubeval, seed: int, game: int, kind: str, explore: float,
-              window: float):
-    """One game; yields ``(ply, board)`` for every position before a roll."""
+              window: float, alternatives: int = 0):
+    """One game; yields ``(ply, board, alts)`` for every position before a roll, where
+    ``alts`` are the positions (turn passed) after the ``alternatives`` best plays of the
+    roll by the net and one random play, when ``alternatives > 0``: the positions a
+    0-ply player compares, good and bad, not only the ones good play reaches."""
     rng = np.random.Generator(np.random.PCG64DXSM(np.random.SeedSequence(seed, spawn_key=(game,))))
     board = np.array(START_BOARD, dtype=np.int8)
     odd_side = int(rng.integers(0, 2))
@@ -75,8 +80,13 @@ def play_game(eng, nn, pubeval, seed: int, game: int, kind: str, explore: float,
     while True:
         if ply > 0:
             d1, d2 = _roll(rng)
-        yield ply, board
         plays = eng.legal_plays(board, d1, d2)
+        alts = []
+        if alternatives and len(plays) > 1:
+            eq = nn.play_equities(board, plays)
+            pick = list(np.argsort(-eq, kind="stable")[:alternatives]) + [int(rng.integers(0, len(plays)))]
+            alts = [np.ascontiguousarray(plays[k][::-1]) for k in dict.fromkeys(pick) if plays[k][0].any()]
+        yield ply, board, alts
         if len(plays):
             odd = side == odd_side
             if kind == "wild" and odd and turns[side] < wild_turns:
@@ -107,13 +117,18 @@ def main(argv=None) -> int:
     ap.add_argument("--explore", type=float, default=0.1)
     ap.add_argument("--window", type=float, default=0.08)
     ap.add_argument("--keep", type=float, default=0.3, help="chance of keeping a position")
+    ap.add_argument("--alternatives", type=int, default=0,
+                    help="with each kept position, the positions after this many best plays "
+                         "of its roll and one random play (the candidates 0-ply compares)")
     ap.add_argument("--out", required=True, help="output path without .npz")
+    ap.add_argument("--nets", default=None, help="play with the second evaluator's nets "
+                    "(fastbg.reference.evaluator.save_nets) instead of the shipped network")
     args = ap.parse_args(argv)
     if not 1 <= args.seed <= 89999:
         ap.error("training seeds are 1..89999 (90001+ are the benchmarks')")
     mix = {k: float(v) for k, v in (kv.split("=") for kv in args.mix.split(","))}
     eng = get_engine("cython")
-    nn = eng.nn.NNPolicy()
+    nn = eng.nn.NNPolicy() if args.nets is None else EvalPolicy(load_nets(args.nets))
     pubeval = eng.make_policy("pubeval")
     kinds = list(mix)
     cum = np.cumsum([mix[k] for k in kinds]) / sum(mix.values())
@@ -123,17 +138,19 @@ def main(argv=None) -> int:
     t0 = time.perf_counter()
     for g in range(args.games):
         kind = kinds[int(np.searchsorted(cum, (g * 0.6180339887) % 1.0, side="right"))]
-        for ply, b in play_game(eng, nn, pubeval, args.seed, g, kind, args.explore, args.window):
-            if is_pure_bearoff(b) or keep_rng.random() >= args.keep:
+        for ply, b, alts in play_game(eng, nn, pubeval, args.seed, g, kind, args.explore,
+                                      args.window, args.alternatives):
+            if keep_rng.random() >= args.keep:
                 continue
-            key = b.tobytes()
-            if key in seen:
-                continue
-            seen.add(key)
-            boards.append(b)
-            kind_of.append(KINDS[kind])
-            game_of.append(g)
-            ply_of.append(ply)
+            for x in [b] + alts:
+                key = x.tobytes()
+                if is_pure_bearoff(x) or key in seen:
+                    continue
+                seen.add(key)
+                boards.append(x)
+                kind_of.append(KINDS[kind])
+                game_of.append(g)
+                ply_of.append(ply)
         if (g + 1) % 2000 == 0:
             print(f"{g + 1} games, {len(boards)} positions, {time.perf_counter() - t0:.0f} s",
                   file=sys.stderr, flush=True)

@@ -45,6 +45,7 @@ import torch
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 import labels as labels_mod  # noqa: E402
+import lookahead as lookahead_mod  # noqa: E402
 from fastbg.reference.nn import load_weights  # noqa: E402
 
 RUNS = HERE.parent / "runs" / "evaluator"
@@ -68,7 +69,10 @@ def equity(p) -> np.ndarray:
 
 
 def warm_start(kind: str, old: dict, hidden: int) -> dict:
-    """First weights of a ``kind`` net from a 196-input net (new inputs at zero)."""
+    """First weights of a ``kind`` net: a checkpoint of the same kind as it is, or a
+    196-input first-generation net mapped onto the new layout (new inputs at zero)."""
+    if old["w1"].shape[0] == N_INPUTS[kind]:
+        return {k: np.array(old[k], dtype=np.float64) for k in ("w1", "b1", "w2", "b2")}
     h_old = old["b1"].shape[0]
     if hidden != h_old:
         raise SystemExit(f"--hidden {hidden} differs from the --init net's {h_old}")
@@ -83,6 +87,15 @@ def warm_start(kind: str, old: dict, hidden: int) -> dict:
             for k in range(15):                            # one-hot off == k
                 w1[dst + 96 + k] = off * k / 15.0
     return {"w1": w1, "b1": old["b1"].copy(), "w2": old["w2"].copy(), "b2": old["b2"].copy()}
+
+
+def load_init(path: str) -> dict:
+    """The ``--init`` weights: the shipped first network's format (``load_weights``) or a
+    checkpoint of this script (``epoch_<k>.npz``)."""
+    with np.load(path) as z:
+        if z["w1"].shape[0] != 196:
+            return {k: z[k] for k in ("w1", "b1", "w2", "b2")}
+    return load_weights(path)
 
 
 class Net(torch.nn.Module):
@@ -110,10 +123,16 @@ class Net(torch.nn.Module):
 def load_data(args):
     """Inputs and targets of the labelled positions of the chosen class, cached."""
     pos = np.load(args.positions)
-    idx, counts = labels_mod.load(args.labels)
+    if args.labels.startswith("lookahead:"):
+        src = args.labels.split(":", 1)[1]
+        idx, probs = lookahead_mod.load(src)
+        cache = Path(src).parent / f"inputs_{Path(src).name}_{args.net}_{len(idx)}.npz"
+    else:
+        idx, counts = labels_mod.load(args.labels)
+        probs = None
+        cache = Path(args.labels) / f"inputs_{args.net}_{len(idx)}.npz"
     if len(idx) == 0:
         raise SystemExit(f"no labels in {args.labels} yet")
-    cache = Path(args.labels) / f"inputs_{args.net}_{len(idx)}.npz"
     if cache.exists():
         z = np.load(cache)
         return z["x"], z["y"], z["val"]
@@ -125,7 +144,7 @@ def load_data(args):
     t0 = time.perf_counter()
     x = (feats.contact_inputs_many(b) if args.net == "contact" else feats.race_inputs_many(b))
     print(f"{len(b)} {args.net} inputs in {time.perf_counter() - t0:.1f} s", file=sys.stderr)
-    y = targets(counts[keep])
+    y = targets(counts[keep]) if probs is None else probs[keep].astype(np.float32)
     val = (pos["game"][idx][keep] % 20) == 0
     np.savez(cache, x=x.astype(np.float32), y=y, val=val)
     return x.astype(np.float32), y, val
@@ -136,8 +155,11 @@ def main(argv=None) -> int:
     ap.add_argument("--net", choices=("contact", "race"), required=True)
     ap.add_argument("--name", required=True)
     ap.add_argument("--positions", required=True)
-    ap.add_argument("--labels", required=True)
-    ap.add_argument("--init", default=str(HERE.parent.parent / "fastbg" / "data" / "nn" / "nn.npz"))
+    ap.add_argument("--labels", required=True,
+                    help="a labels.py directory (rollout counts), or lookahead:PATH for the "
+                         "1-ply probabilities of lookahead.py")
+    ap.add_argument("--init", default=str(HERE.parent.parent / "fastbg" / "data" / "nn" / "nn.npz"),
+                    help="the shipped first network (default) or a checkpoint of the same net")
     ap.add_argument("--hidden", type=int, default=128)
     ap.add_argument("--epochs", type=int, default=30)
     ap.add_argument("--batch", type=int, default=256)
@@ -147,14 +169,19 @@ def main(argv=None) -> int:
     ap.add_argument("--engine", choices=("cython", "python"), default="cython",
                     help="which engine's features module computes the inputs (same numbers)")
     ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--drop-features", action="store_true",
+                    help="ablation: zero the contact net's 40 feature inputs (Tesauro's 196 only)")
     args = ap.parse_args(argv)
     torch.set_num_threads(args.threads)
     run = RUNS / args.name
     run.mkdir(parents=True, exist_ok=True)
     x, y, val = load_data(args)
+    if args.drop_features and args.net == "contact":
+        x = x.copy()
+        x[:, 196:] = 0.0
     xt, yt = torch.tensor(x[~val]), torch.tensor(y[~val])
     xv, yv = torch.tensor(x[val]), torch.tensor(y[val])
-    model = Net(warm_start(args.net, load_weights(args.init), args.hidden))
+    model = Net(warm_start(args.net, load_init(args.init), args.hidden))
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=args.weight_decay)
     bce = torch.nn.BCEWithLogitsLoss()
     start = 0

@@ -1,0 +1,97 @@
+"""Lookahead labels: a net's 1-ply probabilities of training positions.
+
+A cheap, noise-free alternative to rollout labels (``labels.py``): the five
+probabilities of a position (row 0 on roll, before its roll) are the average over the 21
+rolls (weights 1/36 and 2/36) of the probabilities after the net's best 0-ply play for
+that roll (the exact result when the play ends the game; the position with the turn passed
+when no play is legal). The net is fastbg's shipped ``nn`` or, with ``--nets``, a pair of
+the second evaluator's nets: each generation labels the next one's positions; nothing
+comes from GNU Backgammon.
+
+Writes ``<out>.npz`` with ``index`` (rows of the position file) and ``probs`` (n, 5),
+in chunks (``<out>_<k>.npz``), resumable like labels.py.
+
+Usage::
+
+    python experiments/evaluator/lookahead.py --positions P.npz --out RUNS/lookahead_g1
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+from fastbg._core.evaluator import EvalPolicy
+from fastbg.engine import get_engine
+from fastbg.reference.evaluator import load_nets
+
+ROLLS = tuple((d1, d2, (1 if d1 == d2 else 2) / 36.0) for d1 in range(1, 7) for d2 in range(1, d1 + 1))
+
+
+def flip(p: np.ndarray) -> np.ndarray:
+    """Probabilities of the other side: win <-> lose, gammons exchanged."""
+    return np.array([1.0 - p[0], p[3], p[4], p[1], p[2]])
+
+
+def terminal(board_after: np.ndarray) -> np.ndarray:
+    """The mover's probabilities when its play bore off its last checker (mover in row 0)."""
+    loser = board_after[1]
+    gammon = loser.sum() == 15
+    return np.array([1.0, float(gammon), float(gammon and loser[18:].any()), 0.0, 0.0])
+
+
+def one_ply(eng, nn, board: np.ndarray) -> np.ndarray:
+    """The 1-ply probabilities of ``board`` for its side on roll."""
+    out = np.zeros(5)
+    for d1, d2, w in ROLLS:
+        plays = eng.legal_plays(board, d1, d2)
+        if len(plays) == 0:
+            p = flip(nn.probabilities(np.ascontiguousarray(board[::-1])))
+        else:
+            k = int(np.argmax(nn.play_equities(board, plays))) if len(plays) > 1 else 0
+            best = plays[k]
+            p = terminal(best) if not best[0].any() else \
+                flip(nn.probabilities(np.ascontiguousarray(best[::-1])))
+        out += w * p
+    return out
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--positions", required=True)
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--chunk", type=int, default=20000)
+    ap.add_argument("--nets", default=None,
+                    help="the second evaluator's nets (fastbg.reference.evaluator.save_nets); "
+                         "default the shipped first network")
+    args = ap.parse_args(argv)
+    boards = np.load(args.positions)["boards"]
+    eng = get_engine("cython")
+    nn = eng.nn.NNPolicy() if args.nets is None else EvalPolicy(load_nets(args.nets))
+    out = Path(args.out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    t0 = time.perf_counter()
+    for k, start in enumerate(range(0, len(boards), args.chunk)):
+        path = out.parent / f"{out.name}_{k:04d}.npz"
+        if path.exists():
+            continue
+        idx = np.arange(start, min(start + args.chunk, len(boards)))
+        probs = np.array([one_ply(eng, nn, np.ascontiguousarray(boards[i])) for i in idx])
+        np.savez(path, index=idx, probs=probs)
+        print(f"{idx[-1] + 1}/{len(boards)} in {time.perf_counter() - t0:.0f} s", file=sys.stderr,
+              flush=True)
+    return 0
+
+
+def load(out) -> tuple[np.ndarray, np.ndarray]:
+    out = Path(out)
+    files = sorted(out.parent.glob(f"{out.name}_[0-9]*.npz"))
+    parts = [np.load(f) for f in files]
+    return (np.concatenate([p["index"] for p in parts]), np.concatenate([p["probs"] for p in parts]))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
