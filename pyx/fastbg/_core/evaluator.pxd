@@ -39,3 +39,8 @@ cdef class EvalPolicy(Policy):
 
     cdef double play_equity_c(self, const board_t* play) noexcept nogil
         # The mover's cubeless equity after `play` (mover in row 0, rows not swapped).
+
+    cdef double contact_play_equity(self, const board_t* before, const qpre_t* base,
+                                    const board_t* play) noexcept nogil
+        # play_equity_c(play), the contact net's point rows corrected from `base`, the
+        # pre-activations of swap(before) (nn.q_pre_play), at the slots the play changes.

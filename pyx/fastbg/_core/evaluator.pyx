@@ -12,8 +12,8 @@ from numpy.random cimport bitgen_t
 from fastbg._core._types cimport board_t, board_cmp, NCHECKERS
 from fastbg._core.board cimport load_board, swap_into, row_sum, loser_class
 from fastbg._core.eval cimport Policy
-from fastbg._core.nn cimport (NN_OUTPUTS, NN_MAX_HIDDEN, q_pre, q_outputs, consistent,
-                              equity5)
+from fastbg._core.nn cimport (NN_OUTPUTS, NN_MAX_HIDDEN, q_pre, q_pre_play, q_outputs,
+                              consistent, equity5)
 from fastbg._core.bearoffdb cimport ensure_db, bearoff_probabilities_c
 from fastbg._core.features cimport (contact_features_c, position_class_c, PC_BEAROFF,
                                     PC_RACE, PC_CONTACT)
@@ -27,28 +27,35 @@ cdef enum:
     N_FEAT_ROWS = 40
 
 
-cdef void e_pre(const enet_t* e, const board_t* b, qpre_t* pre) noexcept nogil:
+cdef extern from "nn_kernels.h":
+    # dst += sum of coef[f] * rows[f] (AVX2 or baseline copy, chosen at load; same results)
+    void fbg_q_addmul(int32_t* dst, const int32_t* rows, const int32_t* coef, int nrows,
+                      int nh) noexcept nogil
+
+
+cdef inline void e_add_features(const enet_t* e, const board_t* b, qpre_t* pre) noexcept nogil:
     cdef int32_t nums[N_FEAT_ROWS]
-    cdef int nh = e.q.nh, f, j
-    cdef int32_t c
-    cdef const int32_t* row
-    q_pre(&e.q, b, pre)
     if e.nfeat:
         contact_features_c(b, nums)
-        for f in range(e.nfeat):
-            c = nums[f]
-            if c:
-                row = e.feat + f * nh
-                for j in range(nh):
-                    pre[j] += c * row[j]
+        fbg_q_addmul(pre, e.feat, nums, e.nfeat, e.q.nh)
+
+
+cdef void e_pre(const enet_t* e, const board_t* b, qpre_t* pre) noexcept nogil:
+    q_pre(&e.q, b, pre)
+    e_add_features(e, b, pre)
+
+
+cdef inline void e_read(const enet_t* e, const board_t* b, qpre_t* pre, double* p) noexcept nogil:
+    """The probabilities from complete pre-activations of b."""
+    cdef double raw[NN_OUTPUTS]
+    q_outputs(&e.q, pre, raw)
+    consistent(b, raw, p)
 
 
 cdef void e_probabilities(const enet_t* e, const board_t* b, double* p) noexcept nogil:
     cdef qpre_t pre[NN_MAX_HIDDEN]
-    cdef double raw[NN_OUTPUTS]
     e_pre(e, b, pre)
-    q_outputs(&e.q, pre, raw)
-    consistent(b, raw, p)
+    e_read(e, b, pre, p)
 
 
 def _net_tables(weights, kind):
@@ -132,13 +139,37 @@ cdef class EvalPolicy(Policy):
         self.probabilities_c(&sw, p)
         return -equity5(p)
 
+    cdef double contact_play_equity(self, const board_t* before, const qpre_t* base,
+                                    const board_t* play) noexcept nogil:
+        """play_equity_c, with the contact net's point part corrected from `base` (the
+        pre-activations of swap(before)) at the slots the play changes; same numbers."""
+        cdef board_t sw
+        cdef double p[NN_OUTPUTS]
+        cdef qpre_t pre[NN_MAX_HIDDEN]
+        cdef int cls
+        if row_sum(play.p[0]) == 0:
+            return 1.0 + loser_class(play.p[1])
+        swap_into(play, &sw)
+        cls = position_class_c(&sw)
+        if cls != PC_CONTACT:
+            self.probabilities_c(&sw, p)
+            return -equity5(p)
+        q_pre_play(&self.contact.q, before, base, play, pre)
+        e_add_features(&self.contact, &sw, pre)
+        e_read(&self.contact, &sw, pre, p)
+        return -equity5(p)
+
     cdef int choose_c(self, const board_t* before, board_t* plays,
                       const int64_t* scores, const uint64_t* keys, int n,
                       bitgen_t* bg) noexcept nogil:
         cdef int j, best = 0
         cdef double e, best_e = 0.0
+        cdef qpre_t base[NN_MAX_HIDDEN]
+        cdef board_t sw
+        swap_into(before, &sw)
+        q_pre(&self.contact.q, &sw, base)      # the point part only: features per play
         for j in range(n):
-            e = self.play_equity_c(&plays[j])
+            e = self.contact_play_equity(before, base, &plays[j])
             if j == 0 or e > best_e or (e == best_e and board_cmp(&plays[j], &plays[best]) < 0):
                 best_e = e
                 best = j
@@ -170,20 +201,24 @@ cdef class EvalPolicy(Policy):
         Parameters
         ----------
         before : array_like of int, shape (2, 25)
-            The position before the roll (unused: every play is evaluated in full).
+            The position before the roll (the base of the incremental first layer).
         plays : array_like of int, shape (n, 2, 25)
 
         Returns
         -------
         numpy.ndarray of float64, shape (n,)
         """
-        cdef board_t b
+        cdef board_t b, bf, sw
+        cdef qpre_t base[NN_MAX_HIDDEN]
+        load_board(before, &bf)
+        swap_into(&bf, &sw)
+        q_pre(&self.contact.q, &sw, base)
         arr = np.asarray(plays, dtype=np.int8).reshape(-1, 2, 25)
         out = np.empty(arr.shape[0], dtype=np.float64)
         cdef int j
         for j in range(arr.shape[0]):
             load_board(arr[j], &b)
-            out[j] = self.play_equity_c(&b)
+            out[j] = self.contact_play_equity(&bf, base, &b)
         return out
 
     def __repr__(self):

@@ -102,6 +102,12 @@ cdef void q_pre(const qnet_t* q, const board_t* b, qpre_t* pre) noexcept nogil
     # The hidden pre-activations of b in exact integers: bias plus the table rows of
     # every (side, point, count) and (side, off count).
 
+cdef void q_pre_play(const qnet_t* q, const board_t* before, const qpre_t* base,
+                     const board_t* play, qpre_t* pre) noexcept nogil
+    # The pre-activations of swap(play) (the opponent on roll after the mover's play),
+    # from `base`, those of swap(before): only the slots the play changes are corrected
+    # (and the mover's off count). Equal to q_pre(q, swap(play)).
+
 cdef void q_outputs(const qnet_t* q, const qpre_t* pre, double* raw) noexcept nogil
     # The five raw sigmoid outputs from the pre-activations (integer hidden table and
     # output sum, then the output table sigmoid).

@@ -391,34 +391,21 @@ cdef void q_probabilities(const qnet_t* q, const board_t* b, double* p) noexcept
     consistent(b, raw, p)
 
 
-cdef double q_play_equity(const qnet_t* q, const board_t* before, const qpre_t* base,
-                          const board_t* play) noexcept nogil:
-    """Mover's equity after `play`; `base` = integer pre-activations of swap(before).
+cdef void q_pre_play(const qnet_t* q, const board_t* before, const qpre_t* base,
+                     const board_t* play, qpre_t* pre) noexcept nogil:
+    """Integer pre-activations of swap(play) from `base`, those of swap(before).
 
     Only the slots where `play` differs from `before` are corrected (found eight
     bytes at a time); only the mover's off count can change (hits keep the
-    opponent's checkers on the board).
+    opponent's checkers on the board). Equal to q_pre of the swapped play.
     """
-    cdef qpre_t pre[NN_MAX_HIDDEN]
-    cdef double raw[NN_OUTPUTS]
-    cdef double p[NN_OUTPUTS]
     cdef const int32_t* sub[51]
     cdef const int32_t* add[51]
-    cdef board_t sw
-    cdef int live
     cdef int nh = q.nh, j, k, r, i, m = 0, ob, op
     cdef const unsigned char* bb = <const unsigned char*>before
     cdef const unsigned char* pp = <const unsigned char*>play
     cdef const qpre_t* src = base
     cdef uint64_t wb, wp, x
-    op = row_sum(play.p[0])
-    if op == 0:
-        return 1.0 + loser_class(play.p[1])
-    if is_bearoff_c(play):
-        # a pure bear-off: the one-sided database, as the opponent sees it
-        swap_into(play, &sw)
-        if bearoff_probabilities_c(&sw, p) == 0:
-            return -equity5(p)
     for k in range(0, 50, 8):
         if k + 8 <= 50:
             memcpy(&wb, bb + k, 8)
@@ -437,6 +424,7 @@ cdef double q_play_equity(const qnet_t* q, const board_t* before, const qpre_t* 
             add[m] = q.point + (((1 - r) * 25 + i) * 16 + pp[j]) * nh
             m += 1
     ob = row_sum(before.p[0])
+    op = row_sum(play.p[0])
     if ob != op:
         sub[m] = q.off + (16 + NCHECKERS - ob) * nh
         add[m] = q.off + (16 + NCHECKERS - op) * nh
@@ -450,6 +438,25 @@ cdef double q_play_equity(const qnet_t* q, const board_t* before, const qpre_t* 
         k += 2
     if k < m:
         fbg_q_adjust(pre, src, sub[k], add[k], nh)
+
+
+cdef double q_play_equity(const qnet_t* q, const board_t* before, const qpre_t* base,
+                          const board_t* play) noexcept nogil:
+    """Mover's equity after `play`; `base` = integer pre-activations of swap(before)."""
+    cdef qpre_t pre[NN_MAX_HIDDEN]
+    cdef double raw[NN_OUTPUTS]
+    cdef double p[NN_OUTPUTS]
+    cdef board_t sw
+    cdef int live, op
+    op = row_sum(play.p[0])
+    if op == 0:
+        return 1.0 + loser_class(play.p[1])
+    if is_bearoff_c(play):
+        # a pure bear-off: the one-sided database, as the opponent sees it
+        swap_into(play, &sw)
+        if bearoff_probabilities_c(&sw, p) == 0:
+            return -equity5(p)
+    q_pre_play(q, before, base, play, pre)
     # the position with the turn passed: row 0 = the opponent, row 1 = the mover.
     # Outputs that consistent() sets to 0 whatever their value are not computed.
     live = live_outputs(back_point_c(play.p[1]), back_point_c(play.p[0]), row_sum(play.p[1]), op)

@@ -50,6 +50,22 @@ FBG_CLONES static void fbg_q_add(int32_t *dst, const int32_t *row, int nh)
         dst[j] += row[j];
 }
 
+/* dst[j] += sum over f < nrows with coef[f] != 0 of coef[f] * rows[f * nh + j], for j < nh:
+ * the feature rows of the second evaluator's contact net (fastbg._core.evaluator). The
+ * caller guarantees (by the quantizer's bound) that no int32 sum overflows. */
+FBG_CLONES static void fbg_q_addmul(int32_t *dst, const int32_t *rows, const int32_t *coef,
+                                    int nrows, int nh)
+{
+    for (int f = 0; f < nrows; f++) {
+        int32_t c = coef[f];
+        if (!c)
+            continue;
+        const int32_t *row = rows + f * nh;
+        for (int j = 0; j < nh; j++)
+            dst[j] += c * row[j];
+    }
+}
+
 /* acc[k] = sum over j < nh of w2[k * nh + j] * htab[bin(pre[j])], for the outputs k < 5
  * whose bit is set in `mask` (the others are left alone: the caller knows they are
  * zeroed afterwards, e.g. a gammon once the opponent has borne off). */
