@@ -29,9 +29,9 @@ from fastbg._core.board cimport (load_board, swap_into, row_sum, loser_class, is
 from fastbg._core.dice cimport roll_index, opening_roll, get_bitgen
 from fastbg._core.movegen cimport movegen_t, movegen_new, movegen_free, generate
 from fastbg._core.turn cimport play_turn_c
-from fastbg._core.eval cimport Policy
+from fastbg._core.eval cimport Policy, Evaluator
 from fastbg._core.policies cimport as_policy
-from fastbg._core.nn cimport NNPolicy, qnet_t, q_probabilities, NN_OUTPUTS
+from fastbg._core.nn cimport NN_OUTPUTS
 from numpy.random cimport bitgen_t
 
 cnp.import_array()
@@ -128,14 +128,14 @@ cdef void last_roll_probabilities_c(const board_t* b, double* p) noexcept nogil:
                 break
 
 
-cdef void probabilities_c(const qnet_t* q, const board_t* b, double* p) noexcept nogil:
-    """The five probabilities of b (row 0 on roll, before its roll): the nn policy's
-    (bear-off database or network, q_probabilities), but exact on the last roll, where
-    they are cheap and where the network, which rarely sees such positions, can be far off."""
+cdef void probabilities_c(Evaluator ev, const board_t* b, double* p) noexcept nogil:
+    """The five probabilities of b (row 0 on roll, before its roll): the evaluator's
+    (bear-off database or network), but exact on the last roll, where they are cheap and
+    where a network, which rarely sees such positions, can be far off."""
     if last_roll_c(b):
         last_roll_probabilities_c(b, p)
         return
-    q_probabilities(q, b, p)
+    ev.probabilities_c(b, p)
 
 
 cdef double default_x_c(const board_t* b) noexcept nogil:
@@ -355,7 +355,7 @@ cdef int m_decision_c(const double* R, const double* q, int a, int b, int j, bin
 # The game loop
 # ---------------------------------------------------------------------------------------
 
-cdef int play_cubeful_c(const board_t* start, bitgen_t* bg, Policy policy, const qnet_t* q,
+cdef int play_cubeful_c(const board_t* start, bitgen_t* bg, Policy policy, Evaluator cube_ev,
                         movegen_t* g, int lc0, int owner0, int max_log2, double xfix,
                         bint jacoby, bint opening, int* lc_out,
                         const double* mR, int ma, int mb) noexcept nogil:
@@ -389,7 +389,7 @@ cdef int play_cubeful_c(const board_t* start, bitgen_t* bg, Policy policy, const
             bw = mb if side == 0 else ma
             if lc < max_log2 and (owner == -1 or owner == side) and (
                     mR == NULL or aw > (1 << lc)):
-                probabilities_c(q, &boards[cur], p)
+                probabilities_c(cube_ev, &boards[cur], p)
                 x = xfix if xfix >= 0.0 else default_x_c(&boards[cur])
                 if mR == NULL:
                     act = cube_decision_c(p, x, owner == side, jacoby)
@@ -449,7 +449,7 @@ def cubeful_block(board, games, bitgen, policy, evaluator, *, cube=1, cube_owner
         Advanced in place (dice, and the checker policy's own draws).
     policy : Policy or str
         Checker play (:func:`fastbg._core.eval.make_policy` or its name).
-    evaluator : fastbg._core.nn.NNPolicy
+    evaluator : fastbg._core.eval.Evaluator
         The network whose 0-ply probabilities drive the cube decisions.
     cube : int
         Starting cube value, a power of two <= ``max_cube``.
@@ -489,10 +489,10 @@ def cubeful_block(board, games, bitgen, policy, evaluator, *, cube=1, cube_owner
     if isinstance(games, (bool, np.bool_)) or not isinstance(games, (int, np.integer)) or games < 0:
         raise ValueError(f"games must be a non-negative int, got {games!r}")
     lc0_, own_, ml_, x_ = _check_cube_args(cube, cube_owner, max_cube, x)
-    if not isinstance(evaluator, NNPolicy):
-        raise TypeError(f"evaluator must be a fastbg._core.nn.NNPolicy, got "
-                        f"{type(evaluator).__name__}")
-    cdef NNPolicy ev = <NNPolicy>evaluator
+    if not isinstance(evaluator, Evaluator):
+        raise TypeError(f"evaluator must be a fastbg._core.eval.Evaluator (NNPolicy or "
+                        f"EvalPolicy), got {type(evaluator).__name__}")
+    cdef Evaluator ev = <Evaluator>evaluator
     cdef int lc0 = lc0_, own = own_, ml = ml_
     cdef double xfix = x_
     cdef bint jac = bool(jacoby), op = bool(opening)
@@ -523,7 +523,7 @@ def cubeful_block(board, games, bitgen, policy, evaluator, *, cube=1, cube_owner
     try:
         with nogil:
             for i in range(ng):
-                c = play_cubeful_c(&b, bg, pol, &ev.q, g, lc0, own, ml, xfix, jac, op, &lc,
+                c = play_cubeful_c(&b, bg, pol, ev, g, lc0, own, ml, xfix, jac, op, &lc,
                                    mR, ma, mb)
                 if c < 0:
                     break
@@ -577,12 +577,12 @@ def probabilities(evaluator, board):
     the last roll, where it is exact (see :func:`fastbg.rollouts.reference_cubeful.probabilities`)."""
     cdef board_t b
     load_board(board, &b)
-    if not isinstance(evaluator, NNPolicy):
-        raise TypeError("evaluator must be a fastbg._core.nn.NNPolicy")
-    cdef NNPolicy ev = <NNPolicy>evaluator
+    if not isinstance(evaluator, Evaluator):
+        raise TypeError("evaluator must be a fastbg._core.eval.Evaluator (NNPolicy or EvalPolicy)")
+    cdef Evaluator ev = <Evaluator>evaluator
     out = np.empty(5, dtype=np.float64)
     cdef double p[5]
-    probabilities_c(&ev.q, &b, p)
+    probabilities_c(ev, &b, p)
     for i in range(5):
         out[i] = p[i]
     return out

@@ -30,6 +30,15 @@ cdef class Policy:
         # (movegen.play_key), or NULL. May draw from `bg`.
 
 
+cdef class Evaluator(Policy):
+    # A policy that plays by a position evaluator at 0 ply, and the evaluator itself,
+    # for the loops that need probabilities (cubeful games' cube decisions):
+    # fastbg._core.nn.NNPolicy (the first network) and fastbg._core.evaluator.EvalPolicy.
+    cdef void probabilities_c(self, const board_t* b, double* p) noexcept nogil
+        # p[0..4]: the five probabilities of b (row 0 on roll, before its roll; the game
+        # not over): win, win_gammon, win_backgammon, lose_gammon, lose_backgammon.
+
+
 cdef class RandomPolicy(Policy):
     # Uniform choice: one draw k = bounded(bg, n), then the play of rank k in
     # the order of play keys, ties in canonical order (found by quickselect over

@@ -147,6 +147,15 @@ cdef int select_rank(const board_t* plays, const uint64_t* keys, int n, int k) n
     return member[0]        # not reached: the ranks 0..m-1 are all taken
 
 
+cdef class Evaluator(Policy):
+    """Base class of the policies that play by a position evaluator (abstract)."""
+
+    cdef void probabilities_c(self, const board_t* b, double* p) noexcept nogil:
+        cdef int k
+        for k in range(5):
+            p[k] = 0.0
+
+
 cdef class RandomPolicy(Policy):
     """Uniform random play: ``bounded(bitgen, n)`` in canonical order."""
 

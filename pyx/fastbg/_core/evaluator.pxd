@@ -12,7 +12,7 @@ and both engines agree bit for bit.
 """
 from libc.stdint cimport int32_t
 from fastbg._core._types cimport board_t
-from fastbg._core.eval cimport Policy
+from fastbg._core.eval cimport Policy, Evaluator
 from fastbg._core.nn cimport qnet_t, qpre_t
 
 
@@ -26,7 +26,7 @@ cdef void e_pre(const enet_t* e, const board_t* b, qpre_t* pre) noexcept nogil
     # Integer hidden pre-activations of b (row 0 on roll): nn.q_pre's point and off rows
     # plus, for the contact net, sum over the 40 numerators N_f of N_f * feat[f].
 
-cdef class EvalPolicy(Policy):
+cdef class EvalPolicy(Evaluator):
     # 0-ply: the play of highest mover's equity, ties to the canonically first; a play
     # bearing off the last checker scores its exact 1, 2 or 3. Read-only after __init__,
     # so one instance may serve several threads. Never draws from the bit generator.

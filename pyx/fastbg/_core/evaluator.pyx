@@ -11,7 +11,7 @@ from numpy.random cimport bitgen_t
 
 from fastbg._core._types cimport board_t, board_cmp, NCHECKERS
 from fastbg._core.board cimport load_board, swap_into, row_sum, loser_class
-from fastbg._core.eval cimport Policy
+from fastbg._core.eval cimport Policy, Evaluator
 from fastbg._core.nn cimport (NN_OUTPUTS, NN_MAX_HIDDEN, q_pre, q_pre_play, q_outputs,
                               consistent, equity5)
 from fastbg._core.bearoffdb cimport ensure_db, bearoff_probabilities_c
@@ -88,7 +88,7 @@ cdef void _bind(enet_t* e, dict t):
     e.feat = <const int32_t*>cnp.PyArray_DATA(t["feat"])
 
 
-cdef class EvalPolicy(Policy):
+cdef class EvalPolicy(Evaluator):
     """0-ply checker play by the second evaluator (contact and race nets).
 
     Parameters

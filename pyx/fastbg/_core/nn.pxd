@@ -27,7 +27,7 @@ bitwise equal outputs and choose the same play, ties included.
 """
 from libc.stdint cimport int16_t, int32_t, int64_t
 from fastbg._core._types cimport board_t
-from fastbg._core.eval cimport Policy
+from fastbg._core.eval cimport Policy, Evaluator
 from fastbg._core.movegen cimport movegen_t
 
 cdef enum:
@@ -81,7 +81,7 @@ cdef struct qnet_t:
     const double* sig       # [SIG_STEPS + 1]: the output sigmoid
 
 
-cdef class NNPolicy(Policy):
+cdef class NNPolicy(Evaluator):
     # 0-ply: the play maximising the mover's cubeless equity, ties to the
     # canonically first play. Holds its own snapshot of the weights (tables of
     # qnet_t), read-only, so one instance may be used from several threads.

@@ -29,7 +29,7 @@ from fastbg._core.board cimport (load_board, board_to_array, swap_into, row_sum,
 from fastbg._core.dice cimport roll_index, opening_roll, get_bitgen
 from fastbg._core.movegen cimport movegen_t, movegen_new, movegen_free, generate
 from fastbg._core.turn cimport play_turn_c
-from fastbg._core.eval cimport Policy
+from fastbg._core.eval cimport Policy, Evaluator
 from fastbg._core.bearoffdb cimport (ensure_db, is_bearoff_c, bearoff_probabilities_c,
                                     bearoff_prefetch_c)
 
@@ -465,7 +465,7 @@ cdef double q_play_equity(const qnet_t* q, const board_t* before, const qpre_t* 
     return -equity5(p)
 
 
-cdef class NNPolicy(Policy):
+cdef class NNPolicy(Evaluator):
     """0-ply neural-network checker play.
 
     Parameters
@@ -529,6 +529,9 @@ cdef class NNPolicy(Policy):
                 best_e = e
                 best = j
         return best
+
+    cdef void probabilities_c(self, const board_t* b, double* p) noexcept nogil:
+        q_probabilities(&self.q, b, p)
 
     def forward(self, board):
         """Raw outputs of a position (row 0 on roll) by the policy's forward pass.
