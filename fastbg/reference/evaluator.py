@@ -30,6 +30,7 @@ from pathlib import Path
 import numpy as np
 
 from . import bearoffdb
+from .movegen import legal_plays
 from . import features as F
 from .nn import (H_MAXV, H_OFFSET, H_ONE, H_ONE_LOG2, H_SHIFT, NN_OUTPUTS, Q_BITS, consistent,
                  equity, hidden_table, sigmoid)
@@ -235,6 +236,17 @@ def probabilities(qnets: dict, boards) -> np.ndarray:
     return p[0] if single else p
 
 
+def _flip(r: np.ndarray) -> np.ndarray:
+    """Probabilities of the other side: win <-> lose, gammons exchanged."""
+    return np.array([1.0 - r[0], r[3], r[4], r[1], r[2]])
+
+
+def _before(a: np.ndarray, b: np.ndarray) -> bool:
+    """Whether board ``a`` comes before ``b`` in the canonical (lexicographic) order."""
+    d = np.flatnonzero(a.reshape(-1) != b.reshape(-1))
+    return bool(len(d)) and int(a.reshape(-1)[d[0]]) < int(b.reshape(-1)[d[0]])
+
+
 # --------------------------------------------------------------------------- the nets on disk
 
 def nets_path() -> Path:
@@ -318,6 +330,71 @@ class EvalPolicy:
     def choose(self, board_before, plays, bitgen=None) -> int:
         """Index of the play of highest equity, ties to the first (canonical order)."""
         return int(np.argmax(self.play_equities(board_before, plays)))
+
+    # ------------------------------------------------------------- lookahead (labels)
+
+    def after_probs(self, play) -> np.ndarray:
+        """The mover's probabilities after its play (mover in row 0, rows not swapped)."""
+        play = np.asarray(play, dtype=np.int8)
+        if not play[0].any():
+            loser = play[1]
+            gammon = loser.sum() == 15
+            return np.array([1.0, float(gammon), float(gammon and loser[18:].any()), 0.0, 0.0])
+        return _flip(probabilities(self.q, play[::-1]))
+
+    def _ply1(self, pos) -> np.ndarray:
+        acc = np.zeros(NN_OUTPUTS)
+        for d1 in range(1, 7):
+            for d2 in range(1, d1 + 1):
+                plays = legal_plays(pos, d1, d2)
+                if len(plays) == 0:
+                    q = self.after_probs(pos)
+                else:
+                    q = self.after_probs(plays[int(np.argmax(self.play_equities(pos, plays)))])
+                acc = acc + (1.0 if d1 == d2 else 2.0) * q
+        return acc / 36.0
+
+    def _ply2(self, pos, cands: int) -> np.ndarray:
+        acc = np.zeros(NN_OUTPUTS)
+        for d1 in range(1, 7):
+            for d2 in range(1, d1 + 1):
+                plays = legal_plays(pos, d1, d2)
+                if len(plays) == 0:
+                    best_q = _flip(self._ply1(pos[::-1]))
+                else:
+                    eq0 = self.play_equities(pos, plays)
+                    order = np.argsort(-eq0, kind="stable")[:cands]  # ties: canonical order
+                    best_q, best_e, best_c = None, 0.0, None
+                    for j in order:
+                        c = plays[j]
+                        q = self.after_probs(c) if not c[0].any() else _flip(self._ply1(c[::-1]))
+                        e = float(equity(q))
+                        if best_q is None or e > best_e or (e == best_e and _before(c, best_c)):
+                            best_q, best_e, best_c = q, e, c
+                acc = acc + (1.0 if d1 == d2 else 2.0) * best_q
+        return acc / 36.0
+
+    def lookahead(self, boards, plies: int = 1, candidates: int = 4) -> np.ndarray:
+        """The 0-, 1- or 2-ply probabilities of positions (the core's, bit for bit).
+
+        Parameters
+        ----------
+        boards : array_like of int, shape (n, 2, 25)
+        plies : {0, 1, 2}
+        candidates : int
+            The 0-ply best plays of a roll that the 2-ply look-ahead values at 1 ply.
+
+        Returns
+        -------
+        numpy.ndarray of float64, shape (n, 5)
+        """
+        b = np.asarray(boards, dtype=np.int8).reshape(-1, 2, 25)
+        if plies not in (0, 1, 2):
+            raise ValueError(f"plies must be 0, 1 or 2, got {plies!r}")
+        if plies == 0:
+            return probabilities(self.q, b).reshape(-1, NN_OUTPUTS)
+        f = self._ply1 if plies == 1 else (lambda x: self._ply2(x, candidates))
+        return np.array([f(np.ascontiguousarray(x)) for x in b]).reshape(-1, NN_OUTPUTS)
 
     def __repr__(self) -> str:
         return f"EvalPolicy(hidden={self.q['contact']['bias'].shape[0]}/{self.q['race']['bias'].shape[0]})"

@@ -14,6 +14,7 @@ from libc.stdint cimport int32_t
 from fastbg._core._types cimport board_t
 from fastbg._core.eval cimport Policy, Evaluator
 from fastbg._core.nn cimport qnet_t, qpre_t
+from fastbg._core.movegen cimport movegen_t
 
 
 cdef struct enet_t:
@@ -42,5 +43,17 @@ cdef class EvalPolicy(Evaluator):
 
     cdef double contact_play_equity(self, const board_t* before, const qpre_t* base,
                                     const board_t* play) noexcept nogil
+    # Lookahead, for training labels (fastbg.reference.evaluator mirrors them):
+    cdef void after_probs(self, const board_t* play, double* q) noexcept nogil
+        # The mover's probabilities after its play (mover in row 0; exact if it won).
+    cdef int best_play(self, const board_t* pos, const qpre_t* base, board_t* plays,
+                       int n) noexcept nogil
+        # The play of highest 0-ply equity, ties to the canonically first.
+    cdef int ply1_probs(self, movegen_t* g, const board_t* pos, double* out) noexcept nogil
+        # 1-ply probabilities of pos: sum over the 21 rolls (weight 1 a double, 2 else, in
+        # the order d1 = 1..6, d2 = 1..d1) of after_probs(best play), / 36. -1 on overflow.
+    cdef int ply2_probs(self, movegen_t* g, movegen_t* g2, const board_t* pos, int cands,
+                        double* out) noexcept nogil
+        # 2-ply: per roll the best of the `cands` best 0-ply plays by 1-ply equity.
         # play_equity_c(play), the contact net's point rows corrected from `base`, the
         # pre-activations of swap(before) (nn.q_pre_play), at the slots the play changes.

@@ -9,7 +9,8 @@ cimport numpy as cnp
 from libc.stdint cimport int16_t, int32_t, int64_t, uint64_t
 from numpy.random cimport bitgen_t
 
-from fastbg._core._types cimport board_t, board_cmp, NCHECKERS
+from fastbg._core._types cimport board_t, board_cmp, NCHECKERS, MAX_PLAYS
+from fastbg._core.movegen cimport movegen_t, movegen_new, movegen_free, generate
 from fastbg._core.board cimport load_board, swap_into, row_sum, loser_class
 from fastbg._core.eval cimport Policy, Evaluator
 from fastbg._core.nn cimport (NN_OUTPUTS, NN_MAX_HIDDEN, q_pre, q_pre_play, q_outputs,
@@ -56,6 +57,15 @@ cdef void e_probabilities(const enet_t* e, const board_t* b, double* p) noexcept
     cdef qpre_t pre[NN_MAX_HIDDEN]
     e_pre(e, b, pre)
     e_read(e, b, pre, p)
+
+
+cdef inline void _flip(const double* r, double* q) noexcept nogil:
+    """Probabilities of the other side: win <-> lose, gammons exchanged."""
+    q[0] = 1.0 - r[0]
+    q[1] = r[3]
+    q[2] = r[4]
+    q[3] = r[1]
+    q[4] = r[2]
 
 
 def _net_tables(weights, kind):
@@ -219,6 +229,192 @@ cdef class EvalPolicy(Evaluator):
         for j in range(arr.shape[0]):
             load_board(arr[j], &b)
             out[j] = self.contact_play_equity(&bf, base, &b)
+        return out
+
+    # ------------------------------------------------------------- lookahead (labels)
+
+    cdef void after_probs(self, const board_t* play, double* q) noexcept nogil:
+        """The mover's probabilities after its play (mover in row 0, rows not swapped)."""
+        cdef board_t sw
+        cdef double r[NN_OUTPUTS]
+        cdef int c
+        if row_sum(play.p[0]) == 0:
+            c = loser_class(play.p[1])          # 0 single, 1 gammon, 2 backgammon
+            q[0] = 1.0
+            q[1] = 1.0 if c >= 1 else 0.0
+            q[2] = 1.0 if c >= 2 else 0.0
+            q[3] = 0.0
+            q[4] = 0.0
+            return
+        swap_into(play, &sw)
+        self.probabilities_c(&sw, r)
+        _flip(r, q)
+
+    cdef int best_play(self, const board_t* pos, const qpre_t* base, board_t* plays,
+                       int n) noexcept nogil:
+        """Index of the play of highest 0-ply equity, ties to the canonically first."""
+        cdef int j, best = 0
+        cdef double e, best_e = 0.0
+        for j in range(n):
+            e = self.contact_play_equity(pos, base, &plays[j])
+            if j == 0 or e > best_e or (e == best_e and board_cmp(&plays[j], &plays[best]) < 0):
+                best_e = e
+                best = j
+        return best
+
+    cdef int ply1_probs(self, movegen_t* g, const board_t* pos, double* out) noexcept nogil:
+        """out: the 1-ply probabilities of pos for its side on roll (-1: buffer overflow)."""
+        cdef board_t sw
+        cdef qpre_t base[NN_MAX_HIDDEN]
+        cdef double q[NN_OUTPUTS]
+        cdef double acc[NN_OUTPUTS]
+        cdef double w
+        cdef int d1, d2, n, k
+        for k in range(NN_OUTPUTS):
+            acc[k] = 0.0
+        swap_into(pos, &sw)
+        q_pre(&self.contact.q, &sw, base)
+        for d1 in range(1, 7):
+            for d2 in range(1, d1 + 1):
+                n = generate(g, pos, d1, d2, NULL, 0)
+                if n < 0:
+                    return -1
+                if n == 0:
+                    self.after_probs(pos, q)     # no play: the turn passes
+                else:
+                    self.after_probs(&g.plays[self.best_play(pos, base, g.plays, n)], q)
+                w = 1.0 if d1 == d2 else 2.0
+                for k in range(NN_OUTPUTS):
+                    acc[k] = acc[k] + w * q[k]
+        for k in range(NN_OUTPUTS):
+            out[k] = acc[k] / 36.0
+        return 0
+
+    cdef int ply2_probs(self, movegen_t* g, movegen_t* g2, const board_t* pos, int cands,
+                        double* out) noexcept nogil:
+        """out: the 2-ply probabilities of pos: per roll, the best of the `cands` best
+        0-ply plays by their 1-ply equity (ties canonical), averaged over the 21 rolls."""
+        cdef board_t sw
+        cdef board_t cb[64]
+        cdef qpre_t base[NN_MAX_HIDDEN]
+        cdef double eq0[MAX_PLAYS]
+        cdef int cand[64]
+        cdef double q[NN_OUTPUTS]
+        cdef double r[NN_OUTPUTS]
+        cdef double best_q[NN_OUTPUTS]
+        cdef double acc[NN_OUTPUTS]
+        cdef double w, e, best_e
+        cdef int d1, d2, n, k, j, m, posn, best
+        for k in range(NN_OUTPUTS):
+            acc[k] = 0.0
+        swap_into(pos, &sw)
+        q_pre(&self.contact.q, &sw, base)
+        for d1 in range(1, 7):
+            for d2 in range(1, d1 + 1):
+                n = generate(g, pos, d1, d2, NULL, 0)
+                if n < 0:
+                    return -1
+                if n == 0:
+                    # no play: the opponent is on roll at swap(pos); its 1-ply, flipped
+                    if self.ply1_probs(g2, &sw, r) < 0:
+                        return -1
+                    _flip(r, best_q)
+                else:
+                    for j in range(n):
+                        eq0[j] = self.contact_play_equity(pos, base, &g.plays[j])
+                    m = 0          # the `cands` best, best first, ties canonical
+                    for j in range(n):
+                        posn = m
+                        while posn > 0 and (eq0[j] > eq0[cand[posn - 1]] or (
+                                eq0[j] == eq0[cand[posn - 1]]
+                                and board_cmp(&g.plays[j], &g.plays[cand[posn - 1]]) < 0)):
+                            posn -= 1
+                        if posn >= cands:
+                            continue
+                        if m < cands:
+                            m += 1
+                        k = m - 1
+                        while k > posn:
+                            cand[k] = cand[k - 1]
+                            k -= 1
+                        cand[posn] = j
+                    for k in range(m):
+                        cb[k] = g.plays[cand[k]]
+                    best = -1
+                    best_e = 0.0
+                    for k in range(m):
+                        if row_sum(cb[k].p[0]) == 0:
+                            self.after_probs(&cb[k], q)
+                        else:
+                            swap_into(&cb[k], &sw)
+                            if self.ply1_probs(g2, &sw, r) < 0:
+                                return -1
+                            _flip(r, q)
+                        e = equity5(q)
+                        if best < 0 or e > best_e or (e == best_e and board_cmp(&cb[k], &cb[best]) < 0):
+                            best = k
+                            best_e = e
+                            for j in range(NN_OUTPUTS):
+                                best_q[j] = q[j]
+                    swap_into(pos, &sw)      # restore (sw was reused)
+                w = 1.0 if d1 == d2 else 2.0
+                for k in range(NN_OUTPUTS):
+                    acc[k] = acc[k] + w * best_q[k]
+        for k in range(NN_OUTPUTS):
+            out[k] = acc[k] / 36.0
+        return 0
+
+    def lookahead(self, boards, plies=1, candidates=4):
+        """The 1-ply or 2-ply probabilities of positions (row 0 on roll, before its roll).
+
+        Parameters
+        ----------
+        boards : array_like of int, shape (n, 2, 25)
+            Games not over.
+        plies : {0, 1, 2}
+            0: the evaluator itself; 1: the average over the 21 rolls of the probabilities
+            after the 0-ply best play; 2: the same with each roll's play chosen among its
+            ``candidates`` best 0-ply plays by their 1-ply equity, and valued at 1 ply.
+        candidates : int
+            1..64 (2 plies only).
+
+        Returns
+        -------
+        numpy.ndarray of float64, shape (n, 5)
+            Same numbers as :meth:`fastbg.reference.evaluator.EvalPolicy.lookahead`.
+        """
+        arr = np.ascontiguousarray(boards, dtype=np.int8).reshape(-1, 2, 25)
+        if plies not in (0, 1, 2):
+            raise ValueError(f"plies must be 0, 1 or 2, got {plies!r}")
+        if not 1 <= candidates <= 64:
+            raise ValueError(f"candidates must be in 1..64, got {candidates!r}")
+        cdef int n = arr.shape[0], i, rc = 0, pl = plies, ca = candidates
+        out = np.zeros((n, NN_OUTPUTS), dtype=np.float64)
+        cdef double[:, ::1] o = out
+        cdef board_t b
+        cdef movegen_t* g = movegen_new()
+        cdef movegen_t* g2 = movegen_new()
+        if g == NULL or g2 == NULL:
+            movegen_free(g)
+            movegen_free(g2)
+            raise MemoryError()
+        try:
+            for i in range(n):
+                load_board(arr[i], &b)
+                if row_sum(b.p[0]) == 0 or row_sum(b.p[1]) == 0:
+                    raise ValueError(f"board {i}: the game is over")
+                with nogil:
+                    if pl == 0:
+                        self.probabilities_c(&b, &o[i, 0])
+                    elif pl == 1:
+                        rc = self.ply1_probs(g, &b, &o[i, 0])
+                    else:
+                        rc = self.ply2_probs(g, g2, &b, ca, &o[i, 0])
+                if rc < 0:
+                    raise RuntimeError(f"a roll had more than {MAX_PLAYS} legal plays")
+        finally:
+            movegen_free(g)
+            movegen_free(g2)
         return out
 
     def __repr__(self):
