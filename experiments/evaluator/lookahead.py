@@ -64,6 +64,12 @@ def main(argv=None) -> int:
     ap.add_argument("--positions", required=True)
     ap.add_argument("--out", required=True)
     ap.add_argument("--chunk", type=int, default=20000)
+    ap.add_argument("--part", default="0/1", help="K/N: label only chunks k with k % N == K "
+                    "(run N processes, one a core)")
+    ap.add_argument("--plies", type=int, default=1, choices=(1, 2),
+                    help="1: the best play of each roll at 0 ply; 2: its candidates at 1 ply "
+                         "(needs --nets; about 17 ms a position)")
+    ap.add_argument("--candidates", type=int, default=3, help="2 plies: plays valued at 1 ply")
     ap.add_argument("--nets", default=None,
                     help="the second evaluator's nets (fastbg.reference.evaluator.save_nets); "
                          "default the shipped first network")
@@ -76,10 +82,16 @@ def main(argv=None) -> int:
     t0 = time.perf_counter()
     for k, start in enumerate(range(0, len(boards), args.chunk)):
         path = out.parent / f"{out.name}_{k:04d}.npz"
-        if path.exists():
+        part, nparts = (int(v) for v in args.part.split("/"))
+        if path.exists() or k % nparts != part:
             continue
         idx = np.arange(start, min(start + args.chunk, len(boards)))
-        probs = np.array([one_ply(eng, nn, np.ascontiguousarray(boards[i])) for i in idx])
+        if args.nets is not None:     # the core's nogil look-ahead of the second evaluator
+            probs = nn.lookahead(boards[idx], args.plies, args.candidates)
+        elif args.plies == 1:
+            probs = np.array([one_ply(eng, nn, np.ascontiguousarray(boards[i])) for i in idx])
+        else:
+            raise SystemExit("--plies 2 needs --nets (the second evaluator's look-ahead)")
         np.savez(path, index=idx, probs=probs)
         print(f"{idx[-1] + 1}/{len(boards)} in {time.perf_counter() - t0:.0f} s", file=sys.stderr,
               flush=True)

@@ -1,0 +1,100 @@
+"""One generation of the evaluator: positions, labels, training, packing, scoring.
+
+Generation ``k`` plays ``--games`` self-play games with generation ``k - 1``'s nets (the
+shipped first network for ``k = 1``), keeps positions and alternatives
+(``positions.py``), labels them by the previous nets' look-ahead (``lookahead.py``, 1 or 2
+plies), trains the contact and race nets from the previous ones (``train.py``), packs them
+(``pack.py``) and scores them on the checker-play benchmark (``../errorrate.py``), so that
+each generation is judged by error rate, not by its loss. Every step is skipped when its
+output exists, so re-running the command resumes. Results are appended to
+``experiments/results/evaluator_generations.jsonl``.
+
+Usage::
+
+    python experiments/evaluator/generation.py --gen 3 --games 25000 --plies 1
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+RUNS = HERE.parent / "runs" / "evaluator"
+RESULTS = HERE.parent / "results" / "evaluator_generations.jsonl"
+PY = sys.executable
+
+
+def run(cmd: list[str], log) -> None:
+    print("+", " ".join(cmd), file=log, flush=True)
+    t0 = time.perf_counter()
+    subprocess.run(cmd, check=True, stdout=log, stderr=subprocess.STDOUT)
+    print(f"  {time.perf_counter() - t0:.0f} s", file=log, flush=True)
+
+
+def last_epoch(run_dir: Path) -> Path:
+    return sorted(run_dir.glob("epoch_*.npz"))[-1]
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--gen", type=int, required=True)
+    ap.add_argument("--games", type=int, default=25000)
+    ap.add_argument("--keep", type=float, default=0.2)
+    ap.add_argument("--alternatives", type=int, default=3)
+    ap.add_argument("--plies", type=int, default=1, choices=(1, 2))
+    ap.add_argument("--parts", type=int, default=1, help="label with this many processes")
+    ap.add_argument("--contact-epochs", type=int, default=12)
+    ap.add_argument("--race-epochs", type=int, default=20)
+    ap.add_argument("--threads", type=int, default=2)
+    args = ap.parse_args(argv)
+    k = args.gen
+    prev = RUNS / f"nets_g{k - 1}.npz"
+    if not prev.exists():
+        raise SystemExit(f"{prev} is missing: run generation {k - 1} first")
+    pos, lab = RUNS / f"positions_g{k}", RUNS / f"lookahead_g{k}"
+    log = open(RUNS / f"generation_g{k}.log", "a")
+    t0 = time.perf_counter()
+    if not pos.with_suffix(".npz").exists():
+        run([PY, str(HERE / "positions.py"), "--games", str(args.games), "--seed", str(k),
+             "--alternatives", str(args.alternatives), "--keep", str(args.keep),
+             "--nets", str(prev), "--out", str(pos)], log)
+    if not (RUNS / f"lookahead_g{k}.done").exists():
+        base = [PY, str(HERE / "lookahead.py"), "--positions", str(pos.with_suffix(".npz")),
+                "--nets", str(prev), "--plies", str(args.plies), "--out", str(lab)]
+        procs = [subprocess.Popen(base + ["--part", f"{i}/{args.parts}"], stdout=log,
+                                  stderr=subprocess.STDOUT) for i in range(args.parts)]
+        if any(p.wait() for p in procs):
+            raise SystemExit("labelling failed; see the log")
+        (RUNS / f"lookahead_g{k}.done").write_text("done\n")
+    inits = {"contact": RUNS / f"c{k - 1}", "race": RUNS / f"r{k - 1}"}
+    for kind, epochs in (("race", args.race_epochs), ("contact", args.contact_epochs)):
+        name = f"{kind[0]}{k}"
+        if not (RUNS / name / f"epoch_{epochs - 1:03d}.npz").exists():
+            run([PY, str(HERE / "train.py"), "--net", kind, "--name", name,
+                 "--init", str(last_epoch(inits[kind])), "--positions", str(pos.with_suffix(".npz")),
+                 "--labels", f"lookahead:{lab}", "--epochs", str(epochs),
+                 "--threads", str(args.threads)], log)
+    nets = RUNS / f"nets_g{k}.npz"
+    run([PY, str(HERE / "pack.py"), "--contact", str(last_epoch(RUNS / f"c{k}")),
+         "--race", str(last_epoch(RUNS / f"r{k}")), "--out", str(nets)], log)
+    name = f"evaluator_g{k}"
+    run([PY, str(HERE.parent / "errorrate.py"), "score", "--hook",
+         f"{HERE / 'hook.py'}:load", "--hook-arg",
+         f"contact={last_epoch(RUNS / f'c{k}')},race={last_epoch(RUNS / f'r{k}')}",
+         "--name", name], log)
+    score = json.loads((HERE.parent / "results" / f"errorrate_{name}.json").read_text())
+    rec = {"gen": k, "args": vars(args), "seconds": time.perf_counter() - t0,
+           "error_mp": {c: score["by_class"][c]["evaluator"]["mean_mp"]
+                        for c in ("contact", "crashed", "race", "all_but_bearoff")}}
+    with open(RESULTS, "a") as f:
+        f.write(json.dumps(rec) + "\n")
+    print(json.dumps(rec))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
