@@ -191,3 +191,24 @@ def test_lookahead_labels_agree_between_engines(plies):
     # the same choices; the sums of 21 rolls agree to rounding
     np.testing.assert_allclose(rl, cl, rtol=0, atol=1e-12)
     assert np.all((0 <= cl) & (cl <= 1))
+
+
+def test_one_ply_policies_agree_between_engines():
+    nets = random_nets(9, hidden=8)
+    r, c = rev.EvalPolicy1Ply(nets, candidates=3), core().EvalPolicy1Ply(nets, candidates=3)
+    rng = np.random.default_rng(5)
+    b = np.array(START_BOARD)
+    checked = 0
+    while checked < 6:
+        d1, d2 = (int(x) for x in rng.integers(1, 7, 2))
+        plays = legal_plays(b, d1, d2)
+        if len(plays) > 1:
+            np.testing.assert_array_equal(r.play_values(plays[:3]), c.play_values(plays[:3]))
+            assert r.choose(b, plays) == c.choose(b, plays, np.random.PCG64DXSM(0))
+            checked += 1
+        if len(plays):
+            b = plays[rng.integers(len(plays))]
+        if not b[0].any():
+            b = np.array(START_BOARD)
+            continue
+        b = b[::-1].copy()

@@ -37,7 +37,7 @@ from .nn import (H_MAXV, H_OFFSET, H_ONE, H_ONE_LOG2, H_SHIFT, NN_OUTPUTS, Q_BIT
 
 __all__ = ["KINDS", "N_INPUTS", "check_net", "quantize_net", "forward", "forward_q",
            "probabilities", "load_nets", "save_nets", "nets_path", "default_nets",
-           "EvalPolicy"]
+           "EvalPolicy", "EvalPolicy1Ply"]
 
 KINDS = ("contact", "race")
 #: Inputs of each net (docs/evaluator.md).
@@ -398,3 +398,55 @@ class EvalPolicy:
 
     def __repr__(self) -> str:
         return f"EvalPolicy(hidden={self.q['contact']['bias'].shape[0]}/{self.q['race']['bias'].shape[0]})"
+
+
+class EvalPolicy1Ply(EvalPolicy):
+    """1-ply checker play by the second evaluator (mirror of the core's).
+
+    Parameters
+    ----------
+    nets : dict, optional
+        As :class:`EvalPolicy`.
+    candidates : int, default 8
+        Plays kept from the 0-ply ranking (best first, ties canonical), 1..64.
+    """
+
+    name = "nn2-1ply"
+
+    def __init__(self, nets: dict | None = None, candidates: int = 8):
+        super().__init__(nets)
+        if not 1 <= candidates <= 64:
+            raise ValueError(f"candidates must be in 1..64, got {candidates}")
+        self.candidates = candidates
+
+    def reply_value(self, after) -> float:
+        """The mover's 1-ply equity after its play (rows not swapped)."""
+        after = np.asarray(after, dtype=np.int8)
+        if not after[0].any():
+            loser = after[1]
+            return 1.0 if loser.sum() < 15 else (3.0 if loser[18:].any() else 2.0)
+        opp = np.ascontiguousarray(after[::-1])
+        acc = 0.0
+        for d1 in range(1, 7):
+            for d2 in range(1, d1 + 1):
+                replies = legal_plays(opp, d1, d2)
+                if len(replies) == 0:
+                    best = float(self.play_equities(opp, opp[None])[0])
+                else:
+                    best = float(self.play_equities(opp, replies).max())
+                acc = acc + (1.0 if d1 == d2 else 2.0) * best
+        return -(acc / 36.0)
+
+    def play_values(self, plays) -> np.ndarray:
+        """1-ply values of plays (mover's equity; no candidate filter)."""
+        return np.array([self.reply_value(p) for p in np.asarray(plays, dtype=np.int8).reshape(-1, 2, 25)])
+
+    def choose(self, board_before, plays, bitgen=None) -> int:
+        eq0 = self.play_equities(board_before, plays)
+        cand = np.argsort(-eq0, kind="stable")[: self.candidates]   # ties: canonical order
+        values = [self.reply_value(plays[j]) for j in cand]
+        best = int(np.argmax(values))      # ties: the earlier candidate, canonical among equals
+        for k, v in enumerate(values):     # equal values: the canonically first play
+            if v == values[best] and _before(plays[cand[k]], plays[cand[best]]):
+                best = k
+        return int(cand[best])

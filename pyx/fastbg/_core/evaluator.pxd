@@ -57,3 +57,13 @@ cdef class EvalPolicy(Evaluator):
         # 2-ply: per roll the best of the `cands` best 0-ply plays by 1-ply equity.
         # play_equity_c(play), the contact net's point rows corrected from `base`, the
         # pre-activations of swap(before) (nn.q_pre_play), at the slots the play changes.
+
+
+cdef class EvalPolicy1Ply(EvalPolicy):
+    # 1-ply: the `candidates` best plays at 0 ply (ties canonical) are valued by the
+    # average over the opponent's 21 rolls of minus its best 0-ply reply (as nn.NN1PlyPolicy).
+    cdef movegen_t* g2              # own workspace for the replies (one per instance)
+    cdef readonly int candidates
+
+    cdef double reply_value(self, const board_t* after) noexcept nogil
+        # The mover's 1-ply equity after its play (mover in row 0, rows not swapped).

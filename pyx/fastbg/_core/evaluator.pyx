@@ -420,3 +420,124 @@ cdef class EvalPolicy(Evaluator):
     def __repr__(self):
         return (f"EvalPolicy(hidden={self.tables['contact']['bias'].shape[0]}/"
                 f"{self.tables['race']['bias'].shape[0]})")
+
+
+cdef enum:
+    MAX_CANDIDATES = 64
+
+
+cdef class EvalPolicy1Ply(EvalPolicy):
+    """1-ply checker play by the second evaluator (slow: for analysis and small rollouts).
+
+    Parameters
+    ----------
+    nets : dict, optional
+        As :class:`EvalPolicy`.
+    candidates : int, default 8
+        Plays kept from the 0-ply ranking (best first, ties canonical), 1..64.
+
+    Notes
+    -----
+    As :class:`fastbg._core.nn.NN1PlyPolicy`, with the second evaluator: each candidate's
+    value is the average over the opponent's 21 rolls of minus the opponent's best 0-ply
+    reply; the highest wins, ties to the canonically first play. Holds a move generator
+    workspace: use one instance per thread.
+    """
+
+    def __cinit__(self, *args, **kwargs):
+        self.name = "nn2-1ply"
+        self.g2 = movegen_new()
+        if self.g2 == NULL:
+            raise MemoryError()
+
+    def __dealloc__(self):
+        if self.g2 != NULL:
+            movegen_free(self.g2)
+
+    def __init__(self, nets=None, candidates=8):
+        EvalPolicy.__init__(self, nets)
+        if not 1 <= candidates <= MAX_CANDIDATES:
+            raise ValueError(f"candidates must be in 1..{MAX_CANDIDATES}, got {candidates}")
+        self.candidates = candidates
+
+    cdef double reply_value(self, const board_t* after) noexcept nogil:
+        """The mover's 1-ply equity after its play (rows not swapped): the average over the
+        opponent's 21 rolls (weight 1 a double, 2 else, in the order d1 = 1..6,
+        d2 = 1..d1, then / 36) of minus the opponent's best 0-ply reply; no legal reply
+        leaves the position as it is."""
+        cdef board_t opp
+        cdef qpre_t base[NN_MAX_HIDDEN]
+        cdef int d1, d2, n, j
+        cdef double acc = 0.0, best, e
+        if row_sum(after.p[0]) == 0:
+            return 1.0 + loser_class(after.p[1])
+        swap_into(after, &opp)                   # the opponent on roll
+        q_pre(&self.contact.q, after, base)      # = swap(opp), the base of its replies
+        for d1 in range(1, 7):
+            for d2 in range(1, d1 + 1):
+                n = generate(self.g2, &opp, d1, d2, NULL, 0)
+                if n <= 0:
+                    best = self.contact_play_equity(&opp, base, &opp)
+                else:
+                    best = self.contact_play_equity(&opp, base, &self.g2.plays[0])
+                    for j in range(1, n):
+                        e = self.contact_play_equity(&opp, base, &self.g2.plays[j])
+                        if e > best:
+                            best = e
+                acc = acc + (1.0 if d1 == d2 else 2.0) * best
+        return -(acc / 36.0)
+
+    cdef int choose_c(self, const board_t* before, board_t* plays,
+                      const int64_t* scores, const uint64_t* keys, int n,
+                      bitgen_t* bg) noexcept nogil:
+        cdef qpre_t base[NN_MAX_HIDDEN]
+        cdef double eq0[MAX_PLAYS]
+        cdef int cand[MAX_CANDIDATES]
+        cdef board_t sw
+        cdef int j, k, m = 0, pos, best = 0
+        cdef double e, best_e = 0.0
+        swap_into(before, &sw)
+        q_pre(&self.contact.q, &sw, base)
+        for j in range(n):
+            eq0[j] = self.contact_play_equity(before, base, &plays[j])
+        for j in range(n):      # insertion into the candidates, best first, ties canonical
+            pos = m
+            while pos > 0 and (eq0[j] > eq0[cand[pos - 1]] or (
+                    eq0[j] == eq0[cand[pos - 1]] and board_cmp(&plays[j], &plays[cand[pos - 1]]) < 0)):
+                pos -= 1
+            if pos >= self.candidates:
+                continue
+            if m < self.candidates:
+                m += 1
+            k = m - 1
+            while k > pos:
+                cand[k] = cand[k - 1]
+                k -= 1
+            cand[pos] = j
+        for k in range(m):
+            j = cand[k]
+            e = self.reply_value(&plays[j])
+            if k == 0 or e > best_e or (e == best_e and board_cmp(&plays[j], &plays[best]) < 0):
+                best_e = e
+                best = j
+        return best
+
+    def play_values(self, plays):
+        """1-ply values of plays (mover's equity, mover in row 0; no candidate filter).
+
+        Returns
+        -------
+        numpy.ndarray of float64, shape (n,)
+        """
+        arr = np.ascontiguousarray(plays, dtype=np.int8).reshape(-1, 2, 25)
+        cdef int n = arr.shape[0], j
+        cdef board_t b
+        out = np.empty(n, dtype=np.float64)
+        for j in range(n):
+            load_board(arr[j], &b)
+            out[j] = self.reply_value(&b)
+        return out
+
+    def __repr__(self):
+        return (f"EvalPolicy1Ply(hidden={self.tables['contact']['bias'].shape[0]}/"
+                f"{self.tables['race']['bias'].shape[0]}, candidates={self.candidates})")
