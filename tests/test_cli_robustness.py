@@ -118,7 +118,7 @@ def test_opening_and_no_opening_together_are_refused(capsys):
 
 def test_one_game_is_one_game(capsys):
     code, out, _ = run_status(capsys, "rollout", "start", "-n", "1", "--seed", "1", "--no-progress")
-    assert code == 0 and "1 game\n" in out and "1 games" not in out
+    assert code == 0 and ": 1 game\n" in out and ": 1 games" not in out
 
 
 def test_python_dash_m_fastbg_runs_the_cli():
@@ -261,6 +261,6 @@ def test_slow_policy_blocks_keep_the_numbers_independent_of_workers():
     from fastbg.rollouts.blocks import block_size_for
 
     assert block_size_for("nn-1ply") == 100 and block_size_for("nn") == 1000
-    a = fastbg.rollout("bJ7BARiw5+ABMA", 250, seed=5, policy="nn-1ply", workers=1)
-    b = fastbg.rollout("bJ7BARiw5+ABMA", 250, seed=5, policy="nn-1ply", workers=2)
-    assert a.counts.tolist() == b.counts.tolist() and a.games == 250
+    a = fastbg.rollout("bJ7BARiw5+ABMA", 150, seed=5, policy="nn-1ply", workers=1)
+    b = fastbg.rollout("bJ7BARiw5+ABMA", 150, seed=5, policy="nn-1ply", workers=2)
+    assert a.counts.tolist() == b.counts.tolist() and a.games == 150

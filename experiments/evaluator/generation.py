@@ -46,6 +46,7 @@ def main(argv=None) -> int:
     ap.add_argument("--keep", type=float, default=0.2)
     ap.add_argument("--alternatives", type=int, default=3)
     ap.add_argument("--plies", type=int, default=1, choices=(1, 2))
+    ap.add_argument("--races", type=int, default=0, help="random race positions to add")
     ap.add_argument("--parts", type=int, default=1, help="label with this many processes")
     ap.add_argument("--contact-epochs", type=int, default=12)
     ap.add_argument("--race-epochs", type=int, default=20)
@@ -61,7 +62,7 @@ def main(argv=None) -> int:
     if not pos.with_suffix(".npz").exists():
         run([PY, str(HERE / "positions.py"), "--games", str(args.games), "--seed", str(k),
              "--alternatives", str(args.alternatives), "--keep", str(args.keep),
-             "--nets", str(prev), "--out", str(pos)], log)
+             "--races", str(args.races), "--nets", str(prev), "--out", str(pos)], log)
     if not (RUNS / f"lookahead_g{k}.done").exists():
         base = [PY, str(HERE / "lookahead.py"), "--positions", str(pos.with_suffix(".npz")),
                 "--nets", str(prev), "--plies", str(args.plies), "--out", str(lab)]

@@ -20,7 +20,8 @@ Every position before a roll (row 0 on roll) of every game is a candidate, excep
 bear-offs (both sides home: the one-sided database is exact there) and finished games;
 each candidate is kept with probability ``--keep`` (fewer near-duplicates of one game),
 and the pool is de-duplicated. Output: ``<out>.npz`` with ``boards`` (N, 2, 25) int8,
-``kind`` (N,) int8 (0 nn, 1 wild, 2 pubeval), ``game`` and ``ply`` (N,) int32, and the
+``kind`` (N,) int8 (0 nn, 1 wild, 2 pubeval, 3 random race), ``game`` and ``ply`` (N,)
+int32 (-1 for the random races), and the
 arguments. Training seeds are 1..89999; benchmark seeds (``experiments/errorrate.py``,
 ``rollout_bias.py``) are 90001 and up, so training never sees a benchmark game.
 
@@ -108,6 +109,25 @@ def play_game(eng, nn, pubeval, seed: int, game: int, kind: str, explore: float,
         ply += 1
 
 
+def random_races(n: int, seed: int) -> np.ndarray:
+    """``n`` random race positions, many with few checkers: each side has 1..15 checkers on
+    its own indices 0..11 (so neither can meet the other), at least one of them outside
+    its home board (not a pure bear-off). The end of a race, which self-play positions
+    reach too rarely for the race net to learn it (a lone checker on the 8-point against
+    one on the 7-point is a 23/36 shot)."""
+    rng = np.random.Generator(np.random.PCG64DXSM(np.random.SeedSequence(seed, spawn_key=(2**32,))))
+    out = []
+    while len(out) < n:
+        b = np.zeros((2, 25), np.int8)
+        for s in (0, 1):
+            k = int(rng.choice([1, 2, 3, 4, 5, 6, 8, 10, 12, 15]))
+            span = int(rng.integers(7, 13))          # checkers within the first `span` points
+            np.add.at(b[s], rng.integers(0, span, k), 1)
+        if b[:, 6:].any():
+            out.append(b)
+    return np.array(out, dtype=np.int8)
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=40000)
@@ -121,6 +141,8 @@ def main(argv=None) -> int:
                     help="with each kept position, the positions after this many best plays "
                          "of its roll and one random play (the candidates 0-ply compares)")
     ap.add_argument("--out", required=True, help="output path without .npz")
+    ap.add_argument("--races", type=int, default=0,
+                    help="also this many random race positions (random_races), kind 3")
     ap.add_argument("--nets", default=None, help="play with the second evaluator's nets "
                     "(fastbg.reference.evaluator.save_nets) instead of the shipped network")
     args = ap.parse_args(argv)
@@ -154,6 +176,15 @@ def main(argv=None) -> int:
         if (g + 1) % 2000 == 0:
             print(f"{g + 1} games, {len(boards)} positions, {time.perf_counter() - t0:.0f} s",
                   file=sys.stderr, flush=True)
+    if args.races:
+        for b in random_races(args.races, args.seed):
+            key = b.tobytes()
+            if key not in seen:
+                seen.add(key)
+                boards.append(b)
+                kind_of.append(3)
+                game_of.append(-1)
+                ply_of.append(-1)
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     np.savez_compressed(out.with_suffix(".npz"), boards=np.array(boards, dtype=np.int8),

@@ -1,9 +1,9 @@
 """Ship a generation's nets as the package's second evaluator (fastbg/data/nn/nn2.npz).
 
-Writes the nets as float32 (``save_nets``), their SHA-256 and the recipe to ``nn2.json``,
+Writes the nets (``save_nets``, float64: the weights as trained), their SHA-256 and the recipe to ``nn2.json``,
 with the generation's record from ``experiments/results/evaluator_generations.jsonl`` and
-any measured figures given with ``--measured KEY=VALUE``. The benchmarks must then be
-rerun on the shipped file (float32 rounds the weights; the engines quantize it).
+any measured figures given with ``--measured KEY=VALUE``.
+
 
 ``python experiments/evaluator/ship.py --gen 3``
 """
@@ -16,7 +16,6 @@ import json
 import sys
 from pathlib import Path
 
-import numpy as np
 
 from fastbg.reference.evaluator import DATA_DIR, NETS_META, NETS_NAME, load_nets, save_nets
 
@@ -32,7 +31,7 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     nets = load_nets(RUNS / f"nets_g{args.gen}.npz")
     out = DATA_DIR / NETS_NAME
-    save_nets(out, {k: {n: v.astype(np.float32) for n, v in w.items()} for k, w in nets.items()})
+    save_nets(out, nets)
     sha = hashlib.sha256(out.read_bytes()).hexdigest()
     gens = [json.loads(x) for x in GENERATIONS.read_text().splitlines() if x.strip()] \
         if GENERATIONS.exists() else []

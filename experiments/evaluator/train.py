@@ -145,7 +145,9 @@ def load_data(args):
     x = (feats.contact_inputs_many(b) if args.net == "contact" else feats.race_inputs_many(b))
     print(f"{len(b)} {args.net} inputs in {time.perf_counter() - t0:.1f} s", file=sys.stderr)
     y = targets(counts[keep]) if probs is None else probs[keep].astype(np.float32)
-    val = (pos["game"][idx][keep] % 20) == 0
+    g = pos["game"][idx][keep]
+    # held out: every 20th game, and every 20th random race (game -1) by its row
+    val = np.where(g >= 0, g % 20 == 0, idx[keep] % 20 == 0)
     np.savez(cache, x=x.astype(np.float32), y=y, val=val)
     return x.astype(np.float32), y, val
 

@@ -26,10 +26,12 @@ _ENGINE_HELP = "the compiled core (default) or the pure-Python reference; same n
 _POLICY_TEXT = {
     "pubeval": "Tesauro's pubeval",
     "random": "a uniformly random legal play",
-    "nn": "the shipped neural network's best play at 0 ply, about 10x slower than pubeval",
-    "nn-1ply": "the network's 8 best 0-ply plays, each scored by the average over the "
-               "opponent's 21 rolls of its best 0-ply reply; about a thousand times slower "
-               "than pubeval (20 to 50 games per second a core), run in blocks of 100 games",
+    "nn": "the shipped evaluator's best play at 0 ply (a contact net and a race net, the "
+          "bear-off database in bear-offs)",
+    "nn-1ply": "the evaluator's 8 best 0-ply plays, each scored by the average over the "
+               "opponent's 21 rolls of its best 0-ply reply; about 100x slower than nn, "
+               "run in blocks of 100 games",
+    "nn1": "the first network (one 196-input net, TD self-play) at 0 ply, for comparisons",
 }
 
 

@@ -132,13 +132,18 @@ def _cmd_eval(args) -> int:
             "with 'fastbg moves'")
     ev = evaluate(pos, engine=args.engine)
     info = network_info()
+    nets = info.get("nets", {})
     if args.json:
         print_json({"position_id": pos.to_position_id(), "engine": args.engine,
-                          **{k: ev[k] for k in (*PROBABILITY_KEYS, "equity")},
-                          "network": {k: info.get(k) for k in ("sha256", "hidden", "games_trained")}})
+                    **{k: ev[k] for k in (*PROBABILITY_KEYS, "equity")},
+                    "class": ev["class"], "evaluated_by": ev["evaluated_by"],
+                    "network": {"sha256": info.get("sha256"), "generation": info.get("generation"),
+                                "nets": nets}}, indent=2)
         return 0
-    print(f"0-ply evaluation of {pos.to_position_id()} by fastbg's network "
-          f"({info.get('hidden')} hidden units, {info.get('games_trained', 0):,} self-play games)")
+    print(f"0-ply evaluation of {pos.to_position_id()} by fastbg's evaluator "
+          f"(generation {info.get('generation')}): a {ev['class']} position, read by "
+          f"{ev['evaluated_by']}"
+          + (f" ({nets[ev['class']]['hidden']} hidden units)" if ev["class"] in nets else ""))
     print("cubeless, for the player on roll before rolling\n")
     for key in PROBABILITY_KEYS:
         print(f"  {key.replace('_', ' '):<18}{ev[key]:8.4f}")

@@ -1,9 +1,12 @@
-"""The neural-network evaluator: five probabilities and equity of a position.
+"""The evaluator: five probabilities and equity of a position, and the net that gave them.
 
-The network is fastbg's own TD-Gammon style net (Tesauro 1992, 1995), trained by
-TD(0) self-play (experiments/train_td.py, recipe in experiments/TRAINING.md) and
-shipped in ``fastbg/data/nn/`` with its SHA-256 and recipe (``nn.json``). It is
-loaded and verified once per process.
+fastbg's evaluator (``docs/evaluator.md``) reads a position by its class: pure bear-offs
+from the one-sided bear-off database, races by the race net, everything else by the
+contact net (Tesauro's inputs plus 20 features a side). The nets are trained by the
+generations of ``experiments/evaluator/`` (recipe in experiments/TRAINING.md) and shipped
+in ``fastbg/data/nn/nn2.npz`` with their SHA-256 and record (``nn2.json``); the first
+network (one 196-input TD net, ``nn.npz``/``nn.json``) is kept as the ``nn1`` policy.
+The nets are loaded and verified once per process.
 
 Both engines compute the same numbers bit for bit (see :mod:`fastbg.reference.nn`),
 so ``engine="python"`` is a slow, independent check of ``engine="cython"``.
@@ -17,30 +20,38 @@ import numpy as np
 from ..engine import get_engine
 from ..game.outcomes import PROBABILITY_KEYS
 from ..game.parse import position_and_roll
+from ..reference import evaluator as _ev
 from ..reference import nn as _ref
+from ..reference.features import position_class
 
-__all__ = ["evaluate", "evaluate_many", "network_info", "PROBABILITY_KEYS"]
+__all__ = ["evaluate", "evaluate_many", "network_info", "PROBABILITY_KEYS", "EVALUATED_BY"]
 
 
 _POLICIES: dict = {}
 
 
 def _policy(engine: str):
-    """The engine's nn policy on the shipped weights (built once per process)."""
+    """The engine's evaluator on the shipped nets (built once per process)."""
     if engine not in ("cython", "python"):
         raise ValueError(f"unknown engine {engine!r}: choose one of cython, python")
     if engine not in _POLICIES:
-        _POLICIES[engine] = get_engine(engine).nn.NNPolicy()
+        _POLICIES[engine] = get_engine(engine).evaluator.EvalPolicy()
     return _POLICIES[engine]
 
 
+#: What evaluates each position class (docs/evaluator.md).
+EVALUATED_BY = {"bearoff": "the one-sided bear-off database", "race": "the race net",
+                "contact": "the contact net"}
+
+
 def evaluate(position, engine: str = "cython") -> dict:
-    """0-ply cubeless evaluation of a position by the shipped network.
+    """0-ply cubeless evaluation of a position by the shipped evaluator.
 
     The evaluation is the ``nn`` policy's own, so it ranks plays exactly as the policy
-    does: the network in integers (:func:`fastbg.reference.nn.quantize`), or, in a pure
-    bear-off (both sides with all their checkers in their home boards), the one-sided
-    bear-off database (:mod:`fastbg.reference.bearoffdb`; GNU Backgammon's method).
+    does: by the position's class (:func:`fastbg.reference.features.position_class`), the
+    one-sided bear-off database in a pure bear-off (both sides with all their checkers in
+    their home boards; GNU Backgammon's method), the race net in a race, the contact net
+    otherwise, each in integers (:func:`fastbg.reference.evaluator.quantize_net`).
 
     Parameters
     ----------
@@ -56,8 +67,9 @@ def evaluate(position, engine: str = "cython") -> dict:
         ``win``, ``win_gammon``, ``win_backgammon``, ``lose_gammon``,
         ``lose_backgammon`` (floats; DESIGN section 5, gammons include
         backgammons, consistent: backgammon <= gammon <= win, lose_backgammon <=
-        lose_gammon <= 1 - win), ``lose`` = 1 - win, and ``equity``, the cubeless
-        equity in points per unit cube.
+        lose_gammon <= 1 - win), ``lose`` = 1 - win, ``equity``, the cubeless
+        equity in points per unit cube, ``class`` (``"bearoff"``, ``"race"`` or
+        ``"contact"``) and ``evaluated_by`` (the database or the net that read it).
 
     Raises
     ------
@@ -79,6 +91,8 @@ def evaluate(position, engine: str = "cython") -> dict:
     out = {k: float(v) for k, v in zip(PROBABILITY_KEYS, p)}
     out["lose"] = 1.0 - out["win"]
     out["equity"] = float(_ref.equity(p))
+    out["class"] = position_class(b)
+    out["evaluated_by"] = EVALUATED_BY[out["class"]]
     return out
 
 
@@ -95,14 +109,20 @@ def evaluate_many(boards, engine: str = "cython") -> np.ndarray:
     """
     arr = np.asarray(boards, dtype=np.int8).reshape(-1, 2, 25)
     pol = _policy(engine)
-    if engine == "python":
-        return pol.probabilities(arr)
     return np.array([pol.probabilities(b) for b in arr]).reshape(-1, 5)
 
 
-def network_info() -> dict:
-    """The shipped network's metadata (``fastbg/data/nn/nn.json``): recipe, strength, checksum."""
-    path = _ref.DATA_DIR / _ref.META_NAME
+def network_info(which: str = "nn") -> dict:
+    """The shipped nets' metadata: recipe, record, checksum.
+
+    Parameters
+    ----------
+    which : {"nn", "nn1"}
+        The evaluator (``fastbg/data/nn/nn2.json``) or the first network (``nn.json``).
+    """
+    if which not in ("nn", "nn1"):
+        raise ValueError(f"which must be 'nn' or 'nn1', got {which!r}")
+    path = _ref.DATA_DIR / (_ev.NETS_META if which == "nn" else _ref.META_NAME)
     if not path.is_file():
         raise FileNotFoundError(f"no shipped network: {path} is missing")
     return json.loads(path.read_text())

@@ -303,7 +303,7 @@ class EvalPolicy:
         ``{"contact": w, "race": w}`` (float weights); default :func:`default_nets`.
     """
 
-    name = "nn2"
+    name = "nn"
 
     def __init__(self, nets: dict | None = None):
         nets = default_nets() if nets is None else nets
@@ -411,7 +411,7 @@ class EvalPolicy1Ply(EvalPolicy):
         Plays kept from the 0-ply ranking (best first, ties canonical), 1..64.
     """
 
-    name = "nn2-1ply"
+    name = "nn-1ply"
 
     def __init__(self, nets: dict | None = None, candidates: int = 8):
         super().__init__(nets)

@@ -1,18 +1,21 @@
 """The policies of the pure-Python engine by name: the one module that knows them all.
 
 Mirror of ``fastbg._core.policies``. The modules below it define the policies
-(:mod:`fastbg.reference.eval`: uniform random and pubeval; :mod:`fastbg.reference.nn`:
-the network at 0 and 1 ply); the game loops above it (:mod:`fastbg.reference.rollout`,
+(:mod:`fastbg.reference.eval`: uniform random and pubeval;
+:mod:`fastbg.reference.evaluator`: the shipped evaluator, contact and race nets, at 0 and
+1 ply; :mod:`fastbg.reference.nn`: the first network, kept as ``nn1`` for comparisons); the game loops above it (:mod:`fastbg.reference.rollout`,
 the cubeful loop) take a policy object or a name and turn names into policies here.
 """
 from __future__ import annotations
 
 from .eval import PubevalPolicy, RandomPolicy
-from .nn import NN1PlyPolicy, NNPolicy
+from .evaluator import EvalPolicy, EvalPolicy1Ply
+from .nn import NNPolicy
 
 __all__ = ["POLICIES", "make_policy", "as_policy"]
 
-POLICIES = ("random", "pubeval", "nn", "nn-1ply")
+#: The policies of both engines. ``nn`` is the default of the rollouts.
+POLICIES = ("pubeval", "random", "nn", "nn-1ply", "nn1")
 
 
 def make_policy(name: str):
@@ -20,11 +23,13 @@ def make_policy(name: str):
 
     Parameters
     ----------
-    name : {"random", "pubeval", "nn", "nn-1ply"}
+    name : {"pubeval", "random", "nn", "nn-1ply", "nn1"}
+        ``nn`` and ``nn-1ply``: the shipped evaluator at 0 and 1 ply; ``nn1``: the first
+        network (196 inputs, TD self-play) at 0 ply.
 
     Returns
     -------
-    RandomPolicy, PubevalPolicy, fastbg.reference.nn.NNPolicy or NN1PlyPolicy
+    RandomPolicy, PubevalPolicy, EvalPolicy, EvalPolicy1Ply or NNPolicy
 
     Raises
     ------
@@ -36,9 +41,11 @@ def make_policy(name: str):
     if name == "pubeval":
         return PubevalPolicy()
     if name == "nn":
-        return NNPolicy()
+        return EvalPolicy()
     if name == "nn-1ply":
-        return NN1PlyPolicy()
+        return EvalPolicy1Ply()
+    if name == "nn1":
+        return NNPolicy()
     raise ValueError(f"unknown policy {name!r}: choose one of {', '.join(POLICIES)}")
 
 

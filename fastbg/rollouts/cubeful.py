@@ -25,7 +25,8 @@ from ..cube.met import DEFAULT_MET
 from ..engine import ENGINES, get_engine
 from ..game.matchstate import MatchState
 from ..game.position import Position
-from ..reference.nn import NNPolicy as _ReferenceNNPolicy
+from ..reference.evaluator import EvalPolicy as _ReferenceEvaluator
+from ..reference.policies import POLICIES as _ENGINE_POLICIES
 from ..reference.policies import make_policy as _reference_make_policy
 from . import reference_cubeful as _reference_cubeful
 from .blocks import block_size_for, check_games, n_blocks, resolve_workers, run_blocks
@@ -42,7 +43,7 @@ _BASE_POINTS = np.array([1, 2, 3, -1, -2, -3, 1, -1], dtype=np.int64)
 MAX_CUBE_LOG2 = 12
 N_CUBE_VALUES = MAX_CUBE_LOG2 + 1
 
-_POLICIES = ("nn", "pubeval", "random", "nn-1ply")
+_POLICIES = _ENGINE_POLICIES
 
 
 def result_points(cube: int = 1, cube_owner: str = "centred", jacoby: bool = False) -> np.ndarray:
@@ -272,8 +273,8 @@ def _modules(engine: str):
                 "`pip install -e .` so the Cython core is compiled"
             ) from exc
     else:
-        return _reference_cubeful, _reference_make_policy, _ReferenceNNPolicy
-    return cub, eng.make_policy, eng.nn.NNPolicy
+        return _reference_cubeful, _reference_make_policy, _ReferenceEvaluator
+    return cub, eng.make_policy, eng.evaluator.EvalPolicy
 
 
 def cubeful_rollout(
@@ -307,7 +308,7 @@ def cubeful_rollout(
         Threads (``None``: one per CPU, never more than the blocks; the pure-Python
         engine uses one). The numbers do not depend on it.
     policy : {"nn", "pubeval", "random", "nn-1ply"}
-        Checker play of both sides. Cube decisions always use the shipped network at
+        Checker play of both sides. Cube decisions always use the shipped evaluator at
         0 ply.
     engine : {"cython", "python"}
         Compiled core or pure-Python reference; same numbers.
@@ -431,8 +432,8 @@ def cubeful_rollout(
     block_size = block_size_for(policy)
     nworkers = 1 if engine == "python" else min(nworkers, n_blocks(int(games), block_size))
 
-    cub, make_policy, NNPolicy = _modules(engine)
-    evaluator = NNPolicy()  # read-only: shared by all blocks and threads
+    cub, make_policy, Evaluator = _modules(engine)
+    evaluator = Evaluator()  # the shipped evaluator, read-only: shared by all blocks and threads
     board = np.ascontiguousarray(pos.board, dtype=np.int8)
     opts = dict(cube=int(state.cube), cube_owner=state.cube_owner, max_cube=max_cube, x=x,
                 jacoby=jac, opening=bool(opening))

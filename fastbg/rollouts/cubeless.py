@@ -13,16 +13,17 @@ from ..formats.dice import parse_dice
 from ..game.outcomes import OUTCOME_INDICATORS, PROBABILITY_KEYS
 from ..game.parse import position_and_roll
 from ..reference.board import START_BOARD
+from ..reference.policies import POLICIES as _ENGINE_POLICIES
 from .blocks import block_size_for, check_games, n_blocks, resolve_workers, run_blocks
 
 __all__ = ["rollout", "RolloutResult", "POLICIES", "DEFAULT_POLICY", "outcome_statistics",
            "normal_quantile", "wilson_interval"]
 
-#: Policies available in both engines.
-POLICIES = ("pubeval", "random", "nn", "nn-1ply")
+#: Policies available in both engines (their own list, :data:`fastbg.reference.policies.POLICIES`).
+POLICIES = _ENGINE_POLICIES
 
-#: The policy of a rollout unless one is named: the shipped network, which beats pubeval by
-#: +0.50 points per game (fastbg/data/nn/nn.json), so its rollouts are less biased.
+#: The policy of a rollout unless one is named: the shipped evaluator (contact and race nets,
+#: fastbg/data/nn/nn2.json), the strongest 0-ply player, so its rollouts are the least biased.
 DEFAULT_POLICY = "nn"
 
 _POINTS = np.array([1, 2, 3, -1, -2, -3], dtype=np.float64)
@@ -265,11 +266,12 @@ def rollout(
         Threads (the compiled engine releases the GIL). ``None`` means one per
         CPU; never more than the number of blocks; the pure-Python engine always
         runs in the calling thread. The numbers do not depend on it.
-    policy : {"nn", "pubeval", "random", "nn-1ply"}
-        How both sides choose their plays: the shipped neural network at 0 ply
-        (default; :mod:`fastbg.nn`), Tesauro's pubeval (1993, about 10x faster, and
-        weaker by 0.50 points per game), a uniform choice among the distinct legal
-        plays, or the network at 1 ply (about 100x slower than ``nn``).
+    policy : {"nn", "pubeval", "random", "nn-1ply", "nn1"}
+        How both sides choose their plays: the shipped evaluator at 0 ply (default;
+        :mod:`fastbg.nn`: a contact net and a race net by position class, the bear-off
+        database in bear-offs), Tesauro's pubeval (1993, much faster and much weaker), a
+        uniform choice among the distinct legal plays, the evaluator at 1 ply (about
+        100x slower than ``nn``), or ``nn1``, the first network (one 196-input net).
     engine : {"cython", "python"}
         The compiled core or the pure-Python reference; same numbers.
     dice : tuple of two int, optional

@@ -24,6 +24,7 @@ from ..cube.money import cube_action, money_cube_decision
 from ..reference.board import outcome, swap, validate_board
 from ..reference.dice import roll_index
 from ..reference.movegen import bears_off_all
+from ..reference.evaluator import EvalPolicy
 from ..reference.nn import NNPolicy
 from ..reference.policies import make_policy
 from ..reference.turn import opening_turn, play_turn
@@ -174,9 +175,9 @@ def cubeful_block(board, games, bitgen, policy, evaluator, *, cube=1, cube_owner
             or games < 0:
         raise ValueError(f"games must be a non-negative int, got {games!r}")
     lc0, own, ml, xx = _check_cube_args(cube, cube_owner, max_cube, x)
-    if not isinstance(evaluator, NNPolicy):
-        raise TypeError(f"evaluator must be a fastbg.reference.nn.NNPolicy, got "
-                        f"{type(evaluator).__name__}")
+    if not isinstance(evaluator, (NNPolicy, EvalPolicy)):
+        raise TypeError(f"evaluator must be a fastbg.reference.evaluator.EvalPolicy or "
+                        f"fastbg.reference.nn.NNPolicy, got {type(evaluator).__name__}")
     if isinstance(policy, str):
         policy = make_policy(policy)
     if not isinstance(bitgen, np.random.BitGenerator):

@@ -117,7 +117,7 @@ cdef class EvalPolicy(Evaluator):
     """
 
     def __cinit__(self, *args, **kwargs):
-        self.name = "nn2"
+        self.name = "nn"
 
     def __init__(self, nets=None):
         if nets is None:
@@ -445,7 +445,7 @@ cdef class EvalPolicy1Ply(EvalPolicy):
     """
 
     def __cinit__(self, *args, **kwargs):
-        self.name = "nn2-1ply"
+        self.name = "nn-1ply"
         self.g2 = movegen_new()
         if self.g2 == NULL:
             raise MemoryError()

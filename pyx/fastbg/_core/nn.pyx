@@ -489,7 +489,7 @@ cdef class NNPolicy(Evaluator):
     """
 
     def __cinit__(self, *args, **kwargs):
-        self.name = "nn"
+        self.name = "nn1"
 
     def __init__(self, net=None):
         if net is None:
@@ -654,7 +654,7 @@ cdef class NN1PlyPolicy(NNPolicy):
     """
 
     def __cinit__(self, *args, **kwargs):
-        self.name = "nn-1ply"
+        self.name = "nn1-1ply"
         self.g2 = movegen_new()
         if self.g2 == NULL:
             raise MemoryError()

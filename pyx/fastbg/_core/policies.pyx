@@ -7,14 +7,16 @@ loops above it (``rollout``, ``cubeful``) take a policy or its name through
 ``as_policy``.
 """
 from fastbg._core.eval cimport Policy, RandomPolicy, PubevalPolicy
-from fastbg._core.nn cimport NNPolicy, NN1PlyPolicy
+from fastbg._core.nn cimport NNPolicy
+from fastbg._core.evaluator cimport EvalPolicy, EvalPolicy1Ply
 
-POLICIES = ("random", "pubeval", "nn", "nn-1ply")
+POLICIES = ("pubeval", "random", "nn", "nn-1ply", "nn1")
 
 
 def make_policy(name):
-    """A policy by name: ``"random"``, ``"pubeval"`` (:mod:`fastbg._core.eval`), ``"nn"`` or
-    ``"nn-1ply"`` (:mod:`fastbg._core.nn`).
+    """A policy by name: ``"random"``, ``"pubeval"`` (:mod:`fastbg._core.eval`), ``"nn"`` and
+    ``"nn-1ply"`` (the shipped evaluator, :mod:`fastbg._core.evaluator`) or ``"nn1"`` (the
+    first network, :mod:`fastbg._core.nn`).
 
     Raises
     ------
@@ -26,9 +28,11 @@ def make_policy(name):
     if name == "pubeval":
         return PubevalPolicy()
     if name == "nn":
-        return NNPolicy()
+        return EvalPolicy()
     if name == "nn-1ply":
-        return NN1PlyPolicy()
+        return EvalPolicy1Ply()
+    if name == "nn1":
+        return NNPolicy()
     raise ValueError(f"unknown policy {name!r}: choose one of {', '.join(POLICIES)}")
 
 
