@@ -32,8 +32,8 @@ import numpy as np
 from . import bearoffdb
 from .movegen import legal_plays
 from . import features as F
-from .nn import (H_MAXV, H_OFFSET, H_ONE, H_ONE_LOG2, H_SHIFT, NN_OUTPUTS, Q_BITS, consistent,
-                 equity, hidden_table, sigmoid)
+from .nn import (H_MAXV, H_OFFSET, H_SHIFT, NN_OUTPUTS, Q_BITS, consistent, equity,
+                 hidden_table, quantize_output, sigmoid)
 
 __all__ = ["KINDS", "N_INPUTS", "check_net", "quantize_net", "forward", "forward_q",
            "probabilities", "load_nets", "save_nets", "nets_path", "default_nets",
@@ -155,21 +155,9 @@ def quantize_net(weights: dict, kind: str) -> dict:
     if bound > _INT32_MAX:
         raise ValueError(f"{kind} net: first-layer weights too large for the integer network "
                          f"(pre-activation bound {bound / one:.0f}, limit {_INT32_MAX / one:.0f})")
-    w2, b2 = w["w2"], w["b2"]
-    w_bits = 14
-    while w_bits >= 0:
-        w2q = np.rint(w2 * 2.0**w_bits).astype(np.int64)
-        b2q = np.rint(b2 * 2.0**(H_ONE_LOG2 + w_bits)).astype(np.int64)
-        if (np.abs(w2q).max() <= 32767
-                and (np.abs(b2q) + np.abs(w2q).sum(axis=1) * H_ONE).max() <= _INT32_MAX):
-            break
-        w_bits -= 1
-    else:
-        raise ValueError(f"{kind} net: output weights too large for the integer network")
     return {"kind": kind, "point": point.astype(np.int32), "off": off.astype(np.int32),
             "feat": feat.astype(np.int32), "bias": bias.astype(np.int32),
-            "w2": w2q.astype(np.int16), "b2": b2q.astype(np.int32), "w_bits": w_bits,
-            "out_scale": 2.0**-(H_ONE_LOG2 + w_bits)}
+            **quantize_output(w["w2"], w["b2"], f"the {kind} net")}
 
 
 def _pre_q(q: dict, boards: np.ndarray) -> np.ndarray:

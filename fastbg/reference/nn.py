@@ -56,6 +56,7 @@ __all__ = [
     "encode",
     "forward",
     "quantize",
+    "quantize_output",
     "forward_q",
     "policy_probabilities",
     "hidden_table",
@@ -318,7 +319,21 @@ def quantize(weights: dict) -> dict:
     if bound > _INT32_MAX:
         raise ValueError(f"first-layer weights too large for the integer network "
                          f"(pre-activation bound {bound / one:.0f}, limit {_INT32_MAX / one:.0f})")
-    w2, b2 = w["w2"], w["b2"]
+    return {"point": point.astype(np.int32), "off": off.astype(np.int32),
+            "bias": bias.astype(np.int32), **quantize_output(w["w2"], w["b2"])}
+
+
+def quantize_output(w2: np.ndarray, b2: np.ndarray, what: str = "the integer network") -> dict:
+    """The output layer in integers: ``w2`` int16 (5, nh) and ``b2`` int32 (5,) in units of
+    2**-w_bits (per hidden unit of value 1/16384, so ``b2`` in 2**-(14 + w_bits)), with
+    ``w_bits`` the largest precision (at most 14) for which no int32 sum can overflow, and
+    ``out_scale`` = 2**-(14 + w_bits).
+
+    Raises
+    ------
+    ValueError
+        If even ``w_bits = 0`` overflows (naming ``what``).
+    """
     w_bits = 14
     while w_bits >= 0:
         w2q = np.rint(w2 * 2.0**w_bits).astype(np.int64)
@@ -328,10 +343,8 @@ def quantize(weights: dict) -> dict:
             break
         w_bits -= 1
     else:
-        raise ValueError("output weights too large for the integer network")
-    return {"point": point.astype(np.int32), "off": off.astype(np.int32),
-            "bias": bias.astype(np.int32), "w2": w2q.astype(np.int16),
-            "b2": b2q.astype(np.int32), "w_bits": w_bits,
+        raise ValueError(f"output weights too large for {what}")
+    return {"w2": w2q.astype(np.int16), "b2": b2q.astype(np.int32), "w_bits": w_bits,
             "out_scale": 2.0**-(H_ONE_LOG2 + w_bits)}
 
 

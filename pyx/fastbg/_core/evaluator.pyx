@@ -11,6 +11,7 @@ from numpy.random cimport bitgen_t
 
 from fastbg._core._types cimport board_t, board_cmp, NCHECKERS, MAX_PLAYS
 from fastbg._core.movegen cimport movegen_t, movegen_new, movegen_free, generate
+from fastbg._core.rank cimport top_plays
 from fastbg._core.board cimport load_board, swap_into, row_sum, loser_class
 from fastbg._core.eval cimport Policy, Evaluator
 from fastbg._core.nn cimport (NN_OUTPUTS, NN_MAX_HIDDEN, q_pre, q_pre_play, q_outputs,
@@ -304,7 +305,7 @@ cdef class EvalPolicy(Evaluator):
         cdef double best_q[NN_OUTPUTS]
         cdef double acc[NN_OUTPUTS]
         cdef double w, e, best_e
-        cdef int d1, d2, n, k, j, m, posn, best
+        cdef int d1, d2, n, k, j, m, best
         for k in range(NN_OUTPUTS):
             acc[k] = 0.0
         swap_into(pos, &sw)
@@ -322,22 +323,7 @@ cdef class EvalPolicy(Evaluator):
                 else:
                     for j in range(n):
                         eq0[j] = self.contact_play_equity(pos, base, &g.plays[j])
-                    m = 0          # the `cands` best, best first, ties canonical
-                    for j in range(n):
-                        posn = m
-                        while posn > 0 and (eq0[j] > eq0[cand[posn - 1]] or (
-                                eq0[j] == eq0[cand[posn - 1]]
-                                and board_cmp(&g.plays[j], &g.plays[cand[posn - 1]]) < 0)):
-                            posn -= 1
-                        if posn >= cands:
-                            continue
-                        if m < cands:
-                            m += 1
-                        k = m - 1
-                        while k > posn:
-                            cand[k] = cand[k - 1]
-                            k -= 1
-                        cand[posn] = j
+                    m = top_plays(eq0, g.plays, n, cands, cand)   # best first, ties canonical
                     for k in range(m):
                         cb[k] = g.plays[cand[k]]
                     best = -1
@@ -494,26 +480,13 @@ cdef class EvalPolicy1Ply(EvalPolicy):
         cdef double eq0[MAX_PLAYS]
         cdef int cand[MAX_CANDIDATES]
         cdef board_t sw
-        cdef int j, k, m = 0, pos, best = 0
+        cdef int j, k, m, best = 0
         cdef double e, best_e = 0.0
         swap_into(before, &sw)
         q_pre(&self.contact.q, &sw, base)
         for j in range(n):
             eq0[j] = self.contact_play_equity(before, base, &plays[j])
-        for j in range(n):      # insertion into the candidates, best first, ties canonical
-            pos = m
-            while pos > 0 and (eq0[j] > eq0[cand[pos - 1]] or (
-                    eq0[j] == eq0[cand[pos - 1]] and board_cmp(&plays[j], &plays[cand[pos - 1]]) < 0)):
-                pos -= 1
-            if pos >= self.candidates:
-                continue
-            if m < self.candidates:
-                m += 1
-            k = m - 1
-            while k > pos:
-                cand[k] = cand[k - 1]
-                k -= 1
-            cand[pos] = j
+        m = top_plays(eq0, plays, n, self.candidates, cand)   # best first, ties canonical
         for k in range(m):
             j = cand[k]
             e = self.reply_value(&plays[j])

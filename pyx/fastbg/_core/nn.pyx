@@ -29,6 +29,7 @@ from fastbg._core.board cimport (load_board, board_to_array, swap_into, row_sum,
 from fastbg._core.dice cimport roll_index, opening_roll, get_bitgen
 from fastbg._core.movegen cimport movegen_t, movegen_new, movegen_free, generate
 from fastbg._core.turn cimport play_turn_c
+from fastbg._core.rank cimport top_plays
 from fastbg._core.eval cimport Policy, Evaluator
 from fastbg._core.bearoffdb cimport (ensure_db, is_bearoff_c, bearoff_probabilities_c,
                                     bearoff_prefetch_c)
@@ -676,27 +677,13 @@ cdef class NN1PlyPolicy(NNPolicy):
         cdef double eq0[MAX_PLAYS]
         cdef int cand[MAX_CANDIDATES]
         cdef board_t sw
-        cdef int j, k, m = 0, pos, best = 0
+        cdef int j, k, m, best = 0
         cdef double e, best_e = 0.0
         swap_into(before, &sw)
         q_pre(&self.q, &sw, base)
         for j in range(n):
             eq0[j] = q_play_equity(&self.q, before, base, &plays[j])
-        # insertion into the sorted candidate list (best first, ties canonical)
-        for j in range(n):
-            pos = m
-            while pos > 0 and (eq0[j] > eq0[cand[pos - 1]] or (
-                    eq0[j] == eq0[cand[pos - 1]] and board_cmp(&plays[j], &plays[cand[pos - 1]]) < 0)):
-                pos -= 1
-            if pos >= self.candidates:
-                continue
-            if m < self.candidates:
-                m += 1
-            k = m - 1
-            while k > pos:
-                cand[k] = cand[k - 1]
-                k -= 1
-            cand[pos] = j
+        m = top_plays(eq0, plays, n, self.candidates, cand)   # best first, ties canonical
         for k in range(m):
             j = cand[k]
             e = q_reply_value(&self.q, self.g2, &plays[j])
