@@ -212,3 +212,15 @@ def test_one_ply_policies_agree_between_engines():
             b = np.array(START_BOARD)
             continue
         b = b[::-1].copy()
+
+
+@pytest.mark.parametrize("position, games", [("ZEQAADIKAAAAAA", 30), ("bJ7BARiw5+ABMA", 2)])
+def test_shipped_evaluator_rollouts_are_identical_in_both_engines(position, games):
+    # the default policy (the shipped nets), through the public rollout API; a short race
+    # (5 checkers a side: the pure-Python bear-off database builds its entries lazily)
+    import fastbg
+
+    core()
+    a = fastbg.rollout(position, games, seed=21, policy="nn", engine="python")
+    b = fastbg.rollout(position, games, seed=21, policy="nn", engine="cython", workers=2)
+    assert a.counts.tolist() == b.counts.tolist() and a.games == games
