@@ -51,6 +51,9 @@ def main(argv=None) -> int:
     ap.add_argument("--contact-epochs", type=int, default=12)
     ap.add_argument("--race-epochs", type=int, default=20)
     ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--also-gen", type=int, action="append", default=[],
+                    help="train on that generation's positions and labels as well")
+    ap.add_argument("--candidates", type=int, default=3, help="2 plies: plays valued at 1 ply")
     args = ap.parse_args(argv)
     k = args.gen
     prev = RUNS / f"nets_g{k - 1}.npz"
@@ -65,7 +68,8 @@ def main(argv=None) -> int:
              "--races", str(args.races), "--nets", str(prev), "--out", str(pos)], log)
     if not (RUNS / f"lookahead_g{k}.done").exists():
         base = [PY, str(HERE / "lookahead.py"), "--positions", str(pos.with_suffix(".npz")),
-                "--nets", str(prev), "--plies", str(args.plies), "--out", str(lab)]
+                "--nets", str(prev), "--plies", str(args.plies), "--candidates",
+                str(args.candidates), "--out", str(lab)]
         procs = [subprocess.Popen(base + ["--part", f"{i}/{args.parts}"], stdout=log,
                                   stderr=subprocess.STDOUT) for i in range(args.parts)]
         if any(p.wait() for p in procs):
@@ -78,7 +82,9 @@ def main(argv=None) -> int:
             run([PY, str(HERE / "train.py"), "--net", kind, "--name", name,
                  "--init", str(last_epoch(inits[kind])), "--positions", str(pos.with_suffix(".npz")),
                  "--labels", f"lookahead:{lab}", "--epochs", str(epochs),
-                 "--threads", str(args.threads)], log)
+                 "--threads", str(args.threads)]
+                + [x for g in args.also_gen for x in ("--also", str(RUNS / f"positions_g{g}.npz"),
+                                                      f"lookahead:{RUNS / f'lookahead_g{g}'}")], log)
     nets = RUNS / f"nets_g{k}.npz"
     run([PY, str(HERE / "pack.py"), "--contact", str(last_epoch(RUNS / f"c{k}")),
          "--race", str(last_epoch(RUNS / f"r{k}")), "--out", str(nets)], log)

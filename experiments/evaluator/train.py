@@ -121,18 +121,27 @@ class Net(torch.nn.Module):
 
 
 def load_data(args):
-    """Inputs and targets of the labelled positions of the chosen class, cached."""
-    pos = np.load(args.positions)
-    if args.labels.startswith("lookahead:"):
-        src = args.labels.split(":", 1)[1]
+    """Inputs and targets of the labelled positions of the chosen class, cached; with
+    ``--also POSITIONS LABELS``, those of more data sets appended (validation stays by
+    game within each)."""
+    parts = [_load_one(args, args.positions, args.labels)]
+    for positions, labels in args.also or ():
+        parts.append(_load_one(args, positions, labels))
+    return tuple(np.concatenate([p[i] for p in parts]) for i in range(3))
+
+
+def _load_one(args, positions: str, labels: str):
+    pos = np.load(positions)
+    if labels.startswith("lookahead:"):
+        src = labels.split(":", 1)[1]
         idx, probs = lookahead_mod.load(src)
         cache = Path(src).parent / f"inputs_{Path(src).name}_{args.net}_{len(idx)}.npz"
     else:
-        idx, counts = labels_mod.load(args.labels)
+        idx, counts = labels_mod.load(labels)
         probs = None
-        cache = Path(args.labels) / f"inputs_{args.net}_{len(idx)}.npz"
+        cache = Path(labels) / f"inputs_{args.net}_{len(idx)}.npz"
     if len(idx) == 0:
-        raise SystemExit(f"no labels in {args.labels} yet")
+        raise SystemExit(f"no labels in {labels} yet")
     if cache.exists():
         z = np.load(cache)
         return z["x"], z["y"], z["val"]
@@ -160,6 +169,8 @@ def main(argv=None) -> int:
     ap.add_argument("--labels", required=True,
                     help="a labels.py directory (rollout counts), or lookahead:PATH for the "
                          "1-ply probabilities of lookahead.py")
+    ap.add_argument("--also", nargs=2, action="append", metavar=("POSITIONS", "LABELS"),
+                    help="another data set to train on as well (repeatable)")
     ap.add_argument("--init", default=str(HERE.parent.parent / "fastbg" / "data" / "nn" / "nn.npz"),
                     help="the shipped first network (default) or a checkpoint of the same net")
     ap.add_argument("--hidden", type=int, default=128)
