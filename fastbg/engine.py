@@ -30,7 +30,7 @@ def get_engine(name: str = "cython") -> SimpleNamespace:
     types.SimpleNamespace
         With attributes ``name``, ``board``, ``movegen``, ``eval``, ``nn``,
         ``evaluator``, ``policies``, ``rollout`` (the engine's modules) and the shortcuts ``legal_plays``, ``perft``, ``make_policy``,
-        ``play_game``, ``rollout_block``, ``roll_indices``.
+        ``play_game``, ``rollout_block``, ``rollout_block_vr``, ``roll_indices``.
 
     Raises
     ------
@@ -59,6 +59,7 @@ def get_engine(name: str = "cython") -> SimpleNamespace:
         make_policy=mods["policies"].make_policy,
         play_game=mods["rollout"].play_game,
         rollout_block=mods["rollout"].rollout_block,
+        rollout_block_vr=mods["rollout"].rollout_block_vr,
         roll_indices=mods["rollout"].roll_indices,
     )
     _cache[name] = eng

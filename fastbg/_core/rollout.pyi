@@ -18,7 +18,19 @@ def rollout_block(
     policy: Policy | str,
     dice: tuple[int, int] | None = None,
     opening: bool = False,
+    classes: np.ndarray | None = None,
 ) -> np.ndarray: ...
+def rollout_block_vr(
+    board: npt.ArrayLike,
+    games: int,
+    bitgen: np.random.BitGenerator,
+    policy: Policy | str,
+    yardstick: object,
+    dice: tuple[int, int] | None = None,
+    opening: bool = False,
+    prefilter: int = 0,
+    per_game: np.ndarray | None = None,
+) -> tuple[np.ndarray, np.ndarray]: ...
 def roll_indices(bitgen: np.random.BitGenerator, n: int) -> np.ndarray: ...
 OUTCOME_CLASSES: tuple[str, ...]
 def match_game(

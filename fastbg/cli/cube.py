@@ -281,7 +281,8 @@ def _cmd_cube(args) -> int:
     # Check every option with the library's own errors before spending the rollout.
     _decide((0.5, 0.15, 0.01, 0.15, 0.01), np.eye(5) * 1e-6, state, x, table)
 
-    res = _run_rollout(pos, args, opening=False)
+    # plain Monte Carlo: the covariance of the probabilities below is that of the counts
+    res = _run_rollout(pos, args, opening=False, vr=False)
     if res.games == 0:
         print("interrupted before any game finished; nothing to report", file=sys.stderr)
         return EXIT_INTERRUPTED

@@ -76,4 +76,7 @@ Blocks
     ``rollout_block(board, games, bitgen, policy, dice=None, opening=False)``
     plays ``games`` games one after another from one bit generator and returns
     ``int64[6]`` counts of the outcome classes.
+    ``rollout_block_vr(board, games, bitgen, policy, yardstick, dice=None, opening=False)``
+    plays the same games and also returns the ``float64[2, 6]`` sums of their
+    luck-adjusted results and of their squares (variance reduction, :mod:`.luck`).
 """

@@ -31,6 +31,8 @@ import numpy as np
 
 from . import bearoffdb
 from .movegen import legal_plays
+from .board import is_race
+from .eval import pubeval_score
 from . import features as F
 from .nn import (H_MAXV, H_OFFSET, H_SHIFT, NN_OUTPUTS, Q_BITS, consistent, equity,
                  hidden_table, quantize_output, sigmoid)
@@ -330,16 +332,52 @@ class EvalPolicy:
             return np.array([1.0, float(gammon), float(gammon and loser[18:].any()), 0.0, 0.0])
         return _flip(probabilities(self.q, play[::-1]))
 
-    def _ply1(self, pos) -> np.ndarray:
-        acc = np.zeros(NN_OUTPUTS)
+    def roll_values(self, pos, prefilter: int = 0) -> np.ndarray:
+        """The mover's probabilities after its best 0-ply play for each of the 21 rolls.
+
+        Parameters
+        ----------
+        pos : numpy.ndarray of int8, shape (2, 25)
+            Row 0 on roll, before its roll; the game not over.
+        prefilter : int, default 0
+            0: the best of every play; ``k >= 1``: the best of the ``k`` best plays by
+            pubeval's score for ``pos`` (ties canonical), a cheaper yardstick for luck.
+
+        Returns
+        -------
+        numpy.ndarray of float64, shape (21, 5)
+            Row ``s`` for the roll ``d1-d2`` with ``d1 = 1..6``, ``d2 = 1..d1`` in that order
+            (``s = d1 (d1 - 1) / 2 + d2 - 1``): :meth:`after_probs` of the play of highest
+            0-ply equity (ties canonical), of ``pos`` itself when the roll has no play. The
+            values of the 1-ply look-ahead and of variance reduction
+            (:mod:`fastbg.reference.luck`); the core's ``roll_values``, bit for bit.
+        """
+        k = min(int(prefilter), 64)
+        race = is_race(pos) if k >= 1 else False
+        v = np.empty((21, NN_OUTPUTS))
+        s = 0
         for d1 in range(1, 7):
             for d2 in range(1, d1 + 1):
                 plays = legal_plays(pos, d1, d2)
                 if len(plays) == 0:
-                    q = self.after_probs(pos)
+                    v[s] = self.after_probs(pos)
                 else:
-                    q = self.after_probs(plays[int(np.argmax(self.play_equities(pos, plays)))])
-                acc = acc + (1.0 if d1 == d2 else 2.0) * q
+                    if 1 <= k < len(plays):
+                        score = [pubeval_score(p, race) for p in plays]
+                        order = sorted(range(len(plays)), key=lambda j: -score[j])[:k]  # stable
+                        plays = plays[sorted(order)]    # canonical order among the k kept
+                    v[s] = self.after_probs(plays[int(np.argmax(self.play_equities(pos, plays)))])
+                s += 1
+        return v
+
+    def _ply1(self, pos) -> np.ndarray:
+        v = self.roll_values(pos)
+        acc = np.zeros(NN_OUTPUTS)
+        s = 0
+        for d1 in range(1, 7):
+            for d2 in range(1, d1 + 1):
+                acc = acc + (1.0 if d1 == d2 else 2.0) * v[s]
+                s += 1
         return acc / 36.0
 
     def _ply2(self, pos, cands: int) -> np.ndarray:

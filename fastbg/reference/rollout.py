@@ -14,13 +14,15 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import luck as _luck
 from .board import OUTCOME_CLASSES, outcome, swap, validate_board
-from .dice import roll_index
+from .dice import opening_roll, roll_index
 from .policies import as_policy
 from .movegen import validate_dice
 from .turn import opening_turn, play_turn
 
-__all__ = ["play_game", "rollout_block", "roll_indices", "match_game", "OUTCOME_CLASSES"]
+__all__ = ["play_game", "rollout_block", "rollout_block_vr", "roll_indices", "match_game",
+           "OUTCOME_CLASSES"]
 
 def _check_bitgen(bitgen) -> None:
     if not isinstance(bitgen, np.random.BitGenerator):
@@ -119,7 +121,16 @@ def play_game(board, bitgen, policy, dice=None, opening=False) -> int:
     return _play(b, bitgen, policy, _first_roll(dice, opening))
 
 
-def rollout_block(board, games, bitgen, policy, dice=None, opening=False) -> np.ndarray:
+def _check_out(arr, shape, dtype, name):
+    if arr is None:
+        return None
+    if not isinstance(arr, np.ndarray) or arr.dtype != dtype or arr.shape != shape \
+            or not arr.flags.c_contiguous or not arr.flags.writeable:
+        raise ValueError(f"{name} must be a writeable contiguous {np.dtype(dtype).name} array of shape {shape}")
+    return arr
+
+
+def rollout_block(board, games, bitgen, policy, dice=None, opening=False, classes=None) -> np.ndarray:
     """Play ``games`` games from one position and count the outcome classes.
 
     Parameters
@@ -134,6 +145,8 @@ def rollout_block(board, games, bitgen, policy, dice=None, opening=False) -> np.
         Fixed first roll of every game.
     opening : bool, default False
         Start every game with an opening roll (ignored when ``dice`` is given).
+    classes : numpy.ndarray of int8, shape (games,), optional
+        Filled with each game's outcome class, in game order.
 
     Returns
     -------
@@ -159,15 +172,121 @@ def rollout_block(board, games, bitgen, policy, dice=None, opening=False) -> np.
     first = _first_roll(dice, opening)
     policy = as_policy(policy)
     _check_bitgen(bitgen)
+    classes = _check_out(classes, (int(games),), np.int8, "classes")
     counts = np.zeros(6, dtype=np.int64)
     try:
-        for _ in range(int(games)):
-            counts[_play(b, bitgen, policy, first)] += 1
+        for i in range(int(games)):
+            c = _play(b, bitgen, policy, first)
+            counts[c] += 1
+            if classes is not None:
+                classes[i] = c
     except KeyboardInterrupt as exc:
         # Ctrl-C inside a slow pure-Python block: the caller may keep the finished games
         exc.partial_counts = counts
         raise
     return counts
+
+
+def _play_vr(board: np.ndarray, bitgen, policy, yardstick, first, prefilter: int = 0):
+    """:func:`_play`'s game with the luck of each random roll summed by ``yardstick``:
+    ``(outcome class, the six adjusted values)`` (the core's ``play_game_vr_c``)."""
+    L = [0.0] * 5
+    mover_is_root = True
+    lucky = True
+    if first == "opening":
+        other = swap(board)
+        v0, v1 = yardstick.roll_values(board, prefilter), yardstick.roll_values(other, prefilter)
+        mean = _luck.opening_mean(v0, v1)
+        a, b = opening_roll(bitgen)
+        if a > b:
+            d1, d2, q = a, b, v0[_luck.roll_slot(a, b)]
+        else:
+            board, mover_is_root = other, False
+            d1, d2, q = b, a, _luck.flip(v1[_luck.roll_slot(a, b)])
+        _luck.add_luck(L, q, mean, True)
+        first, lucky = (d1, d2), False
+    elif first is not None:
+        lucky = False
+    while True:
+        if first is not None:
+            d1, d2 = first
+            first = None
+        else:
+            r = roll_index(bitgen)
+            d1, d2 = r // 6 + 1, r % 6 + 1
+        if lucky:
+            v = yardstick.roll_values(board, prefilter)
+            _luck.add_luck(L, v[_luck.roll_slot(d1, d2)], _luck.roll_mean(v), mover_is_root)
+        lucky = True
+        after = play_turn(board, d1, d2, policy, bitgen)
+        if not after[0].any():
+            won = outcome(after)
+            c = won - 1 if mover_is_root else won + 2
+            return c, _luck.adjusted_result(c, L)
+        board = swap(after)
+        mover_is_root = not mover_is_root
+
+
+def rollout_block_vr(board, games, bitgen, policy, yardstick, dice=None, opening=False,
+                     prefilter=0, per_game=None):
+    """:func:`rollout_block` with variance reduction (mirror of the core's).
+
+    Parameters
+    ----------
+    board, games, bitgen, policy, dice, opening
+        As :func:`rollout_block`; the games and counts are the same.
+    yardstick : fastbg.reference.evaluator.EvalPolicy
+        Values every roll (:meth:`~fastbg.reference.evaluator.EvalPolicy.roll_values`).
+    prefilter : int, default 0
+        The yardstick's choice among the ``prefilter`` best plays by pubeval (0: all).
+    per_game : numpy.ndarray of float64, shape (games, 6), optional
+        Filled with each game's six adjusted values, in game order.
+
+    Returns
+    -------
+    counts : numpy.ndarray of int64, shape (6,)
+    sums : numpy.ndarray of float64, shape (2, 6)
+        Sums over the games, in game order, of the luck-adjusted win, win_gammon,
+        win_backgammon, lose_gammon, lose_backgammon and equity of row 0 (``sums[0]``) and
+        of their squares (``sums[1]``); bit for bit the core's.
+
+    Raises
+    ------
+    KeyboardInterrupt
+        Passed on, with the counts of the finished games as ``partial_counts`` and their
+        sums as ``partial_sums``.
+    """
+    b = validate_board(board)
+    _check_start(b)
+    if isinstance(games, (bool, np.bool_)) or not isinstance(games, (int, np.integer)):
+        raise ValueError(f"games must be a non-negative int, got {games!r}")
+    if games < 0:
+        raise ValueError(f"games must be a non-negative int, got {games}")
+    if not hasattr(yardstick, "roll_values"):
+        raise TypeError(f"the yardstick must be an EvalPolicy, got {type(yardstick).__name__}")
+    if isinstance(prefilter, (bool, np.bool_)) or not isinstance(prefilter, (int, np.integer)) \
+            or not 0 <= prefilter <= 64:
+        raise ValueError(f"prefilter must be an int in 0..64, got {prefilter!r}")
+    first = _first_roll(dice, opening)
+    policy = as_policy(policy)
+    _check_bitgen(bitgen)
+    per_game = _check_out(per_game, (int(games), 6), np.float64, "per_game")
+    counts = np.zeros(6, dtype=np.int64)
+    s, ss = [0.0] * 6, [0.0] * 6
+    try:
+        for i in range(int(games)):
+            c, adj = _play_vr(b, bitgen, policy, yardstick, first, int(prefilter))
+            counts[c] += 1
+            if per_game is not None:
+                per_game[i] = adj
+            for k in range(6):
+                s[k] = s[k] + adj[k]
+                ss[k] = ss[k] + adj[k] * adj[k]
+    except KeyboardInterrupt as exc:
+        exc.partial_counts = counts
+        exc.partial_sums = np.array([s, ss])
+        raise
+    return counts, np.array([s, ss])
 
 
 def roll_indices(bitgen, n) -> np.ndarray:

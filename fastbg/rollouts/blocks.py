@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import signal
 import threading
+from fractions import Fraction
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from dataclasses import dataclass
 from typing import Callable
@@ -114,11 +115,16 @@ class BlockRun:
     interrupted : bool
         True if the run was stopped (Ctrl-C) before every block finished; the
         counts then hold exactly the blocks that did finish.
+    sums : numpy.ndarray of float64, or None
+        For blocks that also return float sums (variance reduction), their total over the
+        finished blocks, added exactly (as fractions) and rounded once, so it does not
+        depend on the order in which blocks finished.
     """
 
     counts: np.ndarray
     games: int
     interrupted: bool
+    sums: np.ndarray | None = None
 
 
 def run_blocks(
@@ -163,7 +169,8 @@ def run_blocks(
     block_size : int
         Games per block.
     block : callable, optional
-        ``block(k, games_in_block, bit_generator) -> counts``: plays block ``k`` instead
+        ``block(k, games_in_block, bit_generator) -> counts`` (or ``(counts, sums)``, ``sums``
+        an array of float sums merged exactly: variance reduction): plays block ``k`` instead
         of the engine's ``rollout_block`` (for example cubeful games,
         :mod:`fastbg.rollouts.cubeful`); ``engine``, ``policy``, ``dice`` and ``opening`` are then
         unused except that ``engine="python"`` still runs in the calling thread. Its
@@ -189,24 +196,43 @@ def run_blocks(
     nblocks = n_blocks(games, block_size)
     board = np.ascontiguousarray(board, dtype=np.int8)
     counts = np.zeros(counts_shape, dtype=np.int64)
+    exact: list | None = None   # float sums as exact fractions: the merge is order-free
+    sums_shape = None
     done_games = 0
 
-    def run_one(k: int) -> tuple[int, np.ndarray]:
+    def run_one(k: int):
         if block is not None:
             c = block(k, block_size_of(k, games, block_size), block_bit_generator(entropy, k))
-            return k, np.asarray(c, dtype=np.int64)
-        pol = eng.make_policy(policy)
-        c = eng.rollout_block(board, block_size_of(k, games, block_size),
-                              block_bit_generator(entropy, k), pol, dice=dice, opening=opening)
-        return k, np.asarray(c, dtype=np.int64)
+        else:
+            pol = eng.make_policy(policy)
+            c = eng.rollout_block(board, block_size_of(k, games, block_size),
+                                  block_bit_generator(entropy, k), pol, dice=dice, opening=opening)
+        if isinstance(c, tuple):
+            return k, np.asarray(c[0], dtype=np.int64), np.asarray(c[1], dtype=np.float64)
+        return k, np.asarray(c, dtype=np.int64), None
 
-    def absorb(k: int, c: np.ndarray) -> None:  # always in the calling thread
+    def add_sums(f: np.ndarray | None) -> None:
+        nonlocal exact, sums_shape
+        if f is None:
+            return
+        if exact is None:
+            sums_shape = f.shape
+            exact = [Fraction(0)] * f.size
+        for i, x in enumerate(f.reshape(-1).tolist()):
+            exact[i] += Fraction(x)
+
+    def absorb(k: int, c: np.ndarray, f: np.ndarray | None = None) -> None:  # calling thread
         nonlocal done_games
         n = block_size_of(k, games, block_size)
         counts[:] += c
+        add_sums(f)
         done_games += n
         if progress is not None:
             progress(n)
+
+    def result(interrupted: bool) -> BlockRun:
+        sums = None if exact is None else np.array([float(x) for x in exact]).reshape(sums_shape)
+        return BlockRun(counts, done_games, interrupted, sums)
 
     interrupted = False
     # The pure-Python engine holds the GIL, so threads would only make Ctrl-C wait
@@ -221,10 +247,12 @@ def run_blocks(
             interrupted = True
             # a pure-Python block cut short hands over the games it finished
             part = getattr(exc, "partial_counts", None)
-            if block is None and part is not None and part.shape == counts.shape:
+            if part is not None and part.shape == counts.shape and (
+                    block is None or hasattr(exc, "partial_sums")):
                 counts[:] += part
+                add_sums(getattr(exc, "partial_sums", None))
                 done_games += int(part.sum())
-        return BlockRun(counts, done_games, interrupted)
+        return result(interrupted)
 
     # Ctrl-C sets a flag instead of raising, so it can never land between the two
     # updates of `absorb`; the loop then stops submitting and drains what runs.
@@ -268,4 +296,4 @@ def run_blocks(
         _restore_sigint(previous)
         pool.shutdown(wait=True, cancel_futures=True)
     interrupted = stop.is_set() and done_games < games
-    return BlockRun(counts, done_games, interrupted)
+    return result(interrupted)

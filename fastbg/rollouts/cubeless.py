@@ -8,16 +8,17 @@ from typing import Callable
 
 import numpy as np
 
-from ..engine import ENGINES
+from ..engine import ENGINES, get_engine
 from ..formats.dice import parse_dice
 from ..game.outcomes import OUTCOME_INDICATORS, PROBABILITY_KEYS
 from ..game.parse import position_and_roll
 from ..reference.board import START_BOARD
 from ..reference.policies import POLICIES as _ENGINE_POLICIES
 from .blocks import block_size_for, check_games, n_blocks, resolve_workers, run_blocks
+from .settings import rollout_settings
 
-__all__ = ["rollout", "RolloutResult", "POLICIES", "DEFAULT_POLICY", "outcome_statistics",
-           "normal_quantile", "wilson_interval"]
+__all__ = ["rollout", "RolloutResult", "POLICIES", "DEFAULT_POLICY", "DEFAULT_VR",
+           "outcome_statistics", "vr_statistics", "normal_quantile", "wilson_interval"]
 
 #: Policies available in both engines (their own list, :data:`fastbg.reference.policies.POLICIES`).
 POLICIES = _ENGINE_POLICIES
@@ -25,6 +26,18 @@ POLICIES = _ENGINE_POLICIES
 #: The policy of a rollout unless one is named: the shipped evaluator (contact and race nets,
 #: fastbg/data/nn/nn2.json), the strongest 0-ply player, so its rollouts are the least biased.
 DEFAULT_POLICY = "nn"
+
+#: Variance reduction unless asked otherwise, by policy: chosen by the measured accuracy
+#: per CPU second (experiments/bench_vr.py, results/bench_vr.json): with the nn policies it
+#: gives the same standard error in about 3x less time in contact and 50x in races; with
+#: pubeval and random, whose plays cost far less than the yardstick's, it costs more time
+#: than it saves.
+DEFAULT_VR = {"nn": True, "nn-1ply": True, "nn1": True, "pubeval": False, "random": False}
+
+#: The yardstick values, for each roll, the best of pubeval's ``VR_PREFILTER`` best plays
+#: (nn 0 ply): 4 keeps 85-95% of the variance reduction of valuing every play for about a
+#: quarter of its time (experiments/bench_vr.py --prefilter).
+VR_PREFILTER = 4
 
 _POINTS = np.array([1, 2, 3, -1, -2, -3], dtype=np.float64)
 _NORMAL = NormalDist()
@@ -113,6 +126,40 @@ def outcome_statistics(counts) -> tuple[dict, dict]:
     return est, se
 
 
+def vr_statistics(sums, n: int) -> tuple[dict, dict]:
+    """Estimates and standard errors from the sums of luck-adjusted results.
+
+    Parameters
+    ----------
+    sums : array_like of float, shape (2, 6)
+        Sums over ``n`` games of the adjusted win, win_gammon, win_backgammon,
+        lose_gammon, lose_backgammon and equity (row 0) and of their squares
+        (``rollout_block_vr``).
+    n : int
+        Games.
+
+    Returns
+    -------
+    estimates, stderr : dict
+        Means of the adjusted results (unbiased estimates of the probabilities and the
+        cubeless equity) and their standard errors ``sqrt(s**2 / n)`` from the sample
+        variance (ddof=1); NaN for fewer than two games. A probability whose mean falls
+        outside [0, 1] (a rate near 0 or 1: the adjustment can overshoot by a few 1e-7) is
+        clipped to it; the equity is the unclipped mean.
+    """
+    s = np.asarray(sums, dtype=np.float64).reshape(2, 6)
+    est, se = {}, {}
+    for i, key in enumerate((*PROBABILITY_KEYS, "equity")):
+        mean = s[0, i] / n if n else float("nan")
+        est[key] = float(mean) if key == "equity" or not n else min(1.0, max(0.0, float(mean)))
+        if n > 1:
+            var = max(0.0, (s[1, i] - s[0, i] * mean) / (n - 1))
+            se[key] = float(np.sqrt(var / n))
+        else:
+            se[key] = float("nan")
+    return est, se
+
+
 @dataclass
 class RolloutResult:
     """The result of a cubeless rollout, from the point of view of the player on
@@ -142,6 +189,11 @@ class RolloutResult:
         Wall-clock time of the games.
     interrupted : bool
         True when the run was stopped early; the numbers cover the finished games.
+    vr : bool
+        Whether the estimates are luck-adjusted (variance reduction); ``counts`` are then
+        the raw outcomes of the same games.
+    settings : dict
+        Everything the numbers depend on (:func:`fastbg.rollouts.settings.rollout_settings`).
     """
 
     win: float
@@ -163,6 +215,8 @@ class RolloutResult:
     interrupted: bool = False
     workers: int = 1
     games_requested: int = field(default=0)
+    vr: bool = False
+    settings: dict = field(default_factory=dict)
 
     @property
     def lose(self) -> float:
@@ -186,26 +240,28 @@ class RolloutResult:
         Returns
         -------
         (low, high) : tuple of float
-            For a probability, Wilson's score interval of its count in the games played
-            (:func:`wilson_interval`, always inside [0, 1]); for the equity, the normal
-            approximation ``equity -/+ z * stderr`` with ``z`` the normal quantile of
+            For a probability of a plain rollout, Wilson's score interval of its count in
+            the games played (:func:`wilson_interval`, always inside [0, 1]); for the
+            equity, and for every estimate of a variance-reduced rollout, the normal
+            approximation ``estimate -/+ z * stderr`` with ``z`` the normal quantile of
             ``(1 + level) / 2`` (:func:`normal_quantile`).
         """
         if not 0 < level < 1:
             raise ValueError(f"confidence level must be in (0, 1), got {level}")
         if key != "equity" and key not in PROBABILITY_KEYS:
             raise ValueError(f"unknown estimate {key!r}")
-        if key != "equity":
+        if key != "equity" and not self.vr:
             k = int(OUTCOME_INDICATORS[PROBABILITY_KEYS.index(key)] @ np.asarray(self.counts))
             return wilson_interval(k, int(self.games), level)
         z = normal_quantile((1 + level) / 2)
-        return self.equity - z * self.stderr["equity"], self.equity + z * self.stderr["equity"]
+        est = getattr(self, key)
+        return est - z * self.stderr[key], est + z * self.stderr[key]
 
     def to_dict(self) -> dict:
         """JSON-ready dict: the five probabilities, ``equity``, ``stderr`` (same keys),
         ``games``, ``seed``, ``engine``, ``policy``, ``seconds``,
         ``games_per_second``, ``position_id``, ``dice``, ``opening``, ``workers``,
-        ``counts`` and ``interrupted``."""
+        ``counts``, ``interrupted``, ``vr`` and ``settings``."""
         d = {k: getattr(self, k) for k in PROBABILITY_KEYS}
         d["equity"] = self.equity
         d["stderr"] = dict(self.stderr)
@@ -222,6 +278,8 @@ class RolloutResult:
             workers=self.workers,
             counts=[int(x) for x in self.counts],
             interrupted=self.interrupted,
+            vr=self.vr,
+            settings=dict(self.settings),
         )
         return d
 
@@ -248,6 +306,7 @@ def rollout(
     dice=None,
     *,
     opening: bool | None = None,
+    vr: bool | None = None,
     progress: Callable[[int], None] | None = None,
     on_interrupt: Callable[[int], None] | None = None,
 ) -> RolloutResult:
@@ -283,6 +342,16 @@ def rollout(
         double; the opponent moves first when its die is higher). ``None``
         (default) means: yes for the starting position without ``dice``, no
         otherwise.
+    vr : bool, optional
+        Variance reduction (luck adjustment, as GNU Backgammon and eXtreme Gammon do it):
+        each roll's luck, the ``nn`` evaluator's value (0 ply, bear-off database in
+        bear-offs) after its best play for the roll that came (among pubeval's
+        :data:`VR_PREFILTER` best) minus its mean over the rolls that could have come, is
+        subtracted from the game's result. Whatever ``policy`` plays, the same games are
+        played (``counts`` are equal with and without it) and the estimates stay unbiased;
+        their standard errors shrink about 4.5x in contact and 20x in races, for about 7x
+        the time per game. ``None`` (default): on for the nn policies, off for pubeval and
+        random (:data:`DEFAULT_VR`, measured by experiments/bench_vr.py).
     progress : callable, optional
         Called with the number of games of each finished block.
     on_interrupt : callable, optional
@@ -311,7 +380,8 @@ def rollout(
     ``PCG64DXSM(SeedSequence(seed, spawn_key=(k,)))``. The same fastbg version,
     seed and options give the same numbers for any ``workers`` and either engine.
     If the run is interrupted (Ctrl-C), the result covers the blocks that
-    finished and has ``interrupted=True``.
+    finished and has ``interrupted=True``. With ``vr`` the float sums of the blocks are
+    added exactly (as fractions), so they too do not depend on ``workers``.
     """
     pos, rolled = position_and_roll(position)   # an XGID or ID pair may hold the roll
     if pos.game_over:
@@ -342,15 +412,36 @@ def rollout(
         raise ValueError(f"progress must be a callable taking a number of games, got {progress!r}")
     if opening and dice is not None:
         raise ValueError("choose either a fixed first roll (dice) or the opening roll, not both")
+    if vr is None:
+        vr = DEFAULT_VR[policy]
+    elif not isinstance(vr, (bool, np.bool_)):
+        raise ValueError(f"vr must be True, False or None, got {vr!r}")
+
+    block = None
+    if vr:
+        eng = get_engine(engine)
+        yardstick = eng.evaluator.EvalPolicy()   # read-only: shared by the worker threads
+        board = pos.board
+
+        def block(k, n, bitgen):
+            return eng.rollout_block_vr(board, n, bitgen, eng.make_policy(policy), yardstick,
+                                        dice=dice, opening=bool(opening), prefilter=VR_PREFILTER)
 
     t0 = time.perf_counter()
     run = run_blocks(
         pos.board, int(games), entropy, engine=engine, policy=policy, dice=dice,
         opening=bool(opening), workers=nworkers, progress=progress, block_size=block_size,
-        on_interrupt=on_interrupt,
+        on_interrupt=on_interrupt, block=block,
     )
     seconds = time.perf_counter() - t0
-    est, se = outcome_statistics(run.counts)
+    if vr:
+        est, se = vr_statistics(run.sums if run.sums is not None else np.zeros((2, 6)), run.games)
+    else:
+        est, se = outcome_statistics(run.counts)
+    settings = rollout_settings(
+        policy=policy, seed=entropy, games=int(games), block_size=block_size, vr=bool(vr),
+        vr_prefilter=VR_PREFILTER if vr else None,
+        first_roll="opening" if opening else (tuple(dice) if dice else "rolled"), engine=engine)
     return RolloutResult(
         **{k: est[k] for k in PROBABILITY_KEYS},
         equity=est["equity"],
@@ -367,4 +458,6 @@ def rollout(
         interrupted=run.interrupted,
         workers=nworkers,
         games_requested=int(games),
+        vr=bool(vr),
+        settings=settings,
     )

@@ -14,8 +14,9 @@
 #   eval               fastbg.reference.eval          policies random and pubeval
 #   bearoffdb          fastbg.reference.bearoffdb     the nn policy's pure bear-offs
 #   nn                 fastbg.reference.nn            fastbg.nn (evaluate), policies nn, nn-1ply
+#   luck.pxd           fastbg.reference.luck          variance reduction of the rollout loops
 #   policies           fastbg.reference.policies      policy names for the loops above
 #   rollout            fastbg.reference.rollout       fastbg.rollouts.cubeless (blocks), matches
 #   cubeful            fastbg.rollouts.reference_cubeful   fastbg.rollouts.cubeful
 #
-# cimports point down this table only (turn.pxd and dice.pxd are header-only).
+# cimports point down this table only (turn.pxd, dice.pxd, rank.pxd and luck.pxd are header-only).

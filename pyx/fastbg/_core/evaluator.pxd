@@ -49,6 +49,14 @@ cdef class EvalPolicy(Evaluator):
     cdef int best_play(self, const board_t* pos, const qpre_t* base, board_t* plays,
                        int n) noexcept nogil
         # The play of highest 0-ply equity, ties to the canonically first.
+    cdef int roll_values(self, movegen_t* g, const board_t* pos, double* v, Policy pf,
+                         int k) noexcept nogil
+        # v[5 s .. 5 s + 5): for each of the 21 rolls s (d1 = 1..6, d2 = 1..d1, s =
+        # d1 (d1 - 1) / 2 + d2 - 1) the mover's after_probs of its best 0-ply play (of pos
+        # itself when the roll has no play). The values of the 1-ply look-ahead and of
+        # variance reduction's luck. With a prefilter (pf not None, k >= 1: pubeval), the
+        # best 0-ply play among the k best by pf.linear(pos)'s score (ties canonical), a
+        # cheaper yardstick for luck. -1 on overflow.
     cdef int ply1_probs(self, movegen_t* g, const board_t* pos, double* out) noexcept nogil
         # 1-ply probabilities of pos: sum over the 21 rolls (weight 1 a double, 2 else, in
         # the order d1 = 1..6, d2 = 1..d1) of after_probs(best play), / 36. -1 on overflow.

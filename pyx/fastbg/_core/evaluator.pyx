@@ -9,7 +9,7 @@ cimport numpy as cnp
 from libc.stdint cimport int16_t, int32_t, int64_t, uint64_t
 from numpy.random cimport bitgen_t
 
-from fastbg._core._types cimport board_t, board_cmp, NCHECKERS, MAX_PLAYS
+from fastbg._core._types cimport board_t, board_cmp, linear_eval_t, NCHECKERS, MAX_PLAYS
 from fastbg._core.movegen cimport movegen_t, movegen_new, movegen_free, generate
 from fastbg._core.rank cimport top_plays
 from fastbg._core.board cimport load_board, swap_into, row_sum, loser_class
@@ -263,30 +263,63 @@ cdef class EvalPolicy(Evaluator):
                 best = j
         return best
 
-    cdef int ply1_probs(self, movegen_t* g, const board_t* pos, double* out) noexcept nogil:
-        """out: the 1-ply probabilities of pos for its side on roll (-1: buffer overflow)."""
+    cdef int roll_values(self, movegen_t* g, const board_t* pos, double* v, Policy pf,
+                         int k) noexcept nogil:
+        """v[21][5]: the mover's probabilities after its best 0-ply play, per roll (among
+        the k best by pf's linear score when pf is given)."""
         cdef board_t sw
         cdef qpre_t base[NN_MAX_HIDDEN]
-        cdef double q[NN_OUTPUTS]
-        cdef double acc[NN_OUTPUTS]
-        cdef double w
-        cdef int d1, d2, n, k
-        for k in range(NN_OUTPUTS):
-            acc[k] = 0.0
+        cdef const linear_eval_t* ev = NULL
+        cdef double sc[MAX_PLAYS]
+        cdef int cand[64]
+        cdef int d1, d2, n, j, m, best, s = 0
+        cdef double e, best_e
+        if pf is not None and k >= 1:
+            ev = pf.linear(pos)
+            if k > 64:
+                k = 64
         swap_into(pos, &sw)
         q_pre(&self.contact.q, &sw, base)
         for d1 in range(1, 7):
             for d2 in range(1, d1 + 1):
-                n = generate(g, pos, d1, d2, NULL, 0)
+                n = generate(g, pos, d1, d2, ev, 0)
                 if n < 0:
                     return -1
                 if n == 0:
-                    self.after_probs(pos, q)     # no play: the turn passes
+                    self.after_probs(pos, &v[5 * s])     # no play: the turn passes
+                elif ev == NULL or n <= k:
+                    self.after_probs(&g.plays[self.best_play(pos, base, g.plays, n)], &v[5 * s])
                 else:
-                    self.after_probs(&g.plays[self.best_play(pos, base, g.plays, n)], q)
+                    for j in range(n):
+                        sc[j] = <double>g.scores[j]
+                    m = top_plays(sc, g.plays, n, k, cand)    # best first, ties canonical
+                    best = cand[0]
+                    best_e = self.contact_play_equity(pos, base, &g.plays[best])
+                    for j in range(1, m):
+                        e = self.contact_play_equity(pos, base, &g.plays[cand[j]])
+                        if e > best_e or (e == best_e and board_cmp(&g.plays[cand[j]], &g.plays[best]) < 0):
+                            best_e = e
+                            best = cand[j]
+                    self.after_probs(&g.plays[best], &v[5 * s])
+                s += 1
+        return 0
+
+    cdef int ply1_probs(self, movegen_t* g, const board_t* pos, double* out) noexcept nogil:
+        """out: the 1-ply probabilities of pos for its side on roll (-1: buffer overflow)."""
+        cdef double v[21 * NN_OUTPUTS]
+        cdef double acc[NN_OUTPUTS]
+        cdef double w
+        cdef int d1, d2, k, s = 0
+        if self.roll_values(g, pos, v, None, 0) < 0:
+            return -1
+        for k in range(NN_OUTPUTS):
+            acc[k] = 0.0
+        for d1 in range(1, 7):
+            for d2 in range(1, d1 + 1):
                 w = 1.0 if d1 == d2 else 2.0
                 for k in range(NN_OUTPUTS):
-                    acc[k] = acc[k] + w * q[k]
+                    acc[k] = acc[k] + w * v[5 * s + k]
+                s += 1
         for k in range(NN_OUTPUTS):
             out[k] = acc[k] / 36.0
         return 0

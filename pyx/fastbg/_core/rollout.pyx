@@ -16,6 +16,8 @@ from fastbg._core.movegen cimport movegen_t, movegen_new, movegen_free, generate
 from fastbg._core.eval cimport Policy
 from fastbg._core.policies cimport as_policy
 from fastbg._core.turn cimport play_turn_c
+from fastbg._core.evaluator cimport EvalPolicy
+from fastbg._core.luck cimport roll_slot, roll_mean, opening_mean, flip5, add_luck, adjusted_result
 
 cnp.import_array()
 
@@ -148,7 +150,26 @@ def play_game(board, bitgen, policy, dice=None, opening=False):
     return int(np.flatnonzero(counts)[0])
 
 
-def rollout_block(board, games, bitgen, policy, dice=None, opening=False):
+cdef signed char* _out_classes(object classes, int64_t games) except? NULL:
+    if classes is None:
+        return NULL
+    if not isinstance(classes, np.ndarray) or classes.dtype != np.int8 or classes.ndim != 1 \
+            or classes.shape[0] != games or not classes.flags.c_contiguous or not classes.flags.writeable:
+        raise ValueError(f"classes must be a writeable contiguous int8 array of shape ({games},)")
+    return <signed char*>cnp.PyArray_DATA(classes)
+
+
+cdef double* _out_per_game(object per_game, int64_t games) except? NULL:
+    if per_game is None:
+        return NULL
+    if not isinstance(per_game, np.ndarray) or per_game.dtype != np.float64 or per_game.ndim != 2 \
+            or per_game.shape[0] != games or per_game.shape[1] != 6 \
+            or not per_game.flags.c_contiguous or not per_game.flags.writeable:
+        raise ValueError(f"per_game must be a writeable contiguous float64 array of shape ({games}, 6)")
+    return <double*>cnp.PyArray_DATA(per_game)
+
+
+def rollout_block(board, games, bitgen, policy, dice=None, opening=False, classes=None):
     """Play ``games`` games one after another from one bit generator.
 
     Parameters
@@ -165,6 +186,8 @@ def rollout_block(board, games, bitgen, policy, dice=None, opening=False):
     opening : bool
         Decide each game's first roll by the opening roll (ignored when ``dice``
         is given).
+    classes : numpy.ndarray of int8, shape (games,), optional
+        Filled with each game's outcome class, in game order (for paired statistics).
 
     Returns
     -------
@@ -192,6 +215,7 @@ def rollout_block(board, games, bitgen, policy, dice=None, opening=False):
     cdef int64_t* counts = <int64_t*>cnp.PyArray_DATA(counts_arr)
     cdef int64_t i, ng = games
     cdef int c = 0
+    cdef signed char* cls = _out_classes(classes, ng)
     cdef movegen_t* g = movegen_new()
     if g == NULL:
         raise MemoryError()
@@ -202,11 +226,168 @@ def rollout_block(board, games, bitgen, policy, dice=None, opening=False):
                 if c < 0:
                     break
                 counts[c] += 1
+                if cls != NULL:
+                    cls[i] = <signed char>c
     finally:
         movegen_free(g)
     if c < 0:
         raise RuntimeError(f"a roll had more than {MAX_PLAYS} legal plays")
     return counts_arr
+
+
+# ---------------------------------------------------------------------------
+# Variance reduction (luck adjustment, luck.pxd)
+
+
+cdef int play_game_vr_c(const board_t* start, bitgen_t* bg, Policy policy, EvalPolicy ys,
+                        Policy pf, int k, movegen_t* g, int d1, int d2, bint opening,
+                        double* adj) noexcept nogil:
+    # play_game_c's game, draw for draw (the yardstick draws nothing), with the luck of
+    # every random roll summed by the yardstick `ys`; adj[0..6) gets the luck-adjusted
+    # result (luck.adjusted_result). Returns the outcome class, -1 on overflow.
+    cdef board_t boards[2]
+    cdef int cur = 0, side = 0, a, b, r, c
+    cdef const board_t* chosen
+    cdef double v[105]
+    cdef double v1[105]
+    cdef double mean[5]
+    cdef double q[5]
+    cdef double L[5]
+    cdef bint lucky = True      # the roll about to be played was random (not fixed)
+    for c in range(5):
+        L[c] = 0.0
+    boards[0] = start[0]
+    if d1 > 0:
+        a = d1
+        b = d2
+        lucky = False
+    elif opening:
+        swap_into(&boards[0], &boards[1])
+        if ys.roll_values(g, &boards[0], v, pf, k) < 0 or ys.roll_values(g, &boards[1], v1, pf, k) < 0:
+            return -1
+        opening_mean(v, v1, mean)
+        if not opening_roll(bg, &a, &b):
+            cur = 1
+            side = 1
+            flip5(&v1[5 * roll_slot(a, b)], q)
+        else:
+            for c in range(5):
+                q[c] = v[5 * roll_slot(a, b) + c]
+        add_luck(L, q, mean, True)
+        lucky = False           # counted
+    else:
+        r = roll_index(bg)
+        a = r // 6 + 1
+        b = r % 6 + 1
+    while True:
+        if lucky:
+            if ys.roll_values(g, &boards[cur], v, pf, k) < 0:
+                return -1
+            roll_mean(v, mean)
+            add_luck(L, &v[5 * roll_slot(a, b)], mean, side == 0)
+        lucky = True
+        chosen = play_turn_c(policy, g, &boards[cur], a, b, bg)
+        if chosen == NULL:
+            return -1
+        if row_sum(chosen.p[0]) == 0:
+            c = loser_class(chosen.p[1])
+            c = c if side == 0 else 3 + c
+            adjusted_result(c, L, adj)
+            return c
+        swap_into(chosen, &boards[cur ^ 1])
+        cur ^= 1
+        side ^= 1
+        r = roll_index(bg)
+        a = r // 6 + 1
+        b = r % 6 + 1
+
+
+def rollout_block_vr(board, games, bitgen, policy, yardstick, dice=None, opening=False,
+                     prefilter=0, per_game=None):
+    """:func:`rollout_block` with variance reduction: the same games, and the sums of their
+    luck-adjusted results.
+
+    Parameters
+    ----------
+    board, games, bitgen, policy, dice, opening
+        As :func:`rollout_block`; the games and their counts are exactly those of
+        :func:`rollout_block` with the same arguments (the yardstick draws nothing).
+    yardstick : EvalPolicy
+        The evaluator that values every roll (:class:`fastbg._core.evaluator.EvalPolicy`,
+        the ``nn`` at 0 ply, bear-off database in bear-offs), whatever ``policy`` plays.
+    prefilter : int, default 0
+        0: the yardstick values every play of a roll and takes the best. ``k >= 1``: only
+        the ``k`` best plays by pubeval's score (ties canonical), a cheaper yardstick (the
+        estimate stays unbiased for any yardstick).
+    per_game : numpy.ndarray of float64, shape (games, 6), optional
+        Filled with each game's six adjusted values, in game order (paired statistics).
+
+    Returns
+    -------
+    counts : numpy.ndarray of int64, shape (6,)
+        The outcome-class counts.
+    sums : numpy.ndarray of float64, shape (2, 6)
+        ``sums[0]``: the sums over the games, in game order, of the luck-adjusted win,
+        win_gammon, win_backgammon, lose_gammon, lose_backgammon and cubeless equity of
+        row 0; ``sums[1]``: the sums of their squares.
+
+    Notes
+    -----
+    A game's adjusted result is its outcome minus the summed luck of its random rolls
+    (the opening roll counts as one roll of 30 outcomes; a fixed first roll has no luck),
+    each luck = the yardstick's value after the best play for the roll that came minus
+    its mean over the rolls that could have come, in the root's view (:mod:`luck`).
+    **Reproducibility**: bit for bit as :func:`fastbg.reference.rollout.rollout_block_vr`.
+    """
+    cdef board_t b
+    load_board(board, &b)
+    _check_start(&b)
+    if isinstance(games, (bool, np.bool_)) or not isinstance(games, (int, np.integer)):
+        raise ValueError(f"games must be a non-negative int, got {games!r}")
+    if games < 0:
+        raise ValueError(f"games must be a non-negative int, got {games}")
+    if not isinstance(yardstick, EvalPolicy):
+        raise TypeError(f"the yardstick must be the core's EvalPolicy, got {type(yardstick).__name__}")
+    cdef int d1, d2
+    _check_dice(dice, &d1, &d2)
+    cdef bint op = bool(opening)
+    cdef Policy pol = as_policy(policy)
+    cdef EvalPolicy ys = yardstick
+    if isinstance(prefilter, (bool, np.bool_)) or not isinstance(prefilter, (int, np.integer)) \
+            or not 0 <= prefilter <= 64:
+        raise ValueError(f"prefilter must be an int in 0..64, got {prefilter!r}")
+    cdef int kpf = prefilter
+    cdef Policy pf = as_policy("pubeval") if kpf > 0 else None
+    cdef bitgen_t* bg = get_bitgen(bitgen)
+    cdef cnp.ndarray[cnp.int64_t, ndim=1] counts_arr = np.zeros(6, dtype=np.int64)
+    cdef cnp.ndarray[cnp.float64_t, ndim=2] sums_arr = np.zeros((2, 6), dtype=np.float64)
+    cdef int64_t* counts = <int64_t*>cnp.PyArray_DATA(counts_arr)
+    cdef double* sums = <double*>cnp.PyArray_DATA(sums_arr)
+    cdef double adj[6]
+    cdef int64_t i, ng = games
+    cdef int c = 0, k
+    cdef double* pg = _out_per_game(per_game, ng)
+    cdef movegen_t* g = movegen_new()
+    if g == NULL:
+        raise MemoryError()
+    try:
+        with nogil:
+            for i in range(ng):
+                c = play_game_vr_c(&b, bg, pol, ys, pf, kpf, g, d1, d2, op, adj)
+                if c < 0:
+                    break
+                counts[c] += 1
+                for k in range(6):
+                    sums[k] = sums[k] + adj[k]
+                    sums[6 + k] = sums[6 + k] + adj[k] * adj[k]
+                if pg != NULL:
+                    for k in range(6):
+                        pg[6 * i + k] = adj[k]
+    finally:
+        movegen_free(g)
+    if c < 0:
+        raise RuntimeError(f"a roll had more than {MAX_PLAYS} legal plays")
+    return counts_arr, sums_arr
 
 
 def roll_indices(bitgen, n):
