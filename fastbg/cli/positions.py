@@ -8,7 +8,8 @@ from ..formats import parse_dice
 from ..game import Position, decode_gnubg_id, diagram, legal_plays, parse_game, xgid_to_game, PROBABILITY_KEYS
 from ..nn import evaluate, network_info
 
-from .common import (_POSITION_HELP, _is_xgid, print_json)
+from .common import (_POSITION_HELP, _is_xgid, _positive_int, print_json)
+from .rollouts import add_rollout_run_options, moves_eval, moves_rollout
 from .state import (_describe_state)
 
 
@@ -18,12 +19,30 @@ def add_parsers(sub) -> None:
     s.add_argument("position", metavar="POSITION", help=_POSITION_HELP + " (with the cube and "
                    "score of the last two)")
 
-    m = sub.add_parser("moves", help="every legal play for a roll")
+    m = sub.add_parser("moves", help="every legal play for a roll; ranked (--eval) or rolled "
+                       "out side by side (--rollout)")
     m.add_argument("position", metavar="POSITION", help=_POSITION_HELP + " (rolled dice in it "
                    "must be DICE)")
     m.add_argument("dice", metavar="DICE", nargs="+", help="the roll: 31, 3-1 or 3 1")
     m.add_argument("--engine", choices=ENGINES, default="cython",
                    help="the compiled core (default) or the pure-Python reference")
+    how = m.add_mutually_exclusive_group()
+    how.add_argument("--eval", action="store_true",
+                     help="rank every play by the nn evaluator (0 ply, or --ply 1), with its "
+                          "probabilities and equity")
+    how.add_argument("--rollout", action="store_true",
+                     help="roll out the candidate plays with the same dice for each (common "
+                          "random numbers): equities with standard errors, each play's "
+                          "difference from the best with the standard error of the paired "
+                          "difference, and the probability that it is best. Candidates: the "
+                          "plays within 0.10 of the best at 0 ply, at most 8 (or --top, --play)")
+    m.add_argument("--ply", type=int, choices=(0, 1), default=0,
+                   help="the evaluation that ranks plays (--eval) and picks candidates")
+    m.add_argument("--top", type=_positive_int, default=None, metavar="N",
+                   help="with --rollout: the N best plays at --ply")
+    m.add_argument("--play", action="append", default=None, metavar="MOVE",
+                   help="with --rollout: roll out this play (repeat for each), e.g. '13/11 6/5'")
+    add_rollout_run_options(m, games=1296)
     m.add_argument("--json", action="store_true", help="machine-readable output")
 
     e = sub.add_parser("eval", help="the neural network's five probabilities and equity (0-ply)")
@@ -105,6 +124,14 @@ def _cmd_moves(args) -> int:
     if rolled is not None and sorted(rolled) != sorted(dice):
         raise ValueError(f"POSITION has {rolled[0]}-{rolled[1]} rolled but DICE is "
                          f"{dice[0]}-{dice[1]}: give the same roll")
+    if not (args.rollout or args.eval):
+        for opt in ("top", "play"):
+            if getattr(args, opt) is not None:
+                raise ValueError(f"--{opt} is for --rollout")
+    if args.rollout:
+        return moves_rollout(pos, dice, args)
+    if args.eval:
+        return moves_eval(pos, dice, args)
     plays = legal_plays(pos, dice, engine=args.engine)
     if args.json:
         print_json({

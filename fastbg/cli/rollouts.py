@@ -1,17 +1,39 @@
 """``fastbg rollout``: cubeless and cubeful rollouts of a position."""
 from __future__ import annotations
 
+import argparse
 import sys
-
 
 from ..engine import ENGINES
 from ..game import parse_game, PROBABILITY_KEYS
 from ..rollouts import DEFAULT_POLICY, POLICIES, cubeful_rollout, rollout
 from ..rollouts.cubeless import normal_quantile
+from ..rollouts.plays import rank_plays, rollout_plays
 
 from .common import (EXIT_INTERRUPTED, _dice_arg, _games, _number_arg, _policy_help, _positive_int, _seed, plural,
                      print_json)
 from .state import (_STATE_OPTIONS, _add_state_options, _cube_state, _describe_state)
+
+
+_VR_HELP = ("variance reduction (luck adjustment by the nn evaluator at 0 ply, as GNU "
+            "Backgammon and eXtreme Gammon do it): the same games, unbiased estimates with much "
+            "smaller standard errors for about 7x the time per game. Default: on for the nn "
+            "policies (about 3x less time for the same accuracy in contact, 50x in races), off "
+            "for pubeval and random (measured: experiments/bench_vr.py). Cubeless rollouts only")
+
+
+def add_rollout_run_options(p, games: int) -> None:
+    """--games, --seed, --workers, --policy, --vr/--no-vr and --no-progress of a command that
+    runs rollouts (``rollout``, ``moves --rollout``)."""
+    p.add_argument("--games", "-n", type=_games, default=games,
+                   help=f"games to play (default {games})" + (" per candidate play with --rollout"
+                                                              if games == 1296 else ""))
+    p.add_argument("--seed", type=_seed, default=None, help="root seed (default: fresh entropy, reported)")
+    p.add_argument("--workers", "-w", type=_positive_int, default=None, help="threads (default: one per CPU)")
+    p.add_argument("--policy", choices=POLICIES, default=DEFAULT_POLICY,
+                   help="how both sides play: " + _policy_help())
+    p.add_argument("--vr", action=argparse.BooleanOptionalAction, default=None, help=_VR_HELP)
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
 
 
 def add_parsers(sub) -> None:
@@ -20,11 +42,7 @@ def add_parsers(sub) -> None:
     r.add_argument("position", metavar="POSITION", nargs="?", default="start",
                    help="'start' (default), a Position ID, a GNU PositionID:MatchID pair or an "
                         "XGID; dice rolled in the last two are the first roll")
-    r.add_argument("--games", "-n", type=_games, default=10_000, help="games to play (default 10000)")
-    r.add_argument("--seed", type=_seed, default=None, help="root seed (default: fresh entropy, reported)")
-    r.add_argument("--workers", "-w", type=_positive_int, default=None, help="threads (default: one per CPU)")
-    r.add_argument("--policy", choices=POLICIES, default=DEFAULT_POLICY,
-                   help="how both sides play: " + _policy_help())
+    add_rollout_run_options(r, games=10_000)
     r.add_argument("--engine", choices=ENGINES, default="cython",
                    help="the compiled core (default) or the pure-Python reference; same numbers")
     r.add_argument("--dice", type=_dice_arg, default=None, help="fix the first roll, e.g. 31")
@@ -43,7 +61,6 @@ def add_parsers(sub) -> None:
                         "(default: GNU Backgammon's by position, 0 on the last roll)")
     _add_state_options(r)
     r.add_argument("--json", action="store_true", help="machine-readable output")
-    r.add_argument("--no-progress", action="store_true", help="no progress bar")
 
 
 def _format_table(res) -> str:
@@ -56,6 +73,7 @@ def _format_table(res) -> str:
                  + (f" of {res.games_requested:,} requested" if res.interrupted else ""))
     extra = f", first roll {res.dice[0]}-{res.dice[1]}" if res.dice else ""
     extra += ", opening roll" if res.opening else ""
+    extra += ", variance reduction" if res.vr else ""
     lines.append(f"policy {res.policy}, engine {res.engine}, workers {res.workers}, seed {res.seed}{extra}")
     lines.append("")
     lines.append(f"  {'':<16} {'estimate':>9} {'std.err':>9}   {'95% confidence interval':>24}")
@@ -65,7 +83,9 @@ def _format_table(res) -> str:
         sign = "+" if key == "equity" else ""
         lines.append(f"  {label[key]:<16} {est:{sign}9.4f} {se:9.4f}   "
                      f"[{lo:{sign}.4f}, {hi:{sign}.4f}]")
-    lines.append("  (intervals: Wilson's score interval for the probabilities, normal for the equity)")
+    lines.append("  (luck-adjusted estimates: variance reduction by the nn at 0 ply; normal intervals)"
+                 if res.vr else
+                 "  (intervals: Wilson's score interval for the probabilities, normal for the equity)")
     lines.append("")
     lines.append(f"  {res.seconds:.2f} s, {res.games_per_second:,.0f} games/s")
     return "\n".join(lines)
@@ -105,6 +125,9 @@ def _run_rollout(pos, args, **options):
 
 def _cmd_rollout(args) -> int:
     if args.cubeful:
+        if args.vr:
+            raise ValueError("--vr is for cubeless rollouts: cubeful rollouts are not "
+                             "variance-reduced yet")
         return _cmd_cubeful_rollout(args)
     given = [k for k in _STATE_OPTIONS if getattr(args, k) is not None]
     if given:
@@ -115,7 +138,7 @@ def _cmd_rollout(args) -> int:
     elif args.dice is not None and sorted(args.dice) != sorted(dice):
         raise ValueError(f"POSITION has {dice[0]}-{dice[1]} rolled but --dice is "
                          f"{args.dice[0]}-{args.dice[1]}: give one roll (or the same)")
-    res = _run_rollout(pos, args, dice=dice, opening=args.opening)
+    res = _run_rollout(pos, args, dice=dice, opening=args.opening, vr=args.vr)
     if res.games == 0:
         print("interrupted before any game finished; nothing to report", file=sys.stderr)
         return EXIT_INTERRUPTED
@@ -176,6 +199,63 @@ def _format_cubeful(res, pos, state) -> str:
     lines += [f"    {k:<18}{v:8.4f}" for k, v in res.outcomes.items()]
     lines += ["", f"  {res.seconds:.2f} s, {res.games_per_second:,.0f} games/s"]
     return "\n".join(lines)
+
+
+def moves_eval(pos, dice, args) -> int:
+    """``fastbg moves POSITION DICE --eval``: every play ranked by the nn."""
+    ranked = rank_plays(pos, dice, ply=args.ply, engine=args.engine)
+    if args.json:
+        print_json({"position_id": pos.to_position_id(), "dice": list(dice), "ply": args.ply,
+                    "plays": [{"move": r.move, "position_id": r.position_id, **r.probabilities,
+                               "diff": r.equity - ranked[0].equity} for r in ranked]}, indent=2)
+        return 0
+    print(f"Position {pos.to_position_id()}, roll {dice[0]}-{dice[1]}: "
+          f"{plural(len(ranked), 'legal play')}, by the nn at {args.ply} ply (cubeless, mover's view)")
+    if not ranked:
+        print("  no legal play: the position stays as it is and the turn passes")
+        return 0
+    width = max(len(r.move) for r in ranked)
+    print(f"  {'':>4}  {'play':<{width}}  {'equity':>8} {'diff':>7}   {'win':>6} {'w g':>6} "
+          f"{'w bg':>6} {'l g':>6} {'l bg':>6}")
+    for i, r in enumerate(ranked, 1):
+        p = r.probabilities
+        print(f"  {i:>4}. {r.move:<{width}}  {r.equity:+8.4f} {r.equity - ranked[0].equity:+7.4f}   "
+              f"{p['win']:6.3f} {p['win_gammon']:6.3f} {p['win_backgammon']:6.3f} "
+              f"{p['lose_gammon']:6.3f} {p['lose_backgammon']:6.3f}")
+    return 0
+
+
+def moves_rollout(pos, dice, args) -> int:
+    """``fastbg moves POSITION DICE --rollout``: the candidates rolled out side by side."""
+    res = _with_progress(args, lambda **shown: rollout_plays(
+        pos, dice, args.games, seed=args.seed, workers=args.workers, policy=args.policy,
+        engine=args.engine, top=args.top, plays=args.play, ply=args.ply, vr=args.vr, **shown))
+    if res.games == 0:
+        print("interrupted before any game finished; nothing to report", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    if args.json:
+        print_json(res.to_dict(), indent=2)
+        return EXIT_INTERRUPTED if res.interrupted else 0
+    st = res.settings
+    head = "INTERRUPTED: " if res.interrupted else ""
+    print(f"{head}Rollout of {plural(len(res.plays), 'play')} of {dice[0]}-{dice[1]} in "
+          f"{res.position_id}: {plural(res.games, 'game')} each, the same dice for every play")
+    print(f"policy {st['policy']}, engine {st['engine']}, workers {res.workers}, seed {res.seed}"
+          + (", variance reduction" if st["vr"] else "") + f"; candidates {st['candidates']} "
+          f"by {st['candidates_by']}")
+    print("")
+    width = max(len(p["move"]) for p in res.plays)
+    print(f"  {'play':<{width}}  {'equity':>8} {'s.e.':>6}  {'diff':>7} {'s.e.':>6}  {'P(best)':>7}"
+          f"   {'win':>6} {'w g':>6} {'l g':>6}   {'eval':>7}")
+    for p in res.plays:
+        print(f"  {p['move']:<{width}}  {p['equity']:+8.4f} {p['stderr']['equity']:6.4f}  "
+              f"{p['diff']:+7.4f} {p['diff_stderr']:6.4f}  {p['p_best']:7.1%}   {p['win']:6.3f} "
+              f"{p['win_gammon']:6.3f} {p['lose_gammon']:6.3f}   {p['eval_equity']:+7.4f}")
+    print("")
+    print("  (cubeless equities, mover's view; diff: from the best play, with the standard error "
+          "of the paired difference; eval: the candidate's nn equity)")
+    print(f"  {res.seconds:.2f} s")
+    return EXIT_INTERRUPTED if res.interrupted else 0
 
 
 COMMANDS = {"rollout": _cmd_rollout}

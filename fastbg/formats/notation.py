@@ -5,9 +5,12 @@ Points are numbered from the mover's side; 25 is the bar and 0 is off.
 """
 from __future__ import annotations
 
+import re
 from typing import Iterable, Sequence
 
-__all__ = ["format_play", "point_name"]
+__all__ = ["format_play", "parse_play", "point_name"]
+
+_TOKEN = re.compile(r"^(?P<path>(?:bar|off|\d+)\*?(?:/(?:bar|off|\d+)\*?)+)(?:\((?P<n>\d)\))?$")
 
 
 def point_name(p: int) -> str:
@@ -58,3 +61,56 @@ def format_play(moves: Iterable[Sequence]) -> str:
         text = "/".join([point_name(start)] + [point_name(p) + ("*" if h else "") for p, h in zip(pts, hits)])
         out.append(text if count == 1 else f"{text}({count})")
     return " ".join(out)
+
+
+def _point(text: str, play: str) -> int:
+    text = text.rstrip("*")
+    if text == "bar":
+        return 25
+    if text == "off":
+        return 0
+    p = int(text)
+    if not 1 <= p <= 24:
+        raise ValueError(f"bad play {play!r}: point {p} is not in 1..24 (bar is 'bar', off is 'off')")
+    return p
+
+
+def parse_play(text: str) -> list[tuple[int, int]]:
+    """The checker moves of a play written in GNU Backgammon-style notation.
+
+    Parameters
+    ----------
+    text : str
+        Moves separated by spaces: ``"24/18 13/11"``, ``"bar/22*"``, ``"6/off"``,
+        ``"8/5(2)"``, ``"24/18*/13"``; hit marks are optional (a hit is a consequence of
+        where the checker lands), the order of the moves does not matter.
+
+    Returns
+    -------
+    list of (int, int)
+        ``(from_point, to_point)`` per checker path leg, mover's numbering (25 = bar,
+        0 = off), a path's legs in order, ``(n)`` repeated ``n`` times.
+
+    Raises
+    ------
+    ValueError
+        Naming the token that is not a move, or a move that goes backwards.
+    """
+    moves: list[tuple[int, int]] = []
+    tokens = str(text).replace(",", " ").lower().split()
+    if not tokens:
+        raise ValueError("empty play: write it as e.g. '24/18 13/11'")
+    for tok in tokens:
+        m = _TOKEN.match(tok)
+        if m is None:
+            raise ValueError(f"bad play {text!r}: {tok!r} is not a move like 13/11, bar/22*, 6/off or 8/5(2)")
+        pts = [_point(x, text) for x in m.group("path").split("/")]
+        if 0 in pts[:-1] or 25 in pts[1:]:
+            raise ValueError(f"bad play {text!r}: in {tok!r} 'bar' can only start and 'off' only end a move")
+        legs = list(zip(pts, pts[1:]))
+        for a, b in legs:
+            if b >= a:
+                raise ValueError(f"bad play {text!r}: {tok!r} moves from {point_name(a)} to "
+                                 f"{point_name(b)}, which is not forward")
+        moves += legs * int(m.group("n") or 1)
+    return moves

@@ -7,11 +7,11 @@ import numpy as np
 
 from ..engine import get_engine
 from ..formats.dice import parse_dice
-from ..formats.notation import format_play
+from ..formats.notation import format_play, parse_play
 from ..reference.movegen import legal_plays_with_moves
 from .position import Position
 
-__all__ = ["Play", "legal_plays"]
+__all__ = ["Play", "legal_plays", "find_play"]
 
 
 @dataclass(frozen=True)
@@ -78,3 +78,50 @@ def legal_plays(position, dice, engine: str = "cython") -> list[Play]:
         b.setflags(write=False)
         out.append(Play(move=notation.get(b.tobytes(), "?"), board=b))
     return out
+
+
+def find_play(position, dice, move: str, engine: str = "cython") -> Play:
+    """The legal play a notation describes, compared by the position it leads to.
+
+    Parameters
+    ----------
+    position : Position, str or array_like
+    dice : str or tuple of int
+    move : str
+        GNU Backgammon-style notation (:func:`fastbg.formats.notation.parse_play`): the
+        moves in any order, hit marks optional.
+    engine : {"cython", "python"}
+
+    Returns
+    -------
+    Play
+
+    Raises
+    ------
+    ValueError
+        If the notation cannot be read, moves a checker the mover does not have, or does
+        not give a legal play for the roll (the message lists the legal plays when few).
+    """
+    pos = Position.parse(position)
+    plays = legal_plays(pos, dice, engine)
+    b = np.array(pos.board, dtype=np.int16)
+    for frm, to in parse_play(move):
+        i = frm - 1 if frm != 0 else None
+        src = 24 if frm == 25 else i
+        if b[0, src] <= 0:
+            raise ValueError(f"play {move!r} moves a checker from {'the bar' if frm == 25 else frm}, "
+                             "where the player on roll has none")
+        b[0, src] -= 1
+        if to != 0:
+            b[0, to - 1] += 1
+            opp = 24 - to             # the same point in the opponent's numbering, 0-based
+            if b[1, opp] == 1:        # a hit: the blot goes to the bar
+                b[1, opp] = 0
+                b[1, 24] += 1
+    for p in plays:
+        if np.array_equal(p.board, b):
+            return p
+    names = ", ".join(p.move for p in plays[:12]) + (" ..." if len(plays) > 12 else "")
+    d = parse_dice(dice)
+    raise ValueError(f"{move!r} is not a legal play of {d[0]}-{d[1]} here"
+                     + (f"; legal plays: {names}" if plays else ": the roll has no legal play"))

@@ -1,0 +1,399 @@
+"""Which play is best? Candidate plays ranked by the evaluator, and rolled out side by side.
+
+:func:`rank_plays` values every legal play of a roll by the ``nn`` evaluator (0 or 1 ply);
+:func:`rollout_plays` rolls out the candidates with **common random numbers**: game ``j`` of
+block ``k`` draws its dice from its own stream, the same for every candidate, so the same
+rolls follow each play and the difference between two plays is estimated far more
+precisely than either equity. Each play's difference from the best carries the standard
+error of the paired difference (from the per-game differences), and the probability that it
+is best comes from the joint normal distribution of the estimates.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Callable
+
+import numpy as np
+
+from ..engine import ENGINES, get_engine
+from ..formats.dice import parse_dice
+from ..game.outcomes import PROBABILITY_KEYS
+from ..game.parse import position_and_roll
+from ..game.plays import find_play, legal_plays
+from .blocks import block_size_for, check_games, n_blocks, resolve_workers, run_blocks
+from .cubeless import DEFAULT_POLICY, DEFAULT_VR, POLICIES, VR_PREFILTER, _check_seed
+from .settings import rollout_settings
+
+__all__ = ["rank_plays", "rollout_plays", "RankedPlay", "PlaysRolloutResult", "DEFAULT_WITHIN",
+           "DEFAULT_MAX_PLAYS"]
+
+#: Candidates by default: the plays within this much equity of the best at 0 ply ...
+DEFAULT_WITHIN = 0.10
+#: ... and at most this many.
+DEFAULT_MAX_PLAYS = 8
+
+_KEYS6 = (*PROBABILITY_KEYS, "equity")
+# indicators (win, wg, wbg, lg, lbg, points) of the six outcome classes
+_IND6 = np.array([[1, 0, 0, 0, 0, 1], [1, 1, 0, 0, 0, 2], [1, 1, 1, 0, 0, 3],
+                  [0, 0, 0, 0, 0, -1], [0, 0, 0, 1, 0, -2], [0, 0, 0, 1, 1, -3]], dtype=np.float64)
+_FLIP_CLASS = [3, 4, 5, 0, 1, 2]
+
+
+def _to_mover(x: np.ndarray) -> np.ndarray:
+    """Per-game values of the opponent on roll (..., 6) seen by the player who made the play."""
+    out = np.empty_like(x)
+    out[..., 0] = 1.0 - x[..., 0]
+    out[..., 1] = x[..., 3]
+    out[..., 2] = x[..., 4]
+    out[..., 3] = x[..., 1]
+    out[..., 4] = x[..., 2]
+    out[..., 5] = -x[..., 5]
+    return out
+
+
+@dataclass
+class RankedPlay:
+    """A legal play and the evaluator's verdict on it, from the mover's point of view.
+
+    Attributes
+    ----------
+    move : str
+        Notation (``"24/18 13/11"``).
+    position_id : str
+        The position after the play, the opponent on roll.
+    board : numpy.ndarray of int8, shape (2, 25)
+        The position after the play, mover in row 0 (not swapped).
+    probabilities : dict
+        The five probabilities and ``equity`` (cubeless) after the play, mover's view.
+    over : bool
+        The play bears off the last checker (its result is certain).
+    """
+
+    move: str
+    position_id: str
+    board: np.ndarray
+    probabilities: dict
+    over: bool = False
+
+    @property
+    def equity(self) -> float:
+        return self.probabilities["equity"]
+
+
+def _exact_after(board: np.ndarray) -> np.ndarray:
+    """The six indicators of a play that ends the game (mover's view)."""
+    loser = board[1]
+    cls = 0 if loser.sum() < 15 else (2 if loser[18:].any() else 1)
+    return _IND6[cls]
+
+
+def rank_plays(position, dice, ply: int = 0, engine: str = "cython") -> list[RankedPlay]:
+    """Every legal play of a roll, valued by the ``nn`` evaluator, best first.
+
+    Parameters
+    ----------
+    position : Position or str
+        The position before the roll (an XGID may hold the roll instead of ``dice``).
+    dice : str or tuple of int, optional when the position holds the roll
+    ply : {0, 1}
+        0: the evaluator's probabilities of each resulting position; 1: their average over
+        the opponent's 21 rolls after its best 0-ply reply.
+    engine : {"cython", "python"}
+
+    Returns
+    -------
+    list of RankedPlay
+        Sorted by equity, highest first (ties in canonical order). Empty when the roll has
+        no legal play.
+
+    Raises
+    ------
+    ValueError
+        For a bad position or dice, a finished game, or ``ply`` not 0 or 1.
+    """
+    if ply not in (0, 1):
+        raise ValueError(f"ply must be 0 or 1, got {ply!r}")
+    pos, rolled = position_and_roll(position)
+    dice = _dice(dice, rolled)
+    plays = legal_plays(pos, dice, engine=engine)
+    ev = get_engine(engine).evaluator.EvalPolicy()
+    out = []
+    live = [i for i, p in enumerate(plays) if p.board[0].any()]
+    probs = {}
+    if live:
+        swapped = np.ascontiguousarray(np.array([plays[i].board[::-1] for i in live], dtype=np.int8))
+        q = np.asarray(ev.lookahead(swapped, plies=ply)).reshape(-1, 5)
+        for i, r in zip(live, q):
+            m = np.array([1.0 - r[0], r[3], r[4], r[1], r[2]])
+            probs[i] = m
+    for i, p in enumerate(plays):
+        if i in probs:
+            m = probs[i]
+            eq = (2.0 * m[0] - 1.0) + (m[1] - m[3]) + (m[2] - m[4])
+            d = dict(zip(PROBABILITY_KEYS, (float(x) for x in m)), equity=float(eq))
+            over = False
+        else:
+            x = _exact_after(p.board)
+            d = dict(zip(_KEYS6, (float(v) for v in x)))
+            over = True
+        out.append(RankedPlay(p.move, p.position_id, p.board, d, over))
+    order = sorted(range(len(out)), key=lambda i: -out[i].equity)   # stable: canonical ties
+    return [out[i] for i in order]
+
+
+def _dice(dice, rolled):
+    if dice is None:
+        if rolled is None:
+            raise ValueError("give the roll: the position has no dice rolled")
+        return tuple(rolled)
+    d = parse_dice(dice)
+    if rolled is not None and sorted(d) != sorted(rolled):
+        raise ValueError(f"the position has {rolled[0]}-{rolled[1]} rolled but dice is "
+                         f"{d[0]}-{d[1]}: give one roll (or the same)")
+    return d
+
+
+@dataclass
+class PlaysRolloutResult:
+    """Candidate plays rolled out with the same dice, best first.
+
+    Attributes
+    ----------
+    position_id : str
+    dice : tuple of int
+    plays : list of dict
+        Per play: ``move``, ``position_id`` (after the play), the five probabilities and
+        ``equity`` (cubeless, mover's view), ``stderr`` (same keys), ``diff`` (equity minus
+        the best play's), ``diff_stderr`` (standard error of that paired difference),
+        ``p_best`` (probability of being the best play), ``eval_equity`` (the 0- or 1-ply
+        equity that chose it as a candidate).
+    games : int
+        Games per play.
+    seed : int
+    settings : dict
+    seconds : float
+    interrupted : bool
+    workers : int
+    """
+
+    position_id: str
+    dice: tuple
+    plays: list
+    games: int
+    seed: int
+    settings: dict = field(default_factory=dict)
+    seconds: float = 0.0
+    interrupted: bool = False
+    workers: int = 1
+
+    def to_dict(self) -> dict:
+        """JSON-ready: ``position_id``, ``dice``, ``plays``, ``games``, ``seed``,
+        ``seconds``, ``interrupted``, ``workers``, ``settings``."""
+        return {"position_id": self.position_id, "dice": list(self.dice),
+                "plays": [dict(p) for p in self.plays], "games": self.games, "seed": self.seed,
+                "seconds": self.seconds, "interrupted": self.interrupted,
+                "workers": self.workers, "settings": dict(self.settings)}
+
+
+def _candidates(ranked, top, plays, position, dice, engine, within, max_plays):
+    if plays:
+        chosen, seen = [], set()
+        by_board = {r.board.tobytes(): r for r in ranked}
+        for text in plays:
+            p = find_play(position, dice, text, engine=engine)
+            key = p.board.tobytes()
+            if key not in seen:
+                seen.add(key)
+                chosen.append(by_board[key])
+        return chosen
+    if top is not None:
+        if isinstance(top, bool) or not isinstance(top, (int, np.integer)) or top < 1:
+            raise ValueError(f"top must be a positive integer, got {top!r}")
+        return ranked[:int(top)]
+    best = ranked[0].equity
+    return [r for r in ranked if r.equity >= best - within][:max_plays]
+
+
+def rollout_plays(
+    position,
+    dice=None,
+    games: int = 1296,
+    seed: int | None = None,
+    workers: int | None = None,
+    policy: str = DEFAULT_POLICY,
+    engine: str = "cython",
+    *,
+    top: int | None = None,
+    plays: list[str] | None = None,
+    ply: int = 0,
+    within: float = DEFAULT_WITHIN,
+    max_plays: int = DEFAULT_MAX_PLAYS,
+    vr: bool | None = None,
+    progress: Callable[[int], None] | None = None,
+    on_interrupt: Callable[[int], None] | None = None,
+) -> PlaysRolloutResult:
+    """Roll out the candidate plays of a roll with common random numbers.
+
+    Parameters
+    ----------
+    position : Position or str
+        The position before the roll (an XGID may hold the roll).
+    dice : str or tuple of int, optional
+        The roll to play (required unless the position holds it).
+    games : int
+        Games per candidate.
+    seed, workers, policy, engine
+        As :func:`fastbg.rollout`; after each play the opponent rolls, with ordinary dice.
+    top : int, optional
+        The ``top`` best plays at ``ply`` instead of the default choice.
+    plays : list of str, optional
+        These plays (notation, any order of moves) instead.
+    ply : {0, 1}
+        The evaluation that ranks the candidates.
+    within, max_plays : float, int
+        Default candidates: the plays within ``within`` equity of the best, at most
+        ``max_plays``.
+    vr : bool, optional
+        Variance reduction, as :func:`fastbg.rollout` (default: on for the nn policies).
+    progress, on_interrupt : callable, optional
+        As :func:`fastbg.rollout`; ``progress`` counts games per candidate.
+
+    Returns
+    -------
+    PlaysRolloutResult
+
+    Raises
+    ------
+    ValueError
+        For a bad position, dice, play, option, or a roll with no legal play.
+
+    Notes
+    -----
+    Game ``j`` of block ``k`` of every candidate draws its dice from its own
+    ``PCG64DXSM(SeedSequence(seed, spawn_key=(k, j)))``: the same rolls follow each play
+    (common random numbers), game by game. The standard error of a difference is that of the per-game
+    differences; ``p_best`` is the share of 20,000 draws from the estimates' joint normal
+    distribution (means and covariance of the per-game equities, a fixed draw seed) in which
+    the play has the highest equity. **Reproducibility**: as :func:`fastbg.rollout`, the
+    numbers depend only on the seed and the settings, not on ``workers``.
+    """
+    pos, rolled = position_and_roll(position)
+    if pos.game_over:
+        raise ValueError("the game is over in this position: a side has borne off all 15 checkers")
+    dice = _dice(dice, rolled)
+    games = check_games(games)
+    if policy not in POLICIES:
+        raise ValueError(f"unknown policy {policy!r}: choose one of {', '.join(POLICIES)}")
+    if engine not in ENGINES:
+        raise ValueError(f"unknown engine {engine!r}: choose one of {', '.join(ENGINES)}")
+    if vr is None:
+        vr = DEFAULT_VR[policy]
+    elif not isinstance(vr, (bool, np.bool_)):
+        raise ValueError(f"vr must be True, False or None, got {vr!r}")
+    if isinstance(max_plays, bool) or not isinstance(max_plays, (int, np.integer)) or max_plays < 1:
+        raise ValueError(f"max_plays must be a positive integer, got {max_plays!r}")
+    if not within >= 0:
+        raise ValueError(f"within must be a non-negative equity, got {within!r}")
+    entropy = _check_seed(seed)
+    ranked = rank_plays(pos, dice, ply=ply, engine=engine)
+    if not ranked:
+        raise ValueError(f"{dice[0]}-{dice[1]} has no legal play here: nothing to compare")
+    cands = _candidates(ranked, top, plays, pos, dice, engine, within, max_plays)
+    C = len(cands)
+    block_size = block_size_for(policy)
+    nworkers = resolve_workers(workers)
+    nworkers = 1 if engine == "python" else min(nworkers, n_blocks(games, block_size))
+    eng = get_engine(engine)
+    yardstick = eng.evaluator.EvalPolicy() if vr else None
+    starts = [np.ascontiguousarray(c.board[::-1]) for c in cands]
+
+    def block(k, n, _bitgen):
+        x = np.empty((C, n, 6))
+        counts = np.zeros((C, 6), dtype=np.int64)
+        pol = eng.make_policy(policy)
+        # Game j of block k draws its dice from its own stream, SeedSequence(seed,
+        # spawn_key=(k, j)), the same for every candidate: games that last longer after one
+        # play than after another do not shift the dice of the games after them.
+        streams = np.random.SeedSequence(entropy, spawn_key=(k,)).spawn(n)
+        buf = np.empty((1, 6))
+        cls = np.empty(1, dtype=np.int8)
+        for c, cand in enumerate(cands):
+            if cand.over:
+                x[c] = _exact_after(cand.board)
+                counts[c, int(np.flatnonzero((_IND6 == x[c, 0]).all(axis=1))[0])] = n
+                continue
+            for j in range(n):
+                bitgen = np.random.PCG64DXSM(streams[j])
+                if vr:
+                    cnt, _ = eng.rollout_block_vr(starts[c], 1, bitgen, pol, yardstick,
+                                                  prefilter=VR_PREFILTER, per_game=buf)
+                    x[c, j] = _to_mover(buf[0])
+                    counts[c] += np.asarray(cnt)[_FLIP_CLASS]
+                else:
+                    eng.rollout_block(starts[c], 1, bitgen, pol, classes=cls)
+                    x[c, j] = _to_mover(_IND6[cls[0]])
+                    counts[c, _FLIP_CLASS[cls[0]]] += 1
+        s = x.sum(axis=1)
+        ss = (x * x).sum(axis=1)
+        e = x[:, :, 5]
+        cross = np.array([[(e[a] * e[b]).sum() for b in range(C)] for a in range(C)])
+        return counts, np.concatenate([s.ravel(), ss.ravel(), cross.ravel()])
+
+    t0 = time.perf_counter()
+    run = run_blocks(pos.board, games, entropy, engine=engine, policy=policy, workers=nworkers,
+                     progress=progress, block_size=block_size, block=block, counts_shape=(C, 6),
+                     on_interrupt=on_interrupt)
+    seconds = time.perf_counter() - t0
+    n = run.games
+    out = _statistics(cands, run.sums, n, C) if n else []
+    settings = rollout_settings(
+        policy=policy, seed=entropy, games=games, block_size=block_size, vr=bool(vr),
+        vr_prefilter=VR_PREFILTER if vr else None, first_roll="rolled", engine=engine,
+        dice_played=list(dice), candidates_by=f"nn {ply}-ply",
+        candidates=("given" if plays else f"top {top}" if top is not None
+                    else f"within {within:g} of the best, at most {max_plays}"),
+        common_random_numbers=True)
+    return PlaysRolloutResult(position_id=pos.to_position_id(), dice=tuple(dice), plays=out,
+                              games=n, seed=entropy, settings=settings, seconds=seconds,
+                              interrupted=run.interrupted, workers=nworkers)
+
+
+def _statistics(cands, sums, n, C) -> list[dict]:
+    f = np.asarray(sums, dtype=np.float64)
+    s = f[:C * 6].reshape(C, 6)
+    ss = f[C * 6:2 * C * 6].reshape(C, 6)
+    cross = f[2 * C * 6:].reshape(C, C)
+    mean = s / n
+    if n > 1:
+        var = np.maximum(0.0, (ss - s * mean) / (n - 1))
+        se = np.sqrt(var / n)
+        cov = (cross - np.outer(s[:, 5], s[:, 5]) / n) / (n - 1) / n   # of the mean equities
+    else:
+        se = np.full((C, 6), np.nan)
+        cov = np.full((C, C), np.nan)
+    eq = mean[:, 5]
+    best = int(np.argmax(eq))
+    if C == 1:
+        p_best = np.ones(1)
+    elif n > 1:
+        cov = (cov + cov.T) / 2
+        draws = np.random.default_rng(0).multivariate_normal(eq, cov, size=20000, method="eigh")
+        p_best = np.bincount(np.argmax(draws, axis=1), minlength=C) / len(draws)
+    else:
+        p_best = np.full(C, np.nan)
+    rows = []
+    for c, cand in enumerate(cands):
+        if c == best:
+            dvar = 0.0
+        elif n > 1:
+            dvar = max(0.0, cov[c, c] + cov[best, best] - 2 * cov[c, best])
+        else:
+            dvar = float("nan")
+        rows.append({"move": cand.move, "position_id": cand.position_id,
+                     **{k: float(mean[c, i]) for i, k in enumerate(_KEYS6)},
+                     "stderr": {k: float(se[c, i]) for i, k in enumerate(_KEYS6)},
+                     "diff": float(eq[c] - eq[best]), "diff_stderr": float(np.sqrt(dvar)),
+                     "p_best": float(p_best[c]), "eval_equity": cand.equity})
+    rows.sort(key=lambda r: -r["equity"])
+    return rows
