@@ -42,7 +42,8 @@ __version__ = "0.1.0"
 __all__ = [
     "ENGINES", "POLICIES", "PROBABILITY_KEYS", "Play", "Position", "RolloutResult",
     "decode_position_id", "decode_xgid", "encode_position_id", "encode_xgid",
-    "get_engine", "legal_plays", "parse_dice", "rollout",
+    "get_engine", "legal_plays", "parse_dice", "rollout", "rollout_plays", "rank_plays",
+    "PlaysRolloutResult",
     "CubefulRolloutResult", "cubeful_rollout",
     "CUBE_OWNERS", "MoneyCubeDecision", "cash_point", "cube_action", "cubeful_equity",
     "default_cube_efficiency", "gammon_values", "money_cube_decision",
@@ -88,6 +89,9 @@ _EXPORTS = {
     'RolloutResult': 'fastbg.rollouts',
     'cubeful_rollout': 'fastbg.rollouts',
     'rollout': 'fastbg.rollouts',
+    'rollout_plays': 'fastbg.rollouts',
+    'rank_plays': 'fastbg.rollouts',
+    'PlaysRolloutResult': 'fastbg.rollouts',
 }
 
 if TYPE_CHECKING:  # what the names are, for type checkers and editors
@@ -99,7 +103,8 @@ if TYPE_CHECKING:  # what the names are, for type checkers and editors
     from .engine import ENGINES, get_engine
     from .formats import decode_position_id, decode_xgid, encode_position_id, encode_xgid, parse_dice
     from .game import PROBABILITY_KEYS, MatchState, Play, Position, legal_plays, parse_game
-    from .rollouts import POLICIES, CubefulRolloutResult, RolloutResult, cubeful_rollout, rollout
+    from .rollouts import (POLICIES, CubefulRolloutResult, PlaysRolloutResult, RolloutResult,
+                           cubeful_rollout, rank_plays, rollout, rollout_plays)
 
 
 def __getattr__(name: str):

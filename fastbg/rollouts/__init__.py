@@ -2,16 +2,18 @@
 
 :func:`~fastbg.rollouts.cubeless.rollout` (cubeless win, gammon and backgammon
 probabilities and equity) and :func:`~fastbg.rollouts.cubeful.cubeful_rollout` (the cube in
-play, money or match), both cut into seeded blocks of games by
+play, money or match) and :func:`~fastbg.rollouts.plays.rollout_plays` (candidate plays side
+by side), all cut into seeded blocks of games by
 :mod:`~fastbg.rollouts.blocks` so that the numbers depend only on the seed and the
 settings; :mod:`~fastbg.rollouts.bench` times the engines for ``fastbg bench``.
 """
 from .blocks import BLOCK_SIZE, block_bit_generator, run_blocks
 from .cubeful import CubefulRolloutResult, cubeful_rollout
 from .cubeless import DEFAULT_POLICY, POLICIES, RolloutResult, outcome_statistics, rollout
+from .plays import PlaysRolloutResult, rank_plays, rollout_plays
 
 __all__ = [
     "BLOCK_SIZE", "block_bit_generator", "run_blocks", "CubefulRolloutResult",
     "cubeful_rollout", "DEFAULT_POLICY", "POLICIES", "RolloutResult", "outcome_statistics",
-    "rollout",
+    "rollout", "PlaysRolloutResult", "rank_plays", "rollout_plays",
 ]
