@@ -19,6 +19,7 @@ def rollout_block(
     dice: tuple[int, int] | None = None,
     opening: bool = False,
     classes: np.ndarray | None = None,
+    qrolls: npt.ArrayLike | None = None,
 ) -> np.ndarray: ...
 def rollout_block_vr(
     board: npt.ArrayLike,
@@ -30,6 +31,7 @@ def rollout_block_vr(
     opening: bool = False,
     prefilter: int = 0,
     per_game: np.ndarray | None = None,
+    qrolls: npt.ArrayLike | None = None,
 ) -> tuple[np.ndarray, np.ndarray]: ...
 def roll_indices(bitgen: np.random.BitGenerator, n: int) -> np.ndarray: ...
 OUTCOME_CLASSES: tuple[str, ...]

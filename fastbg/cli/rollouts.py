@@ -33,6 +33,12 @@ def add_rollout_run_options(p, games: int) -> None:
     p.add_argument("--policy", choices=POLICIES, default=DEFAULT_POLICY,
                    help="how both sides play: " + _policy_help())
     p.add_argument("--vr", action=argparse.BooleanOptionalAction, default=None, help=_VR_HELP)
+    p.add_argument("--quasi-random", action=argparse.BooleanOptionalAction, default=None,
+                   help="quasi-random dice (default): the first two random rolls stratified so "
+                        "that every 36 games hold each first roll once (30 from the opening "
+                        "roll) and every 1,296 each pair of first and second rolls, as GNU "
+                        "Backgammon rotates them; --no-quasi-random draws every roll. "
+                        "Cubeless rollouts only")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
 
 
@@ -47,8 +53,10 @@ def add_parsers(sub) -> None:
                    help="the compiled core (default) or the pure-Python reference; same numbers")
     r.add_argument("--dice", type=_dice_arg, default=None, help="fix the first roll, e.g. 31")
     first = r.add_mutually_exclusive_group()
-    first.add_argument("--opening", dest="opening", action="store_true", default=None,
-                   help="begin with the opening roll (default for 'start' without --dice)")
+    first.add_argument("--opening", "--initial", dest="opening", action="store_true", default=None,
+                   help="begin with the opening roll: roll out the position before the opening "
+                        "roll (no double first, 30 outcomes; GNU Backgammon's 'rollout as "
+                        "initial position'); default for 'start' without --dice")
     first.add_argument("--no-opening", dest="opening", action="store_false",
                    help="the player on roll rolls normally, doubles included")
     r.add_argument("--cubeful", action="store_true",
@@ -74,6 +82,7 @@ def _format_table(res) -> str:
     extra = f", first roll {res.dice[0]}-{res.dice[1]}" if res.dice else ""
     extra += ", opening roll" if res.opening else ""
     extra += ", variance reduction" if res.vr else ""
+    extra += ", quasi-random dice" if res.settings.get("dice", "").startswith("quasi") else ""
     lines.append(f"policy {res.policy}, engine {res.engine}, workers {res.workers}, seed {res.seed}{extra}")
     lines.append("")
     lines.append(f"  {'':<16} {'estimate':>9} {'std.err':>9}   {'95% confidence interval':>24}")
@@ -128,6 +137,9 @@ def _cmd_rollout(args) -> int:
         if args.vr:
             raise ValueError("--vr is for cubeless rollouts: cubeful rollouts are not "
                              "variance-reduced yet")
+        if args.quasi_random:
+            raise ValueError("--quasi-random is for cubeless rollouts: cubeful rollouts draw "
+                             "every roll")
         return _cmd_cubeful_rollout(args)
     given = [k for k in _STATE_OPTIONS if getattr(args, k) is not None]
     if given:
@@ -138,7 +150,8 @@ def _cmd_rollout(args) -> int:
     elif args.dice is not None and sorted(args.dice) != sorted(dice):
         raise ValueError(f"POSITION has {dice[0]}-{dice[1]} rolled but --dice is "
                          f"{args.dice[0]}-{args.dice[1]}: give one roll (or the same)")
-    res = _run_rollout(pos, args, dice=dice, opening=args.opening, vr=args.vr)
+    res = _run_rollout(pos, args, dice=dice, opening=args.opening, vr=args.vr,
+                       quasi_random=args.quasi_random is not False)
     if res.games == 0:
         print("interrupted before any game finished; nothing to report", file=sys.stderr)
         return EXIT_INTERRUPTED
@@ -229,7 +242,8 @@ def moves_rollout(pos, dice, args) -> int:
     """``fastbg moves POSITION DICE --rollout``: the candidates rolled out side by side."""
     res = _with_progress(args, lambda **shown: rollout_plays(
         pos, dice, args.games, seed=args.seed, workers=args.workers, policy=args.policy,
-        engine=args.engine, top=args.top, plays=args.play, ply=args.ply, vr=args.vr, **shown))
+        engine=args.engine, top=args.top, plays=args.play, ply=args.ply, vr=args.vr,
+        quasi_random=args.quasi_random is not False, **shown))
     if res.games == 0:
         print("interrupted before any game finished; nothing to report", file=sys.stderr)
         return EXIT_INTERRUPTED

@@ -58,19 +58,45 @@ def _first_roll(dice, opening):
     return validate_dice(d1, d2)
 
 
-def _play(board: np.ndarray, bitgen, policy, first) -> int:
+class _Rolls:
+    """A game's random rolls: its stratified ones first (quasi-random dice; -1 = drawn),
+    then draws (the core's next_roll and next_opening)."""
+
+    def __init__(self, bitgen, q=None):
+        self.bitgen, self.q, self.i = bitgen, q, 0
+
+    def _given(self):
+        if self.q is not None and self.i < 2:
+            r = int(self.q[self.i])
+            self.i += 1
+            return r if r >= 0 else None
+        return None
+
+    def roll(self) -> int:
+        r = self._given()
+        return roll_index(self.bitgen) if r is None else r
+
+    def opening(self):
+        r = self._given()
+        if r is None:
+            return opening_roll(self.bitgen)
+        return r // 6 + 1, r % 6 + 1
+
+
+def _play(board: np.ndarray, bitgen, policy, first, q=None) -> int:
     """One game from a validated board; ``first`` is the first roll or None."""
     # `mover_is_root` tells whether row 0 is the side that was in row 0 of the input.
     mover_is_root = True
+    rolls = _Rolls(bitgen, q)
     if first == "opening":
-        board, mover_is_root, d1, d2 = opening_turn(board, bitgen)
+        board, mover_is_root, d1, d2 = opening_turn(board, bitgen, rolls.opening())
         first = (d1, d2)
     while True:
         if first is not None:
             d1, d2 = first
             first = None
         else:
-            r = roll_index(bitgen)
+            r = rolls.roll()
             d1, d2 = r // 6 + 1, r % 6 + 1
         after = play_turn(board, d1, d2, policy, bitgen)
         if not after[0].any():
@@ -121,6 +147,19 @@ def play_game(board, bitgen, policy, dice=None, opening=False) -> int:
     return _play(b, bitgen, policy, _first_roll(dice, opening))
 
 
+def _check_qrolls(qrolls, games: int, opening: bool):
+    if qrolls is None:
+        return None
+    arr = np.ascontiguousarray(qrolls, dtype=np.int32)
+    if arr.ndim != 2 or arr.shape[0] != games or arr.shape[1] != 2:
+        raise ValueError(f"qrolls must have shape ({games}, 2), got {arr.shape}")
+    if arr.size and (arr.min() < -1 or arr.max() > 35):
+        raise ValueError("qrolls must hold roll indices in 0..35 (or -1 for a drawn roll)")
+    if opening and arr.size and ((arr[:, 0] >= 0) & (arr[:, 0] // 6 == arr[:, 0] % 6)).any():
+        raise ValueError("with the opening roll, the first stratified roll cannot be a double")
+    return arr
+
+
 def _check_out(arr, shape, dtype, name):
     if arr is None:
         return None
@@ -130,7 +169,8 @@ def _check_out(arr, shape, dtype, name):
     return arr
 
 
-def rollout_block(board, games, bitgen, policy, dice=None, opening=False, classes=None) -> np.ndarray:
+def rollout_block(board, games, bitgen, policy, dice=None, opening=False, classes=None,
+                  qrolls=None) -> np.ndarray:
     """Play ``games`` games from one position and count the outcome classes.
 
     Parameters
@@ -147,6 +187,9 @@ def rollout_block(board, games, bitgen, policy, dice=None, opening=False, classe
         Start every game with an opening roll (ignored when ``dice`` is given).
     classes : numpy.ndarray of int8, shape (games,), optional
         Filled with each game's outcome class, in game order.
+    qrolls : array_like of int, shape (games, 2), optional
+        Quasi-random dice: each game's first two random rolls (roll indices; the opening
+        roll's outcome ``6 (a - 1) + (b - 1)`` when ``opening``; -1: drawn as usual).
 
     Returns
     -------
@@ -173,10 +216,11 @@ def rollout_block(board, games, bitgen, policy, dice=None, opening=False, classe
     policy = as_policy(policy)
     _check_bitgen(bitgen)
     classes = _check_out(classes, (int(games),), np.int8, "classes")
+    q = _check_qrolls(qrolls, int(games), first == "opening")
     counts = np.zeros(6, dtype=np.int64)
     try:
         for i in range(int(games)):
-            c = _play(b, bitgen, policy, first)
+            c = _play(b, bitgen, policy, first, None if q is None else q[i])
             counts[c] += 1
             if classes is not None:
                 classes[i] = c
@@ -187,17 +231,18 @@ def rollout_block(board, games, bitgen, policy, dice=None, opening=False, classe
     return counts
 
 
-def _play_vr(board: np.ndarray, bitgen, policy, yardstick, first, prefilter: int = 0):
+def _play_vr(board: np.ndarray, bitgen, policy, yardstick, first, prefilter: int = 0, q=None):
     """:func:`_play`'s game with the luck of each random roll summed by ``yardstick``:
     ``(outcome class, the six adjusted values)`` (the core's ``play_game_vr_c``)."""
     L = [0.0] * 5
+    rolls = _Rolls(bitgen, q)
     mover_is_root = True
     lucky = True
     if first == "opening":
         other = swap(board)
         v0, v1 = yardstick.roll_values(board, prefilter), yardstick.roll_values(other, prefilter)
         mean = _luck.opening_mean(v0, v1)
-        a, b = opening_roll(bitgen)
+        a, b = rolls.opening()
         if a > b:
             d1, d2, q = a, b, v0[_luck.roll_slot(a, b)]
         else:
@@ -212,7 +257,7 @@ def _play_vr(board: np.ndarray, bitgen, policy, yardstick, first, prefilter: int
             d1, d2 = first
             first = None
         else:
-            r = roll_index(bitgen)
+            r = rolls.roll()
             d1, d2 = r // 6 + 1, r % 6 + 1
         if lucky:
             v = yardstick.roll_values(board, prefilter)
@@ -228,7 +273,7 @@ def _play_vr(board: np.ndarray, bitgen, policy, yardstick, first, prefilter: int
 
 
 def rollout_block_vr(board, games, bitgen, policy, yardstick, dice=None, opening=False,
-                     prefilter=0, per_game=None):
+                     prefilter=0, per_game=None, qrolls=None):
     """:func:`rollout_block` with variance reduction (mirror of the core's).
 
     Parameters
@@ -241,6 +286,8 @@ def rollout_block_vr(board, games, bitgen, policy, yardstick, dice=None, opening
         The yardstick's choice among the ``prefilter`` best plays by pubeval (0: all).
     per_game : numpy.ndarray of float64, shape (games, 6), optional
         Filled with each game's six adjusted values, in game order.
+    qrolls : array_like of int, shape (games, 2), optional
+        Quasi-random dice, as :func:`rollout_block`.
 
     Returns
     -------
@@ -271,11 +318,13 @@ def rollout_block_vr(board, games, bitgen, policy, yardstick, dice=None, opening
     policy = as_policy(policy)
     _check_bitgen(bitgen)
     per_game = _check_out(per_game, (int(games), 6), np.float64, "per_game")
+    q = _check_qrolls(qrolls, int(games), first == "opening")
     counts = np.zeros(6, dtype=np.int64)
     s, ss = [0.0] * 6, [0.0] * 6
     try:
         for i in range(int(games)):
-            c, adj = _play_vr(b, bitgen, policy, yardstick, first, int(prefilter))
+            c, adj = _play_vr(b, bitgen, policy, yardstick, first, int(prefilter),
+                              None if q is None else q[i])
             counts[c] += 1
             if per_game is not None:
                 per_game[i] = adj

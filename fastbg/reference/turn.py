@@ -17,15 +17,17 @@ from .movegen import legal_plays
 __all__ = ["opening_turn", "play_turn"]
 
 
-def opening_turn(board, bitgen):
+def opening_turn(board, bitgen, dice=None):
     """The opening roll, as every game loop of the reference engine plays it.
 
     Each side rolls one die (ties re-rolled, :func:`fastbg.reference.dice.opening_roll`);
     the higher die moves first and plays both. Returns ``(board, root, d1, d2)``:
     ``board`` with the winner in row 0 (swapped if the opponent won), ``root`` True if
-    the winner is row 0 of the given board, and the winner's die first.
+    the winner is row 0 of the given board, and the winner's die first. ``dice``: the two
+    dice ``(a, b)`` (row 0's first, ``a != b``) when they are given (quasi-random dice)
+    instead of drawn.
     """
-    a, b = opening_roll(bitgen)
+    a, b = opening_roll(bitgen) if dice is None else dice
     if a > b:
         return board, True, a, b
     return swap(board), False, b, a

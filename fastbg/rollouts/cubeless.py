@@ -14,7 +14,8 @@ from ..game.outcomes import OUTCOME_INDICATORS, PROBABILITY_KEYS
 from ..game.parse import position_and_roll
 from ..reference.board import START_BOARD
 from ..reference.policies import POLICIES as _ENGINE_POLICIES
-from .blocks import block_size_for, check_games, n_blocks, resolve_workers, run_blocks
+from .blocks import (block_size_for, check_games, n_blocks, resolve_workers, run_blocks,
+                     stratified_rolls)
 from .settings import rollout_settings
 
 __all__ = ["rollout", "RolloutResult", "POLICIES", "DEFAULT_POLICY", "DEFAULT_VR",
@@ -307,6 +308,7 @@ def rollout(
     *,
     opening: bool | None = None,
     vr: bool | None = None,
+    quasi_random: bool = True,
     progress: Callable[[int], None] | None = None,
     on_interrupt: Callable[[int], None] | None = None,
 ) -> RolloutResult:
@@ -352,6 +354,13 @@ def rollout(
         their standard errors shrink about 4.5x in contact and 20x in races, for about 7x
         the time per game. ``None`` (default): on for the nn policies, off for pubeval and
         random (:data:`DEFAULT_VR`, measured by experiments/bench_vr.py).
+    quasi_random : bool, default True
+        Quasi-random dice (GNU Backgammon's rotation): the first two random rolls of the
+        games are stratified so that every 36 games (30 from the opening roll) hold each
+        first roll once and every 1,296 (1,080) each pair of first and second rolls once
+        (:func:`fastbg.rollouts.blocks.stratified_rolls`); later rolls are drawn. Unbiased;
+        the standard errors reported are those of independent games, so they are
+        conservative.
     progress : callable, optional
         Called with the number of games of each finished block.
     on_interrupt : callable, optional
@@ -377,7 +386,8 @@ def rollout(
     **Reproducibility.** Games run in blocks of ``fastbg.rollouts.blocks.BLOCK_SIZE``
     (1,000; 100 for ``nn-1ply``, :func:`fastbg.rollouts.blocks.block_size_for`);
     block ``k`` draws its dice from
-    ``PCG64DXSM(SeedSequence(seed, spawn_key=(k,)))``. The same fastbg version,
+    ``PCG64DXSM(SeedSequence(seed, spawn_key=(k,)))`` (the stratified first two rolls of
+    quasi-random dice from ``SeedSequence(seed, spawn_key=(QR_KEY, group))``). The same fastbg version,
     seed and options give the same numbers for any ``workers`` and either engine.
     If the run is interrupted (Ctrl-C), the result covers the blocks that
     finished and has ``interrupted=True``. With ``vr`` the float sums of the blocks are
@@ -417,15 +427,22 @@ def rollout(
     elif not isinstance(vr, (bool, np.bool_)):
         raise ValueError(f"vr must be True, False or None, got {vr!r}")
 
-    block = None
-    if vr:
-        eng = get_engine(engine)
-        yardstick = eng.evaluator.EvalPolicy()   # read-only: shared by the worker threads
-        board = pos.board
+    if not isinstance(quasi_random, (bool, np.bool_)):
+        raise ValueError(f"quasi_random must be True or False, got {quasi_random!r}")
+    eng = get_engine(engine)
+    yardstick = eng.evaluator.EvalPolicy() if vr else None  # read-only: shared by the threads
+    board = pos.board
+    op = bool(opening)
 
-        def block(k, n, bitgen):
+    def block(k, n, bitgen):
+        q = stratified_rolls(entropy, k * block_size, n, op) if quasi_random else None
+        if vr:
             return eng.rollout_block_vr(board, n, bitgen, eng.make_policy(policy), yardstick,
-                                        dice=dice, opening=bool(opening), prefilter=VR_PREFILTER)
+                                        dice=dice, opening=op, prefilter=VR_PREFILTER, qrolls=q)
+        return eng.rollout_block(board, n, bitgen, eng.make_policy(policy), dice=dice,
+                                 opening=op, qrolls=q)
+
+    block.keeps_partial = True   # a cut pure-Python block hands over its finished games
 
     t0 = time.perf_counter()
     run = run_blocks(
@@ -441,6 +458,7 @@ def rollout(
     settings = rollout_settings(
         policy=policy, seed=entropy, games=int(games), block_size=block_size, vr=bool(vr),
         vr_prefilter=VR_PREFILTER if vr else None,
+        dice_method="quasi-random (first two rolls stratified)" if quasi_random else "pseudo-random",
         first_roll="opening" if opening else (tuple(dice) if dice else "rolled"), engine=engine)
     return RolloutResult(
         **{k: est[k] for k in PROBABILITY_KEYS},

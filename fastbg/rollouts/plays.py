@@ -21,7 +21,7 @@ from ..formats.dice import parse_dice
 from ..game.outcomes import PROBABILITY_KEYS
 from ..game.parse import position_and_roll
 from ..game.plays import find_play, legal_plays
-from .blocks import block_size_for, check_games, n_blocks, resolve_workers, run_blocks
+from .blocks import block_size_for, check_games, n_blocks, resolve_workers, run_blocks, stratified_rolls
 from .cubeless import DEFAULT_POLICY, DEFAULT_VR, POLICIES, VR_PREFILTER, _check_seed
 from .settings import rollout_settings
 
@@ -230,6 +230,7 @@ def rollout_plays(
     within: float = DEFAULT_WITHIN,
     max_plays: int = DEFAULT_MAX_PLAYS,
     vr: bool | None = None,
+    quasi_random: bool = True,
     progress: Callable[[int], None] | None = None,
     on_interrupt: Callable[[int], None] | None = None,
 ) -> PlaysRolloutResult:
@@ -256,6 +257,9 @@ def rollout_plays(
         ``max_plays``.
     vr : bool, optional
         Variance reduction, as :func:`fastbg.rollout` (default: on for the nn policies).
+    quasi_random : bool, default True
+        Quasi-random dice, as :func:`fastbg.rollout`: the opponent's first reply and the
+        roll after it stratified over the games, the same for every candidate.
     progress, on_interrupt : callable, optional
         As :func:`fastbg.rollout`; ``progress`` counts games per candidate.
 
@@ -291,6 +295,8 @@ def rollout_plays(
         vr = DEFAULT_VR[policy]
     elif not isinstance(vr, (bool, np.bool_)):
         raise ValueError(f"vr must be True, False or None, got {vr!r}")
+    if not isinstance(quasi_random, (bool, np.bool_)):
+        raise ValueError(f"quasi_random must be True or False, got {quasi_random!r}")
     if isinstance(max_plays, bool) or not isinstance(max_plays, (int, np.integer)) or max_plays < 1:
         raise ValueError(f"max_plays must be a positive integer, got {max_plays!r}")
     if not within >= 0:
@@ -316,6 +322,7 @@ def rollout_plays(
         # spawn_key=(k, j)), the same for every candidate: games that last longer after one
         # play than after another do not shift the dice of the games after them.
         streams = np.random.SeedSequence(entropy, spawn_key=(k,)).spawn(n)
+        q = stratified_rolls(entropy, k * block_size, n, False) if quasi_random else None
         buf = np.empty((1, 6))
         cls = np.empty(1, dtype=np.int8)
         for c, cand in enumerate(cands):
@@ -327,11 +334,13 @@ def rollout_plays(
                 bitgen = np.random.PCG64DXSM(streams[j])
                 if vr:
                     cnt, _ = eng.rollout_block_vr(starts[c], 1, bitgen, pol, yardstick,
-                                                  prefilter=VR_PREFILTER, per_game=buf)
+                                                  prefilter=VR_PREFILTER, per_game=buf,
+                                                  qrolls=None if q is None else q[j:j + 1])
                     x[c, j] = _to_mover(buf[0])
                     counts[c] += np.asarray(cnt)[_FLIP_CLASS]
                 else:
-                    eng.rollout_block(starts[c], 1, bitgen, pol, classes=cls)
+                    eng.rollout_block(starts[c], 1, bitgen, pol, classes=cls,
+                                      qrolls=None if q is None else q[j:j + 1])
                     x[c, j] = _to_mover(_IND6[cls[0]])
                     counts[c, _FLIP_CLASS[cls[0]]] += 1
         s = x.sum(axis=1)
@@ -350,6 +359,8 @@ def rollout_plays(
     settings = rollout_settings(
         policy=policy, seed=entropy, games=games, block_size=block_size, vr=bool(vr),
         vr_prefilter=VR_PREFILTER if vr else None, first_roll="rolled", engine=engine,
+        dice_method=("quasi-random (first two rolls stratified), a stream per game"
+                     if quasi_random else "pseudo-random, a stream per game"),
         dice_played=list(dice), candidates_by=f"nn {ply}-ply",
         candidates=("given" if plays else f"top {top}" if top is not None
                     else f"within {within:g} of the best, at most {max_plays}"),

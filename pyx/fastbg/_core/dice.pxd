@@ -47,6 +47,21 @@ cdef inline uint64_t bounded(bitgen_t* bg, uint64_t n) noexcept nogil:
     return x % n
 
 
+cdef inline bint opening_dice(int r, int* d1, int* d2) noexcept nogil:
+    """The opening roll whose outcome is the roll index ``r`` (not a double): ``a = r // 6 + 1``
+    for the side on roll, ``b = r % 6 + 1`` for the opponent. Sets ``d1 > d2`` and returns
+    True if the side on roll plays them (``a > b``)."""
+    cdef int a = r // 6 + 1
+    cdef int b = r % 6 + 1
+    if a > b:
+        d1[0] = a
+        d2[0] = b
+        return True
+    d1[0] = b
+    d2[0] = a
+    return False
+
+
 cdef inline bint opening_roll(bitgen_t* bg, int* d1, int* d2) noexcept nogil:
     """The opening roll: each side rolls one die, ties are re-rolled.
 
@@ -55,17 +70,8 @@ cdef inline bint opening_roll(bitgen_t* bg, int* d1, int* d2) noexcept nogil:
     to the two numbers and returns True if the side on roll plays them (``a > b``),
     False if its opponent moves first.
     """
-    cdef int r, a, b
+    cdef int r
     while True:
         r = roll_index(bg)
-        a = r // 6 + 1
-        b = r % 6 + 1
-        if a != b:
-            break
-    if a > b:
-        d1[0] = a
-        d2[0] = b
-        return True
-    d1[0] = b
-    d2[0] = a
-    return False
+        if r // 6 != r % 6:
+            return opening_dice(r, d1, d2)

@@ -7,8 +7,10 @@ from fastbg._core.eval cimport Policy
 
 
 cdef int play_game_c(const board_t* start, bitgen_t* bg, Policy policy, movegen_t* g,
-                     int d1, int d2, bint opening) noexcept nogil
+                     int d1, int d2, bint opening, const int* q) noexcept nogil
     # Play one game from `start` (row 0 about to roll) to the end and return the
     # outcome class 0..5 from row 0's point of view, or -1 if a roll had more
     # than MAX_PLAYS plays. First roll: (d1, d2) if d1 > 0, else the opening roll
-    # if `opening`, else a normal roll. `g` is the caller's workspace.
+    # if `opening`, else a normal roll. `g` is the caller's workspace. Quasi-random
+    # dice: q[0], q[1] are the roll indices of the game's first two random rolls (the
+    # opening roll's outcome 6 (a - 1) + (b - 1)), -1 = drawn; q may be NULL (all drawn).

@@ -11,7 +11,7 @@ from libc.stdint cimport int64_t
 
 from fastbg._core._types cimport board_t, linear_eval_t, BAR, MAX_PLAYS
 from fastbg._core.board cimport load_board, swap_into, row_sum, loser_class
-from fastbg._core.dice cimport roll_index, opening_roll, get_bitgen
+from fastbg._core.dice cimport roll_index, opening_roll, opening_dice, get_bitgen
 from fastbg._core.movegen cimport movegen_t, movegen_new, movegen_free, generate
 from fastbg._core.eval cimport Policy
 from fastbg._core.policies cimport as_policy
@@ -31,25 +31,50 @@ OUTCOME_CLASSES = (
 )
 
 
+cdef inline int next_roll(bitgen_t* bg, const int* q, int* qi) noexcept nogil:
+    # The next random roll: the game's next stratified roll index (quasi-random dice: q[0],
+    # q[1] for its first two random rolls; -1 = none) or a draw from bg.
+    cdef int r
+    if q != NULL and qi[0] < 2:
+        r = q[qi[0]]
+        qi[0] += 1
+        if r >= 0:
+            return r
+    return roll_index(bg)
+
+
+cdef inline bint next_opening(bitgen_t* bg, const int* q, int* qi, int* d1, int* d2) noexcept nogil:
+    # The opening roll (dice.opening_roll's result), from the game's stratified outcome
+    # r = 6 (a - 1) + (b - 1), a != b (a the die of the side on roll), or drawn from bg.
+    cdef int r
+    if q != NULL and qi[0] < 2:
+        r = q[qi[0]]
+        qi[0] += 1
+        if r >= 0:
+            return opening_dice(r, d1, d2)
+    return opening_roll(bg, d1, d2)
+
+
 cdef int play_game_c(const board_t* start, bitgen_t* bg, Policy policy, movegen_t* g,
-                     int d1, int d2, bint opening) noexcept nogil:
+                     int d1, int d2, bint opening, const int* q) noexcept nogil:
     cdef board_t boards[2]
     cdef int cur = 0            # boards[cur] is the position with the mover in row 0
     cdef int side = 0           # 0 while the starting side is on roll
     cdef int a, b, r, n, c
     cdef const board_t* chosen
     cdef const linear_eval_t* ev
+    cdef int qi = 0
     boards[0] = start[0]
     if d1 > 0:
         a = d1
         b = d2
     elif opening:
-        if not opening_roll(bg, &a, &b):
+        if not next_opening(bg, q, &qi, &a, &b):
             swap_into(&boards[0], &boards[1])
             cur = 1
             side = 1
     else:
-        r = roll_index(bg)
+        r = next_roll(bg, q, &qi)
         a = r // 6 + 1
         b = r % 6 + 1
     while True:
@@ -62,7 +87,7 @@ cdef int play_game_c(const board_t* start, bitgen_t* bg, Policy policy, movegen_
         swap_into(chosen, &boards[cur ^ 1])
         cur ^= 1
         side ^= 1
-        r = roll_index(bg)
+        r = next_roll(bg, q, &qi)
         a = r // 6 + 1
         b = r % 6 + 1
 
@@ -150,6 +175,21 @@ def play_game(board, bitgen, policy, dice=None, opening=False):
     return int(np.flatnonzero(counts)[0])
 
 
+cdef const int* _qrolls(object qrolls, int64_t games, bint opening, object keep) except? NULL:
+    # The (games, 2) int32 table of stratified rolls, checked; `keep` holds the array alive.
+    if qrolls is None:
+        return NULL
+    arr = np.ascontiguousarray(qrolls, dtype=np.int32)
+    if arr.ndim != 2 or arr.shape[0] != games or arr.shape[1] != 2:
+        raise ValueError(f"qrolls must have shape ({games}, 2), got {arr.shape}")
+    if arr.size and (arr.min() < -1 or arr.max() > 35):
+        raise ValueError("qrolls must hold roll indices in 0..35 (or -1 for a drawn roll)")
+    if opening and arr.size and ((arr[:, 0] >= 0) & (arr[:, 0] // 6 == arr[:, 0] % 6)).any():
+        raise ValueError("with the opening roll, the first stratified roll cannot be a double")
+    keep.append(arr)
+    return <const int*>cnp.PyArray_DATA(arr)
+
+
 cdef signed char* _out_classes(object classes, int64_t games) except? NULL:
     if classes is None:
         return NULL
@@ -169,7 +209,8 @@ cdef double* _out_per_game(object per_game, int64_t games) except? NULL:
     return <double*>cnp.PyArray_DATA(per_game)
 
 
-def rollout_block(board, games, bitgen, policy, dice=None, opening=False, classes=None):
+def rollout_block(board, games, bitgen, policy, dice=None, opening=False, classes=None,
+                  qrolls=None):
     """Play ``games`` games one after another from one bit generator.
 
     Parameters
@@ -188,6 +229,10 @@ def rollout_block(board, games, bitgen, policy, dice=None, opening=False, classe
         is given).
     classes : numpy.ndarray of int8, shape (games,), optional
         Filled with each game's outcome class, in game order (for paired statistics).
+    qrolls : array_like of int, shape (games, 2), optional
+        Quasi-random dice: per game, the roll indices of its first two random rolls (the
+        opening roll's outcome ``6 (a - 1) + (b - 1)`` when ``opening``), -1 for a roll drawn
+        from ``bitgen`` as usual; a given roll takes no draw.
 
     Returns
     -------
@@ -216,13 +261,15 @@ def rollout_block(board, games, bitgen, policy, dice=None, opening=False, classe
     cdef int64_t i, ng = games
     cdef int c = 0
     cdef signed char* cls = _out_classes(classes, ng)
+    keep = []
+    cdef const int* q = _qrolls(qrolls, ng, op, keep)
     cdef movegen_t* g = movegen_new()
     if g == NULL:
         raise MemoryError()
     try:
         with nogil:
             for i in range(ng):
-                c = play_game_c(&b, bg, pol, g, d1, d2, op)
+                c = play_game_c(&b, bg, pol, g, d1, d2, op, NULL if q == NULL else q + 2 * i)
                 if c < 0:
                     break
                 counts[c] += 1
@@ -241,7 +288,7 @@ def rollout_block(board, games, bitgen, policy, dice=None, opening=False, classe
 
 cdef int play_game_vr_c(const board_t* start, bitgen_t* bg, Policy policy, EvalPolicy ys,
                         Policy pf, int k, movegen_t* g, int d1, int d2, bint opening,
-                        double* adj) noexcept nogil:
+                        const int* qr, double* adj) noexcept nogil:
     # play_game_c's game, draw for draw (the yardstick draws nothing), with the luck of
     # every random roll summed by the yardstick `ys`; adj[0..6) gets the luck-adjusted
     # result (luck.adjusted_result). Returns the outcome class, -1 on overflow.
@@ -254,6 +301,7 @@ cdef int play_game_vr_c(const board_t* start, bitgen_t* bg, Policy policy, EvalP
     cdef double q[5]
     cdef double L[5]
     cdef bint lucky = True      # the roll about to be played was random (not fixed)
+    cdef int qi = 0
     for c in range(5):
         L[c] = 0.0
     boards[0] = start[0]
@@ -266,7 +314,7 @@ cdef int play_game_vr_c(const board_t* start, bitgen_t* bg, Policy policy, EvalP
         if ys.roll_values(g, &boards[0], v, pf, k) < 0 or ys.roll_values(g, &boards[1], v1, pf, k) < 0:
             return -1
         opening_mean(v, v1, mean)
-        if not opening_roll(bg, &a, &b):
+        if not next_opening(bg, qr, &qi, &a, &b):
             cur = 1
             side = 1
             flip5(&v1[5 * roll_slot(a, b)], q)
@@ -276,7 +324,7 @@ cdef int play_game_vr_c(const board_t* start, bitgen_t* bg, Policy policy, EvalP
         add_luck(L, q, mean, True)
         lucky = False           # counted
     else:
-        r = roll_index(bg)
+        r = next_roll(bg, qr, &qi)
         a = r // 6 + 1
         b = r % 6 + 1
     while True:
@@ -297,13 +345,13 @@ cdef int play_game_vr_c(const board_t* start, bitgen_t* bg, Policy policy, EvalP
         swap_into(chosen, &boards[cur ^ 1])
         cur ^= 1
         side ^= 1
-        r = roll_index(bg)
+        r = next_roll(bg, qr, &qi)
         a = r // 6 + 1
         b = r % 6 + 1
 
 
 def rollout_block_vr(board, games, bitgen, policy, yardstick, dice=None, opening=False,
-                     prefilter=0, per_game=None):
+                     prefilter=0, per_game=None, qrolls=None):
     """:func:`rollout_block` with variance reduction: the same games, and the sums of their
     luck-adjusted results.
 
@@ -321,6 +369,8 @@ def rollout_block_vr(board, games, bitgen, policy, yardstick, dice=None, opening
         estimate stays unbiased for any yardstick).
     per_game : numpy.ndarray of float64, shape (games, 6), optional
         Filled with each game's six adjusted values, in game order (paired statistics).
+    qrolls : array_like of int, shape (games, 2), optional
+        Quasi-random dice, as :func:`rollout_block`.
 
     Returns
     -------
@@ -367,13 +417,16 @@ def rollout_block_vr(board, games, bitgen, policy, yardstick, dice=None, opening
     cdef int64_t i, ng = games
     cdef int c = 0, k
     cdef double* pg = _out_per_game(per_game, ng)
+    keep = []
+    cdef const int* q = _qrolls(qrolls, ng, op, keep)
     cdef movegen_t* g = movegen_new()
     if g == NULL:
         raise MemoryError()
     try:
         with nogil:
             for i in range(ng):
-                c = play_game_vr_c(&b, bg, pol, ys, pf, kpf, g, d1, d2, op, adj)
+                c = play_game_vr_c(&b, bg, pol, ys, pf, kpf, g, d1, d2, op,
+                                   NULL if q == NULL else q + 2 * i, adj)
                 if c < 0:
                     break
                 counts[c] += 1
