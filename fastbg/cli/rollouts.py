@@ -52,6 +52,12 @@ def add_parsers(sub) -> None:
     r.add_argument("--engine", choices=ENGINES, default="cython",
                    help="the compiled core (default) or the pure-Python reference; same numbers")
     r.add_argument("--dice", type=_dice_arg, default=None, help="fix the first roll, e.g. 31")
+    r.add_argument("--until-se", type=_number_arg, default=None, metavar="X",
+                   help="stop at the first block of games after which the equity's standard "
+                        "error is at most X (--games is then the most to play); where it stops "
+                        "depends only on the seed and the settings. Cubeless rollouts only")
+    r.add_argument("--min-games", type=_games, default=None, metavar="N",
+                   help="with --until-se: play at least N games")
     first = r.add_mutually_exclusive_group()
     first.add_argument("--opening", "--initial", dest="opening", action="store_true", default=None,
                    help="begin with the opening roll: roll out the position before the opening "
@@ -77,8 +83,11 @@ def _format_table(res) -> str:
              "equity": "cubeless equity"}
     lines = []
     head = "INTERRUPTED: " if res.interrupted else ""
+    stop = res.settings.get("stop_rule")
     lines.append(f"{head}Rollout of {res.position_id}: {plural(res.games, 'game')}"
-                 + (f" of {res.games_requested:,} requested" if res.interrupted else ""))
+                 + (f" of {res.games_requested:,} requested" if res.interrupted else "")
+                 + (f" (stopped at standard error {res.stderr['equity']:.4f} <= {stop['until_se']:g})"
+                    if stop and not res.interrupted and res.games < res.games_requested else ""))
     extra = f", first roll {res.dice[0]}-{res.dice[1]}" if res.dice else ""
     extra += ", opening roll" if res.opening else ""
     extra += ", variance reduction" if res.vr else ""
@@ -140,6 +149,8 @@ def _cmd_rollout(args) -> int:
         if args.quasi_random:
             raise ValueError("--quasi-random is for cubeless rollouts: cubeful rollouts draw "
                              "every roll")
+        if args.until_se is not None or args.min_games is not None:
+            raise ValueError("--until-se and --min-games are for cubeless rollouts")
         return _cmd_cubeful_rollout(args)
     given = [k for k in _STATE_OPTIONS if getattr(args, k) is not None]
     if given:
@@ -150,8 +161,13 @@ def _cmd_rollout(args) -> int:
     elif args.dice is not None and sorted(args.dice) != sorted(dice):
         raise ValueError(f"POSITION has {dice[0]}-{dice[1]} rolled but --dice is "
                          f"{args.dice[0]}-{args.dice[1]}: give one roll (or the same)")
+    if args.min_games is not None and args.until_se is None:
+        raise ValueError("--min-games is for a stop rule: give --until-se too")
+    if args.until_se is not None and not args.until_se > 0:
+        raise ValueError(f"--until-se must be a positive standard error, got {args.until_se:g}")
     res = _run_rollout(pos, args, dice=dice, opening=args.opening, vr=args.vr,
-                       quasi_random=args.quasi_random is not False)
+                       quasi_random=args.quasi_random is not False, until_se=args.until_se,
+                       min_games=args.min_games)
     if res.games == 0:
         print("interrupted before any game finished; nothing to report", file=sys.stderr)
         return EXIT_INTERRUPTED

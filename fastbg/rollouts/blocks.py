@@ -226,6 +226,7 @@ def run_blocks(
     block: Callable[[int, int, np.random.BitGenerator], np.ndarray] | None = None,
     counts_shape: tuple = (6,),
     on_interrupt: Callable[[int], None] | None = None,
+    until: Callable[[np.ndarray, np.ndarray | None, int], bool] | None = None,
 ) -> BlockRun:
     """Play ``games`` games from ``board`` in blocks, on ``workers`` threads.
 
@@ -265,6 +266,12 @@ def run_blocks(
         Called once, in the calling thread, as soon as Ctrl-C is noticed (within 0.1 s),
         with the number of blocks still running, which the run waits for (compiled code
         cannot be stopped inside a block).
+    until : callable, optional
+        A stop rule, ``until(counts, sums, games) -> bool``, asked after each block with the
+        totals of blocks ``0..k`` (blocks are merged in block order): once it says True the
+        run stops there, and the blocks after ``k`` that were already playing are dropped.
+        So where a run stops depends only on the seed and the settings, never on the
+        workers or the scheduling.
 
     Returns
     -------
@@ -305,18 +312,32 @@ def run_blocks(
         for i, x in enumerate(f.reshape(-1).tolist()):
             exact[i] += Fraction(x)
 
+    ready: dict = {}        # finished blocks waiting for the ones before them
+    merged = 0              # blocks 0..merged-1 are in the totals
+    enough = threading.Event()   # the stop rule said so
+
     def absorb(k: int, c: np.ndarray, f: np.ndarray | None = None) -> None:  # calling thread
-        nonlocal done_games
-        n = block_size_of(k, games, block_size)
-        counts[:] += c
-        add_sums(f)
-        done_games += n
-        if progress is not None:
-            progress(n)
+        nonlocal done_games, merged
+        if enough.is_set():
+            return              # played past the stop: dropped
+        ready[k] = (c, f)
+        while merged in ready and not enough.is_set():
+            c, f = ready.pop(merged)
+            n = block_size_of(merged, games, block_size)
+            counts[:] += c
+            add_sums(f)
+            done_games += n
+            merged += 1
+            if progress is not None:
+                progress(n)
+            if until is not None and until(counts, _float_sums(), done_games):
+                enough.set()
+
+    def _float_sums():
+        return None if exact is None else np.array([float(x) for x in exact]).reshape(sums_shape)
 
     def result(interrupted: bool) -> BlockRun:
-        sums = None if exact is None else np.array([float(x) for x in exact]).reshape(sums_shape)
-        return BlockRun(counts, done_games, interrupted, sums)
+        return BlockRun(counts, done_games, interrupted and not enough.is_set(), _float_sums())
 
     interrupted = False
     # The pure-Python engine holds the GIL, so threads would only make Ctrl-C wait
@@ -327,6 +348,8 @@ def run_blocks(
         try:
             for k in range(nblocks):
                 absorb(*run_one(k))
+                if enough.is_set():
+                    break
         except KeyboardInterrupt as exc:
             interrupted = True
             # a pure-Python block cut short hands over the games it finished
@@ -349,6 +372,8 @@ def run_blocks(
     try:
         # Keep a bounded number of blocks in flight: memory stays flat in `games`.
         while next_k < nblocks or pending:
+            if enough.is_set():
+                stop.set()
             while not stop.is_set() and next_k < nblocks and len(pending) < 2 * workers:
                 pending.add(pool.submit(run_one, next_k))
                 next_k += 1
@@ -356,7 +381,7 @@ def run_blocks(
                 # queued blocks that have not started are dropped at once; only the
                 # running ones are waited for
                 pending = {fut for fut in pending if not fut.cancel()}
-                if on_interrupt is not None and not told:
+                if on_interrupt is not None and not told and not enough.is_set():
                     told = True
                     on_interrupt(sum(1 for fut in pending if not fut.done()))
             finished, pending = wait(pending, timeout=0.1, return_when=FIRST_COMPLETED)
@@ -379,5 +404,7 @@ def run_blocks(
     finally:
         _restore_sigint(previous)
         pool.shutdown(wait=True, cancel_futures=True)
+    # (a block that finished after a gap would stay in `ready`, dropped: the result is always
+    # a prefix of blocks; workers start blocks in order, so after Ctrl-C there is no gap)
     interrupted = stop.is_set() and done_games < games
     return result(interrupted)

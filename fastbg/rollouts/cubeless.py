@@ -309,6 +309,8 @@ def rollout(
     opening: bool | None = None,
     vr: bool | None = None,
     quasi_random: bool = True,
+    until_se: float | None = None,
+    min_games: int | None = None,
     progress: Callable[[int], None] | None = None,
     on_interrupt: Callable[[int], None] | None = None,
 ) -> RolloutResult:
@@ -361,6 +363,13 @@ def rollout(
         (:func:`fastbg.rollouts.blocks.stratified_rolls`); later rolls are drawn. Unbiased;
         the standard errors reported are those of independent games, so they are
         conservative.
+    until_se : float, optional
+        Stop rule: stop at the first block boundary where the equity's standard error is at
+        most ``until_se`` (and at least ``min_games`` games are in); ``games`` is then the
+        most to play. Blocks are merged in block order, so where the run stops depends only
+        on the seed and the settings.
+    min_games : int, optional
+        With ``until_se``: never stop before this many games (default: one block).
     progress : callable, optional
         Called with the number of games of each finished block.
     on_interrupt : callable, optional
@@ -444,11 +453,31 @@ def rollout(
 
     block.keeps_partial = True   # a cut pure-Python block hands over its finished games
 
+    until = None
+    if until_se is not None:
+        if isinstance(until_se, bool) or not isinstance(until_se, (int, float, np.floating)) \
+                or not until_se > 0:
+            raise ValueError(f"until_se must be a positive standard error, got {until_se!r}")
+        if min_games is not None:
+            min_games = check_games(min_games)
+            if min_games > games:
+                raise ValueError(f"min_games ({min_games:,}) is more than games ({games:,}), "
+                                 "the most the run may play")
+        floor = min_games or 2
+
+        def until(counts, sums, n):
+            if n < floor:
+                return False
+            se = (vr_statistics(sums, n) if vr else outcome_statistics(counts))[1]["equity"]
+            return bool(se <= until_se)
+    elif min_games is not None:
+        raise ValueError("min_games is for a stop rule: give until_se too")
+
     t0 = time.perf_counter()
     run = run_blocks(
         pos.board, int(games), entropy, engine=engine, policy=policy, dice=dice,
         opening=bool(opening), workers=nworkers, progress=progress, block_size=block_size,
-        on_interrupt=on_interrupt, block=block,
+        on_interrupt=on_interrupt, block=block, until=until,
     )
     seconds = time.perf_counter() - t0
     if vr:
@@ -459,6 +488,7 @@ def rollout(
         policy=policy, seed=entropy, games=int(games), block_size=block_size, vr=bool(vr),
         vr_prefilter=VR_PREFILTER if vr else None,
         dice_method="quasi-random (first two rolls stratified)" if quasi_random else "pseudo-random",
+        stop_rule=None if until_se is None else {"until_se": until_se, "min_games": min_games},
         first_roll="opening" if opening else (tuple(dice) if dice else "rolled"), engine=engine)
     return RolloutResult(
         **{k: est[k] for k in PROBABILITY_KEYS},
