@@ -269,7 +269,9 @@ def gnubg_rollout(exe: str, home: str, xgid: str, trials: int, seed: int, initia
 
 def fastbg_rollout(position: fastbg.Position, games: int, seed: int, policy: str) -> dict:
     w0, c0 = time.perf_counter(), time.process_time()
-    r = fastbg.rollout(position, games, seed=seed, policy=policy, workers=1)
+    # like for like: gnubg's settings have variance reduction off and quasi-random dice on
+    r = fastbg.rollout(position, games, seed=seed, policy=policy, workers=1, vr=False,
+                       quasi_random=True)
     wall, cpu = time.perf_counter() - w0, time.process_time() - c0
     return {
         "games": r.games,
@@ -321,7 +323,7 @@ def main(argv: list[str] | None = None) -> int:
         positions = {name: fastbg.Position.from_position_id(POSITIONS[name][0])
                      for name in args.positions}
         # warm-up: the first nn call loads the shipped weights
-        fastbg.rollout("start", 100, seed=0, policy="nn", workers=1)
+        fastbg.rollout("start", 100, seed=0, policy="nn", workers=1, vr=False)
         load_before = os.getloadavg()
         stat_before = cpu_times()
         started = datetime.datetime.now(datetime.timezone.utc)
@@ -413,7 +415,8 @@ def main(argv: list[str] | None = None) -> int:
                                                 f"set rollout trials {args.trials}",
                                                 f"set rollout seed {args.seed}"]},
         "fastbg": {"version": getattr(fastbg, "__version__", None),
-                   "call": f"fastbg.rollout(position, games, seed={args.seed}, policy=..., workers=1)",
+                   "call": f"fastbg.rollout(position, games, seed={args.seed}, policy=..., workers=1, "
+                           "vr=False, quasi_random=True)",
                    "nn_games": args.trials, "pubeval_games": args.pubeval_games},
         "trials": args.trials, "repeat": args.repeat, "seed": args.seed,
         "results": table,
