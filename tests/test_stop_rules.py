@@ -50,3 +50,36 @@ def test_cli_until_se(capsys):
     assert main(["rollout", "--until-se", "-1", "-n", "10"]) == 2
     assert main(["rollout", "--cubeful", "--until-se", "0.1", "-n", "10"]) == 2
     assert "cubeless rollouts" in capsys.readouterr().err
+
+
+# ----------------------------------------------------------------- breakdown by first roll
+
+
+@pytest.mark.parametrize("vr", [False, True])
+def test_by_first_roll_rows_add_up_and_leave_the_totals_alone(vr):
+    pos = "tN2WAgBsd6YCAA"
+    r = rollout(pos, 1296, seed=3, workers=2, by_first_roll=True, vr=vr, policy="nn")
+    plain = rollout(pos, 1296, seed=3, workers=1, vr=vr, policy="nn")
+    assert (r.equity, r.stderr, r.counts.tolist()) == (plain.equity, plain.stderr, plain.counts.tolist())
+    rows = r.by_first_roll
+    assert len(rows) == 21 and [x["games"] for x in rows] == [36 if x["roll"][0] == x["roll"][2]
+                                                               else 72 for x in rows]
+    # the rows' weighted mean is the total (with VR: after each row got its roll's luck back,
+    # whose mean over the 36 rolls is zero)
+    mean = sum(x["games"] * x["equity"] for x in rows) / r.games
+    assert mean == pytest.approx(r.equity, abs=1e-9)
+
+
+def test_by_first_roll_from_the_opening_and_its_errors():
+    r = rollout("start", 1080, seed=2, by_first_roll=True)
+    rows = r.by_first_roll
+    assert len(rows) == 30 and all(x["games"] == 36 for x in rows)
+    assert {x["first"] for x in rows} == {"player", "opponent"}
+    # symmetry: the player's 3-1 and the opponent's 3-1 are each other's mirror
+    p31 = next(x for x in rows if x["roll"] == "3-1" and x["first"] == "player")
+    assert p31["equity"] > 0
+    with pytest.raises(ValueError, match="quasi-random"):
+        rollout("start", 100, seed=1, by_first_roll=True, quasi_random=False)
+    with pytest.raises(ValueError, match="fixed"):
+        rollout("start", 100, seed=1, by_first_roll=True, dice=(3, 1))
+    assert main(["rollout", "--cubeful", "--by-first-roll", "-n", "10"]) == 2

@@ -58,6 +58,9 @@ def add_parsers(sub) -> None:
                         "depends only on the seed and the settings. Cubeless rollouts only")
     r.add_argument("--min-games", type=_games, default=None, metavar="N",
                    help="with --until-se: play at least N games")
+    r.add_argument("--by-first-roll", action="store_true",
+                   help="also break the estimates down by the first roll (21 rolls; from the "
+                        "opening roll, 15 for each side). Cubeless, quasi-random dice")
     first = r.add_mutually_exclusive_group()
     first.add_argument("--opening", "--initial", dest="opening", action="store_true", default=None,
                    help="begin with the opening roll: roll out the position before the opening "
@@ -104,6 +107,12 @@ def _format_table(res) -> str:
     lines.append("  (luck-adjusted estimates: variance reduction by the nn at 0 ply; normal intervals)"
                  if res.vr else
                  "  (intervals: Wilson's score interval for the probabilities, normal for the equity)")
+    if res.by_first_roll:
+        lines += ["", "  by first roll:       games    equity   std.err      win"]
+        for r in res.by_first_roll:
+            who = f" ({r['first']})" if "first" in r else ""
+            lines.append(f"    {r['roll'] + who:<16} {r['games']:>7,} {r['equity']:+9.4f} "
+                         f"{r['stderr']['equity']:9.4f} {r['win']:8.4f}")
     lines.append("")
     lines.append(f"  {res.seconds:.2f} s, {res.games_per_second:,.0f} games/s")
     return "\n".join(lines)
@@ -149,8 +158,8 @@ def _cmd_rollout(args) -> int:
         if args.quasi_random:
             raise ValueError("--quasi-random is for cubeless rollouts: cubeful rollouts draw "
                              "every roll")
-        if args.until_se is not None or args.min_games is not None:
-            raise ValueError("--until-se and --min-games are for cubeless rollouts")
+        if args.until_se is not None or args.min_games is not None or args.by_first_roll:
+            raise ValueError("--until-se, --min-games and --by-first-roll are for cubeless rollouts")
         return _cmd_cubeful_rollout(args)
     given = [k for k in _STATE_OPTIONS if getattr(args, k) is not None]
     if given:
@@ -167,7 +176,7 @@ def _cmd_rollout(args) -> int:
         raise ValueError(f"--until-se must be a positive standard error, got {args.until_se:g}")
     res = _run_rollout(pos, args, dice=dice, opening=args.opening, vr=args.vr,
                        quasi_random=args.quasi_random is not False, until_se=args.until_se,
-                       min_games=args.min_games)
+                       min_games=args.min_games, by_first_roll=args.by_first_roll)
     if res.games == 0:
         print("interrupted before any game finished; nothing to report", file=sys.stderr)
         return EXIT_INTERRUPTED

@@ -12,6 +12,8 @@ from ..engine import ENGINES, get_engine
 from ..formats.dice import parse_dice
 from ..game.outcomes import OUTCOME_INDICATORS, PROBABILITY_KEYS
 from ..game.parse import position_and_roll
+from ..reference import evaluator as _ref_evaluator
+from ..reference import luck as _luck
 from ..reference.board import START_BOARD
 from ..reference.policies import POLICIES as _ENGINE_POLICIES
 from .blocks import (block_size_for, check_games, n_blocks, resolve_workers, run_blocks,
@@ -127,6 +129,55 @@ def outcome_statistics(counts) -> tuple[dict, dict]:
     return est, se
 
 
+# indicators (win, wg, wbg, lg, lbg, points) of the six outcome classes
+_INDICATORS6 = np.array([[1, 0, 0, 0, 0, 1], [1, 1, 0, 0, 0, 2], [1, 1, 1, 0, 0, 3],
+                         [0, 0, 0, 0, 0, -1], [0, 0, 0, 1, 0, -2], [0, 0, 0, 1, 1, -3]],
+                        dtype=np.float64)
+
+
+def _first_roll_keys(opening: bool):
+    """Roll index -> row of the first-roll breakdown, and the rows' labels: the 21 rolls
+    (``d1 >= d2``), or from the opening the 15 rolls of each side (``(roll, who)``)."""
+    keys = np.full(36, -1, dtype=np.int64)
+    labels = []
+    if opening:
+        for who in ("player", "opponent"):
+            for hi in range(2, 7):
+                for lo in range(1, hi):
+                    a, b = (hi, lo) if who == "player" else (lo, hi)  # a: the player's die
+                    keys[6 * (a - 1) + (b - 1)] = len(labels)
+                    labels.append((f"{hi}-{lo}", who))
+    else:
+        for hi in range(1, 7):
+            for lo in range(1, hi + 1):
+                keys[6 * (hi - 1) + (lo - 1)] = keys[6 * (lo - 1) + (hi - 1)] = len(labels)
+                labels.append((f"{hi}-{lo}", None))
+    return keys, labels
+
+
+def _first_roll_luck(board, opening: bool, labels) -> list:
+    """The yardstick's luck of each first roll of the breakdown (root's view, five
+    probabilities), as the engines subtract it (:mod:`fastbg.reference.luck`, whose numbers
+    are the core's bit for bit)."""
+    ys = _ref_evaluator.EvalPolicy()
+    b = np.ascontiguousarray(board, dtype=np.int8)
+    v0 = ys.roll_values(b, VR_PREFILTER)
+    out = []
+    if opening:
+        v1 = ys.roll_values(np.ascontiguousarray(b[::-1]), VR_PREFILTER)
+        mean = _luck.opening_mean(v0, v1)
+        for roll, who in labels:
+            hi, lo = int(roll[0]), int(roll[2])
+            q = v0[_luck.roll_slot(hi, lo)] if who == "player" else _luck.flip(v1[_luck.roll_slot(hi, lo)])
+            out.append([float(q[i]) - float(mean[i]) for i in range(5)])
+    else:
+        mean = _luck.roll_mean(v0)
+        for roll, _ in labels:
+            q = v0[_luck.roll_slot(int(roll[0]), int(roll[2]))]
+            out.append([float(q[i]) - float(mean[i]) for i in range(5)])
+    return out
+
+
 def vr_statistics(sums, n: int) -> tuple[dict, dict]:
     """Estimates and standard errors from the sums of luck-adjusted results.
 
@@ -195,6 +246,10 @@ class RolloutResult:
         the raw outcomes of the same games.
     settings : dict
         Everything the numbers depend on (:func:`fastbg.rollouts.settings.rollout_settings`).
+    by_first_roll : list of dict, optional
+        With ``by_first_roll=True``: per first roll (``roll`` "6-5", from the opening roll
+        also ``first``, "player" or "opponent"), its ``games``, probabilities, ``equity`` and
+        ``stderr`` (the rows' games and sums add up to the totals).
     """
 
     win: float
@@ -218,6 +273,7 @@ class RolloutResult:
     games_requested: int = field(default=0)
     vr: bool = False
     settings: dict = field(default_factory=dict)
+    by_first_roll: list | None = None
 
     @property
     def lose(self) -> float:
@@ -262,7 +318,8 @@ class RolloutResult:
         """JSON-ready dict: the five probabilities, ``equity``, ``stderr`` (same keys),
         ``games``, ``seed``, ``engine``, ``policy``, ``seconds``,
         ``games_per_second``, ``position_id``, ``dice``, ``opening``, ``workers``,
-        ``counts``, ``interrupted``, ``vr`` and ``settings``."""
+        ``counts``, ``interrupted``, ``vr`` and ``settings`` (and ``by_first_roll`` when
+        asked for)."""
         d = {k: getattr(self, k) for k in PROBABILITY_KEYS}
         d["equity"] = self.equity
         d["stderr"] = dict(self.stderr)
@@ -282,6 +339,8 @@ class RolloutResult:
             vr=self.vr,
             settings=dict(self.settings),
         )
+        if self.by_first_roll is not None:
+            d["by_first_roll"] = [dict(r) for r in self.by_first_roll]
         return d
 
 
@@ -311,6 +370,7 @@ def rollout(
     quasi_random: bool = True,
     until_se: float | None = None,
     min_games: int | None = None,
+    by_first_roll: bool = False,
     progress: Callable[[int], None] | None = None,
     on_interrupt: Callable[[int], None] | None = None,
 ) -> RolloutResult:
@@ -370,6 +430,10 @@ def rollout(
         on the seed and the settings.
     min_games : int, optional
         With ``until_se``: never stop before this many games (default: one block).
+    by_first_roll : bool, default False
+        Also break the estimates down by the first roll (the 21 rolls; from the opening roll,
+        its 15 rolls for each side): ``RolloutResult.by_first_roll``. Needs quasi-random dice
+        and a first roll that is not fixed.
     progress : callable, optional
         Called with the number of games of each finished block.
     on_interrupt : callable, optional
@@ -443,13 +507,44 @@ def rollout(
     board = pos.board
     op = bool(opening)
 
+    if by_first_roll:
+        if not quasi_random:
+            raise ValueError("a breakdown by first roll needs quasi-random dice (the first roll "
+                             "of each game is then known): leave them on")
+        if dice is not None:
+            raise ValueError("a breakdown by first roll: the first roll is fixed (dice), there "
+                             "is nothing to break down")
+    keys, labels = _first_roll_keys(op)
+    nkeys = len(labels)
+
     def block(k, n, bitgen):
         q = stratified_rolls(entropy, k * block_size, n, op) if quasi_random else None
+        pol = eng.make_policy(policy)
+        if not by_first_roll:
+            if vr:
+                return eng.rollout_block_vr(board, n, bitgen, pol, yardstick, dice=dice,
+                                            opening=op, prefilter=VR_PREFILTER, qrolls=q)
+            return eng.rollout_block(board, n, bitgen, pol, dice=dice, opening=op, qrolls=q)
+        key = keys[q[:, 0]]
+        counts = np.zeros((1 + nkeys, 6), dtype=np.int64)
         if vr:
-            return eng.rollout_block_vr(board, n, bitgen, eng.make_policy(policy), yardstick,
-                                        dice=dice, opening=op, prefilter=VR_PREFILTER, qrolls=q)
-        return eng.rollout_block(board, n, bitgen, eng.make_policy(policy), dice=dice,
-                                 opening=op, qrolls=q)
+            per_game = np.empty((n, 6))
+            c, sums = eng.rollout_block_vr(board, n, bitgen, pol, yardstick, opening=op,
+                                           prefilter=VR_PREFILTER, qrolls=q, per_game=per_game)
+        else:
+            cls = np.empty(n, dtype=np.int8)
+            c = eng.rollout_block(board, n, bitgen, pol, opening=op, qrolls=q, classes=cls)
+            per_game = _INDICATORS6[cls]
+            sums = np.array([per_game.sum(axis=0), (per_game * per_game).sum(axis=0)])
+        counts[0] = c
+        fs = np.zeros((1 + nkeys, 2, 6))
+        fs[0] = sums
+        for j in range(nkeys):          # per first roll: games (column 0) and sums
+            rows = per_game[key == j]
+            counts[1 + j, 0] = len(rows)
+            fs[1 + j, 0] = rows.sum(axis=0)
+            fs[1 + j, 1] = (rows * rows).sum(axis=0)
+        return counts, fs
 
     block.keeps_partial = True   # a cut pure-Python block hands over its finished games
 
@@ -468,6 +563,8 @@ def rollout(
         def until(counts, sums, n):
             if n < floor:
                 return False
+            if by_first_roll:
+                counts, sums = counts[0], sums[0]
             se = (vr_statistics(sums, n) if vr else outcome_statistics(counts))[1]["equity"]
             return bool(se <= until_se)
     elif min_games is not None:
@@ -478,12 +575,37 @@ def rollout(
         pos.board, int(games), entropy, engine=engine, policy=policy, dice=dice,
         opening=bool(opening), workers=nworkers, progress=progress, block_size=block_size,
         on_interrupt=on_interrupt, block=block, until=until,
+        counts_shape=(1 + nkeys, 6) if by_first_roll else (6,),
     )
     seconds = time.perf_counter() - t0
+    counts, sums, breakdown = run.counts, run.sums, None
+    if by_first_roll:
+        if sums is None:
+            sums = np.zeros((1 + nkeys, 2, 6))
+        breakdown = []
+        back = _first_roll_luck(pos.board, op, labels) if vr else None
+        for j, (roll, who) in enumerate(labels):
+            nj = int(counts[1 + j, 0])
+            e, sj = vr_statistics(sums[1 + j], nj)
+            if back is not None and nj:
+                # the games of one first roll had that roll's luck taken off: put it back
+                # (on the unclipped means), so the row is the equity given that first roll
+                raw = sums[1 + j, 0] / nj
+                d = back[j]
+                p5 = [float(raw[i]) + d[i] for i in range(5)]
+                e = dict(zip(PROBABILITY_KEYS, (min(1.0, max(0.0, x)) for x in p5)))
+                e["equity"] = float(raw[5]) + (2 * d[0] + (d[1] - d[3]) + (d[2] - d[4]))
+            row = {"roll": roll}
+            if who is not None:
+                row["first"] = who
+            row.update(games=nj, **{k: e[k] for k in (*PROBABILITY_KEYS, "equity")},
+                       stderr={k: sj[k] for k in (*PROBABILITY_KEYS, "equity")})
+            breakdown.append(row)
+        counts, sums = counts[0], sums[0]
     if vr:
-        est, se = vr_statistics(run.sums if run.sums is not None else np.zeros((2, 6)), run.games)
+        est, se = vr_statistics(sums if sums is not None else np.zeros((2, 6)), run.games)
     else:
-        est, se = outcome_statistics(run.counts)
+        est, se = outcome_statistics(counts)
     settings = rollout_settings(
         policy=policy, seed=entropy, games=int(games), block_size=block_size, vr=bool(vr),
         vr_prefilter=VR_PREFILTER if vr else None,
@@ -494,7 +616,7 @@ def rollout(
         **{k: est[k] for k in PROBABILITY_KEYS},
         equity=est["equity"],
         stderr=se,
-        counts=run.counts,
+        counts=counts,
         games=run.games,
         seed=entropy,
         engine=engine,
@@ -508,4 +630,5 @@ def rollout(
         games_requested=int(games),
         vr=bool(vr),
         settings=settings,
+        by_first_roll=breakdown,
     )
