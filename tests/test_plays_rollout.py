@@ -177,3 +177,21 @@ def test_cli_moves_rollout_text_and_errors(capsys):
     assert main(["moves", "start", "21", "--rollout", "--play", "24/10"]) == 2
     err = capsys.readouterr().err
     assert "not a legal play" in err and "Traceback" not in err
+
+
+def test_a_marked_hit_must_hit():
+    # the opponent's blot on its 20-point is on the mover's 5-point
+    b = board_from({8: 2, 6: 5, 13: 5, 24: 2, 7: 1}, {20: 1, 6: 5, 8: 3, 13: 4, 24: 2})
+    hit = find_play(b, "31", "8/5* 6/5")
+    assert hit.board[1, 24] == 1               # the blot went to the bar
+    assert find_play(b, "31", "8/5 6/5").board.tobytes() == hit.board.tobytes()
+    with pytest.raises(ValueError, match="no blot"):
+        find_play("start", "31", "8/5* 6/5")
+
+
+def test_cli_moves_options_that_need_rollout(capsys):
+    for extra in (["--games", "100"], ["--seed", "1"], ["--vr"], ["--no-quasi-random"]):
+        assert main(["moves", "start", "31", *extra]) == 2
+        assert "is for --rollout" in capsys.readouterr().err
+    assert main(["moves", "start", "31", "--rollout", "--top", "2", "--play", "8/5 6/5"]) == 2
+    assert "either --top" in capsys.readouterr().err

@@ -35,7 +35,7 @@ def test_min_games_and_the_maximum():
     assert r.games == 5000
     r = rollout("start", 3000, seed=1, policy="pubeval", until_se=1e-6)
     assert r.games == 3000 and not r.interrupted     # never reached: --games is the most
-    with pytest.raises(ValueError, match="positive standard error"):
+    with pytest.raises(ValueError, match="positive, finite standard error"):
         rollout("start", 100, seed=1, until_se=0)
     with pytest.raises(ValueError, match="give until_se"):
         rollout("start", 100, seed=1, min_games=10)
@@ -83,3 +83,22 @@ def test_by_first_roll_from_the_opening_and_its_errors():
     with pytest.raises(ValueError, match="fixed"):
         rollout("start", 100, seed=1, by_first_roll=True, dice=(3, 1))
     assert main(["rollout", "--cubeful", "--by-first-roll", "-n", "10"]) == 2
+
+
+def test_until_se_must_be_finite_and_an_unmet_rule_is_said(capsys):
+    with pytest.raises(ValueError, match="finite"):
+        rollout("start", 100, seed=1, until_se=float("inf"))
+    assert main(["rollout", "start", "--until-se", "inf", "-n", "100"]) == 2
+    assert main(["rollout", "tN2WAgBsd6YCAA", "--until-se", "0.00001", "-n", "1000", "--seed", "1",
+                 "--no-progress"]) == 0
+    assert "stop rule not met" in capsys.readouterr().out
+    r = rollout("tN2WAgBsd6YCAA", 1000, seed=1, until_se=0.00001)
+    assert r.to_dict()["stop_rule_met"] is False
+
+
+def test_cubeful_results_carry_their_settings(capsys):
+    import json
+    assert main(["rollout", "start", "--cubeful", "-n", "100", "--seed", "1", "--json",
+                 "--no-progress"]) == 0
+    s = json.loads(capsys.readouterr().out)["settings"]
+    assert s["seed"] == 1 and s["policy"] == "nn" and s["cube"] == 1 and "fastbg_version" in s

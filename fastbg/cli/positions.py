@@ -42,7 +42,7 @@ def add_parsers(sub) -> None:
                    help="with --rollout: the N best plays at --ply")
     m.add_argument("--play", action="append", default=None, metavar="MOVE",
                    help="with --rollout: roll out this play (repeat for each), e.g. '13/11 6/5'")
-    add_rollout_run_options(m, games=1296)
+    add_rollout_run_options(m, games=None)
     m.add_argument("--json", action="store_true", help="machine-readable output")
 
     e = sub.add_parser("eval", help="the neural network's five probabilities and equity (0-ply)")
@@ -124,10 +124,12 @@ def _cmd_moves(args) -> int:
     if rolled is not None and sorted(rolled) != sorted(dice):
         raise ValueError(f"POSITION has {rolled[0]}-{rolled[1]} rolled but DICE is "
                          f"{dice[0]}-{dice[1]}: give the same roll")
-    if not (args.rollout or args.eval):
-        for opt in ("top", "play"):
+    if not args.rollout:
+        for opt in ("top", "play", "games", "seed", "workers", "vr", "quasi_random"):
             if getattr(args, opt) is not None:
-                raise ValueError(f"--{opt} is for --rollout")
+                raise ValueError(f"--{opt.replace('_', '-')} is for --rollout")
+    if args.top is not None and args.play:
+        raise ValueError("give either --top N or --play MOVE, not both")
     if args.rollout:
         return moves_rollout(pos, dice, args)
     if args.eval:

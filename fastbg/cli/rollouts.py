@@ -26,8 +26,8 @@ def add_rollout_run_options(p, games: int) -> None:
     """--games, --seed, --workers, --policy, --vr/--no-vr and --no-progress of a command that
     runs rollouts (``rollout``, ``moves --rollout``)."""
     p.add_argument("--games", "-n", type=_games, default=games,
-                   help=f"games to play (default {games})" + (" per candidate play with --rollout"
-                                                              if games == 1296 else ""))
+                   help=f"games to play (default {games:,})" if games else
+                        "games per candidate play with --rollout (default 1,296)")
     p.add_argument("--seed", type=_seed, default=None, help="root seed (default: fresh entropy, reported)")
     p.add_argument("--workers", "-w", type=_positive_int, default=None, help="threads (default: one per CPU)")
     p.add_argument("--policy", choices=POLICIES, default=DEFAULT_POLICY,
@@ -90,7 +90,11 @@ def _format_table(res) -> str:
     lines.append(f"{head}Rollout of {res.position_id}: {plural(res.games, 'game')}"
                  + (f" of {res.games_requested:,} requested" if res.interrupted else "")
                  + (f" (stopped at standard error {res.stderr['equity']:.4f} <= {stop['until_se']:g})"
-                    if stop and not res.interrupted and res.games < res.games_requested else ""))
+                    if stop and not res.interrupted and res.games < res.games_requested else "")
+                 + (f" (stop rule not met: standard error {res.stderr['equity']:.4f} > "
+                    f"{stop['until_se']:g} after the most games asked for)"
+                    if stop and not res.interrupted and res.games == res.games_requested
+                    and not res.stderr["equity"] <= stop["until_se"] else ""))
     extra = f", first roll {res.dice[0]}-{res.dice[1]}" if res.dice else ""
     extra += ", opening roll" if res.opening else ""
     extra += ", variance reduction" if res.vr else ""
@@ -172,8 +176,8 @@ def _cmd_rollout(args) -> int:
                          f"{args.dice[0]}-{args.dice[1]}: give one roll (or the same)")
     if args.min_games is not None and args.until_se is None:
         raise ValueError("--min-games is for a stop rule: give --until-se too")
-    if args.until_se is not None and not args.until_se > 0:
-        raise ValueError(f"--until-se must be a positive standard error, got {args.until_se:g}")
+    if args.until_se is not None and not 0 < args.until_se < float("inf"):
+        raise ValueError(f"--until-se must be a positive, finite standard error, got {args.until_se:g}")
     res = _run_rollout(pos, args, dice=dice, opening=args.opening, vr=args.vr,
                        quasi_random=args.quasi_random is not False, until_se=args.until_se,
                        min_games=args.min_games, by_first_roll=args.by_first_roll)
@@ -265,6 +269,8 @@ def moves_eval(pos, dice, args) -> int:
 
 def moves_rollout(pos, dice, args) -> int:
     """``fastbg moves POSITION DICE --rollout``: the candidates rolled out side by side."""
+    if args.games is None:
+        args.games = 1296
     res = _with_progress(args, lambda **shown: rollout_plays(
         pos, dice, args.games, seed=args.seed, workers=args.workers, policy=args.policy,
         engine=args.engine, top=args.top, plays=args.play, ply=args.ply, vr=args.vr,
@@ -280,7 +286,9 @@ def moves_rollout(pos, dice, args) -> int:
     print(f"{head}Rollout of {plural(len(res.plays), 'play')} of {dice[0]}-{dice[1]} in "
           f"{res.position_id}: {plural(res.games, 'game')} each, the same dice for every play")
     print(f"policy {st['policy']}, engine {st['engine']}, workers {res.workers}, seed {res.seed}"
-          + (", variance reduction" if st["vr"] else "") + f"; candidates {st['candidates']} "
+          + (", variance reduction" if st["vr"] else "")
+          + (", quasi-random dice" if st["dice"].startswith("quasi") else "")
+          + f"; candidates {st['candidates']} "
           f"by {st['candidates_by']}")
     print("")
     width = max(len(p["move"]) for p in res.plays)

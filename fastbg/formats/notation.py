@@ -75,7 +75,7 @@ def _point(text: str, play: str) -> int:
     return p
 
 
-def parse_play(text: str) -> list[tuple[int, int]]:
+def parse_play(text: str, hits: bool = False) -> list[tuple]:
     """The checker moves of a play written in GNU Backgammon-style notation.
 
     Parameters
@@ -85,18 +85,22 @@ def parse_play(text: str) -> list[tuple[int, int]]:
         ``"8/5(2)"``, ``"24/18*/13"``; hit marks are optional (a hit is a consequence of
         where the checker lands), the order of the moves does not matter.
 
+    hits : bool, default False
+        Also say, per leg, whether it was marked as a hit (``*`` after its landing point).
+
     Returns
     -------
-    list of (int, int)
-        ``(from_point, to_point)`` per checker path leg, mover's numbering (25 = bar,
-        0 = off), a path's legs in order, ``(n)`` repeated ``n`` times.
+    list of (int, int) or of (int, int, bool)
+        ``(from_point, to_point)`` (and ``hit_marked`` with ``hits``) per checker path leg,
+        mover's numbering (25 = bar, 0 = off), a path's legs in order, ``(n)`` repeated ``n``
+        times.
 
     Raises
     ------
     ValueError
         Naming the token that is not a move, or a move that goes backwards.
     """
-    moves: list[tuple[int, int]] = []
+    moves: list[tuple] = []
     tokens = str(text).replace(",", " ").lower().split()
     if not tokens:
         raise ValueError("empty play: write it as e.g. '24/18 13/11'")
@@ -104,7 +108,9 @@ def parse_play(text: str) -> list[tuple[int, int]]:
         m = _TOKEN.match(tok)
         if m is None:
             raise ValueError(f"bad play {text!r}: {tok!r} is not a move like 13/11, bar/22*, 6/off or 8/5(2)")
-        pts = [_point(x, text) for x in m.group("path").split("/")]
+        parts = m.group("path").split("/")
+        pts = [_point(x, text) for x in parts]
+        marked = [x.endswith("*") for x in parts[1:]]
         if 0 in pts[:-1] or 25 in pts[1:]:
             raise ValueError(f"bad play {text!r}: in {tok!r} 'bar' can only start and 'off' only end a move")
         legs = list(zip(pts, pts[1:]))
@@ -112,5 +118,7 @@ def parse_play(text: str) -> list[tuple[int, int]]:
             if b >= a:
                 raise ValueError(f"bad play {text!r}: {tok!r} moves from {point_name(a)} to "
                                  f"{point_name(b)}, which is not forward")
+        if hits:
+            legs = [(a, b, h) for (a, b), h in zip(legs, marked)]
         moves += legs * int(m.group("n") or 1)
     return moves

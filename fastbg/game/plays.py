@@ -89,7 +89,7 @@ def find_play(position, dice, move: str, engine: str = "cython") -> Play:
     dice : str or tuple of int
     move : str
         GNU Backgammon-style notation (:func:`fastbg.formats.notation.parse_play`): the
-        moves in any order, hit marks optional.
+        moves in any order, hit marks optional (but a marked hit must hit).
     engine : {"cython", "python"}
 
     Returns
@@ -105,7 +105,7 @@ def find_play(position, dice, move: str, engine: str = "cython") -> Play:
     pos = Position.parse(position)
     plays = legal_plays(pos, dice, engine)
     b = np.array(pos.board, dtype=np.int16)
-    for frm, to in parse_play(move):
+    for frm, to, marked in parse_play(move, hits=True):
         i = frm - 1 if frm != 0 else None
         src = 24 if frm == 25 else i
         if b[0, src] <= 0:
@@ -118,6 +118,9 @@ def find_play(position, dice, move: str, engine: str = "cython") -> Play:
             if b[1, opp] == 1:        # a hit: the blot goes to the bar
                 b[1, opp] = 0
                 b[1, 24] += 1
+            elif marked:
+                raise ValueError(f"play {move!r} marks a hit on {to}, but there is no blot "
+                                 "of the opponent there to hit")
     for p in plays:
         if np.array_equal(p.board, b):
             return p

@@ -30,6 +30,7 @@ from ..reference.policies import POLICIES as _ENGINE_POLICIES
 from ..reference.policies import make_policy as _reference_make_policy
 from . import reference_cubeful as _reference_cubeful
 from .blocks import block_size_for, check_games, n_blocks, resolve_workers, run_blocks
+from .settings import rollout_settings
 
 __all__ = ["cubeful_rollout", "CubefulRolloutResult", "RESULT_CLASSES", "result_points"]
 
@@ -154,6 +155,7 @@ class CubefulRolloutResult:
     mwc_stderr: float = float("nan")
     met: str = ""
     interrupted: bool = False
+    settings: dict = field(default_factory=dict)
 
     @property
     def games_per_second(self) -> float:
@@ -464,5 +466,13 @@ def cubeful_rollout(
         seed=entropy, seconds=seconds, outcomes=st["outcomes"], doubled=st["doubled"],
         passed=st["passed"], mean_cube=st["mean_cube"], engine=engine, policy=policy, x=x,
         cube=int(state.cube), cube_owner=state.cube_owner, max_cube=max_cube, jacoby=jac,
-        opening=bool(opening), workers=nworkers, interrupted=run.interrupted, **extra,
+        opening=bool(opening), workers=nworkers, interrupted=run.interrupted,
+        settings=rollout_settings(
+            policy=policy, seed=entropy, games=int(games), block_size=block_size, vr=False,
+            first_roll="opening" if opening else "rolled", engine=engine,
+            cube_decisions="Janowski's model on the nn's 0-ply probabilities",
+            x=x, cube=int(state.cube), cube_owner=state.cube_owner, jacoby=jac,
+            match_length=state.match_length, score=list(state.score) if state.score else None,
+            met=extra.get("met") or None),
+        **extra,
     )

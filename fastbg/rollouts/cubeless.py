@@ -312,7 +312,10 @@ class RolloutResult:
             return wilson_interval(k, int(self.games), level)
         z = normal_quantile((1 + level) / 2)
         est = getattr(self, key)
-        return est - z * self.stderr[key], est + z * self.stderr[key]
+        lo, hi = est - z * self.stderr[key], est + z * self.stderr[key]
+        if key != "equity":            # a probability's interval stays inside [0, 1]
+            lo, hi = max(0.0, lo), min(1.0, hi)
+        return lo, hi
 
     def to_dict(self) -> dict:
         """JSON-ready dict: the five probabilities, ``equity``, ``stderr`` (same keys),
@@ -341,6 +344,9 @@ class RolloutResult:
         )
         if self.by_first_roll is not None:
             d["by_first_roll"] = [dict(r) for r in self.by_first_roll]
+        rule = self.settings.get("stop_rule")
+        if rule:
+            d["stop_rule_met"] = bool(self.stderr["equity"] <= rule["until_se"])
         return d
 
 
@@ -551,8 +557,8 @@ def rollout(
     until = None
     if until_se is not None:
         if isinstance(until_se, bool) or not isinstance(until_se, (int, float, np.floating)) \
-                or not until_se > 0:
-            raise ValueError(f"until_se must be a positive standard error, got {until_se!r}")
+                or not 0 < until_se < float("inf"):
+            raise ValueError(f"until_se must be a positive, finite standard error, got {until_se!r}")
         if min_games is not None:
             min_games = check_games(min_games)
             if min_games > games:
