@@ -34,6 +34,14 @@ FUNCTIONS = {
     "nn choose_c": "NNPolicy_choose_c",
     "nn q_play_equity": "q_play_equity",
     "nn q_outputs": "q_outputs",
+    # the second evaluator (policy nn since issue 11)
+    "evaluator choose_c": "EvalPolicy_choose_c",
+    "contact_play_equity": "EvalPolicy_contact_play_equity",
+    "contact_features_c": "contact_features_c",
+    "fbg_q_addmul (features x rows)": "fbg_q_addmul",
+    "q_pre_play (point rows)": "q_pre_play",
+    "position_class_c": "position_class_c",
+    "probabilities_c (race, bear-off)": "EvalPolicy_probabilities_c",
 }
 
 DRIVER = """
