@@ -30,6 +30,7 @@ from pathlib import Path
 import numpy as np
 
 from . import bearoffdb
+from . import luck as _luck
 from .movegen import legal_plays
 from .board import is_race
 from .eval import pubeval_score
@@ -226,11 +227,6 @@ def probabilities(qnets: dict, boards) -> np.ndarray:
     return p[0] if single else p
 
 
-def _flip(r: np.ndarray) -> np.ndarray:
-    """Probabilities of the other side: win <-> lose, gammons exchanged."""
-    return np.array([1.0 - r[0], r[3], r[4], r[1], r[2]])
-
-
 def _before(a: np.ndarray, b: np.ndarray) -> bool:
     """Whether board ``a`` comes before ``b`` in the canonical (lexicographic) order."""
     d = np.flatnonzero(a.reshape(-1) != b.reshape(-1))
@@ -330,7 +326,7 @@ class EvalPolicy:
             loser = play[1]
             gammon = loser.sum() == 15
             return np.array([1.0, float(gammon), float(gammon and loser[18:].any()), 0.0, 0.0])
-        return _flip(probabilities(self.q, play[::-1]))
+        return _luck.flip(probabilities(self.q, play[::-1]))
 
     def roll_values(self, pos, prefilter: int = 0) -> np.ndarray:
         """The mover's probabilities after its best 0-ply play for each of the 21 rolls.
@@ -386,14 +382,14 @@ class EvalPolicy:
             for d2 in range(1, d1 + 1):
                 plays = legal_plays(pos, d1, d2)
                 if len(plays) == 0:
-                    best_q = _flip(self._ply1(pos[::-1]))
+                    best_q = _luck.flip(self._ply1(pos[::-1]))
                 else:
                     eq0 = self.play_equities(pos, plays)
                     order = np.argsort(-eq0, kind="stable")[:cands]  # ties: canonical order
                     best_q, best_e, best_c = None, 0.0, None
                     for j in order:
                         c = plays[j]
-                        q = self.after_probs(c) if not c[0].any() else _flip(self._ply1(c[::-1]))
+                        q = self.after_probs(c) if not c[0].any() else _luck.flip(self._ply1(c[::-1]))
                         e = float(equity(q))
                         if best_q is None or e > best_e or (e == best_e and _before(c, best_c)):
                             best_q, best_e, best_c = q, e, c

@@ -47,6 +47,13 @@ def _check_start(board: np.ndarray) -> None:
         )
 
 
+def _check_games(games) -> None:
+    if isinstance(games, (bool, np.bool_)) or not isinstance(games, (int, np.integer)):
+        raise ValueError(f"games must be a non-negative int, got {games!r}")
+    if games < 0:
+        raise ValueError(f"games must be a non-negative int, got {games}")
+
+
 def _first_roll(dice, opening):
     """The first roll: fixed dice, "opening", or None (rolled in the loop)."""
     if dice is None:
@@ -208,10 +215,7 @@ def rollout_block(board, games, bitgen, policy, dice=None, opening=False, classe
     """
     b = validate_board(board)
     _check_start(b)
-    if isinstance(games, (bool, np.bool_)) or not isinstance(games, (int, np.integer)):
-        raise ValueError(f"games must be a non-negative int, got {games!r}")
-    if games < 0:
-        raise ValueError(f"games must be a non-negative int, got {games}")
+    _check_games(games)
     first = _first_roll(dice, opening)
     policy = as_policy(policy)
     _check_bitgen(bitgen)
@@ -305,10 +309,7 @@ def rollout_block_vr(board, games, bitgen, policy, yardstick, dice=None, opening
     """
     b = validate_board(board)
     _check_start(b)
-    if isinstance(games, (bool, np.bool_)) or not isinstance(games, (int, np.integer)):
-        raise ValueError(f"games must be a non-negative int, got {games!r}")
-    if games < 0:
-        raise ValueError(f"games must be a non-negative int, got {games}")
+    _check_games(games)
     if not hasattr(yardstick, "roll_values"):
         raise TypeError(f"the yardstick must be an EvalPolicy, got {type(yardstick).__name__}")
     if isinstance(prefilter, (bool, np.bool_)) or not isinstance(prefilter, (int, np.integer)) \

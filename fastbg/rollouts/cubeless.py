@@ -20,7 +20,8 @@ from .blocks import (block_size_for, check_games, n_blocks, resolve_workers, run
                      stratified_rolls)
 from .settings import rollout_settings
 
-__all__ = ["rollout", "RolloutResult", "POLICIES", "DEFAULT_POLICY", "DEFAULT_VR",
+__all__ = ["rollout", "RolloutResult", "POLICIES", "DEFAULT_POLICY", "DEFAULT_VR", "INDICATORS6",
+           "resolve_vr", "check_flag",
            "outcome_statistics", "vr_statistics", "normal_quantile", "wilson_interval"]
 
 #: Policies available in both engines (their own list, :data:`fastbg.reference.policies.POLICIES`).
@@ -129,10 +130,25 @@ def outcome_statistics(counts) -> tuple[dict, dict]:
     return est, se
 
 
-# indicators (win, wg, wbg, lg, lbg, points) of the six outcome classes
-_INDICATORS6 = np.array([[1, 0, 0, 0, 0, 1], [1, 1, 0, 0, 0, 2], [1, 1, 1, 0, 0, 3],
-                         [0, 0, 0, 0, 0, -1], [0, 0, 0, 1, 0, -2], [0, 0, 0, 1, 1, -3]],
-                        dtype=np.float64)
+#: Per outcome class (row), its indicators of win, wg, wbg, lg, lbg and its points: the
+#: per-game values of a plain rollout, in the layout of a variance-reduced game's.
+INDICATORS6 = np.ascontiguousarray(np.vstack([np.asarray(OUTCOME_INDICATORS, dtype=np.float64), _POINTS]).T)
+
+
+def resolve_vr(vr, policy: str) -> bool:
+    """``vr`` checked, ``None`` meaning the policy's default (:data:`DEFAULT_VR`)."""
+    if vr is None:
+        return DEFAULT_VR[policy]
+    if not isinstance(vr, (bool, np.bool_)):
+        raise ValueError(f"vr must be True, False or None, got {vr!r}")
+    return bool(vr)
+
+
+def check_flag(name: str, value) -> bool:
+    """A True/False option, checked."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise ValueError(f"{name} must be True or False, got {value!r}")
+    return bool(value)
 
 
 def _first_roll_keys(opening: bool):
@@ -501,13 +517,9 @@ def rollout(
         raise ValueError(f"progress must be a callable taking a number of games, got {progress!r}")
     if opening and dice is not None:
         raise ValueError("choose either a fixed first roll (dice) or the opening roll, not both")
-    if vr is None:
-        vr = DEFAULT_VR[policy]
-    elif not isinstance(vr, (bool, np.bool_)):
-        raise ValueError(f"vr must be True, False or None, got {vr!r}")
+    vr = resolve_vr(vr, policy)
 
-    if not isinstance(quasi_random, (bool, np.bool_)):
-        raise ValueError(f"quasi_random must be True or False, got {quasi_random!r}")
+    quasi_random = check_flag("quasi_random", quasi_random)
     eng = get_engine(engine)
     yardstick = eng.evaluator.EvalPolicy() if vr else None  # read-only: shared by the threads
     board = pos.board
@@ -540,7 +552,7 @@ def rollout(
         else:
             cls = np.empty(n, dtype=np.int8)
             c = eng.rollout_block(board, n, bitgen, pol, opening=op, qrolls=q, classes=cls)
-            per_game = _INDICATORS6[cls]
+            per_game = INDICATORS6[cls]
             sums = np.array([per_game.sum(axis=0), (per_game * per_game).sum(axis=0)])
         counts[0] = c
         fs = np.zeros((1 + nkeys, 2, 6))

@@ -22,7 +22,9 @@ from ..game.outcomes import PROBABILITY_KEYS
 from ..game.parse import position_and_roll
 from ..game.plays import find_play, legal_plays
 from .blocks import block_size_for, check_games, n_blocks, resolve_workers, run_blocks, stratified_rolls
-from .cubeless import DEFAULT_POLICY, DEFAULT_VR, POLICIES, VR_PREFILTER, _check_seed
+from ..reference.board import outcome
+from .cubeless import (DEFAULT_POLICY, INDICATORS6, POLICIES, VR_PREFILTER, _check_seed,
+                       check_flag, resolve_vr)
 from .settings import rollout_settings
 
 __all__ = ["rank_plays", "rollout_plays", "RankedPlay", "PlaysRolloutResult", "DEFAULT_WITHIN",
@@ -34,9 +36,6 @@ DEFAULT_WITHIN = 0.10
 DEFAULT_MAX_PLAYS = 8
 
 _KEYS6 = (*PROBABILITY_KEYS, "equity")
-# indicators (win, wg, wbg, lg, lbg, points) of the six outcome classes
-_IND6 = np.array([[1, 0, 0, 0, 0, 1], [1, 1, 0, 0, 0, 2], [1, 1, 1, 0, 0, 3],
-                  [0, 0, 0, 0, 0, -1], [0, 0, 0, 1, 0, -2], [0, 0, 0, 1, 1, -3]], dtype=np.float64)
 _FLIP_CLASS = [3, 4, 5, 0, 1, 2]
 
 
@@ -81,11 +80,9 @@ class RankedPlay:
         return self.probabilities["equity"]
 
 
-def _exact_after(board: np.ndarray) -> np.ndarray:
-    """The six indicators of a play that ends the game (mover's view)."""
-    loser = board[1]
-    cls = 0 if loser.sum() < 15 else (2 if loser[18:].any() else 1)
-    return _IND6[cls]
+def _exact_class(board: np.ndarray) -> int:
+    """The outcome class (mover's view) of a play that ends the game."""
+    return outcome(board) - 1
 
 
 def rank_plays(position, dice, ply: int = 0, engine: str = "cython") -> list[RankedPlay]:
@@ -134,7 +131,7 @@ def rank_plays(position, dice, ply: int = 0, engine: str = "cython") -> list[Ran
             d = dict(zip(PROBABILITY_KEYS, (float(x) for x in m)), equity=float(eq))
             over = False
         else:
-            x = _exact_after(p.board)
+            x = INDICATORS6[_exact_class(p.board)]
             d = dict(zip(_KEYS6, (float(v) for v in x)))
             over = True
         out.append(RankedPlay(p.move, p.position_id, p.board, d, over))
@@ -291,12 +288,8 @@ def rollout_plays(
         raise ValueError(f"unknown policy {policy!r}: choose one of {', '.join(POLICIES)}")
     if engine not in ENGINES:
         raise ValueError(f"unknown engine {engine!r}: choose one of {', '.join(ENGINES)}")
-    if vr is None:
-        vr = DEFAULT_VR[policy]
-    elif not isinstance(vr, (bool, np.bool_)):
-        raise ValueError(f"vr must be True, False or None, got {vr!r}")
-    if not isinstance(quasi_random, (bool, np.bool_)):
-        raise ValueError(f"quasi_random must be True or False, got {quasi_random!r}")
+    vr = resolve_vr(vr, policy)
+    quasi_random = check_flag("quasi_random", quasi_random)
     if isinstance(max_plays, bool) or not isinstance(max_plays, (int, np.integer)) or max_plays < 1:
         raise ValueError(f"max_plays must be a positive integer, got {max_plays!r}")
     if not within >= 0:
@@ -327,8 +320,9 @@ def rollout_plays(
         cls = np.empty(1, dtype=np.int8)
         for c, cand in enumerate(cands):
             if cand.over:
-                x[c] = _exact_after(cand.board)
-                counts[c, int(np.flatnonzero((_IND6 == x[c, 0]).all(axis=1))[0])] = n
+                cls_over = _exact_class(cand.board)
+                x[c] = INDICATORS6[cls_over]
+                counts[c, cls_over] = n
                 continue
             for j in range(n):
                 bitgen = np.random.PCG64DXSM(streams[j])
@@ -341,7 +335,7 @@ def rollout_plays(
                 else:
                     eng.rollout_block(starts[c], 1, bitgen, pol, classes=cls,
                                       qrolls=None if q is None else q[j:j + 1])
-                    x[c, j] = _to_mover(_IND6[cls[0]])
+                    x[c, j] = _to_mover(INDICATORS6[cls[0]])
                     counts[c, _FLIP_CLASS[cls[0]]] += 1
         s = x.sum(axis=1)
         ss = (x * x).sum(axis=1)

@@ -15,6 +15,7 @@
 #   bearoffdb          fastbg.reference.bearoffdb     the nn policy's pure bear-offs
 #   nn                 fastbg.reference.nn            fastbg.nn (evaluate), policies nn, nn-1ply
 #   luck.pxd           fastbg.reference.luck          variance reduction of the rollout loops
+#   evaluator          fastbg.reference.evaluator     policies nn, nn-1ply; look-ahead labels; VR's yardstick
 #   policies           fastbg.reference.policies      policy names for the loops above
 #   rollout            fastbg.reference.rollout       fastbg.rollouts.cubeless (blocks), matches
 #   cubeful            fastbg.rollouts.reference_cubeful   fastbg.rollouts.cubeful

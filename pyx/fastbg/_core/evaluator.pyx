@@ -12,6 +12,7 @@ from numpy.random cimport bitgen_t
 from fastbg._core._types cimport board_t, board_cmp, linear_eval_t, NCHECKERS, MAX_PLAYS
 from fastbg._core.movegen cimport movegen_t, movegen_new, movegen_free, generate
 from fastbg._core.rank cimport top_plays
+from fastbg._core.luck cimport flip5
 from fastbg._core.board cimport load_board, swap_into, row_sum, loser_class
 from fastbg._core.eval cimport Policy, Evaluator
 from fastbg._core.nn cimport (NN_OUTPUTS, NN_MAX_HIDDEN, q_pre, q_pre_play, q_outputs,
@@ -59,14 +60,6 @@ cdef void e_probabilities(const enet_t* e, const board_t* b, double* p) noexcept
     e_pre(e, b, pre)
     e_read(e, b, pre, p)
 
-
-cdef inline void _flip(const double* r, double* q) noexcept nogil:
-    """Probabilities of the other side: win <-> lose, gammons exchanged."""
-    q[0] = 1.0 - r[0]
-    q[1] = r[3]
-    q[2] = r[4]
-    q[3] = r[1]
-    q[4] = r[2]
 
 
 def _net_tables(weights, kind):
@@ -249,7 +242,7 @@ cdef class EvalPolicy(Evaluator):
             return
         swap_into(play, &sw)
         self.probabilities_c(&sw, r)
-        _flip(r, q)
+        flip5(r, q)
 
     cdef int best_play(self, const board_t* pos, const qpre_t* base, board_t* plays,
                        int n) noexcept nogil:
@@ -352,7 +345,7 @@ cdef class EvalPolicy(Evaluator):
                     # no play: the opponent is on roll at swap(pos); its 1-ply, flipped
                     if self.ply1_probs(g2, &sw, r) < 0:
                         return -1
-                    _flip(r, best_q)
+                    flip5(r, best_q)
                 else:
                     for j in range(n):
                         eq0[j] = self.contact_play_equity(pos, base, &g.plays[j])
@@ -368,7 +361,7 @@ cdef class EvalPolicy(Evaluator):
                             swap_into(&cb[k], &sw)
                             if self.ply1_probs(g2, &sw, r) < 0:
                                 return -1
-                            _flip(r, q)
+                            flip5(r, q)
                         e = equity5(q)
                         if best < 0 or e > best_e or (e == best_e and board_cmp(&cb[k], &cb[best]) < 0):
                             best = k

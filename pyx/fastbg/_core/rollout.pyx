@@ -119,6 +119,14 @@ cdef bint _closed_home(const unsigned char* row) noexcept nogil:
     return True
 
 
+cdef int _check_games(object games) except -1:
+    if isinstance(games, (bool, np.bool_)) or not isinstance(games, (int, np.integer)):
+        raise ValueError(f"games must be a non-negative int, got {games!r}")
+    if games < 0:
+        raise ValueError(f"games must be a non-negative int, got {games}")
+    return 0
+
+
 cdef int _check_start(const board_t* b) except -1:
     if row_sum(b.p[0]) == 0 or row_sum(b.p[1]) == 0:
         raise ValueError("the game is already over: a side has no checker left")
@@ -247,10 +255,7 @@ def rollout_block(board, games, bitgen, policy, dice=None, opening=False, classe
     cdef board_t b
     load_board(board, &b)
     _check_start(&b)
-    if isinstance(games, (bool, np.bool_)) or not isinstance(games, (int, np.integer)):
-        raise ValueError(f"games must be a non-negative int, got {games!r}")
-    if games < 0:
-        raise ValueError(f"games must be a non-negative int, got {games}")
+    _check_games(games)
     cdef int d1, d2
     _check_dice(dice, &d1, &d2)
     cdef bint op = bool(opening)
@@ -392,10 +397,7 @@ def rollout_block_vr(board, games, bitgen, policy, yardstick, dice=None, opening
     cdef board_t b
     load_board(board, &b)
     _check_start(&b)
-    if isinstance(games, (bool, np.bool_)) or not isinstance(games, (int, np.integer)):
-        raise ValueError(f"games must be a non-negative int, got {games!r}")
-    if games < 0:
-        raise ValueError(f"games must be a non-negative int, got {games}")
+    _check_games(games)
     if not isinstance(yardstick, EvalPolicy):
         raise TypeError(f"the yardstick must be the core's EvalPolicy, got {type(yardstick).__name__}")
     cdef int d1, d2
