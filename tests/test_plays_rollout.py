@@ -195,3 +195,12 @@ def test_cli_moves_options_that_need_rollout(capsys):
         assert "is for --rollout" in capsys.readouterr().err
     assert main(["moves", "start", "31", "--rollout", "--top", "2", "--play", "8/5 6/5"]) == 2
     assert "either --top" in capsys.readouterr().err
+
+
+def test_rolled_out_probabilities_stay_in_0_1_and_ply_needs_eval(capsys):
+    res = rollout_plays("start", "64", 200, seed=1)
+    for p in res.plays:
+        for k in ("win", "win_gammon", "win_backgammon", "lose_gammon", "lose_backgammon"):
+            assert 0.0 <= p[k] <= 1.0, (p["move"], k, p[k])
+    assert main(["moves", "start", "43", "--ply", "1"]) == 2
+    assert "--ply is for --eval" in capsys.readouterr().err

@@ -36,8 +36,9 @@ def add_parsers(sub) -> None:
                           "difference from the best with the standard error of the paired "
                           "difference, and the probability that it is best. Candidates: the "
                           "plays within 0.10 of the best at 0 ply, at most 8 (or --top, --play)")
-    m.add_argument("--ply", type=int, choices=(0, 1), default=0,
-                   help="the evaluation that ranks plays (--eval) and picks candidates")
+    m.add_argument("--ply", type=int, choices=(0, 1), default=None,
+                   help="the evaluation that ranks plays (--eval) and picks candidates "
+                        "(--rollout): 0 (default) or 1")
     m.add_argument("--top", type=_positive_int, default=None, metavar="N",
                    help="with --rollout: the N best plays at --ply")
     m.add_argument("--play", action="append", default=None, metavar="MOVE",
@@ -128,6 +129,9 @@ def _cmd_moves(args) -> int:
         for opt in ("top", "play", "games", "seed", "workers", "vr", "quasi_random"):
             if getattr(args, opt) is not None:
                 raise ValueError(f"--{opt.replace('_', '-')} is for --rollout")
+    if args.ply is not None and not (args.eval or args.rollout):
+        raise ValueError("--ply is for --eval and --rollout")
+    args.ply = args.ply or 0
     if args.top is not None and args.play:
         raise ValueError("give either --top N or --play MOVE, not both")
     if args.rollout:

@@ -24,7 +24,7 @@ from ..game.plays import find_play, legal_plays
 from .blocks import block_size_for, check_games, n_blocks, resolve_workers, run_blocks, stratified_rolls
 from ..reference.board import outcome
 from .cubeless import (DEFAULT_POLICY, INDICATORS6, POLICIES, VR_PREFILTER, _check_seed,
-                       check_flag, resolve_vr)
+                       check_flag, resolve_vr, vr_statistics)
 from .settings import rollout_settings
 
 __all__ = ["rank_plays", "rollout_plays", "RankedPlay", "PlaysRolloutResult", "DEFAULT_WITHIN",
@@ -369,15 +369,11 @@ def _statistics(cands, sums, n, C) -> list[dict]:
     s = f[:C * 6].reshape(C, 6)
     ss = f[C * 6:2 * C * 6].reshape(C, 6)
     cross = f[2 * C * 6:].reshape(C, C)
-    mean = s / n
+    eq = s[:, 5] / n
     if n > 1:
-        var = np.maximum(0.0, (ss - s * mean) / (n - 1))
-        se = np.sqrt(var / n)
         cov = (cross - np.outer(s[:, 5], s[:, 5]) / n) / (n - 1) / n   # of the mean equities
     else:
-        se = np.full((C, 6), np.nan)
         cov = np.full((C, C), np.nan)
-    eq = mean[:, 5]
     best = int(np.argmax(eq))
     if C == 1:
         p_best = np.ones(1)
@@ -395,9 +391,9 @@ def _statistics(cands, sums, n, C) -> list[dict]:
             dvar = max(0.0, cov[c, c] + cov[best, best] - 2 * cov[c, best])
         else:
             dvar = float("nan")
-        rows.append({"move": cand.move, "position_id": cand.position_id,
-                     **{k: float(mean[c, i]) for i, k in enumerate(_KEYS6)},
-                     "stderr": {k: float(se[c, i]) for i, k in enumerate(_KEYS6)},
+        est, se = vr_statistics(np.array([s[c], ss[c]]), n)   # probabilities kept in [0, 1]
+        rows.append({"move": cand.move, "position_id": cand.position_id, **est,
+                     "stderr": se,
                      "diff": float(eq[c] - eq[best]), "diff_stderr": float(np.sqrt(dvar)),
                      "p_best": float(p_best[c]), "eval_equity": cand.equity})
     rows.sort(key=lambda r: -r["equity"])
