@@ -22,6 +22,8 @@ import sys
 import time
 from pathlib import Path
 
+import numpy as np
+
 HERE = Path(__file__).resolve().parent
 RUNS = HERE.parent / "runs" / "evaluator"
 RESULTS = HERE.parent / "results" / "evaluator_generations.jsonl"
@@ -39,6 +41,44 @@ def last_epoch(run_dir: Path) -> Path:
     return sorted(run_dir.glob("epoch_*.npz"))[-1]
 
 
+def from_shipped(gen: int) -> bool:
+    """Recreate generation ``gen``'s nets and checkpoints from the package's shipped nets
+    (``fastbg/data/nn/nn2.npz``) when that is the generation shipped: the run directory is
+    git-ignored, so a fresh clone starts the next generation from what was shipped."""
+    from fastbg.reference.evaluator import DATA_DIR, NETS_META, NETS_NAME, load_nets, save_nets
+    meta = json.loads((DATA_DIR / NETS_META).read_text())
+    if meta.get("generation") != gen:
+        return False
+    nets = load_nets(DATA_DIR / NETS_NAME, meta["sha256"])
+    save_nets(RUNS / f"nets_g{gen}.npz", nets)
+    for kind in ("contact", "race"):
+        run_dir = RUNS / f"{kind[0]}{gen}"
+        run_dir.mkdir(parents=True, exist_ok=True)
+        np.savez(run_dir / "epoch_000.npz", **nets[kind], kind=kind)
+    print(f"generation {gen} recreated from the shipped {NETS_NAME}")
+    return True
+
+
+def label_set(pos: Path, lab: Path, nets: Path, games: int, races: int, seed: int,
+              plies: int, args, log) -> None:
+    """Positions of ``games`` self-play games (and ``races`` random races) and their
+    look-ahead labels; each step skipped when its output exists."""
+    if not pos.with_suffix(".npz").exists():
+        run([PY, str(HERE / "positions.py"), "--games", str(games), "--seed", str(seed),
+             "--alternatives", str(args.alternatives), "--keep", str(args.keep),
+             "--races", str(races), "--nets", str(nets), "--out", str(pos)], log)
+    done = lab.parent / f"{lab.name}.done"
+    if not done.exists():
+        base = [PY, str(HERE / "lookahead.py"), "--positions", str(pos.with_suffix(".npz")),
+                "--nets", str(nets), "--plies", str(plies), "--candidates",
+                str(args.candidates), "--out", str(lab)]
+        procs = [subprocess.Popen(base + ["--part", f"{i}/{args.parts}"], stdout=log,
+                                  stderr=subprocess.STDOUT) for i in range(args.parts)]
+        if any(p.wait() for p in procs):
+            raise SystemExit("labelling failed; see the log")
+        done.write_text("done\n")
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--gen", type=int, required=True)
@@ -54,27 +94,28 @@ def main(argv=None) -> int:
     ap.add_argument("--also-gen", type=int, action="append", default=[],
                     help="train on that generation's positions and labels as well")
     ap.add_argument("--candidates", type=int, default=3, help="2 plies: plays valued at 1 ply")
+    ap.add_argument("--extra-games", type=int, default=0,
+                    help="also label positions of this many more games at 1 ply (set 'b')")
+    ap.add_argument("--extra-races", type=int, default=0,
+                    help="random race positions to add to set 'b'")
     args = ap.parse_args(argv)
     k = args.gen
+    RUNS.mkdir(parents=True, exist_ok=True)
     prev = RUNS / f"nets_g{k - 1}.npz"
     if not prev.exists():
-        raise SystemExit(f"{prev} is missing: run generation {k - 1} first")
+        if not from_shipped(k - 1):
+            raise SystemExit(f"{prev} is missing: run generation {k - 1} first")
     pos, lab = RUNS / f"positions_g{k}", RUNS / f"lookahead_g{k}"
     log = open(RUNS / f"generation_g{k}.log", "a")
     t0 = time.perf_counter()
-    if not pos.with_suffix(".npz").exists():
-        run([PY, str(HERE / "positions.py"), "--games", str(args.games), "--seed", str(k),
-             "--alternatives", str(args.alternatives), "--keep", str(args.keep),
-             "--races", str(args.races), "--nets", str(prev), "--out", str(pos)], log)
-    if not (RUNS / f"lookahead_g{k}.done").exists():
-        base = [PY, str(HERE / "lookahead.py"), "--positions", str(pos.with_suffix(".npz")),
-                "--nets", str(prev), "--plies", str(args.plies), "--candidates",
-                str(args.candidates), "--out", str(lab)]
-        procs = [subprocess.Popen(base + ["--part", f"{i}/{args.parts}"], stdout=log,
-                                  stderr=subprocess.STDOUT) for i in range(args.parts)]
-        if any(p.wait() for p in procs):
-            raise SystemExit("labelling failed; see the log")
-        (RUNS / f"lookahead_g{k}.done").write_text("done\n")
+    sets = []
+    if args.extra_games or args.extra_races:                # 1 ply: cheap, so first
+        sets.append((RUNS / f"positions_g{k}b", RUNS / f"lookahead_g{k}b"))
+        label_set(*sets[-1], prev, args.extra_games, args.extra_races, 1000 + k, 1, args, log)
+    label_set(pos, lab, prev, args.games, args.races, k, args.plies, args, log)
+    also = [(RUNS / f"positions_g{g}{s}", RUNS / f"lookahead_g{g}{s}")
+            for g in args.also_gen for s in ("", "b")
+            if (RUNS / f"lookahead_g{g}{s}.done").exists()]
     inits = {"contact": RUNS / f"c{k - 1}", "race": RUNS / f"r{k - 1}"}
     for kind, epochs in (("race", args.race_epochs), ("contact", args.contact_epochs)):
         name = f"{kind[0]}{k}"
@@ -83,8 +124,8 @@ def main(argv=None) -> int:
                  "--init", str(last_epoch(inits[kind])), "--positions", str(pos.with_suffix(".npz")),
                  "--labels", f"lookahead:{lab}", "--epochs", str(epochs),
                  "--threads", str(args.threads)]
-                + [x for g in args.also_gen for x in ("--also", str(RUNS / f"positions_g{g}.npz"),
-                                                      f"lookahead:{RUNS / f'lookahead_g{g}'}")], log)
+                + [x for p, lb in sets + also
+                   for x in ("--also", str(p.with_suffix(".npz")), f"lookahead:{lb}")], log)
     nets = RUNS / f"nets_g{k}.npz"
     run([PY, str(HERE / "pack.py"), "--contact", str(last_epoch(RUNS / f"c{k}")),
          "--race", str(last_epoch(RUNS / f"r{k}")), "--out", str(nets)], log)
