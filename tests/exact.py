@@ -23,11 +23,13 @@ def board_from(mine: dict, theirs: dict) -> np.ndarray:
     return b
 
 
-def exact_outcomes(board: np.ndarray, engine, policy_name: str) -> np.ndarray:
+def exact_outcomes(board: np.ndarray, engine, policy_name: str, stop=None) -> np.ndarray:
     """Probabilities of the six outcome classes for the player on roll.
 
     Only for race positions (no contact): the recursion needs the game to make
-    progress every turn.
+    progress every turn. ``stop(board)``, if given, returns the class probabilities of a
+    position where the game is stopped and scored (or None to play on): the value of a
+    truncated rollout.
     """
     policy = engine.make_policy(policy_name)
     outcome = engine.board.outcome
@@ -39,6 +41,11 @@ def exact_outcomes(board: np.ndarray, engine, policy_name: str) -> np.ndarray:
         got = memo.get(key)
         if got is not None:
             return got
+        if stop is not None:
+            got = stop(b)
+            if got is not None:
+                memo[key] = got
+                return got
         v = np.zeros(6)
         for d1, d2, w in ROLLS:
             plays = engine.legal_plays(b, d1, d2)

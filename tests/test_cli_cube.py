@@ -51,7 +51,10 @@ def run(capsys, *argv):
 
 
 def cube_json(capsys, *argv, games=2000, seed=1):
-    code, out, err = run(capsys, "cube", *argv, "--games", str(games), "--seed", str(seed),
+    # the rollout and Janowski's model, also in the bear-offs that --method auto would read
+    # from the two-sided database (tests/test_truncation.py tests that path)
+    code, out, err = run(capsys, "cube", *argv, "--method", "janowski", "--games", str(games),
+                         "--seed", str(seed),
                          "--workers", "1", "--json", "--no-progress")
     assert code == 0, err
     return json.loads(out)
@@ -94,7 +97,8 @@ def test_cube_json_keys_match(capsys):
 
 
 def test_cube_text(capsys):
-    code, out, _ = run(capsys, "cube", SIX_SIX, "-n", "1000", "--seed", "1", "--workers", "1",
+    code, out, _ = run(capsys, "cube", SIX_SIX, "--method", "janowski", "-n", "1000", "--seed", "1",
+                       "--workers", "1",
                        "--no-progress")
     assert code == 0
     for fragment in ("money play, cube 1 centred", "policy nn", "biased", "No double",
@@ -181,7 +185,7 @@ def test_last_roll_is_a_dead_cube(capsys, seed):
     assert dec["action"] == "Double, take" and dec["z"] > 10
     assert dec["take_point"] == pytest.approx(0.25)
     assert dec["nd"] == pytest.approx(d["equity"]) and dec["dt"] == pytest.approx(2 * d["equity"])
-    code, out, _ = run(capsys, "cube", LAST_ROLL_SEVEN, "-n", "1000", "--seed", str(seed),
+    code, out, _ = run(capsys, "cube", LAST_ROLL_SEVEN, "--method", "janowski", "-n", "1000", "--seed", str(seed),
                        "--no-progress")
     assert code == 0 and "x = 0, last roll: dead cube" in out
 
@@ -515,9 +519,11 @@ def test_interrupted_cube_reports_partial_result(capsys, monkeypatch):
         return dataclasses.replace(real(*args, **kwargs), interrupted=True)
 
     monkeypatch.setattr(cli, "rollout", interrupted)
-    code, out, _ = run(capsys, "cube", SIX_SIX, "-n", "1000", "--seed", "1", "--workers", "1",
+    code, out, _ = run(capsys, "cube", SIX_SIX, "--method", "janowski", "-n", "1000", "--seed", "1",
+                       "--workers", "1",
                        "--no-progress")
     assert code == 130 and out.startswith("INTERRUPTED: Cube decision")
-    code, out, _ = run(capsys, "cube", SIX_SIX, "-n", "1000", "--seed", "1", "--workers", "1",
+    code, out, _ = run(capsys, "cube", SIX_SIX, "--method", "janowski", "-n", "1000", "--seed", "1",
+                       "--workers", "1",
                        "--no-progress", "--json")
     assert code == 130 and json.loads(out)["interrupted"] is True

@@ -32,6 +32,9 @@ def rollout_block_vr(
     prefilter: int = 0,
     per_game: np.ndarray | None = None,
     qrolls: npt.ArrayLike | None = None,
+    vr: bool = True,
+    truncate: int = 0,
+    bearoff2: bool = False,
 ) -> tuple[np.ndarray, np.ndarray]: ...
 def roll_indices(bitgen: np.random.BitGenerator, n: int) -> np.ndarray: ...
 OUTCOME_CLASSES: tuple[str, ...]

@@ -10,7 +10,8 @@ from ..cube import (ACTIONS, DEFAULT_MET, LAST_ROLL_CUBE_EFFICIENCY, cubeful_equ
                     default_cube_efficiency, gammon_values, match_cube_decision,
                     is_last_roll, money_cube_decision,
                     probability_covariance)
-from ..engine import ENGINES
+from ..cube.money import cube_action
+from ..engine import ENGINES, get_engine
 from ..game import PROBABILITY_KEYS
 from ..rollouts import DEFAULT_POLICY, POLICIES
 
@@ -23,6 +24,9 @@ from .rollouts import _run_rollout
 #: Games of a `fastbg cube` rollout unless --games says otherwise: about ten seconds on
 #: two cores with the network, standard errors of about 0.0035 on the win probability.
 CUBE_GAMES = 20_000
+
+#: The ways of ``fastbg cube`` to value a position (``--method``).
+METHODS = ("auto", "exact", "janowski")
 
 #: Step of the numerical derivatives of the match-play equities (see _gradient).
 _STEP = 1e-6
@@ -39,7 +43,9 @@ _CUBE_DESCRIPTION = (
     "play: equity per unit of the current cube; match play: match winning chances from the "
     "match equity table, and their money equivalents, EMG), name the proper action and say "
     "how sure it is: by how many standard errors of the difference the chosen alternative "
-    "beats the next best. " + _BIAS_NOTE
+    "beats the next best. " + _BIAS_NOTE + " Money play in a bear-off of at most 6 checkers "
+    "a side (no beavers) is read from the two-sided bear-off database instead (--method): "
+    "the exact values and decision, no rollout."
 )
 
 _CUBE_EPILOG = (
@@ -81,6 +87,11 @@ def add_parsers(sub) -> None:
                         "Backgammon's: 0.68 in contact, 0.6 in bear-offs, 0.6 to 0.7 by the "
                         "pip count of the player on roll in other races; 0 for a dead cube: "
                         "on the last roll and at the cube limit)")
+    c.add_argument("--method", choices=METHODS, default="auto",
+                   help="auto (default): exact from the two-sided bear-off database where it "
+                        "applies (money play, 1 to 6 checkers a side, all home, no beavers), "
+                        "else janowski; exact: only the database (an error elsewhere); "
+                        "janowski: the cubeless rollout and Janowski's model everywhere")
     _add_state_options(c)
     c.add_argument("--json", action="store_true", help="machine-readable output")
     c.add_argument("--no-progress", action="store_true", help="no progress bar")
@@ -281,6 +292,15 @@ def _cmd_cube(args) -> int:
     # Check every option with the library's own errors before spending the rollout.
     _decide((0.5, 0.15, 0.01, 0.15, 0.01), np.eye(5) * 1e-6, state, x, table)
 
+    if args.method != "janowski":
+        exact = _two_sided(pos) if state.is_money and not state.beaver \
+            and state.cube < state.max_cube else None
+        if exact is not None:
+            return _exact_bearoff(pos, state, exact, args)
+        if args.method == "exact":
+            raise ValueError("--method exact needs money play (no beavers, cube below its "
+                             "limit) in a bear-off of 1 to 6 checkers a side, all home: the "
+                             "two-sided bear-off database's positions")
     # plain Monte Carlo: the covariance of the probabilities below is that of the counts
     res = _run_rollout(pos, args, opening=False, vr=False)
     if res.games == 0:
@@ -310,6 +330,56 @@ def _cmd_cube(args) -> int:
     else:
         print(_format_cube(res, pos, state, table, x, x_source, d))
     return EXIT_INTERRUPTED if res.interrupted else 0
+
+
+def _two_sided(pos):
+    """The two-sided database's values of ``pos`` (``bearoffdb.two_sided``), or None when
+    it is not in the database or the compiled core is not built."""
+    try:   # the rest of the command runs without the compiled core (--engine python)
+        bearoffdb = get_engine("cython").bearoffdb
+    except ImportError:
+        return None
+    if not bearoffdb.is_two_sided(pos.board):
+        return None
+    return bearoffdb.two_sided(pos.board[0, :6], pos.board[1, :6])
+
+
+def _exact_bearoff(pos, state, v, args) -> int:
+    """Money play in the two-sided bear-off database: the exact decision, no rollout."""
+    owner = state.cube_owner
+    can = owner != "opponent"
+    nd = v["nd_centred"] if owner == "centred" else v["nd_owned"] if owner == "player" \
+        else v["opponent"]
+    d = {"nd": nd, "can_double": can}
+    if can:
+        d.update(dt=v["dt"], dp=1.0,
+                 action=cube_action(nd, v["dt"], 1.0, redouble=owner == "player"))
+    else:
+        d["why_not"] = "the opponent owns the cube"
+    source = ("exact: the two-sided bear-off database (perfect checker and cube play, "
+              "unlimited redoubles, no gammons possible)")
+    if args.json:
+        print_json({"position_id": pos.to_position_id(), "xgid": state.to_xgid(pos),
+                    "mode": "money", "exact": True, "source": source, "win": v["win"],
+                    "cubeless_equity": 2 * v["win"] - 1, "state": {
+                        "cube": state.cube, "cube_owner": owner},
+                    "unit": "equity per unit of the current cube", "decision": d}, indent=2)
+        return 0
+    redouble = owner == "player"
+    dbl = "Redouble" if redouble else "Double"
+    lines = [f"Cube decision of {state.to_xgid(pos)} (Position ID {pos.to_position_id()})",
+             _describe_state(state), source, "",
+             f"  {'win':<18} {v['win']:9.4f}",
+             f"  {'cubeless equity':<18} {2 * v['win'] - 1:+9.4f}", "",
+             "Cubeful equity per unit of the current cube:",
+             f"  {'No ' + dbl.lower():<18} {nd:+9.4f}"]
+    if can:
+        lines += [f"  {dbl + ', take':<18} {v['dt']:+9.4f}", f"  {dbl + ', pass':<18} {1.0:+9.4f}",
+                  "", f"Proper action: {d['action']}   (exact)"]
+    else:
+        lines += ["", f"No cube decision: {d['why_not']}."]
+    print("\n".join(lines))
+    return 0
 
 
 def _format_cube(res, pos, state, table, x, x_source, d) -> str:

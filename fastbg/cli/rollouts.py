@@ -58,6 +58,14 @@ def add_parsers(sub) -> None:
                         "depends only on the seed and the settings. Cubeless rollouts only")
     r.add_argument("--min-games", type=_games, default=None, metavar="N",
                    help="with --until-se: play at least N games")
+    r.add_argument("--truncate", type=_positive_int, default=None, metavar="N",
+                   help="truncation: stop each game after N half-moves (plays of either side) "
+                        "and score it by the nn evaluator at 0 ply; faster and less noisy, "
+                        "biased by the evaluator's error where it stops. Cubeless rollouts only")
+    r.add_argument("--truncate-bearoff", action="store_true",
+                   help="stop a game when both sides are in the two-sided bear-off database "
+                        "(1 to 6 checkers each, all home) and score it exactly. Cubeless "
+                        "rollouts only")
     r.add_argument("--by-first-roll", action="store_true",
                    help="also break the estimates down by the first roll (21 rolls; from the "
                         "opening roll, 15 for each side). Cubeless, quasi-random dice")
@@ -99,6 +107,10 @@ def _format_table(res) -> str:
     extra += ", opening roll" if res.opening else ""
     extra += ", variance reduction" if res.vr else ""
     extra += ", quasi-random dice" if res.settings.get("dice", "").startswith("quasi") else ""
+    if res.settings.get("truncation"):
+        extra += f", truncated after {res.settings['truncation']} half-moves"
+    if res.settings.get("truncate_bearoff"):
+        extra += ", exact in the two-sided bear-off database"
     lines.append(f"policy {res.policy}, engine {res.engine}, workers {res.workers}, seed {res.seed}{extra}")
     lines.append("")
     lines.append(f"  {'':<16} {'estimate':>9} {'std.err':>9}   {'95% confidence interval':>24}")
@@ -108,8 +120,12 @@ def _format_table(res) -> str:
         sign = "+" if key == "equity" else ""
         lines.append(f"  {label[key]:<16} {est:{sign}9.4f} {se:9.4f}   "
                      f"[{lo:{sign}.4f}, {hi:{sign}.4f}]")
+    if res.truncated:
+        lines.append(f"  ({res.truncated:,} of the games stopped early and scored by the "
+                     "evaluator or the bear-off database)")
     lines.append("  (luck-adjusted estimates: variance reduction by the nn at 0 ply; normal intervals)"
                  if res.vr else
+                 "  (normal intervals)" if res.truncated else
                  "  (intervals: Wilson's score interval for the probabilities, normal for the equity)")
     if res.by_first_roll:
         lines += ["", "  by first roll:       games    equity   std.err      win"]
@@ -162,8 +178,10 @@ def _cmd_rollout(args) -> int:
         if args.quasi_random:
             raise ValueError("--quasi-random is for cubeless rollouts: cubeful rollouts draw "
                              "every roll")
-        if args.until_se is not None or args.min_games is not None or args.by_first_roll:
-            raise ValueError("--until-se, --min-games and --by-first-roll are for cubeless rollouts")
+        if args.until_se is not None or args.min_games is not None or args.by_first_roll \
+                or args.truncate is not None or args.truncate_bearoff:
+            raise ValueError("--until-se, --min-games, --by-first-roll, --truncate and "
+                             "--truncate-bearoff are for cubeless rollouts")
         return _cmd_cubeful_rollout(args)
     given = [k for k in _STATE_OPTIONS if getattr(args, k) is not None]
     if given:
@@ -180,7 +198,8 @@ def _cmd_rollout(args) -> int:
         raise ValueError(f"--until-se must be a positive, finite standard error, got {args.until_se:g}")
     res = _run_rollout(pos, args, dice=dice, opening=args.opening, vr=args.vr,
                        quasi_random=args.quasi_random is not False, until_se=args.until_se,
-                       min_games=args.min_games, by_first_roll=args.by_first_roll)
+                       min_games=args.min_games, by_first_roll=args.by_first_roll,
+                       truncate=args.truncate, truncate_bearoff=args.truncate_bearoff)
     if res.games == 0:
         print("interrupted before any game finished; nothing to report", file=sys.stderr)
         return EXIT_INTERRUPTED

@@ -89,6 +89,9 @@ from .board import validate_board
 from .movegen import validate_dice
 
 __all__ = [
+    "TWO_SIDED_MAX",
+    "two_sided_key",
+    "two_sided_win",
     "N_POINTS",
     "N_POSITIONS",
     "N_FIRST_POSITIONS",
@@ -566,3 +569,77 @@ def bearoff_probabilities(board) -> np.ndarray:
     win_gammon = min(win_gammon, win)
     lose_gammon = min(lose_gammon, 1.0 - win)
     return np.array([win, win_gammon, 0.0, lose_gammon, 0.0], dtype=np.float64)
+
+
+# ------------------------------------------------------------- two-sided (win only)
+#: Most checkers a side may have in the two-sided database.
+TWO_SIDED_MAX = 6
+
+_WIN2: dict = {}
+
+
+def _win2(a: tuple, b: tuple) -> float:
+    """Cubeless winning chance of side ``a`` on roll against ``b`` (both non-empty), each
+    side maximising its own: the recursion and float order of the core's two-sided
+    database (``fastbg._core.bearoffdb._build2``), memoised."""
+    got = _WIN2.get((a, b))
+    if got is not None:
+        return got
+    acc = 0.0
+    for d1, d2, w in _ROLLS:
+        best = None
+        for q in _plays(a, d1, d2):
+            v = 1.0 if q == _EMPTY else 1.0 - _win2(b, q)
+            if best is None or v > best:
+                best = v
+        acc = acc + w * best
+    got = acc / 36.0
+    _WIN2[(a, b)] = got
+    return got
+
+
+def two_sided_key(board) -> tuple | None:
+    """The two home boards of a position in the two-sided database, else ``None``.
+
+    Parameters
+    ----------
+    board : array_like of int, shape (2, 25)
+        Engine convention; validated.
+
+    Returns
+    -------
+    (tuple of 6 int, tuple of 6 int) or None
+        ``None`` unless :func:`is_bearoff` and each side has at most
+        :data:`TWO_SIDED_MAX` checkers left.
+    """
+    if not is_bearoff(board):
+        return None
+    b = np.asarray(board)
+    a, o = tuple(int(v) for v in b[0, :6]), tuple(int(v) for v in b[1, :6])
+    return (a, o) if sum(a) <= TWO_SIDED_MAX and sum(o) <= TWO_SIDED_MAX else None
+
+
+def two_sided_win(board) -> float:
+    """Exact cubeless winning chance of the side on roll of a two-sided database position.
+
+    Parameters
+    ----------
+    board : array_like of int, shape (2, 25)
+        A bear-off with 1 to :data:`TWO_SIDED_MAX` checkers a side.
+
+    Returns
+    -------
+    float
+        Bit for bit the core's ``two_sided(...)["win"]``; each side plays to maximise its
+        own winning chance (not to minimise its rolls, as the one-sided database does).
+
+    Raises
+    ------
+    ValueError
+        If the position is not in the two-sided database.
+    """
+    key = two_sided_key(board)
+    if key is None:
+        raise ValueError("not in the two-sided bear-off database: a bear-off with 1 to "
+                         f"{TWO_SIDED_MAX} checkers a side is needed")
+    return _win2(*key)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import bearoffdb as _bearoffdb
 from . import luck as _luck
 from .board import OUTCOME_CLASSES, outcome, swap, validate_board
 from .dice import opening_roll, roll_index
@@ -235,27 +236,56 @@ def rollout_block(board, games, bitgen, policy, dice=None, opening=False, classe
     return counts
 
 
-def _play_vr(board: np.ndarray, bitgen, policy, yardstick, first, prefilter: int = 0, q=None):
-    """:func:`_play`'s game with the luck of each random roll summed by ``yardstick``:
-    ``(outcome class, the six adjusted values)`` (the core's ``play_game_vr_c``)."""
+def _stop(board, mover_is_root: bool, yardstick, L, half: int, truncate: int,
+          bearoff2: bool):
+    """The core's ``_stop_c``: ``(7 or 6, adjusted values)`` if the game stops before the
+    roll of ``board`` (two-sided database; ``truncate`` half-moves), else ``None``."""
+    c = None
+    if bearoff2 and _bearoffdb.two_sided_key(board) is not None:
+        p, c = [_bearoffdb.two_sided_win(board), 0.0, 0.0, 0.0, 0.0], 7
+    elif truncate > 0 and half >= truncate:
+        p, c = [float(x) for x in yardstick.probabilities(board)], 6
+    if c is None:
+        return None
+    q = p if mover_is_root else _luck.flip(p)
+    adj = [q[k] - L[k] for k in range(5)]
+    adj.append((2.0 * adj[0] - 1.0) + (adj[1] - adj[3]) + (adj[2] - adj[4]))
+    return c, adj
+
+
+def _play_vr(board: np.ndarray, bitgen, policy, yardstick, first, prefilter: int = 0, q=None,
+             vr: bool = True, truncate: int = 0, bearoff2: bool = False):
+    """:func:`_play`'s game with the luck of each random roll summed by ``yardstick`` (when
+    ``vr``), stopped by ``truncate`` / ``bearoff2`` (:func:`_stop`): ``(outcome class 0..5,
+    or 6 / 7 for a stopped game, the six adjusted values)`` (the core's ``play_game_vr_c``)."""
     L = [0.0] * 5
     rolls = _Rolls(bitgen, q)
     mover_is_root = True
-    lucky = True
+    lucky = vr
+    half = 0
     if first == "opening":
         other = swap(board)
-        v0, v1 = yardstick.roll_values(board, prefilter), yardstick.roll_values(other, prefilter)
-        mean = _luck.opening_mean(v0, v1)
+        if vr:
+            v0 = yardstick.roll_values(board, prefilter)
+            v1 = yardstick.roll_values(other, prefilter)
+            mean = _luck.opening_mean(v0, v1)
         a, b = rolls.opening()
         if a > b:
-            d1, d2, q = a, b, v0[_luck.roll_slot(a, b)]
+            d1, d2 = a, b
+            if vr:
+                _luck.add_luck(L, v0[_luck.roll_slot(a, b)], mean, True)
         else:
             board, mover_is_root = other, False
-            d1, d2, q = b, a, _luck.flip(v1[_luck.roll_slot(a, b)])
-        _luck.add_luck(L, q, mean, True)
+            d1, d2 = b, a
+            if vr:
+                _luck.add_luck(L, _luck.flip(v1[_luck.roll_slot(a, b)]), mean, True)
         first, lucky = (d1, d2), False
     elif first is not None:
         lucky = False
+    else:
+        stop = _stop(board, True, yardstick, L, 0, truncate, bearoff2)
+        if stop is not None:
+            return stop
     while True:
         if first is not None:
             d1, d2 = first
@@ -266,7 +296,7 @@ def _play_vr(board: np.ndarray, bitgen, policy, yardstick, first, prefilter: int
         if lucky:
             v = yardstick.roll_values(board, prefilter)
             _luck.add_luck(L, v[_luck.roll_slot(d1, d2)], _luck.roll_mean(v), mover_is_root)
-        lucky = True
+        lucky = vr
         after = play_turn(board, d1, d2, policy, bitgen)
         if not after[0].any():
             won = outcome(after)
@@ -274,10 +304,16 @@ def _play_vr(board: np.ndarray, bitgen, policy, yardstick, first, prefilter: int
             return c, _luck.adjusted_result(c, L)
         board = swap(after)
         mover_is_root = not mover_is_root
+        half += 1
+        if truncate > 0 or bearoff2:
+            stop = _stop(board, mover_is_root, yardstick, L, half, truncate, bearoff2)
+            if stop is not None:
+                return stop
 
 
 def rollout_block_vr(board, games, bitgen, policy, yardstick, dice=None, opening=False,
-                     prefilter=0, per_game=None, qrolls=None):
+                     prefilter=0, per_game=None, qrolls=None, vr=True, truncate=0,
+                     bearoff2=False):
     """:func:`rollout_block` with variance reduction (mirror of the core's).
 
     Parameters
@@ -292,10 +328,15 @@ def rollout_block_vr(board, games, bitgen, policy, yardstick, dice=None, opening
         Filled with each game's six adjusted values, in game order.
     qrolls : array_like of int, shape (games, 2), optional
         Quasi-random dice, as :func:`rollout_block`.
+    vr, truncate, bearoff2
+        Luck adjustment on or off; stop after ``truncate`` half-moves (0: never) and score
+        by the yardstick; stop in the two-sided bear-off database and score exactly (the
+        core's, which documents them).
 
     Returns
     -------
     counts : numpy.ndarray of int64, shape (6,)
+        Outcome classes of the games played to the end.
     sums : numpy.ndarray of float64, shape (2, 6)
         Sums over the games, in game order, of the luck-adjusted win, win_gammon,
         win_backgammon, lose_gammon, lose_backgammon and equity of row 0 (``sums[0]``) and
@@ -320,13 +361,18 @@ def rollout_block_vr(board, games, bitgen, policy, yardstick, dice=None, opening
     _check_bitgen(bitgen)
     per_game = _check_out(per_game, (int(games), 6), np.float64, "per_game")
     q = _check_qrolls(qrolls, int(games), first == "opening")
+    if isinstance(truncate, (bool, np.bool_)) or not isinstance(truncate, (int, np.integer)) \
+            or truncate < 0:
+        raise ValueError(f"truncate must be a non-negative int (half-moves; 0 = none), got {truncate!r}")
     counts = np.zeros(6, dtype=np.int64)
     s, ss = [0.0] * 6, [0.0] * 6
     try:
         for i in range(int(games)):
             c, adj = _play_vr(b, bitgen, policy, yardstick, first, int(prefilter),
-                              None if q is None else q[i])
-            counts[c] += 1
+                              None if q is None else q[i], bool(vr), int(truncate),
+                              bool(bearoff2))
+            if c < 6:
+                counts[c] += 1
             if per_game is not None:
                 per_game[i] = adj
             for k in range(6):

@@ -144,6 +144,16 @@ def resolve_vr(vr, policy: str) -> bool:
     return bool(vr)
 
 
+def check_truncate(truncate) -> int:
+    """``truncate`` as an int >= 0 (0 for ``None``: no truncation), or ValueError."""
+    if truncate is None:
+        return 0
+    if isinstance(truncate, (bool, np.bool_)) or not isinstance(truncate, (int, np.integer)) \
+            or truncate < 1:
+        raise ValueError(f"truncate must be a number of half-moves >= 1 (or None), got {truncate!r}")
+    return int(truncate)
+
+
 def check_flag(name: str, value) -> bool:
     """A True/False option, checked."""
     if not isinstance(value, (bool, np.bool_)):
@@ -260,6 +270,9 @@ class RolloutResult:
     vr : bool
         Whether the estimates are luck-adjusted (variance reduction); ``counts`` are then
         the raw outcomes of the same games.
+    truncated : int
+        Games stopped before their end (``truncate``, ``truncate_bearoff``) and scored by
+        the evaluator or the bear-off database; ``counts`` hold the other games.
     settings : dict
         Everything the numbers depend on (:func:`fastbg.rollouts.settings.rollout_settings`).
     by_first_roll : list of dict, optional
@@ -290,6 +303,7 @@ class RolloutResult:
     vr: bool = False
     settings: dict = field(default_factory=dict)
     by_first_roll: list | None = None
+    truncated: int = 0
 
     @property
     def lose(self) -> float:
@@ -323,7 +337,7 @@ class RolloutResult:
             raise ValueError(f"confidence level must be in (0, 1), got {level}")
         if key != "equity" and key not in PROBABILITY_KEYS:
             raise ValueError(f"unknown estimate {key!r}")
-        if key != "equity" and not self.vr:
+        if key != "equity" and not self.vr and not self.truncated:
             k = int(OUTCOME_INDICATORS[PROBABILITY_KEYS.index(key)] @ np.asarray(self.counts))
             return wilson_interval(k, int(self.games), level)
         z = normal_quantile((1 + level) / 2)
@@ -337,7 +351,7 @@ class RolloutResult:
         """JSON-ready dict: the five probabilities, ``equity``, ``stderr`` (same keys),
         ``games``, ``seed``, ``engine``, ``policy``, ``seconds``,
         ``games_per_second``, ``position_id``, ``dice``, ``opening``, ``workers``,
-        ``counts``, ``interrupted``, ``vr`` and ``settings`` (and ``by_first_roll`` when
+        ``counts``, ``interrupted``, ``vr``, ``truncated`` and ``settings`` (and ``by_first_roll`` when
         asked for)."""
         d = {k: getattr(self, k) for k in PROBABILITY_KEYS}
         d["equity"] = self.equity
@@ -356,6 +370,7 @@ class RolloutResult:
             counts=[int(x) for x in self.counts],
             interrupted=self.interrupted,
             vr=self.vr,
+            truncated=self.truncated,
             settings=dict(self.settings),
         )
         if self.by_first_roll is not None:
@@ -393,6 +408,8 @@ def rollout(
     until_se: float | None = None,
     min_games: int | None = None,
     by_first_roll: bool = False,
+    truncate: int | None = None,
+    truncate_bearoff: bool = False,
     progress: Callable[[int], None] | None = None,
     on_interrupt: Callable[[int], None] | None = None,
 ) -> RolloutResult:
@@ -456,6 +473,15 @@ def rollout(
         Also break the estimates down by the first roll (the 21 rolls; from the opening roll,
         its 15 rolls for each side): ``RolloutResult.by_first_roll``. Needs quasi-random dice
         and a first roll that is not fixed.
+    truncate : int, optional
+        Truncation: stop each game after this many half-moves (plays of either side, the
+        first included) and score it by the ``nn`` evaluator's 0-ply probabilities of the
+        position before the next roll. Faster and less noisy, at the price of the
+        evaluator's bias at the truncation point. ``None`` (default): play to the end.
+    truncate_bearoff : bool, default False
+        Stop a game when it reaches the two-sided bear-off database (both sides with 1 to 6
+        checkers left, all home; :func:`fastbg._core.bearoffdb.two_sided`) and score it
+        exactly: the winning chance with each side playing to maximise it.
     progress : callable, optional
         Called with the number of games of each finished block.
     on_interrupt : callable, optional
@@ -518,10 +544,15 @@ def rollout(
     if opening and dice is not None:
         raise ValueError("choose either a fixed first roll (dice) or the opening roll, not both")
     vr = resolve_vr(vr, policy)
+    truncate = check_truncate(truncate)
+    truncate_bearoff = check_flag("truncate_bearoff", truncate_bearoff)
+    # the games' results come as sums of floats (luck-adjusted or scored when stopped)
+    scored = vr or truncate > 0 or truncate_bearoff
 
     quasi_random = check_flag("quasi_random", quasi_random)
     eng = get_engine(engine)
-    yardstick = eng.evaluator.EvalPolicy() if vr else None  # read-only: shared by the threads
+    yardstick = eng.evaluator.EvalPolicy() if scored else None  # read-only: shared by the threads
+    stops = dict(vr=vr, truncate=truncate, bearoff2=truncate_bearoff)
     board = pos.board
     op = bool(opening)
 
@@ -539,16 +570,18 @@ def rollout(
         q = stratified_rolls(entropy, k * block_size, n, op) if quasi_random else None
         pol = eng.make_policy(policy)
         if not by_first_roll:
-            if vr:
+            if scored:
                 return eng.rollout_block_vr(board, n, bitgen, pol, yardstick, dice=dice,
-                                            opening=op, prefilter=VR_PREFILTER, qrolls=q)
+                                            opening=op, prefilter=VR_PREFILTER, qrolls=q,
+                                            **stops)
             return eng.rollout_block(board, n, bitgen, pol, dice=dice, opening=op, qrolls=q)
         key = keys[q[:, 0]]
         counts = np.zeros((1 + nkeys, 6), dtype=np.int64)
-        if vr:
+        if scored:
             per_game = np.empty((n, 6))
             c, sums = eng.rollout_block_vr(board, n, bitgen, pol, yardstick, opening=op,
-                                           prefilter=VR_PREFILTER, qrolls=q, per_game=per_game)
+                                           prefilter=VR_PREFILTER, qrolls=q, per_game=per_game,
+                                           **stops)
         else:
             cls = np.empty(n, dtype=np.int8)
             c = eng.rollout_block(board, n, bitgen, pol, opening=op, qrolls=q, classes=cls)
@@ -583,7 +616,7 @@ def rollout(
                 return False
             if by_first_roll:
                 counts, sums = counts[0], sums[0]
-            se = (vr_statistics(sums, n) if vr else outcome_statistics(counts))[1]["equity"]
+            se = (vr_statistics(sums, n) if scored else outcome_statistics(counts))[1]["equity"]
             return bool(se <= until_se)
     elif min_games is not None:
         raise ValueError("min_games is for a stop rule: give until_se too")
@@ -620,7 +653,7 @@ def rollout(
                        stderr={k: sj[k] for k in (*PROBABILITY_KEYS, "equity")})
             breakdown.append(row)
         counts, sums = counts[0], sums[0]
-    if vr:
+    if scored:
         est, se = vr_statistics(sums if sums is not None else np.zeros((2, 6)), run.games)
     else:
         est, se = outcome_statistics(counts)
@@ -629,6 +662,7 @@ def rollout(
         vr_prefilter=VR_PREFILTER if vr else None,
         dice_method="quasi-random (first two rolls stratified)" if quasi_random else "pseudo-random",
         stop_rule=None if until_se is None else {"until_se": until_se, "min_games": min_games},
+        truncation=truncate or None, truncate_bearoff=truncate_bearoff,
         first_roll="opening" if opening else (tuple(dice) if dice else "rolled"), engine=engine)
     return RolloutResult(
         **{k: est[k] for k in PROBABILITY_KEYS},
@@ -649,4 +683,5 @@ def rollout(
         vr=bool(vr),
         settings=settings,
         by_first_roll=breakdown,
+        truncated=int(run.games - int(np.asarray(counts).sum())),
     )

@@ -28,6 +28,8 @@ cdef enum:
     BO_K_OFF = 31           # entries of an `off` distribution: 0..30 rolls (30 = the real maximum)
     BO_K_FIRST = 11         # entries of a `first` distribution: 0..10 rolls (10 = the real maximum)
     BO_NOUT = 5             # outputs of bearoff_probabilities_c
+    BO2_MAX = 6             # two-sided database: sides of up to 6 checkers on points 1..6
+    BO2_SIDES = 924         # such sides, C(12, 6), slot 0 = no checker left
 
 
 cdef int ensure_db() except -1
@@ -65,3 +67,22 @@ cdef int bearoff_probabilities_c(const board_t* b, double* p) noexcept nogil
     # p[0..4] = (win, win_gammon, win_backgammon, lose_gammon, lose_backgammon) of the
     # side in row 0, before its roll (formulas: fastbg.reference.bearoffdb). Returns 0,
     # or -1 (p untouched) if not is_bearoff_c(b) or the database is not built.
+
+
+# --- The two-sided database: every pair of sides of 1..BO2_MAX checkers (923 x 923),
+# the cubeless winning chance of the side on roll (each side maximising its own) and the
+# money values of rolling with the cube centred / owned / owned by the opponent, exact up
+# to rounding (the recursion and float order of fastbg.cube.bearoff.BearoffSolver).
+# Built by ensure_db2() (under the GIL, well under a second, 27 MB), read-only after.
+
+cdef int ensure_db2() except -1
+    # Build the two-sided database if this process has not yet. MemoryError / RuntimeError.
+
+cdef bint db2_ready() noexcept nogil
+
+cdef int bearoff2_pair_c(const board_t* b) noexcept nogil
+    # The pair index of b in the two-sided database (a bear-off with 1..BO2_MAX checkers
+    # a side), or -1 if b is not in it. Works before the build (index only).
+
+cdef double bearoff2_win_c(int pair) noexcept nogil
+    # The cubeless winning chance of the side on roll of a pair (-1.0 if not built).

@@ -940,3 +940,298 @@ def _check_against_movegen(int start=0, int stop=BO_NPOS):
         free(g)
     return bad_list
 
+
+
+# ===================================================================== two-sided
+# The two-sided database (see bearoffdb.pxd): every pair of sides of 1..6 checkers on
+# points 1..6, the player on roll's exact cubeless winning chance and money cubeful
+# values, with the recursion and the floating-point order of
+# fastbg.cube.bearoff.BearoffSolver(exact=False), so the values are its bits.
+
+cdef int SLOT6[BO_NPOS]                 # dense slot 0..BO2_SIDES-1 of a <= 6-checker side, else -1
+cdef int SIDE6[BO2_SIDES]               # the one-sided index of each slot (slot 0 = no checker)
+cdef double* g2_win = NULL              # BO2_SIDES**2: cubeless win of the side on roll
+cdef double* g2_rc = NULL               # value of rolling, cube centred
+cdef double* g2_ro = NULL               # value of rolling, cube owned by the side on roll
+cdef double* g2_rx = NULL               # value of rolling, cube owned by the opponent
+cdef bint g2_ready = 0
+cdef double g2_build_seconds = 0.0
+
+
+cdef void _init_slots() noexcept:
+    cdef int idx, s = 0
+    for idx in range(BO_NPOS):
+        if NCHK[idx] <= BO2_MAX:
+            SLOT6[idx] = s
+            SIDE6[s] = idx
+            s += 1
+        else:
+            SLOT6[idx] = -1
+
+_init_slots()
+
+
+cdef int _build2(playgen_t* g, int* pstart, int* plays, int* order) noexcept nogil:
+    """The two-sided dynamic program. 0, or -1 on overflow."""
+    cdef int buf[MAX_FIN]
+    cdef int a, b, r, n, j, q, s, i, p, np_ = 0, t, ia
+    cdef int pips[BO2_SIDES]
+    cdef int start[2 * 36 + 2]
+    cdef Py_ssize_t pair, pq
+    cdef double acc, best, v, sc, so, sx, bc, bo, bx, vc, vo, vx, dbl, ec, eo
+    # the distinct plays of each side and roll, as slots in increasing index order
+    for s in range(1, BO2_SIDES):
+        for r in range(NROLLS):
+            pstart[s * NROLLS + r] = np_
+            n = plays_c(g, SIDE6[s], ROLL_D1[r], ROLL_D2[r], buf, 1)
+            if n <= 0:
+                return -1
+            _sort_ints(buf, n)
+            if np_ + n > BO2_SIDES * NROLLS * 8:
+                return -1
+            for j in range(n):
+                plays[np_] = SLOT6[buf[j]]
+                np_ += 1
+    pstart[BO2_SIDES * NROLLS] = np_
+    for s in range(BO2_SIDES):
+        p = 0
+        for j in range(6):
+            p += (j + 1) * COUNTS[SIDE6[s]][j]
+        pips[s] = p
+    # the pairs (a on roll, b) of two non-empty sides by increasing total pips: a
+    # position's values need those of the opponent on roll after each play of a, whose
+    # total is smaller
+    memset(start, 0, sizeof(start))
+    for a in range(1, BO2_SIDES):
+        for b in range(1, BO2_SIDES):
+            start[pips[a] + pips[b] + 1] += 1
+    for t in range(2 * 36 + 1):
+        start[t + 1] += start[t]
+    for a in range(1, BO2_SIDES):
+        for b in range(1, BO2_SIDES):
+            t = pips[a] + pips[b]
+            order[start[t]] = a * BO2_SIDES + b
+            start[t] += 1
+    for i in range((BO2_SIDES - 1) * (BO2_SIDES - 1)):
+        pair = order[i]
+        a = <int>(pair // BO2_SIDES)
+        b = <int>(pair % BO2_SIDES)
+        acc = 0.0
+        sc = 0.0
+        so = 0.0
+        sx = 0.0
+        for r in range(NROLLS):
+            ia = a * NROLLS + r
+            best = 0.0
+            bc = bo = bx = 0.0
+            for j in range(pstart[ia], pstart[ia + 1]):
+                q = plays[j]
+                if q == 0:
+                    v = 1.0
+                    vc = vo = vx = 1.0
+                else:
+                    pq = <Py_ssize_t>b * BO2_SIDES + q
+                    v = 1.0 - g2_win[pq]
+                    # the opponent on roll: our centred cube is its centred cube, our
+                    # cube its opponent's and its cube ours
+                    dbl = min(2.0 * g2_rx[pq], 1.0)
+                    vc = -max(g2_rc[pq], dbl)
+                    vo = -g2_rx[pq]
+                    vx = -max(g2_ro[pq], dbl)
+                if j == pstart[ia] or v > best:
+                    best = v
+                if j == pstart[ia] or vc > bc:
+                    bc = vc
+                if j == pstart[ia] or vo > bo:
+                    bo = vo
+                if j == pstart[ia] or vx > bx:
+                    bx = vx
+            acc = acc + ROLL_W[r] * best
+            sc = sc + ROLL_W[r] * bc
+            so = so + ROLL_W[r] * bo
+            sx = sx + ROLL_W[r] * bx
+        g2_win[pair] = acc / 36.0
+        g2_rc[pair] = sc / 36.0
+        g2_ro[pair] = so / 36.0
+        g2_rx[pair] = sx / 36.0
+    return 0
+
+
+cdef int ensure_db2() except -1:
+    global g2_win, g2_rc, g2_ro, g2_rx, g2_ready, g2_build_seconds
+    if g2_ready:
+        return 0
+    cdef double t0 = time.perf_counter()
+    cdef size_t npair = <size_t>BO2_SIDES * BO2_SIDES
+    _ensure_succ()
+    cdef playgen_t* g = _new_playgen()
+    cdef int* pstart = <int*>malloc((BO2_SIDES * NROLLS + 1) * sizeof(int))
+    cdef int* plays = <int*>malloc(BO2_SIDES * NROLLS * 8 * sizeof(int))
+    cdef int* order = <int*>malloc(npair * sizeof(int))
+    cdef double* w = <double*>calloc(npair, sizeof(double))
+    cdef double* rc = <double*>calloc(npair, sizeof(double))
+    cdef double* ro = <double*>calloc(npair, sizeof(double))
+    cdef double* rx = <double*>calloc(npair, sizeof(double))
+    cdef int rc_ = -2
+    if g != NULL and pstart != NULL and plays != NULL and order != NULL and w != NULL \
+            and rc != NULL and ro != NULL and rx != NULL:
+        g2_win, g2_rc, g2_ro, g2_rx = w, rc, ro, rx
+        # The GIL is held on purpose: no other thread can start a second build.
+        rc_ = _build2(g, pstart, plays, order)
+    free(g)
+    free(pstart)
+    free(plays)
+    free(order)
+    if rc_ != 0:
+        g2_win = g2_rc = g2_ro = g2_rx = NULL
+        free(w)
+        free(rc)
+        free(ro)
+        free(rx)
+        if rc_ == -2:
+            raise MemoryError("two-sided bear-off database")
+        raise RuntimeError("two-sided bear-off database: a play buffer overflowed")
+    g2_build_seconds = time.perf_counter() - t0
+    g2_ready = 1
+    if not g_ready:
+        _free_succ()
+    return 0
+
+
+cdef bint db2_ready() noexcept nogil:
+    return g2_ready
+
+
+cdef int bearoff2_pair_c(const board_t* b) noexcept nogil:
+    cdef int sa, sb
+    if not is_bearoff_c(b):
+        return -1
+    sa = SLOT6[rank6(b.p[0])]
+    sb = SLOT6[rank6(b.p[1])]
+    if sa < 0 or sb < 0:
+        return -1
+    return sa * BO2_SIDES + sb
+
+
+cdef double bearoff2_win_c(int pair) noexcept nogil:
+    if not g2_ready or pair < 0:
+        return -1.0
+    return g2_win[pair]
+
+
+def two_sided(mine, theirs):
+    """Exact values of a bear-off of at most 6 checkers a side (the two-sided database).
+
+    Parameters
+    ----------
+    mine, theirs : sequence of 6 int
+        The checkers of the player on roll and of its opponent on their points 1..6,
+        each side in its own numbering; 1..6 checkers a side.
+
+    Returns
+    -------
+    dict of str to float
+        ``win``: the cubeless winning chance of the player on roll, each side playing to
+        maximise its own; ``nd_centred``, ``nd_owned``, ``nd_opponent``: the money value of
+        rolling (no double) with the cube centred, owned by the player on roll, owned by the
+        opponent; ``dt``: Double/take (``2 nd_opponent``); ``centred``, ``owned``,
+        ``opponent``: the cubeful equities before the cube decision with perfect cube play
+        (unlimited redoubles). Equities in points per unit of the current cube; no gammon is
+        possible. Bit for bit :class:`fastbg.cube.bearoff.BearoffSolver` ``(exact=False)``.
+
+    Raises
+    ------
+    ValueError
+        For bad counts, a side with no checker, or one with more than 6.
+
+    Notes
+    -----
+    The whole database (923 x 923 positions, 27 MB) is built on first use by one
+    dynamic program (well under a second, :func:`_build2_stats`).
+    """
+    cdef unsigned char c[6]
+    slots = []
+    for name, side in (("mine", mine), ("theirs", theirs)):
+        t = _check_counts(side)
+        if not 1 <= sum(t) <= BO2_MAX:
+            raise ValueError(f"{name}: the two-sided database holds sides of 1 to {BO2_MAX} "
+                             f"checkers, got {sum(t)}")
+        _to_uc(t, c)
+        slots.append(SLOT6[rank6(c)])
+    ensure_db2()
+    cdef Py_ssize_t p = <Py_ssize_t>slots[0] * BO2_SIDES + slots[1]
+    dt = 2.0 * g2_rx[p]
+    dbl = min(dt, 1.0)
+    return {"win": g2_win[p], "nd_centred": g2_rc[p], "nd_owned": g2_ro[p],
+            "nd_opponent": g2_rx[p], "dt": dt, "centred": max(g2_rc[p], dbl),
+            "owned": max(g2_ro[p], dbl), "opponent": g2_rx[p]}
+
+
+def is_two_sided(board):
+    """Whether a position is in the two-sided database: a bear-off (every checker of both
+    sides in its home board, none on the bar) with 1 to 6 checkers left on each side.
+
+    Parameters
+    ----------
+    board : array_like of int, shape (2, 25)
+
+    Returns
+    -------
+    bool
+    """
+    cdef board_t b
+    load_board(board, &b)
+    return bearoff2_pair_c(&b) >= 0
+
+
+def _build2_stats():
+    """``(seconds, bytes)`` of this process's two-sided build (``(0.0, 0)`` before it)."""
+    if not g2_ready:
+        return 0.0, 0
+    return g2_build_seconds, BO2_SIDES * BO2_SIDES * 4 * 8
+
+
+TWO_SIDED_MAX = BO2_MAX
+
+
+def two_sided_key(board):
+    """The two home boards of a position in the two-sided database, else ``None`` (as
+    :func:`fastbg.reference.bearoffdb.two_sided_key`).
+
+    Parameters
+    ----------
+    board : array_like of int, shape (2, 25)
+
+    Returns
+    -------
+    (tuple of 6 int, tuple of 6 int) or None
+    """
+    cdef board_t b
+    load_board(board, &b)
+    if bearoff2_pair_c(&b) < 0:
+        return None
+    return (tuple(int(b.p[0][i]) for i in range(6)), tuple(int(b.p[1][i]) for i in range(6)))
+
+
+def two_sided_win(board):
+    """Exact cubeless winning chance of the side on roll of a two-sided database position
+    (as :func:`fastbg.reference.bearoffdb.two_sided_win`).
+
+    Parameters
+    ----------
+    board : array_like of int, shape (2, 25)
+
+    Returns
+    -------
+    float
+
+    Raises
+    ------
+    ValueError
+        If the position is not in the two-sided database.
+    """
+    key = two_sided_key(board)
+    if key is None:
+        raise ValueError("not in the two-sided bear-off database: a bear-off with 1 to "
+                         f"{BO2_MAX} checkers a side is needed")
+    return two_sided(*key)["win"]

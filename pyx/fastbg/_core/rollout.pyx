@@ -17,6 +17,7 @@ from fastbg._core.eval cimport Policy
 from fastbg._core.policies cimport as_policy
 from fastbg._core.turn cimport play_turn_c
 from fastbg._core.evaluator cimport EvalPolicy
+from fastbg._core.bearoffdb cimport ensure_db2, bearoff2_pair_c, bearoff2_win_c
 from fastbg._core.luck cimport roll_slot, roll_mean, opening_mean, flip5, add_luck, adjusted_result
 
 cnp.import_array()
@@ -291,21 +292,57 @@ def rollout_block(board, games, bitgen, policy, dice=None, opening=False, classe
 # Variance reduction (luck adjustment, luck.pxd)
 
 
+cdef inline int _stop_c(const board_t* pos, int side, EvalPolicy ys, const double* L,
+                        int half, int trunc, bint exact2, double* adj) noexcept nogil:
+    # Whether the game stops before the roll of `pos` (mover in row 0; side 1 = not the
+    # root): 7 in the two-sided bear-off database (scored exactly, cubeless, no gammons),
+    # 6 after `trunc` half-moves (scored by the evaluator `ys`), else -1. adj[0..6) gets the
+    # score in the root's view minus the luck L, as luck.adjusted_result does an outcome.
+    cdef double p[5]
+    cdef double q[5]
+    cdef int c = -1, k, pair
+    if exact2:
+        pair = bearoff2_pair_c(pos)
+        if pair >= 0:
+            p[0] = bearoff2_win_c(pair)
+            for k in range(1, 5):
+                p[k] = 0.0
+            c = 7
+    if c < 0 and trunc > 0 and half >= trunc:
+        ys.probabilities_c(pos, p)
+        c = 6
+    if c < 0:
+        return -1
+    if side == 1:
+        flip5(p, q)
+    else:
+        for k in range(5):
+            q[k] = p[k]
+    for k in range(5):
+        adj[k] = q[k] - L[k]
+    adj[5] = (2.0 * adj[0] - 1.0) + (adj[1] - adj[3]) + (adj[2] - adj[4])
+    return c
+
+
 cdef int play_game_vr_c(const board_t* start, bitgen_t* bg, Policy policy, EvalPolicy ys,
                         Policy pf, int k, movegen_t* g, int d1, int d2, bint opening,
-                        const int* qr, double* adj) noexcept nogil:
+                        const int* qr, double* adj, bint vr, int trunc,
+                        bint exact2) noexcept nogil:
     # play_game_c's game, draw for draw (the yardstick draws nothing), with the luck of
-    # every random roll summed by the yardstick `ys`; adj[0..6) gets the luck-adjusted
-    # result (luck.adjusted_result). Returns the outcome class, -1 on overflow.
+    # every random roll summed by the yardstick `ys` when `vr`; adj[0..6) gets the
+    # luck-adjusted result (luck.adjusted_result). With `trunc` > 0 the game stops after
+    # that many half-moves, with `exact2` on reaching the two-sided bear-off database,
+    # before the next roll is drawn (_stop_c). Returns the outcome class 0..5, 6 or 7 for
+    # a stopped game (_stop_c), -1 on overflow.
     cdef board_t boards[2]
-    cdef int cur = 0, side = 0, a, b, r, c
+    cdef int cur = 0, side = 0, a, b, r, c, half = 0
     cdef const board_t* chosen
     cdef double v[105]
     cdef double v1[105]
     cdef double mean[5]
     cdef double q[5]
     cdef double L[5]
-    cdef bint lucky = True      # the roll about to be played was random (not fixed)
+    cdef bint lucky = vr        # the roll about to be played was random (not fixed)
     cdef int qi = 0
     for c in range(5):
         L[c] = 0.0
@@ -315,20 +352,28 @@ cdef int play_game_vr_c(const board_t* start, bitgen_t* bg, Policy policy, EvalP
         b = d2
         lucky = False
     elif opening:
-        swap_into(&boards[0], &boards[1])
-        if ys.roll_values(g, &boards[0], v, pf, k) < 0 or ys.roll_values(g, &boards[1], v1, pf, k) < 0:
-            return -1
-        opening_mean(v, v1, mean)
+        if vr:
+            swap_into(&boards[0], &boards[1])
+            if ys.roll_values(g, &boards[0], v, pf, k) < 0 or ys.roll_values(g, &boards[1], v1, pf, k) < 0:
+                return -1
+            opening_mean(v, v1, mean)
         if not next_opening(bg, qr, &qi, &a, &b):
+            if not vr:
+                swap_into(&boards[0], &boards[1])
             cur = 1
             side = 1
-            flip5(&v1[5 * roll_slot(a, b)], q)
-        else:
+            if vr:
+                flip5(&v1[5 * roll_slot(a, b)], q)
+        elif vr:
             for c in range(5):
                 q[c] = v[5 * roll_slot(a, b) + c]
-        add_luck(L, q, mean, True)
+        if vr:
+            add_luck(L, q, mean, True)
         lucky = False           # counted
     else:
+        c = _stop_c(&boards[0], 0, ys, L, 0, trunc, exact2, adj)
+        if c >= 0:
+            return c
         r = next_roll(bg, qr, &qi)
         a = r // 6 + 1
         b = r % 6 + 1
@@ -338,7 +383,7 @@ cdef int play_game_vr_c(const board_t* start, bitgen_t* bg, Policy policy, EvalP
                 return -1
             roll_mean(v, mean)
             add_luck(L, &v[5 * roll_slot(a, b)], mean, side == 0)
-        lucky = True
+        lucky = vr
         chosen = play_turn_c(policy, g, &boards[cur], a, b, bg)
         if chosen == NULL:
             return -1
@@ -350,13 +395,19 @@ cdef int play_game_vr_c(const board_t* start, bitgen_t* bg, Policy policy, EvalP
         swap_into(chosen, &boards[cur ^ 1])
         cur ^= 1
         side ^= 1
+        half += 1
+        if trunc > 0 or exact2:
+            c = _stop_c(&boards[cur], side, ys, L, half, trunc, exact2, adj)
+            if c >= 0:
+                return c
         r = next_roll(bg, qr, &qi)
         a = r // 6 + 1
         b = r % 6 + 1
 
 
 def rollout_block_vr(board, games, bitgen, policy, yardstick, dice=None, opening=False,
-                     prefilter=0, per_game=None, qrolls=None):
+                     prefilter=0, per_game=None, qrolls=None, vr=True, truncate=0,
+                     bearoff2=False):
     """:func:`rollout_block` with variance reduction: the same games, and the sums of their
     luck-adjusted results.
 
@@ -376,11 +427,23 @@ def rollout_block_vr(board, games, bitgen, policy, yardstick, dice=None, opening
         Filled with each game's six adjusted values, in game order (paired statistics).
     qrolls : array_like of int, shape (games, 2), optional
         Quasi-random dice, as :func:`rollout_block`.
+    vr : bool, default True
+        Adjust for luck. ``False``: the games' plain results (the yardstick then only scores
+        truncated games), for truncation without variance reduction.
+    truncate : int, default 0
+        Stop each game after this many half-moves (plays, the first included) and score it
+        by the yardstick's 0-ply probabilities of the position before the next roll; 0: play
+        to the end.
+    bearoff2 : bool, default False
+        Stop a game when it reaches the two-sided bear-off database (both sides with 1..6
+        checkers, all home) and score it exactly: the winning chance of the side on roll
+        with each side maximising its own, no gammons (:func:`fastbg._core.bearoffdb.two_sided`).
 
     Returns
     -------
     counts : numpy.ndarray of int64, shape (6,)
-        The outcome-class counts.
+        The outcome-class counts of the games played to the end (``games - counts.sum()``
+        were stopped by ``truncate`` or ``bearoff2``).
     sums : numpy.ndarray of float64, shape (2, 6)
         ``sums[0]``: the sums over the games, in game order, of the luck-adjusted win,
         win_gammon, win_backgammon, lose_gammon, lose_backgammon and cubeless equity of
@@ -410,6 +473,14 @@ def rollout_block_vr(board, games, bitgen, policy, yardstick, dice=None, opening
         raise ValueError(f"prefilter must be an int in 0..64, got {prefilter!r}")
     cdef int kpf = prefilter
     cdef Policy pf = as_policy("pubeval") if kpf > 0 else None
+    if isinstance(truncate, (bool, np.bool_)) or not isinstance(truncate, (int, np.integer)) \
+            or truncate < 0:
+        raise ValueError(f"truncate must be a non-negative int (half-moves; 0 = none), got {truncate!r}")
+    cdef int trunc = min(int(truncate), 1 << 30)
+    cdef bint vr_ = bool(vr)
+    cdef bint exact2 = bool(bearoff2)
+    if exact2:
+        ensure_db2()
     cdef bitgen_t* bg = get_bitgen(bitgen)
     cdef cnp.ndarray[cnp.int64_t, ndim=1] counts_arr = np.zeros(6, dtype=np.int64)
     cdef cnp.ndarray[cnp.float64_t, ndim=2] sums_arr = np.zeros((2, 6), dtype=np.float64)
@@ -428,10 +499,11 @@ def rollout_block_vr(board, games, bitgen, policy, yardstick, dice=None, opening
         with nogil:
             for i in range(ng):
                 c = play_game_vr_c(&b, bg, pol, ys, pf, kpf, g, d1, d2, op,
-                                   NULL if q == NULL else q + 2 * i, adj)
+                                   NULL if q == NULL else q + 2 * i, adj, vr_, trunc, exact2)
                 if c < 0:
                     break
-                counts[c] += 1
+                if c < 6:
+                    counts[c] += 1
                 for k in range(6):
                     sums[k] = sums[k] + adj[k]
                     sums[6 + k] = sums[6 + k] + adj[k] * adj[k]
