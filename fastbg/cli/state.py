@@ -11,7 +11,7 @@ from .common import (_is_xgid, _non_negative_int, _score_arg, _whole_arg)
 
 
 _STATE_OPTIONS = ("match_length", "score", "cube", "owner", "max_cube", "crawford", "jacoby",
-                  "beaver", "met", "x")
+                  "beaver", "holland", "rolls_played", "met", "x")
 
 
 def _add_state_options(parser) -> None:
@@ -34,6 +34,13 @@ def _add_state_options(parser) -> None:
     g.add_argument("--crawford", action=argparse.BooleanOptionalAction, default=None,
                    help="this game is the Crawford game (one side 1-away, nobody may double); "
                         "a game with a side 1-away is otherwise post-Crawford")
+    g.add_argument("--holland", action=argparse.BooleanOptionalAction, default=None,
+                   help="match play: the Holland rule, in a post-Crawford game no double "
+                        "before both sides have played two rolls (see --rolls-played)")
+    g.add_argument("--rolls-played", type=_non_negative_int, default=None, metavar="N",
+                   help="with --holland: rolls (of either side, the opening roll's included) "
+                        "already played in this game; default: 0 for a cubeful rollout from "
+                        "the start with the opening roll, else 'both sides have played two'")
     g.add_argument("--jacoby", action=argparse.BooleanOptionalAction, default=None,
                    help="money play: gammons count single while the cube is centred")
     g.add_argument("--beaver", action=argparse.BooleanOptionalAction, default=None,
@@ -56,7 +63,8 @@ def _cube_state(args):
         fields.update(score=(0, 0), crawford=False, holland=False, jacoby=False, beaver=False)
     given = {"match_length": args.match_length, "score": args.score, "cube": args.cube,
              "cube_owner": args.owner, "crawford": args.crawford, "jacoby": args.jacoby,
-             "beaver": args.beaver, "max_cube": args.max_cube}
+             "beaver": args.beaver, "max_cube": args.max_cube, "holland": args.holland,
+             "rolls_played": args.rolls_played}
     given = {k: v for k, v in given.items() if v is not None}
     fields.update(given)
     if args.cube is not None:
@@ -78,6 +86,8 @@ def _cube_state(args):
         carried = base != MatchState()
         raise ValueError(f"{exc}" + (" (POSITION's state with the options given)"
                                      if carried and given else "")) from None
+    if args.rolls_played is not None and not state.holland:
+        raise ValueError("--rolls-played is for the Holland rule: give --holland too")
     if args.met is not None and state.is_money:
         raise ValueError("--met is for match play: give --match-length (or a POSITION with "
                          "a match score)")
@@ -96,6 +106,9 @@ def _describe_state(state, table=None) -> str:
              else ", no Crawford game in a 1-point match, dead cube" if state.match_length == 1
              else ", double match point" if a == b == 1
              else ", post-Crawford" if state.post_crawford else "")
+    if state.holland:
+        phase += (", Holland rule" + ("" if state.rolls_played is None
+                                      else f" ({state.rolls_played} rolls played)"))
     return (f"{state.match_length}-point match, score {state.score[0]}-{state.score[1]} "
             f"({a}-away/{b}-away){phase}, cube {state.cube} {owner}"
             + ("" if table is None else f", table {table.name or table.source}"))

@@ -97,9 +97,13 @@ class MatchState:
     beaver : bool
         Beavers allowed (money play only).
     holland : bool
-        Holland rule (match play only): after the Crawford game the trailer may not double
-        until each side has played two rolls. Carried as an option; the number of rolls
-        played is not part of this state, so :attr:`may_double` does not apply it.
+        Holland rule (match play only): in a post-Crawford game the trailer may not double
+        until each side has played two rolls (:attr:`may_double` applies it with
+        ``rolls_played``).
+    rolls_played : int, optional
+        Rolls (plays of either side, the opening roll's included) already made in this
+        game, for the Holland rule. ``None`` (default): unknown, taken as "both sides have
+        played two", so the rule no longer restricts the cube.
     max_cube : int
         Largest cube value allowed, a power of two >= ``cube`` (eXtreme Gammon's "max cube";
         default 1024, XG's usual ``10`` = log2 1024). GNU Backgammon has no limit and its
@@ -133,9 +137,15 @@ class MatchState:
     beaver: bool = False
     holland: bool = False
     max_cube: int = DEFAULT_MAX_CUBE
+    rolls_played: int | None = None
 
     def __post_init__(self):
         put = object.__setattr__
+        if self.rolls_played is not None:
+            n = _whole("rolls_played", self.rolls_played)
+            if n < 0:
+                raise ValueError(f"rolls_played {n} is negative")
+            put(self, "rolls_played", n)
         cube = _whole("cube", self.cube)
         if not _power_of_two(cube):
             raise ValueError(f"cube {cube} is not a power of two >= 1 (1, 2, 4, 8, ...)")
@@ -258,6 +268,20 @@ class MatchState:
                 and self.match_length - 1 in self.score)
 
     @property
+    def holland_wait(self) -> int:
+        """Rolls still to be played in this game before the Holland rule allows a double:
+        ``4 - rolls_played`` (at least 0) in a post-Crawford game with the rule on and
+        ``rolls_played`` known, else 0."""
+        if not (self.holland and self.post_crawford) or self.rolls_played is None:
+            return 0
+        return max(0, 4 - self.rolls_played)
+
+    @property
+    def holland_blocks(self) -> bool:
+        """The Holland rule forbids a double now (:attr:`holland_wait` > 0)."""
+        return self.holland_wait > 0
+
+    @property
     def may_double(self) -> bool:
         """Whether the player on roll may offer the cube now, before rolling.
 
@@ -266,9 +290,11 @@ class MatchState:
         only while the player needs more points than the cube is worth -- with
         ``away[0] <= cube`` any win already takes the match, so the cube is dead for the
         player. fastbg adds eXtreme Gammon's limit: the cube must be below
-        ``max_cube``. The Holland rule is not applied (see :class:`MatchState`).
+        ``max_cube``; and with the Holland rule, in a post-Crawford game, not before both
+        sides have played two rolls (:attr:`holland_blocks`).
         """
-        if self.crawford or self.cube_owner == "opponent" or self.cube >= self.max_cube:
+        if self.crawford or self.cube_owner == "opponent" or self.cube >= self.max_cube \
+                or self.holland_blocks:
             return False
         return self.is_money or self.match_length - self.score[0] > self.cube
 
@@ -282,6 +308,9 @@ class MatchState:
             return "the opponent owns the cube"
         if self.cube >= self.max_cube:
             return f"the cube is at its limit, {self.max_cube} (the largest allowed)"
+        if self.holland_blocks:
+            return (f"the Holland rule: no double in a post-Crawford game before both sides "
+                    f"have played two rolls ({self.rolls_played} played)")
         if not self.is_money and self.match_length - self.score[0] <= self.cube:
             return (f"the cube is dead for the player on roll: "
                     f"{self.match_length - self.score[0]}-away with {an(self.cube)}-cube, "

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Callable
 
 import numpy as np
@@ -279,6 +279,15 @@ def _modules(engine: str):
     return cub, eng.make_policy, eng.evaluator.EvalPolicy
 
 
+def holland_wait(state, opening: bool) -> int:
+    """Rolls of the game still to come before the Holland rule lets the trailer double
+    (:attr:`fastbg.game.matchstate.MatchState.holland_wait`), with an unknown
+    ``rolls_played`` taken as 0 from the start of a game with the opening roll."""
+    if state.rolls_played is None and opening:
+        state = replace(state, rolls_played=0)
+    return state.holland_wait
+
+
 def cubeful_rollout(
     position,
     games: int,
@@ -318,7 +327,11 @@ def cubeful_rollout(
         Starting cube (value, owner from the view of the player on roll, cube limit
         ``max_cube``), the Jacoby option, and for match play the match length, score and
         Crawford flag; default a centred 1-cube in a money game, ``MatchState.money()``
-        (cube limit 1024). The limit used is ``min(state.max_cube, 4096)``.
+        (cube limit 1024). The limit used is ``min(state.max_cube, 4096)``. With
+        ``state.holland`` in a post-Crawford game the Holland rule applies: no double
+        before both sides have played two rolls, counted from ``state.rolls_played``
+        (default: 0 from the start of a game with the opening roll, else "both have played
+        two", so the rule no longer restricts the cube).
     x : float, optional
         Fixed cube efficiency in [0, 1] for every decision. Default: per position,
         :func:`fastbg.cube.default_cube_efficiency` (0.68 with contact, 0 on the last
@@ -438,7 +451,7 @@ def cubeful_rollout(
     evaluator = Evaluator()  # the shipped evaluator, read-only: shared by all blocks and threads
     board = np.ascontiguousarray(pos.board, dtype=np.int8)
     opts = dict(cube=int(state.cube), cube_owner=state.cube_owner, max_cube=max_cube, x=x,
-                jacoby=jac, opening=bool(opening))
+                jacoby=jac, opening=bool(opening), holland_wait=holland_wait(state, opening))
     if not state.is_money:
         # the reference engine computes the MWCs itself, from the table
         opts["match"] = (tables, a, b) if engine == "cython" else (table, a, b)
@@ -473,6 +486,7 @@ def cubeful_rollout(
             cube_decisions="Janowski's model on the nn's 0-ply probabilities",
             x=x, cube=int(state.cube), cube_owner=state.cube_owner, jacoby=jac,
             match_length=state.match_length, score=list(state.score) if state.score else None,
+            holland=bool(state.holland), holland_wait=opts["holland_wait"],
             met=extra.get("met") or None),
         **extra,
     )

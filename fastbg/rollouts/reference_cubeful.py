@@ -117,12 +117,14 @@ def _decide(evaluator, board, x, owned, jacoby, match=None) -> int:
 
 
 def play_cubeful(board, bitgen, policy, evaluator, lc0, owner0, max_log2, x, jacoby,
-                 opening, match=None) -> tuple[int, int]:
+                 opening, match=None, holland_wait=0) -> tuple[int, int]:
     """One cubeful game from a validated board: (result class, log2 of the final cube).
 
     ``match``: None (money) or ``(table, away, away_opponent)`` of the starting side; a
     side may double only while it needs more points than the cube (fastbg.cube.match).
+    ``holland_wait``: the Holland rule, no double before this many plays of the game.
     """
+    plays = 0
     side = 0                # 0 while the starting side is on roll
     lc, owner = lc0, owner0  # owner: -1 centred, else the side that owns the cube
     first_opening = opening
@@ -137,7 +139,8 @@ def play_cubeful(board, bitgen, policy, evaluator, lc0, owner0, max_log2, x, jac
                 table, ma, mb = match
                 aw, bw = (ma, mb) if side == 0 else (mb, ma)
                 m = (table, aw, bw, 2 ** lc)
-            if lc < max_log2 and owner in (-1, side) and (m is None or aw > 2 ** lc):
+            if lc < max_log2 and owner in (-1, side) and (m is None or aw > 2 ** lc) \
+                    and plays >= holland_wait:
                 act = _decide(evaluator, board, x, owner == side, jacoby, m)
                 if act == 2:
                     return (6 if side == 0 else 7), lc
@@ -150,13 +153,14 @@ def play_cubeful(board, bitgen, policy, evaluator, lc0, owner0, max_log2, x, jac
         if not after[0].any():
             c = outcome(after) - 1
             return (c if side == 0 else 3 + c), lc
+        plays += 1
         board = swap(after)
         side ^= 1
 
 
 def cubeful_block(board, games, bitgen, policy, evaluator, *, cube=1, cube_owner="centred",
                   max_cube=2 ** MAX_CUBE_LOG2, x=None, jacoby=False,
-                  opening=False, match=None) -> np.ndarray:
+                  opening=False, match=None, holland_wait=0) -> np.ndarray:
     """Play ``games`` cubeful money games and count (result class, final cube).
 
     Parameters and result as :func:`fastbg._core.cubeful.cubeful_block`; ``evaluator``
@@ -184,9 +188,12 @@ def cubeful_block(board, games, bitgen, policy, evaluator, *, cube=1, cube_owner
         raise TypeError("bitgen must be a numpy.random.BitGenerator")
     if match is not None and jacoby:
         raise ValueError("the Jacoby rule is for money play only")
+    if isinstance(holland_wait, (bool, np.bool_)) or not isinstance(holland_wait, (int, np.integer)) \
+            or not 0 <= holland_wait <= 4:
+        raise ValueError(f"holland_wait must be an int in 0..4, got {holland_wait!r}")
     counts = np.zeros((len(RESULT_CLASSES), N_CUBE_VALUES), dtype=np.int64)
     for _ in range(int(games)):
         c, lc = play_cubeful(b, bitgen, policy, evaluator, lc0, own, ml, xx, bool(jacoby),
-                             bool(opening), match)
+                             bool(opening), match, int(holland_wait))
         counts[c, lc] += 1
     return counts

@@ -358,14 +358,15 @@ cdef int m_decision_c(const double* R, const double* q, int a, int b, int j, bin
 cdef int play_cubeful_c(const board_t* start, bitgen_t* bg, Policy policy, Evaluator cube_ev,
                         movegen_t* g, int lc0, int owner0, int max_log2, double xfix,
                         bint jacoby, bint opening, int* lc_out,
-                        const double* mR, int ma, int mb) noexcept nogil:
+                        const double* mR, int ma, int mb, int hwait) noexcept nogil:
     """One cubeful game; returns the result class 0..7 (starting side's view) and sets
     lc_out to log2 of the final cube (of the refused cube's value before doubling for a
     pass), or -1 if a roll had more than MAX_PLAYS plays. owner0: -1 centred, 0 the
     starting side (row 0), 1 the other. xfix < 0: default cube efficiency per position.
     Match play when mR != NULL: mR[s] (M_LEVELS x 6) the MWC tables of side s, ma/mb the
     points the starting side / the other need (no call in the Crawford game: the caller
-    sets max_log2 = lc0)."""
+    sets max_log2 = lc0). hwait: the Holland rule, no double before this many plays of the
+    game (the opening's included) have been made; 0 = no such rule."""
     cdef board_t boards[2]
     cdef int cur = 0, side = 0, a, b, r, n, c, act
     cdef int lc = lc0, owner = owner0
@@ -376,6 +377,7 @@ cdef int play_cubeful_c(const board_t* start, bitgen_t* bg, Policy policy, Evalu
     cdef const board_t* chosen
     cdef const linear_eval_t* ev
     cdef bint first_opening = opening
+    cdef int plays = 0
     boards[0] = start[0]
     while True:
         if first_opening:
@@ -388,7 +390,7 @@ cdef int play_cubeful_c(const board_t* start, bitgen_t* bg, Policy policy, Evalu
             aw = ma if side == 0 else mb
             bw = mb if side == 0 else ma
             if lc < max_log2 and (owner == -1 or owner == side) and (
-                    mR == NULL or aw > (1 << lc)):
+                    mR == NULL or aw > (1 << lc)) and plays >= hwait:
                 probabilities_c(cube_ev, &boards[cur], p)
                 x = xfix if xfix >= 0.0 else default_x_c(&boards[cur])
                 if mR == NULL:
@@ -412,6 +414,7 @@ cdef int play_cubeful_c(const board_t* start, bitgen_t* bg, Policy policy, Evalu
             c = loser_class(chosen.p[1])
             lc_out[0] = lc
             return c if side == 0 else 3 + c
+        plays += 1
         swap_into(chosen, &boards[cur ^ 1])
         cur ^= 1
         side ^= 1
@@ -436,7 +439,7 @@ def _check_cube_args(cube, owner, max_cube, x):
 
 def cubeful_block(board, games, bitgen, policy, evaluator, *, cube=1, cube_owner="centred",
                   max_cube=(1 << MAX_LOG2), x=None, jacoby=False, opening=False,
-                  match=None):
+                  match=None, holland_wait=0):
     """Play ``games`` cubeful money games one after another from one bit generator.
 
     Parameters
@@ -470,6 +473,10 @@ def cubeful_block(board, games, bitgen, policy, evaluator, *, cube=1, cube_owner
         (2, 16, 6), ``tables[s, j]`` = ``MatchEquityTable.result_mwc`` of side ``s`` (0 the
         starting side, with ``away``; 1 the other) at a cube of ``2**j``. For the Crawford
         game pass ``max_cube=cube``. ``jacoby`` must be False.
+    holland_wait : int, default 0
+        The Holland rule (post-Crawford games): no cube is offered before this many plays
+        (rolls of either side, the opening roll's included) of the game have been made,
+        0..4; 0: no such rule (and for a game already past two rolls each).
 
     Returns
     -------
@@ -517,6 +524,10 @@ def cubeful_block(board, games, bitgen, policy, evaluator, *, cube=1, cube_owner
         if jac:
             raise ValueError("the Jacoby rule is for money play only")
         mR = <const double*>cnp.PyArray_DATA(tables)
+    if isinstance(holland_wait, (bool, np.bool_)) or not isinstance(holland_wait, (int, np.integer)) \
+            or not 0 <= holland_wait <= 4:
+        raise ValueError(f"holland_wait must be an int in 0..4, got {holland_wait!r}")
+    cdef int hw = holland_wait
     cdef movegen_t* g = movegen_new()
     if g == NULL:
         raise MemoryError()
@@ -524,7 +535,7 @@ def cubeful_block(board, games, bitgen, policy, evaluator, *, cube=1, cube_owner
         with nogil:
             for i in range(ng):
                 c = play_cubeful_c(&b, bg, pol, ev, g, lc0, own, ml, xfix, jac, op, &lc,
-                                   mR, ma, mb)
+                                   mR, ma, mb, hw)
                 if c < 0:
                     break
                 counts[c * N_CUBES + lc] += 1
