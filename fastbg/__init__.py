@@ -14,6 +14,9 @@ Public API
     Monte Carlo rollout -> RolloutResult.
 ``cubeful_rollout(position, games, *, seed=None, state=None, ...)``
     Rollout with the cube in play, money or match -> CubefulRolloutResult.
+``cube_rollout(position, games, *, seed=None, state=None, ...)``
+    A cube decision by rolling out No double and Double/take with the same dice
+    -> CubeRolloutResult.
 ``get_engine(name)``
     The functions of the "cython" or "python" engine.
 ``MatchState, parse_game(text)``
@@ -44,7 +47,7 @@ __all__ = [
     "decode_position_id", "decode_xgid", "encode_position_id", "encode_xgid",
     "get_engine", "legal_plays", "parse_dice", "rollout", "rollout_plays", "rank_plays",
     "PlaysRolloutResult",
-    "CubefulRolloutResult", "cubeful_rollout",
+    "CubefulRolloutResult", "cubeful_rollout", "CubeRolloutResult", "cube_rollout",
     "CUBE_OWNERS", "MoneyCubeDecision", "cash_point", "cube_action", "cubeful_equity",
     "default_cube_efficiency", "gammon_values", "money_cube_decision",
     "probability_covariance", "take_point",
@@ -88,6 +91,8 @@ _EXPORTS = {
     'CubefulRolloutResult': 'fastbg.rollouts',
     'RolloutResult': 'fastbg.rollouts',
     'cubeful_rollout': 'fastbg.rollouts',
+    'CubeRolloutResult': 'fastbg.rollouts',
+    'cube_rollout': 'fastbg.rollouts',
     'rollout': 'fastbg.rollouts',
     'rollout_plays': 'fastbg.rollouts',
     'rank_plays': 'fastbg.rollouts',
@@ -103,8 +108,9 @@ if TYPE_CHECKING:  # what the names are, for type checkers and editors
     from .engine import ENGINES, get_engine
     from .formats import decode_position_id, decode_xgid, encode_position_id, encode_xgid, parse_dice
     from .game import PROBABILITY_KEYS, MatchState, Play, Position, legal_plays, parse_game
-    from .rollouts import (POLICIES, CubefulRolloutResult, PlaysRolloutResult, RolloutResult,
-                           cubeful_rollout, rank_plays, rollout, rollout_plays)
+    from .rollouts import (POLICIES, CubefulRolloutResult, CubeRolloutResult,
+                           PlaysRolloutResult, RolloutResult, cube_rollout, cubeful_rollout,
+                           rank_plays, rollout, rollout_plays)
 
 
 def __getattr__(name: str):

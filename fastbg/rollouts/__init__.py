@@ -3,17 +3,20 @@
 :func:`~fastbg.rollouts.cubeless.rollout` (cubeless win, gammon and backgammon
 probabilities and equity) and :func:`~fastbg.rollouts.cubeful.cubeful_rollout` (the cube in
 play, money or match) and :func:`~fastbg.rollouts.plays.rollout_plays` (candidate plays side
-by side), all cut into seeded blocks of games by
+by side) and :func:`~fastbg.rollouts.cuberollout.cube_rollout` (No double against
+Double/take with the same dice), all cut into seeded blocks of games by
 :mod:`~fastbg.rollouts.blocks` so that the numbers depend only on the seed and the
 settings; :mod:`~fastbg.rollouts.bench` times the engines for ``fastbg bench``.
 """
 from .blocks import BLOCK_SIZE, block_bit_generator, run_blocks
 from .cubeful import CubefulRolloutResult, cubeful_rollout
+from .cuberollout import CubeRolloutResult, cube_rollout
 from .cubeless import DEFAULT_POLICY, POLICIES, RolloutResult, outcome_statistics, rollout
 from .plays import PlaysRolloutResult, rank_plays, rollout_plays
 
 __all__ = [
     "BLOCK_SIZE", "block_bit_generator", "run_blocks", "CubefulRolloutResult",
     "cubeful_rollout", "DEFAULT_POLICY", "POLICIES", "RolloutResult", "outcome_statistics",
-    "rollout", "PlaysRolloutResult", "rank_plays", "rollout_plays",
+    "rollout", "PlaysRolloutResult", "rank_plays", "rollout_plays", "CubeRolloutResult",
+    "cube_rollout",
 ]

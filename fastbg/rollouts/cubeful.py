@@ -288,6 +288,98 @@ def holland_wait(state, opening: bool) -> int:
     return state.holland_wait
 
 
+@dataclass
+class _Setup:
+    """The checked arguments of a cubeful run (:func:`_setup`)."""
+    pos: Position
+    games: int
+    state: MatchState
+    entropy: int
+    nworkers: int
+    block_size: int
+    cub: object
+    make_policy: Callable
+    evaluator: object
+    board: np.ndarray
+    opts: dict
+    jac: bool
+    max_cube: int
+    x: float | None
+    opening: bool
+    table: object = None
+    tables: np.ndarray | None = None
+
+
+def _setup(position, games, seed, workers, policy, engine, state, x, jacoby, opening,
+           progress, met) -> _Setup:
+    """Check the arguments shared by :func:`cubeful_rollout` and
+    :func:`fastbg.rollouts.cuberollout.cube_rollout` (their docs list the errors)."""
+    table = tables = None
+    pos = Position.parse(position)
+    if pos.game_over:
+        raise ValueError("the game is over in this position: a side has borne off all 15 checkers")
+    games = check_games(games)
+    if policy not in _POLICIES:
+        raise ValueError(f"unknown policy {policy!r}: choose one of {', '.join(_POLICIES)}")
+    if engine not in ENGINES:
+        raise ValueError(f"unknown engine {engine!r}: choose one of {', '.join(ENGINES)}")
+    if state is None:
+        state = MatchState.money()
+    if not isinstance(state, MatchState):
+        raise ValueError(f"state must be a fastbg.MatchState, got {type(state).__name__}")
+    if state.cube > 2 ** MAX_CUBE_LOG2:
+        raise ValueError(f"cube {state.cube} is above the loop's limit {2 ** MAX_CUBE_LOG2}")
+    max_cube = min(int(state.max_cube), 2 ** MAX_CUBE_LOG2)
+    if not isinstance(jacoby, (bool, np.bool_)):
+        raise ValueError(f"jacoby must be True or False, got {jacoby!r}")
+    jac = bool(jacoby) or bool(state.jacoby)
+    if not state.is_money:
+        if jac:
+            raise ValueError("the Jacoby rule is for money play only")
+        table = load_met(DEFAULT_MET if met is None else met)
+        a = state.match_length - state.score[0]
+        b = state.match_length - state.score[1]
+        tables = np.array([[table.result_mwc(u, v, 2 ** j) for j in range(16)]
+                           for u, v in ((a, b), (b, a))])
+        if state.crawford:
+            max_cube = int(state.cube)  # no doubling in the Crawford game
+    if x is not None:
+        if isinstance(x, (bool, np.bool_)) or \
+                not isinstance(x, (int, float, np.integer, np.floating)) \
+                or not 0.0 <= float(x) <= 1.0:
+            raise ValueError(f"cube efficiency x must be a number in [0, 1] or None, got {x!r}")
+        x = float(x)
+    if opening is None:
+        opening = bool(np.array_equal(pos.board, Position.parse("start").board))
+    elif not isinstance(opening, (bool, np.bool_)):
+        raise ValueError(f"opening must be True, False or None, got {opening!r}")
+    if progress is not None and not callable(progress):
+        raise ValueError(f"progress must be a callable taking a number of games, got {progress!r}")
+    if seed is None:
+        entropy = int(np.random.SeedSequence().entropy)
+    elif isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+        raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
+    else:
+        entropy = int(seed)
+    nworkers = resolve_workers(workers)
+    block_size = block_size_for(policy)
+    nworkers = 1 if engine == "python" else min(nworkers, n_blocks(int(games), block_size))
+
+    cub, make_policy, Evaluator = _modules(engine)
+    evaluator = Evaluator()  # the shipped evaluator, read-only: shared by all blocks and threads
+    board = np.ascontiguousarray(pos.board, dtype=np.int8)
+    opts = dict(cube=int(state.cube), cube_owner=state.cube_owner, max_cube=max_cube, x=x,
+                jacoby=jac, opening=bool(opening), holland_wait=holland_wait(state, opening))
+    if not state.is_money:
+        # the reference engine computes the MWCs itself, from the table
+        opts["match"] = (tables, a, b) if engine == "cython" else (table, a, b)
+
+    return _Setup(pos=pos, games=games, state=state, entropy=entropy, nworkers=nworkers,
+                  block_size=block_size, cub=cub, make_policy=make_policy, evaluator=evaluator,
+                  board=board, opts=opts, jac=jac, max_cube=max_cube, x=x, opening=bool(opening),
+                  table=table, tables=tables)
+
+
 def cubeful_rollout(
     position,
     games: int,
@@ -397,65 +489,14 @@ def cubeful_rollout(
     addition, so the same fastbg version, seed and options give the same numbers for
     any ``workers`` and either engine.
     """
-    pos = Position.parse(position)
-    if pos.game_over:
-        raise ValueError("the game is over in this position: a side has borne off all 15 checkers")
-    games = check_games(games)
-    if policy not in _POLICIES:
-        raise ValueError(f"unknown policy {policy!r}: choose one of {', '.join(_POLICIES)}")
-    if engine not in ENGINES:
-        raise ValueError(f"unknown engine {engine!r}: choose one of {', '.join(ENGINES)}")
-    if state is None:
-        state = MatchState.money()
-    if not isinstance(state, MatchState):
-        raise ValueError(f"state must be a fastbg.MatchState, got {type(state).__name__}")
-    if state.cube > 2 ** MAX_CUBE_LOG2:
-        raise ValueError(f"cube {state.cube} is above the loop's limit {2 ** MAX_CUBE_LOG2}")
-    max_cube = min(int(state.max_cube), 2 ** MAX_CUBE_LOG2)
-    if not isinstance(jacoby, (bool, np.bool_)):
-        raise ValueError(f"jacoby must be True or False, got {jacoby!r}")
-    jac = bool(jacoby) or bool(state.jacoby)
-    if not state.is_money:
-        if jac:
-            raise ValueError("the Jacoby rule is for money play only")
-        table = load_met(DEFAULT_MET if met is None else met)
-        a = state.match_length - state.score[0]
-        b = state.match_length - state.score[1]
-        tables = np.array([[table.result_mwc(u, v, 2 ** j) for j in range(16)]
-                           for u, v in ((a, b), (b, a))])
-        if state.crawford:
-            max_cube = int(state.cube)  # no doubling in the Crawford game
-    if x is not None:
-        if isinstance(x, (bool, np.bool_)) or \
-                not isinstance(x, (int, float, np.integer, np.floating)) \
-                or not 0.0 <= float(x) <= 1.0:
-            raise ValueError(f"cube efficiency x must be a number in [0, 1] or None, got {x!r}")
-        x = float(x)
-    if opening is None:
-        opening = bool(np.array_equal(pos.board, Position.parse("start").board))
-    elif not isinstance(opening, (bool, np.bool_)):
-        raise ValueError(f"opening must be True, False or None, got {opening!r}")
-    if progress is not None and not callable(progress):
-        raise ValueError(f"progress must be a callable taking a number of games, got {progress!r}")
-    if seed is None:
-        entropy = int(np.random.SeedSequence().entropy)
-    elif isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
-        raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
-    else:
-        entropy = int(seed)
-    nworkers = resolve_workers(workers)
-    block_size = block_size_for(policy)
-    nworkers = 1 if engine == "python" else min(nworkers, n_blocks(int(games), block_size))
-
-    cub, make_policy, Evaluator = _modules(engine)
-    evaluator = Evaluator()  # the shipped evaluator, read-only: shared by all blocks and threads
-    board = np.ascontiguousarray(pos.board, dtype=np.int8)
-    opts = dict(cube=int(state.cube), cube_owner=state.cube_owner, max_cube=max_cube, x=x,
-                jacoby=jac, opening=bool(opening), holland_wait=holland_wait(state, opening))
-    if not state.is_money:
-        # the reference engine computes the MWCs itself, from the table
-        opts["match"] = (tables, a, b) if engine == "cython" else (table, a, b)
-
+    su = _setup(position, games, seed, workers, policy, engine, state, x, jacoby, opening,
+                progress, met)
+    games, state, entropy, nworkers, block_size = (su.games, su.state, su.entropy,
+                                                   su.nworkers, su.block_size)
+    cub, make_policy, evaluator, board, opts = (su.cub, su.make_policy, su.evaluator,
+                                                su.board, su.opts)
+    jac, max_cube, x, opening, table, tables = (su.jac, su.max_cube, su.x, su.opening,
+                                                su.table, su.tables)
     def block(k, n, bitgen):
         # One checker policy per block: nn-1ply keeps a workspace per instance.
         return cub.cubeful_block(board, n, bitgen, make_policy(policy), evaluator, **opts)

@@ -117,14 +117,17 @@ def _decide(evaluator, board, x, owned, jacoby, match=None) -> int:
 
 
 def play_cubeful(board, bitgen, policy, evaluator, lc0, owner0, max_log2, x, jacoby,
-                 opening, match=None, holland_wait=0) -> tuple[int, int]:
+                 opening, match=None, holland_wait=0,
+                 root_decision=True) -> tuple[int, int]:
     """One cubeful game from a validated board: (result class, log2 of the final cube).
 
     ``match``: None (money) or ``(table, away, away_opponent)`` of the starting side; a
     side may double only while it needs more points than the cube (fastbg.cube.match).
     ``holland_wait``: the Holland rule, no double before this many plays of the game.
+    ``root_decision``: False skips the cube decision before the first roll.
     """
     plays = 0
+    decide = root_decision
     side = 0                # 0 while the starting side is on roll
     lc, owner = lc0, owner0  # owner: -1 centred, else the side that owns the cube
     first_opening = opening
@@ -140,7 +143,7 @@ def play_cubeful(board, bitgen, policy, evaluator, lc0, owner0, max_log2, x, jac
                 aw, bw = (ma, mb) if side == 0 else (mb, ma)
                 m = (table, aw, bw, 2 ** lc)
             if lc < max_log2 and owner in (-1, side) and (m is None or aw > 2 ** lc) \
-                    and plays >= holland_wait:
+                    and plays >= holland_wait and decide:
                 act = _decide(evaluator, board, x, owner == side, jacoby, m)
                 if act == 2:
                     return (6 if side == 0 else 7), lc
@@ -149,6 +152,7 @@ def play_cubeful(board, bitgen, policy, evaluator, lc0, owner0, max_log2, x, jac
                     owner = side ^ 1
             r = roll_index(bitgen)
             d1, d2 = r // 6 + 1, r % 6 + 1
+        decide = True
         after = play_turn(board, d1, d2, policy, bitgen)
         if not after[0].any():
             c = outcome(after) - 1
@@ -160,7 +164,8 @@ def play_cubeful(board, bitgen, policy, evaluator, lc0, owner0, max_log2, x, jac
 
 def cubeful_block(board, games, bitgen, policy, evaluator, *, cube=1, cube_owner="centred",
                   max_cube=2 ** MAX_CUBE_LOG2, x=None, jacoby=False,
-                  opening=False, match=None, holland_wait=0) -> np.ndarray:
+                  opening=False, match=None, holland_wait=0,
+                  root_decision=True) -> np.ndarray:
     """Play ``games`` cubeful money games and count (result class, final cube).
 
     Parameters and result as :func:`fastbg._core.cubeful.cubeful_block`; ``evaluator``
@@ -194,6 +199,6 @@ def cubeful_block(board, games, bitgen, policy, evaluator, *, cube=1, cube_owner
     counts = np.zeros((len(RESULT_CLASSES), N_CUBE_VALUES), dtype=np.int64)
     for _ in range(int(games)):
         c, lc = play_cubeful(b, bitgen, policy, evaluator, lc0, own, ml, xx, bool(jacoby),
-                             bool(opening), match, int(holland_wait))
+                             bool(opening), match, int(holland_wait), bool(root_decision))
         counts[c, lc] += 1
     return counts

@@ -358,7 +358,8 @@ cdef int m_decision_c(const double* R, const double* q, int a, int b, int j, bin
 cdef int play_cubeful_c(const board_t* start, bitgen_t* bg, Policy policy, Evaluator cube_ev,
                         movegen_t* g, int lc0, int owner0, int max_log2, double xfix,
                         bint jacoby, bint opening, int* lc_out,
-                        const double* mR, int ma, int mb, int hwait) noexcept nogil:
+                        const double* mR, int ma, int mb, int hwait,
+                        bint root) noexcept nogil:
     """One cubeful game; returns the result class 0..7 (starting side's view) and sets
     lc_out to log2 of the final cube (of the refused cube's value before doubling for a
     pass), or -1 if a roll had more than MAX_PLAYS plays. owner0: -1 centred, 0 the
@@ -366,7 +367,9 @@ cdef int play_cubeful_c(const board_t* start, bitgen_t* bg, Policy policy, Evalu
     Match play when mR != NULL: mR[s] (M_LEVELS x 6) the MWC tables of side s, ma/mb the
     points the starting side / the other need (no call in the Crawford game: the caller
     sets max_log2 = lc0). hwait: the Holland rule, no double before this many plays of the
-    game (the opening's included) have been made; 0 = no such rule."""
+    game (the opening's included) have been made; 0 = no such rule. root: take the cube
+    decision before the first roll too (False: the player on roll rolls first, the No
+    double line of a cube rollout)."""
     cdef board_t boards[2]
     cdef int cur = 0, side = 0, a, b, r, n, c, act
     cdef int lc = lc0, owner = owner0
@@ -378,6 +381,7 @@ cdef int play_cubeful_c(const board_t* start, bitgen_t* bg, Policy policy, Evalu
     cdef const linear_eval_t* ev
     cdef bint first_opening = opening
     cdef int plays = 0
+    cdef bint decide = root
     boards[0] = start[0]
     while True:
         if first_opening:
@@ -390,7 +394,7 @@ cdef int play_cubeful_c(const board_t* start, bitgen_t* bg, Policy policy, Evalu
             aw = ma if side == 0 else mb
             bw = mb if side == 0 else ma
             if lc < max_log2 and (owner == -1 or owner == side) and (
-                    mR == NULL or aw > (1 << lc)) and plays >= hwait:
+                    mR == NULL or aw > (1 << lc)) and plays >= hwait and decide:
                 probabilities_c(cube_ev, &boards[cur], p)
                 x = xfix if xfix >= 0.0 else default_x_c(&boards[cur])
                 if mR == NULL:
@@ -407,6 +411,7 @@ cdef int play_cubeful_c(const board_t* start, bitgen_t* bg, Policy policy, Evalu
             r = roll_index(bg)
             a = r // 6 + 1
             b = r % 6 + 1
+        decide = True
         chosen = play_turn_c(policy, g, &boards[cur], a, b, bg)
         if chosen == NULL:
             return -1
@@ -439,7 +444,7 @@ def _check_cube_args(cube, owner, max_cube, x):
 
 def cubeful_block(board, games, bitgen, policy, evaluator, *, cube=1, cube_owner="centred",
                   max_cube=(1 << MAX_LOG2), x=None, jacoby=False, opening=False,
-                  match=None, holland_wait=0):
+                  match=None, holland_wait=0, root_decision=True):
     """Play ``games`` cubeful money games one after another from one bit generator.
 
     Parameters
@@ -477,6 +482,9 @@ def cubeful_block(board, games, bitgen, policy, evaluator, *, cube=1, cube_owner
         The Holland rule (post-Crawford games): no cube is offered before this many plays
         (rolls of either side, the opening roll's included) of the game have been made,
         0..4; 0: no such rule (and for a game already past two rolls each).
+    root_decision : bool, default True
+        Take the cube decision before the first roll. False: the player on roll rolls
+        without doubling first (the No double line of a cube rollout).
 
     Returns
     -------
@@ -528,6 +536,7 @@ def cubeful_block(board, games, bitgen, policy, evaluator, *, cube=1, cube_owner
             or not 0 <= holland_wait <= 4:
         raise ValueError(f"holland_wait must be an int in 0..4, got {holland_wait!r}")
     cdef int hw = holland_wait
+    cdef bint rootd = bool(root_decision)
     cdef movegen_t* g = movegen_new()
     if g == NULL:
         raise MemoryError()
@@ -535,7 +544,7 @@ def cubeful_block(board, games, bitgen, policy, evaluator, *, cube=1, cube_owner
         with nogil:
             for i in range(ng):
                 c = play_cubeful_c(&b, bg, pol, ev, g, lc0, own, ml, xfix, jac, op, &lc,
-                                   mR, ma, mb, hw)
+                                   mR, ma, mb, hw, rootd)
                 if c < 0:
                     break
                 counts[c * N_CUBES + lc] += 1

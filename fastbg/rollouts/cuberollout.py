@@ -1,0 +1,246 @@
+"""Cube decisions by rollout: the No double and Double/take lines rolled out side by side.
+
+:func:`cube_rollout` does what the analysis programs call a cube rollout: it plays every
+trial twice from the position, once after *No double* (the player on roll rolls with the
+cube as it is) and once after *Double/take* (the cube doubled and owned by the opponent),
+both as cubeful games (:func:`fastbg.rollouts.cubeful.cubeful_rollout`'s loop: later cube
+decisions by Janowski's model on the network's probabilities), with **the same dice**: trial
+``j`` of block ``k`` draws from its own stream, ``SeedSequence(seed, spawn_key=(k, j))``, in
+both lines. Double/pass needs no rollout (the doubler wins the current cube). The
+difference Double/take - No double, which decides the double, is estimated from the paired
+per-trial differences, far more precisely than either value.
+"""
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, field
+from typing import Callable
+
+import numpy as np
+
+from ..cube.money import cube_action
+from .blocks import run_blocks
+from .cubeful import N_CUBE_VALUES, RESULT_CLASSES, _setup, holland_wait, result_points
+from .settings import rollout_settings
+
+__all__ = ["cube_rollout", "CubeRolloutResult"]
+
+_LINES = ("nd", "dt")
+
+
+@dataclass(frozen=True)
+class CubeRolloutResult:
+    """The result of :func:`cube_rollout`.
+
+    Attributes
+    ----------
+    nd, dt, dp : float
+        No double, Double/take and Double/pass for the player on roll: money equity per unit
+        of the current cube, or match winning chances (match play); ``dt`` and ``dp`` are
+        NaN when the player may not double (``why_not``).
+    stderr : dict
+        Standard errors of ``nd``, ``dt`` (``dp`` is exact) and of the paired difference
+        ``dt_minus_nd``.
+    action : str
+        :func:`fastbg.cube.cube_action` of the three values (or "No double" when the player
+        may not double).
+    z : dict
+        How sure the decision is: ``double``, the margin of doubling over not doubling
+        (``min(dt, dp) - nd``) in standard errors of that difference; ``take``, the margin
+        ``dp - dt`` (the taker's take) in standard errors of ``dt``.
+    games : int
+        Trials (each played in both lines).
+    counts : numpy.ndarray of int64, shape (2, 8, 13)
+        Per line (No double, Double/take) the counts of (result class, final cube), as
+        :func:`fastbg.rollouts.cubeful.cubeful_rollout`.
+    mode : str
+        ``"money"`` or ``"match"``.
+    why_not : str or None
+        Why the player may not double, if it may not (only the No double line is played).
+    seed, seconds, workers, interrupted, settings
+        As for the other rollouts.
+    """
+
+    nd: float
+    dt: float
+    dp: float
+    stderr: dict
+    action: str
+    z: dict
+    games: int
+    counts: np.ndarray
+    mode: str
+    why_not: str | None
+    seed: int
+    seconds: float
+    workers: int
+    interrupted: bool
+    position_id: str
+    settings: dict = field(default_factory=dict)
+
+    def to_dict(self) -> dict:
+        """JSON-ready dict: ``position_id``, ``mode``, ``method`` ("rollout"), ``decision``
+        (``action``, ``can_double``, ``why_not``, ``nd``, ``dt``, ``dp``, ``stderr``, ``z``),
+        ``games``, ``seed``, ``seconds``, ``workers``, ``interrupted``, ``passed`` (per line:
+        the share of trials that ended in a pass) and ``settings``."""
+        def clean(v):
+            return None if isinstance(v, float) and math.isnan(v) else v
+        n = max(self.games, 1)
+        return {"position_id": self.position_id, "mode": self.mode, "method": "rollout",
+                "decision": {
+                    "action": self.action, "can_double": self.why_not is None,
+                    "why_not": self.why_not, "nd": self.nd, "dt": clean(self.dt),
+                    "dp": clean(self.dp),
+                    "stderr": {k: clean(v) for k, v in self.stderr.items()},
+                    "z": {k: clean(v) for k, v in self.z.items()}},
+                "games": self.games, "seed": self.seed,
+                "seconds": self.seconds, "workers": self.workers,
+                "interrupted": self.interrupted,
+                "passed": {line: int(self.counts[i, 6:].sum()) / n
+                           for i, line in enumerate(_LINES)},
+                "settings": dict(self.settings)}
+
+
+def _z(diff: float, se: float) -> float:
+    """``diff`` in standard errors; +-inf for a certain difference (no sampling error)."""
+    if se > 0:
+        return float(diff / se)
+    return math.copysign(math.inf, diff) if diff else float("nan")
+
+
+def _values(su) -> tuple[np.ndarray, np.ndarray, float]:
+    """Per-cell values of the two lines (shape (8, 13) each) in the decision's unit, and
+    Double/pass: money, points per unit of the current cube; match, the player's MWC."""
+    st = su.state
+    if st.is_money:
+        nd = result_points(st.cube, st.cube_owner, su.jac) / st.cube
+        dt = result_points(2 * st.cube, "opponent", su.jac) / st.cube
+        return nd, dt, 1.0
+    R = np.asarray(su.tables[0], dtype=np.float64)[:N_CUBE_VALUES]
+    cell = np.concatenate([R.T, R[:, [0]].T, R[:, [3]].T], axis=0)   # (8, 13)
+    j0 = int(st.cube).bit_length() - 1
+    return cell, cell, float(R[j0, 0])
+
+
+def cube_rollout(
+    position,
+    games: int,
+    *,
+    seed: int | None = None,
+    workers: int | None = None,
+    policy: str = "nn",
+    engine: str = "cython",
+    state=None,
+    x: float | None = None,
+    progress: Callable[[int], None] | None = None,
+    on_interrupt: Callable[[int], None] | None = None,
+    met=None,
+) -> CubeRolloutResult:
+    """Decide the cube by rolling out No double and Double/take with the same dice.
+
+    Parameters
+    ----------
+    position : Position, str or array_like
+        The position, the player on roll before its cube decision (no dice rolled).
+    games : int
+        Trials, at least 1; each is played in both lines.
+    seed, workers, policy, engine, x, progress, on_interrupt, met
+        As :func:`fastbg.rollouts.cubeful.cubeful_rollout` (``x``: the cube efficiency of
+        the cube decisions *inside* the games).
+    state : MatchState, optional
+        Cube, owner, match score and rules (default money play, centred cube). The
+        Holland rule counts from ``state.rolls_played`` (unknown: "both sides have played
+        two").
+
+    Returns
+    -------
+    CubeRolloutResult
+
+    Raises
+    ------
+    ValueError
+        As :func:`fastbg.rollouts.cubeful.cubeful_rollout`.
+
+    Notes
+    -----
+    With ``c`` the current cube, the No double line is the cubeful game from the position
+    with the player rolling first (no cube decision before its roll), the Double/take line
+    the one with the cube at ``2c`` owned by the opponent; both are valued per unit of
+    ``c`` (money) or in the player's MWC after the game (match). Double/pass is ``+1``
+    (money) or the MWC of winning ``c`` points. Not variance-reduced: the standard errors
+    are those of plain Monte Carlo, and the in-game cube decisions carry Janowski's and the
+    network's bias.
+    """
+    su = _setup(position, games, seed, workers, policy, engine, state, x, False, False,
+                progress, met)
+    st = su.state
+    can = st.may_double
+    v_nd, v_dt, dp = _values(su)
+    base = dict(su.opts)
+    base["holland_wait"] = holland_wait(st, False)
+    line_opts = [dict(base, root_decision=False)]
+    if can:
+        line_opts.append(dict(base, cube=2 * st.cube, cube_owner="opponent"))
+    vals = (v_nd, v_dt)
+
+    def block(k, n, _bitgen):
+        counts = np.zeros((2, len(RESULT_CLASSES), N_CUBE_VALUES), dtype=np.int64)
+        x = np.zeros((2, n))
+        pol = su.make_policy(policy)
+        streams = np.random.SeedSequence(su.entropy, spawn_key=(k,)).spawn(n)
+        for j in range(n):
+            for i, opts in enumerate(line_opts):
+                c = su.cub.cubeful_block(su.board, 1, np.random.PCG64DXSM(streams[j]), pol,
+                                         su.evaluator, **opts)
+                counts[i] += c
+                cls, lc = np.argwhere(c)[0]
+                x[i, j] = vals[i][cls, lc]
+        sums = np.array([x[0].sum(), x[1].sum(), (x[0] ** 2).sum(), (x[1] ** 2).sum(),
+                         (x[0] * x[1]).sum()])
+        return counts, sums
+
+    t0 = time.perf_counter()
+    run = run_blocks(su.board, su.games, su.entropy, engine=engine, workers=su.nworkers,
+                     progress=progress, block_size=su.block_size, block=block,
+                     on_interrupt=on_interrupt,
+                     counts_shape=(2, len(RESULT_CLASSES), N_CUBE_VALUES))
+    seconds = time.perf_counter() - t0
+    n = run.games
+    nan = float("nan")
+    s = np.zeros(5) if run.sums is None else np.asarray(run.sums, dtype=np.float64)
+
+    def mean_se(a, aa):
+        m = float(a) / n if n else nan
+        var = (float(aa) - n * m * m) / (n - 1) if n >= 2 else nan
+        return m, math.sqrt(max(var, 0.0) / n) if n >= 2 else nan
+
+    nd, se_nd = mean_se(s[0], s[2])
+    if can:
+        dt, se_dt = mean_se(s[1], s[3])
+        dd = s[1] - s[0]
+        dd2 = s[3] - 2 * s[4] + s[2]
+        diff, se_diff = mean_se(dd, dd2)
+        action = cube_action(nd, dt, dp, redouble=st.cube_owner == "player")
+        takes = dt < dp
+        gain = (dt if takes else dp) - nd
+        z_double = _z(gain, se_diff if takes else se_nd) if n >= 2 else nan
+        z_take = _z(dp - dt, se_dt) if n >= 2 else nan
+    else:
+        dt = se_dt = se_diff = z_double = z_take = dp = nan
+        action = "No double"
+    settings = rollout_settings(
+        policy=policy, seed=su.entropy, games=int(su.games), block_size=su.block_size,
+        vr=False, first_roll="rolled", engine=engine, dice_method="pseudo-random, a stream "
+        "per trial shared by both lines", method="cube rollout (No double and Double/take)",
+        cube_decisions="Janowski's model on the nn's 0-ply probabilities", x=su.x,
+        cube=int(st.cube), cube_owner=st.cube_owner, jacoby=su.jac,
+        match_length=st.match_length, score=list(st.score) if st.score else None,
+        holland=bool(st.holland), holland_wait=base["holland_wait"],
+        met=None if su.table is None else (su.table.name or str(su.table.source)))
+    return CubeRolloutResult(
+        nd=nd, dt=dt, dp=dp, stderr={"nd": se_nd, "dt": se_dt, "dt_minus_nd": se_diff},
+        action=action, z={"double": z_double, "take": z_take}, games=n, counts=run.counts,
+        mode="money" if st.is_money else "match", why_not=st.why_not_double, seed=su.entropy,
+        seconds=seconds, workers=su.nworkers, interrupted=run.interrupted,
+        position_id=su.pos.to_position_id(), settings=settings)

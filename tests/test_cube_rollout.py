@@ -1,0 +1,78 @@
+"""Cube rollouts (issue 12, item 6): No double and Double/take rolled out with the same dice."""
+from __future__ import annotations
+
+import json
+import math
+
+import pytest
+
+from fastbg import MatchState, cube_rollout
+from fastbg.cli import main
+
+from exact import board_from
+
+pytest.importorskip("fastbg._core.cubeful", reason="Cython core not built")
+
+CONTACT = "4HPMwQCMz+AIIQ"
+
+
+def test_a_sure_win_is_double_pass_exactly():
+    # the last checker on the 2-point: every roll bears it off, no gammon possible
+    r = cube_rollout(board_from({2: 1}, {6: 3}), 300, seed=1)
+    assert (r.nd, r.dt, r.dp) == (1.0, 2.0, 1.0)
+    assert r.stderr["nd"] == 0.0 and r.stderr["dt_minus_nd"] == 0.0
+    assert r.action == "Double, pass" and r.games == 300
+
+
+def test_engines_and_workers_give_the_same_numbers():
+    board = board_from({6: 2, 5: 2, 3: 1}, {6: 2, 4: 2, 2: 2})
+    a = cube_rollout(board, 40, seed=3, policy="pubeval", engine="python")
+    b = cube_rollout(board, 40, seed=3, policy="pubeval", engine="cython", workers=1)
+    assert (a.nd, a.dt, a.stderr) == (b.nd, b.dt, b.stderr)
+    assert a.counts.tolist() == b.counts.tolist()
+    c = cube_rollout(CONTACT, 2500, seed=4, policy="pubeval", workers=1)
+    d = cube_rollout(CONTACT, 2500, seed=4, policy="pubeval", workers=2)
+    assert (c.nd, c.dt, c.stderr, c.action) == (d.nd, d.dt, d.stderr, d.action)
+
+
+def test_the_paired_difference_is_tighter_than_either_line():
+    r = cube_rollout(CONTACT, 1500, seed=2, policy="pubeval")
+    assert r.stderr["dt_minus_nd"] < r.stderr["dt"]
+    assert math.isclose(r.dt - r.nd, (r.dt - r.nd))
+    d = r.to_dict()
+    assert d["method"] == "rollout" and d["settings"]["method"].startswith("cube rollout")
+
+
+def test_only_no_double_when_the_player_may_not_double():
+    s = MatchState.money(cube=2, cube_owner="opponent")
+    r = cube_rollout(CONTACT, 200, seed=1, policy="pubeval", state=s)
+    assert math.isnan(r.dt) and r.action == "No double" and "opponent owns" in r.why_not
+    assert r.to_dict()["decision"]["dt"] is None and r.counts[1].sum() == 0
+    assert r.to_dict()["decision"]["can_double"] is False
+
+
+def test_match_play_values_are_match_winning_chances():
+    s = MatchState(match_length=7, score=(3, 2))
+    r = cube_rollout(CONTACT, 400, seed=1, policy="pubeval", state=s)
+    assert 0 <= r.nd <= 1 and 0 <= r.dt <= 1 and 0 < r.dp < 1 and r.mode == "match"
+
+
+def test_cli_method_rollout(capsys):
+    assert main(["cube", CONTACT, "--method", "rollout", "-n", "300", "--seed", "1",
+                 "--policy", "pubeval", "--no-progress", "--json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert d["method"] == "rollout" and d["games"] == 300 and d["decision"]["action"]
+    assert d["state"]["cube_owner"] == "centred"
+    assert main(["cube", CONTACT, "--method", "rollout", "-n", "300", "--seed", "1",
+                 "--policy", "pubeval", "--no-progress"]) == 0
+    out = capsys.readouterr().out
+    assert "cube rollout: 300 trials" in out and "Proper action" in out and "DT - ND" in out
+    # in the two-sided database --method rollout still rolls out (auto would read it)
+    assert main(["cube", "ZQEAgC0AAAAAAA", "--method", "rollout", "-n", "200", "--seed", "1",
+                 "--no-progress", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["method"] == "rollout"
+
+
+def test_a_certain_margin_is_infinitely_many_standard_errors():
+    r = cube_rollout(board_from({2: 1}, {6: 3}), 100, seed=1)
+    assert r.z["take"] == -math.inf and math.isnan(r.z["double"])   # DP = ND exactly: a tie
