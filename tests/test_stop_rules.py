@@ -102,3 +102,45 @@ def test_cubeful_results_carry_their_settings(capsys):
                  "--no-progress"]) == 0
     s = json.loads(capsys.readouterr().out)["settings"]
     assert s["seed"] == 1 and s["policy"] == "nn" and s["cube"] == 1 and "fastbg_version" in s
+
+
+# ----------------------------------------------------------------- pruning candidate plays
+
+
+def test_prune_se_drops_hopeless_plays_at_fixed_stages():
+    from fastbg import rollout_plays
+    kw = dict(games=8000, seed=1, policy="pubeval", top=5, prune_se=3)
+    a = rollout_plays("start", "31", workers=1, **kw)
+    b = rollout_plays("start", "31", workers=2, **kw)
+    assert a.plays == b.plays                     # where plays are dropped: seed and settings only
+    best = a.plays[0]
+    assert best["games"] == 8000 and not best["pruned"] and best["p_best"] is not None
+    pruned = [p for p in a.plays if p["pruned"]]
+    assert pruned, "8/5 6/5 is far ahead of the other 3-1 plays for pubeval"
+    for p in pruned:
+        assert p["games"] % 2000 == 0 and 2000 <= p["games"] < 8000 and p["p_best"] is None
+        assert p["diff"] < 0 and p["diff_stderr"] > 0
+    assert a.settings["prune"] == {"prune_se": 3.0, "min_games": None, "stage_blocks": 2}
+    # min_games holds the pruning back
+    c = rollout_plays("start", "31", workers=2, min_games=6000, **kw)
+    assert all(p["games"] >= 6000 for p in c.plays)
+
+
+def test_without_pruning_every_play_plays_every_game():
+    from fastbg import rollout_plays
+    r = rollout_plays("start", "31", games=3000, seed=2, policy="pubeval", top=3)
+    assert all(p["games"] == 3000 and not p["pruned"] for p in r.plays)
+    with pytest.raises(ValueError, match="prune_se must be"):
+        rollout_plays("start", "31", games=100, prune_se=-1)
+    with pytest.raises(ValueError, match="give prune_se"):
+        rollout_plays("start", "31", games=100, min_games=10)
+
+
+def test_cli_prune_se(capsys):
+    assert main(["moves", "start", "31", "--rollout", "--top", "4", "--prune-se", "--games",
+                 "6000", "--seed", "1", "--policy", "pubeval", "--no-progress"]) == 0
+    assert "pruned" in capsys.readouterr().out
+    assert main(["moves", "start", "31", "--rollout", "--prune-se", "0"]) == 2
+    assert main(["moves", "start", "31", "--min-games", "10", "--rollout"]) == 2
+    assert main(["moves", "start", "31", "--prune-se", "3"]) == 2
+    assert "--prune-se is for --rollout" in capsys.readouterr().err

@@ -8,7 +8,8 @@ from ..formats import parse_dice
 from ..game import Position, decode_gnubg_id, diagram, legal_plays, parse_game, xgid_to_game, PROBABILITY_KEYS
 from ..nn import evaluate, network_info
 
-from .common import (_POSITION_HELP, _is_xgid, _positive_int, print_json)
+from .common import (_POSITION_HELP, _games, _is_xgid, _number_arg, _positive_int,
+                     print_json)
 from .rollouts import add_rollout_run_options, moves_eval, moves_rollout
 from .state import (_describe_state)
 
@@ -43,6 +44,13 @@ def add_parsers(sub) -> None:
                    help="with --rollout: the N best plays at --ply")
     m.add_argument("--play", action="append", default=None, metavar="MOVE",
                    help="with --rollout: roll out this play (repeat for each), e.g. '13/11 6/5'")
+    m.add_argument("--prune-se", type=_number_arg, nargs="?", const=3.0, default=None,
+                   metavar="K",
+                   help="with --rollout: after --min-games, and then after every 2 blocks of "
+                        "games, drop the plays more than K (default 3) standard errors of the "
+                        "paired difference behind the best; they keep the games they played")
+    m.add_argument("--min-games", type=_games, default=None, metavar="N",
+                   help="with --prune-se: play at least N games before pruning")
     add_rollout_run_options(m, games=None)
     m.add_argument("--json", action="store_true", help="machine-readable output")
 
@@ -126,9 +134,15 @@ def _cmd_moves(args) -> int:
         raise ValueError(f"POSITION has {rolled[0]}-{rolled[1]} rolled but DICE is "
                          f"{dice[0]}-{dice[1]}: give the same roll")
     if not args.rollout:
-        for opt in ("top", "play", "games", "seed", "workers", "vr", "quasi_random"):
+        for opt in ("top", "play", "games", "seed", "workers", "vr", "quasi_random",
+                    "prune_se", "min_games"):
             if getattr(args, opt) is not None:
                 raise ValueError(f"--{opt.replace('_', '-')} is for --rollout")
+    if args.min_games is not None and args.prune_se is None:
+        raise ValueError("--min-games is for pruning: give --prune-se too")
+    if args.prune_se is not None and not 0 < args.prune_se < float("inf"):
+        raise ValueError(f"--prune-se must be a positive, finite number of standard errors, "
+                         f"got {args.prune_se:g}")
     if args.ply is not None and not (args.eval or args.rollout):
         raise ValueError("--ply is for --eval and --rollout")
     args.ply = args.ply or 0

@@ -293,7 +293,8 @@ def moves_rollout(pos, dice, args) -> int:
     res = _with_progress(args, lambda **shown: rollout_plays(
         pos, dice, args.games, seed=args.seed, workers=args.workers, policy=args.policy,
         engine=args.engine, top=args.top, plays=args.play, ply=args.ply, vr=args.vr,
-        quasi_random=args.quasi_random is not False, **shown))
+        quasi_random=args.quasi_random is not False, prune_se=args.prune_se,
+        min_games=args.min_games, **shown))
     if res.games == 0:
         print("interrupted before any game finished; nothing to report", file=sys.stderr)
         return EXIT_INTERRUPTED
@@ -308,15 +309,18 @@ def moves_rollout(pos, dice, args) -> int:
           + (", variance reduction" if st["vr"] else "")
           + (", quasi-random dice" if st["dice"].startswith("quasi") else "")
           + f"; candidates {st['candidates']} "
-          f"by {st['candidates_by']}")
+          f"by {st['candidates_by']}"
+          + (f"; pruned at {st['prune']['prune_se']:g} SE" if st.get("prune") else ""))
     print("")
     width = max(len(p["move"]) for p in res.plays)
     print(f"  {'play':<{width}}  {'equity':>8} {'s.e.':>6}  {'diff':>7} {'s.e.':>6}  {'P(best)':>7}"
           f"   {'win':>6} {'w g':>6} {'l g':>6}   {'eval':>7}")
     for p in res.plays:
+        pb = f"{p['p_best']:7.1%}" if p["p_best"] is not None else f"{'pruned':>7}"
         print(f"  {p['move']:<{width}}  {p['equity']:+8.4f} {p['stderr']['equity']:6.4f}  "
-              f"{p['diff']:+7.4f} {p['diff_stderr']:6.4f}  {p['p_best']:7.1%}   {p['win']:6.3f} "
-              f"{p['win_gammon']:6.3f} {p['lose_gammon']:6.3f}   {p['eval_equity']:+7.4f}")
+              f"{p['diff']:+7.4f} {p['diff_stderr']:6.4f}  {pb}   {p['win']:6.3f} "
+              f"{p['win_gammon']:6.3f} {p['lose_gammon']:6.3f}   {p['eval_equity']:+7.4f}"
+              + (f"   ({p['games']:,} games)" if p.get("pruned") else ""))
     print("")
     print("  (cubeless equities, mover's view; diff: from the best play, with the standard error "
           "of the paired difference; eval: the candidate's nn equity)")

@@ -225,6 +225,14 @@ def cubeful_statistics(counts, cube: int = 1, cube_owner: str = "centred",
     )
 
 
+def match_cells(tables0) -> np.ndarray:
+    """The starting side's MWC after a game of each cell of the counts, shape (8, 13):
+    ``tables0[j]`` (``MatchEquityTable.result_mwc`` at a cube of ``2**j``) for the six
+    results, a pass won as a single win and a pass lost as a single loss."""
+    R = np.asarray(tables0, dtype=np.float64)[:N_CUBE_VALUES]
+    return np.concatenate([R.T, R[:, [0]].T, R[:, [3]].T], axis=0)
+
+
 def match_statistics(counts, tables0, cube: int = 1) -> dict:
     """Match winning chance and normalised equity from merged counts (match play).
 
@@ -246,7 +254,7 @@ def match_statistics(counts, tables0, cube: int = 1) -> dict:
     """
     c = np.asarray(counts, dtype=np.int64)
     R = np.asarray(tables0, dtype=np.float64)[:N_CUBE_VALUES]
-    cell = np.concatenate([R.T, R[:, [0]].T, R[:, [3]].T], axis=0)  # (8, 13)
+    cell = match_cells(tables0)
     n = int(c.sum())
     nan = float("nan")
     if n == 0:

@@ -21,7 +21,8 @@ import numpy as np
 
 from ..cube.money import cube_action
 from .blocks import run_blocks
-from .cubeful import N_CUBE_VALUES, RESULT_CLASSES, _setup, holland_wait, result_points
+from .cubeful import (N_CUBE_VALUES, RESULT_CLASSES, _setup, holland_wait, match_cells,
+                      result_points)
 from .settings import rollout_settings
 
 __all__ = ["cube_rollout", "CubeRolloutResult"]
@@ -117,10 +118,9 @@ def _values(su) -> tuple[np.ndarray, np.ndarray, float]:
         nd = result_points(st.cube, st.cube_owner, su.jac) / st.cube
         dt = result_points(2 * st.cube, "opponent", su.jac) / st.cube
         return nd, dt, 1.0
-    R = np.asarray(su.tables[0], dtype=np.float64)[:N_CUBE_VALUES]
-    cell = np.concatenate([R.T, R[:, [0]].T, R[:, [3]].T], axis=0)   # (8, 13)
+    cell = match_cells(su.tables[0])
     j0 = int(st.cube).bit_length() - 1
-    return cell, cell, float(R[j0, 0])
+    return cell, cell, float(su.tables[0][j0][0])
 
 
 def cube_rollout(

@@ -34,6 +34,9 @@ __all__ = ["rank_plays", "rollout_plays", "RankedPlay", "PlaysRolloutResult", "D
 DEFAULT_WITHIN = 0.10
 #: ... and at most this many.
 DEFAULT_MAX_PLAYS = 8
+#: With pruning, the candidates are reconsidered after every this many blocks (a fixed
+#: number, not the worker count, so where plays are dropped depends only on the seed).
+PRUNE_STAGE = 2
 
 _KEYS6 = (*PROBABILITY_KEYS, "equity")
 _FLIP_CLASS = [3, 4, 5, 0, 1, 2]
@@ -228,6 +231,8 @@ def rollout_plays(
     max_plays: int = DEFAULT_MAX_PLAYS,
     vr: bool | None = None,
     quasi_random: bool = True,
+    prune_se: float | None = None,
+    min_games: int | None = None,
     progress: Callable[[int], None] | None = None,
     on_interrupt: Callable[[int], None] | None = None,
 ) -> PlaysRolloutResult:
@@ -257,6 +262,15 @@ def rollout_plays(
     quasi_random : bool, default True
         Quasi-random dice, as :func:`fastbg.rollout`: the opponent's first reply and the
         roll after it stratified over the games, the same for every candidate.
+    prune_se : float, optional
+        Stop rule: once ``min_games`` are in, after every :data:`PRUNE_STAGE` blocks drop the
+        plays more than ``prune_se`` standard errors of the paired difference behind the
+        best; they keep the games they played (``games`` and ``pruned`` in their row). The
+        stages are fixed block ranges, so the result depends only on the seed and the
+        settings. ``None`` (default): every candidate plays every game.
+    min_games : int, optional
+        With ``prune_se``: no pruning before this many games (default :data:`PRUNE_STAGE`
+        blocks).
     progress, on_interrupt : callable, optional
         As :func:`fastbg.rollout`; ``progress`` counts games per candidate.
 
@@ -306,10 +320,25 @@ def rollout_plays(
     eng = get_engine(engine)
     yardstick = eng.evaluator.EvalPolicy() if vr else None
     starts = [np.ascontiguousarray(c.board[::-1]) for c in cands]
+    if prune_se is not None:
+        if isinstance(prune_se, bool) or not isinstance(prune_se, (int, float, np.floating)) \
+                or not 0 < prune_se < float("inf"):
+            raise ValueError(f"prune_se must be a positive, finite number of standard errors, "
+                             f"got {prune_se!r}")
+        if min_games is not None:
+            min_games = check_games(min_games)
+            if min_games > games:
+                raise ValueError(f"min_games ({min_games:,}) is more than games ({games:,})")
+    elif min_games is not None:
+        raise ValueError("min_games is for pruning: give prune_se too")
+    active = list(range(C))     # the candidates the blocks play (pruning shrinks it)
+    offset = [0]                # the first block of the stage being run
 
-    def block(k, n, _bitgen):
-        x = np.empty((C, n, 6))
-        counts = np.zeros((C, 6), dtype=np.int64)
+    def block(k0, n, _bitgen):
+        k = k0 + offset[0]
+        sel = list(active)
+        x = np.empty((len(sel), n, 6))
+        counts = np.zeros((len(sel), 6), dtype=np.int64)
         pol = eng.make_policy(policy)
         # Game j of block k draws its dice from its own stream, SeedSequence(seed,
         # spawn_key=(k, j)), the same for every candidate: games that last longer after one
@@ -318,7 +347,8 @@ def rollout_plays(
         q = stratified_rolls(entropy, k * block_size, n, False) if quasi_random else None
         buf = np.empty((1, 6))
         cls = np.empty(1, dtype=np.int8)
-        for c, cand in enumerate(cands):
+        for c, cand in ((i, cands[g]) for i, g in enumerate(sel)):
+            g = sel[c]
             if cand.over:
                 cls_over = _exact_class(cand.board)
                 x[c] = INDICATORS6[cls_over]
@@ -327,29 +357,47 @@ def rollout_plays(
             for j in range(n):
                 bitgen = np.random.PCG64DXSM(streams[j])
                 if vr:
-                    cnt, _ = eng.rollout_block_vr(starts[c], 1, bitgen, pol, yardstick,
+                    cnt, _ = eng.rollout_block_vr(starts[g], 1, bitgen, pol, yardstick,
                                                   prefilter=VR_PREFILTER, per_game=buf,
                                                   qrolls=None if q is None else q[j:j + 1])
                     x[c, j] = _to_mover(buf[0])
                     counts[c] += np.asarray(cnt)[_FLIP_CLASS]
                 else:
-                    eng.rollout_block(starts[c], 1, bitgen, pol, classes=cls,
+                    eng.rollout_block(starts[g], 1, bitgen, pol, classes=cls,
                                       qrolls=None if q is None else q[j:j + 1])
                     x[c, j] = _to_mover(INDICATORS6[cls[0]])
                     counts[c, _FLIP_CLASS[cls[0]]] += 1
         s = x.sum(axis=1)
         ss = (x * x).sum(axis=1)
         e = x[:, :, 5]
-        cross = np.array([[(e[a] * e[b]).sum() for b in range(C)] for a in range(C)])
+        m = len(sel)
+        cross = np.array([[(e[a] * e[b]).sum() for b in range(m)] for a in range(m)])
         return counts, np.concatenate([s.ravel(), ss.ravel(), cross.ravel()])
 
     t0 = time.perf_counter()
-    run = run_blocks(pos.board, games, entropy, engine=engine, policy=policy, workers=nworkers,
-                     progress=progress, block_size=block_size, block=block, counts_shape=(C, 6),
-                     on_interrupt=on_interrupt)
+    stages = []                 # (candidates, games, counts, sums) of each stage
+    interrupted = False
+    nblocks = n_blocks(games, block_size)
+    first_stop = PRUNE_STAGE if min_games is None else -(-min_games // block_size)
+    while offset[0] < nblocks and not interrupted:
+        if prune_se is None:
+            stop = nblocks
+        else:
+            stop = min(nblocks, max(first_stop, offset[0] + PRUNE_STAGE))
+        stage_games = min(games, stop * block_size) - offset[0] * block_size
+        run = run_blocks(pos.board, stage_games, entropy, engine=engine, policy=policy,
+                         workers=min(nworkers, stop - offset[0]), progress=progress,
+                         block_size=block_size, block=block, counts_shape=(len(active), 6),
+                         on_interrupt=on_interrupt)
+        interrupted = run.interrupted
+        if run.games:
+            stages.append((list(active), run.games, run.counts, run.sums))
+        offset[0] = stop
+        if prune_se is not None and run.games and offset[0] < nblocks and len(active) > 1:
+            active[:] = _survivors(stages, C, float(prune_se))
     seconds = time.perf_counter() - t0
-    n = run.games
-    out = _statistics(cands, run.sums, n, C) if n else []
+    n = sum(st[1] for st in stages)
+    out = _staged_statistics(cands, stages, C) if n else []
     settings = rollout_settings(
         policy=policy, seed=entropy, games=games, block_size=block_size, vr=bool(vr),
         vr_prefilter=VR_PREFILTER if vr else None, first_roll="rolled", engine=engine,
@@ -358,10 +406,13 @@ def rollout_plays(
         dice_played=list(dice), candidates_by=f"nn {ply}-ply",
         candidates=("given" if plays else f"top {top}" if top is not None
                     else f"within {within:g} of the best, at most {max_plays}"),
-        common_random_numbers=True)
+        common_random_numbers=True,
+        prune=None if prune_se is None else {"prune_se": float(prune_se),
+                                             "min_games": min_games,
+                                             "stage_blocks": PRUNE_STAGE})
     return PlaysRolloutResult(position_id=pos.to_position_id(), dice=tuple(dice), plays=out,
                               games=n, seed=entropy, settings=settings, seconds=seconds,
-                              interrupted=run.interrupted, workers=nworkers)
+                              interrupted=interrupted, workers=nworkers)
 
 
 def _statistics(cands, sums, n, C) -> list[dict]:
@@ -396,5 +447,94 @@ def _statistics(cands, sums, n, C) -> list[dict]:
                      "stderr": se,
                      "diff": float(eq[c] - eq[best]), "diff_stderr": float(np.sqrt(dvar)),
                      "p_best": float(p_best[c]), "eval_equity": cand.equity})
+    rows.sort(key=lambda r: -r["equity"])
+    return rows
+
+
+def _stage_parts(stage):
+    """A stage's candidates and its sums split: (cands, n, s (m, 6), ss (m, 6), cross (m, m))."""
+    sel, n, _, sums = stage
+    m = len(sel)
+    f = np.asarray(sums, dtype=np.float64)
+    return sel, n, f[:m * 6].reshape(m, 6), f[m * 6:2 * m * 6].reshape(m, 6), \
+        f[2 * m * 6:].reshape(m, m)
+
+
+def _paired(stages, a: int, b: int) -> tuple[int, float, float]:
+    """Games, mean and standard error of the per-game equity difference a - b over the
+    stages in which both were played."""
+    n = 0
+    d = dd = 0.0
+    for st in stages:
+        sel, ns, s, ss, cross = _stage_parts(st)
+        if a in sel and b in sel:
+            i, j = sel.index(a), sel.index(b)
+            n += ns
+            d += s[i, 5] - s[j, 5]
+            dd += ss[i, 5] + ss[j, 5] - 2 * cross[i, j]
+    mean = d / n if n else float("nan")
+    se = float(np.sqrt(max(0.0, (dd - n * mean * mean) / (n - 1)) / n)) if n > 1 else float("nan")
+    return n, float(mean), se
+
+
+def _survivors(stages, C: int, k: float) -> list[int]:
+    """The candidates of the last stage not more than ``k`` paired standard errors behind
+    the best of them (by their equity over all the stages they played)."""
+    sel = stages[-1][0]
+    tot = {c: [0.0, 0] for c in sel}
+    for st in stages:
+        s_sel, ns, s, _, _ = _stage_parts(st)
+        for i, c in enumerate(s_sel):
+            if c in tot:
+                tot[c][0] += s[i, 5]
+                tot[c][1] += ns
+    eq = {c: v[0] / v[1] for c, v in tot.items()}
+    best = max(sel, key=lambda c: (eq[c], -sel.index(c)))
+    keep = []
+    for c in sel:
+        if c == best:
+            keep.append(c)
+            continue
+        _, diff, se = _paired(stages, best, c)
+        if not diff > k * se:
+            keep.append(c)
+    return keep
+
+
+def _staged_statistics(cands, stages, C: int) -> list[dict]:
+    """:func:`_statistics` of the plays that played every stage, and for the plays pruned
+    on the way their own estimates and their paired difference from the best over the
+    games they played (``p_best`` None)."""
+    surv = stages[-1][0]
+    n = sum(st[1] for st in stages)
+    m = len(surv)
+    s = np.zeros((m, 6))
+    ss = np.zeros((m, 6))
+    cross = np.zeros((m, m))
+    own = {c: [np.zeros(6), np.zeros(6), 0] for c in range(C)}
+    for st in stages:
+        sel, ns, s_st, ss_st, cr = _stage_parts(st)
+        for i, c in enumerate(sel):
+            own[c][0] += s_st[i]
+            own[c][1] += ss_st[i]
+            own[c][2] += ns
+        idx = [sel.index(c) for c in surv]
+        s += s_st[idx]
+        ss += ss_st[idx]
+        cross += cr[np.ix_(idx, idx)]
+    rows = _statistics([cands[c] for c in surv], np.concatenate([s.ravel(), ss.ravel(),
+                                                                  cross.ravel()]), n, m)
+    for r in rows:
+        r.update(games=n, pruned=False)
+    best = surv[int(np.argmax(s[:, 5]))]
+    for c in range(C):
+        if c in surv or own[c][2] == 0:
+            continue
+        nc = own[c][2]
+        est, se = vr_statistics(np.array([own[c][0], own[c][1]]), nc)
+        _, diff, dse = _paired(stages, c, best)
+        rows.append({"move": cands[c].move, "position_id": cands[c].position_id, **est,
+                     "stderr": se, "diff": diff, "diff_stderr": dse, "p_best": None,
+                     "eval_equity": cands[c].equity, "games": nc, "pruned": True})
     rows.sort(key=lambda r: -r["equity"])
     return rows
