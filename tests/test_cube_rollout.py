@@ -76,3 +76,11 @@ def test_cli_method_rollout(capsys):
 def test_a_certain_margin_is_infinitely_many_standard_errors():
     r = cube_rollout(board_from({2: 1}, {6: 3}), 100, seed=1)
     assert r.z["take"] == -math.inf and math.isnan(r.z["double"])   # DP = ND exactly: a tie
+
+
+def test_a_position_with_the_dice_rolled_is_refused():
+    with pytest.raises(ValueError, match="dice rolled"):
+        cube_rollout("XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:0:10", 10, seed=1)
+    from fastbg import cubeful_rollout
+    with pytest.raises(ValueError, match="dice rolled"):
+        cubeful_rollout("XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:0:10", 10, seed=1)

@@ -100,3 +100,21 @@ def test_cli_cube_and_rollout_apply_the_rule(capsys):
     assert main(["cube", xgid, "--rolls-played", "1", "-n", "10"]) == 2
     assert "give --holland" in capsys.readouterr().err
     assert main(["rollout", xgid, "--holland", "-n", "10"]) == 2
+
+
+def test_the_starting_position_counts_as_no_roll_played(capsys):
+    start = MatchState(**POST, holland=True)
+    assert holland_wait(start, opening=False, board=__import__("fastbg").Position.parse(
+        "start").board) == 4
+    assert main(["cube", "start", "--match-length", "5", "--score", "1-4", "--holland",
+                 "--method", "janowski", "-n", "200", "--seed", "1", "--no-progress",
+                 "--json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert d["decision"]["can_double"] is False and "0 played" in d["decision"]["why_not"]
+    r = cubeful_rollout("start", 200, seed=1, opening=False, state=start)
+    assert r.settings["holland_wait"] == 4
+
+
+def test_the_dead_cube_is_named_before_the_holland_rule():
+    leader = MatchState(match_length=7, score=(6, 3), holland=True, rolls_played=1)
+    assert not leader.may_double and "dead" in leader.why_not_double

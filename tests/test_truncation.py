@@ -261,3 +261,26 @@ def test_cube_method_option(capsys):
     assert json.loads(capsys.readouterr().out)["exact"] is True
     assert main(["cube", "start", "--method", "exact"]) == 2
     assert "two-sided bear-off database" in capsys.readouterr().err
+
+
+def test_the_database_is_cached_and_a_bad_cache_is_rebuilt(tmp_path):
+    import os
+    import subprocess
+    import sys
+    code = ("from fastbg._core import bearoffdb as B; v = B.two_sided([0,0,0,0,0,6], "
+            "[0,0,0,0,0,6]); print(repr(v['win']), B._build2_stats()[2])")
+    env = dict(os.environ, FASTBG_CACHE_DIR=str(tmp_path))
+
+    def run():
+        return subprocess.run([sys.executable, "-c", code], env=env, check=True,
+                              capture_output=True, text=True).stdout.split()
+
+    built = run()
+    assert built[1] == "built" and (tmp_path / "bearoff2-v1.npy").is_file()
+    cached = run()
+    assert cached == [built[0], "cache"]                 # the same bits, read back
+    with open(tmp_path / "bearoff2-v1.npy", "r+b") as f:   # corrupt it: rebuilt, rewritten
+        f.seek(4096)
+        f.write(b"\xff" * 64)
+    assert run() == [built[0], "built"]
+    assert run() == [built[0], "cache"]

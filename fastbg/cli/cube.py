@@ -16,7 +16,7 @@ from ..game import PROBABILITY_KEYS
 from ..rollouts import DEFAULT_POLICY, POLICIES
 from ..rollouts.cuberollout import cube_rollout
 
-from .common import (EXIT_INTERRUPTED, _games, _load_met, _number_arg, _policy_help, _positive_int, _seed, plural,
+from .common import (EXIT_INTERRUPTED, _games, _load_met, _number_arg, _policy_help, _positive_int, _seed, _table_name, plural,
                      print_json)
 from .state import (_add_state_options, _cube_state, _describe_state)
 from .rollouts import _run_rollout, _with_progress
@@ -323,7 +323,7 @@ def _cmd_cube(args) -> int:
     if args.json:
         out = res.to_dict()
         out.update(
-            mode=mode,
+            mode=mode, method="janowski",
             xgid=state.to_xgid(pos),
             state={"match_length": state.match_length, "score": list(state.score),
                    "away": list(state.away) if state.away else None, "cube": state.cube,
@@ -352,7 +352,9 @@ def _cube_by_rollout(pos, state, table, args) -> int:
         return EXIT_INTERRUPTED
     if args.json:
         out = res.to_dict()
-        out.update(xgid=state.to_xgid(pos),
+        out.update(xgid=state.to_xgid(pos), policy=args.policy, engine=args.engine, x=args.x,
+                   met=None if table is None else _table_name(table),
+                   counts=[[[int(v) for v in row] for row in line] for line in res.counts],
                    state={"match_length": state.match_length, "score": list(state.score),
                           "away": list(state.away) if state.away else None,
                           "cube": state.cube, "cube_owner": state.cube_owner,
@@ -422,9 +424,11 @@ def _exact_bearoff(pos, state, v, args) -> int:
               "unlimited redoubles, no gammons possible)")
     if args.json:
         print_json({"position_id": pos.to_position_id(), "xgid": state.to_xgid(pos),
-                    "mode": "money", "exact": True, "source": source, "win": v["win"],
+                    "mode": "money", "method": "exact", "exact": True, "source": source,
+                    "win": v["win"],
                     "cubeless_equity": 2 * v["win"] - 1, "state": {
-                        "cube": state.cube, "cube_owner": owner},
+                        "match_length": 0, "cube": state.cube, "cube_owner": owner,
+                        "jacoby": state.jacoby, "beaver": state.beaver},
                     "unit": "equity per unit of the current cube", "decision": d}, indent=2)
         return 0
     redouble = owner == "player"
@@ -436,8 +440,9 @@ def _exact_bearoff(pos, state, v, args) -> int:
              "Cubeful equity per unit of the current cube:",
              f"  {'No ' + dbl.lower():<18} {nd:+9.4f}"]
     if can:
+        tie = "; take and pass are worth the same" if v["dt"] == 1.0 else ""
         lines += [f"  {dbl + ', take':<18} {v['dt']:+9.4f}", f"  {dbl + ', pass':<18} {1.0:+9.4f}",
-                  "", f"Proper action: {d['action']}   (exact)"]
+                  "", f"Proper action: {d['action']}   (exact{tie})"]
     else:
         lines += ["", f"No cube decision: {d['why_not']}."]
     print("\n".join(lines))

@@ -108,7 +108,7 @@ def _format_table(res) -> str:
     extra += ", variance reduction" if res.vr else ""
     extra += ", quasi-random dice" if res.settings.get("dice", "").startswith("quasi") else ""
     if res.settings.get("truncation"):
-        extra += f", truncated after {res.settings['truncation']} half-moves"
+        extra += f", truncated after {plural(res.settings['truncation'], 'half-move')}"
     if res.settings.get("truncate_bearoff"):
         extra += ", exact in the two-sided bear-off database"
     lines.append(f"policy {res.policy}, engine {res.engine}, workers {res.workers}, seed {res.seed}{extra}")

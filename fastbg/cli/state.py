@@ -2,12 +2,23 @@
 from __future__ import annotations
 
 import argparse
+from dataclasses import replace
+
+import numpy as np
 
 
 from ..cube import (CUBE_OWNERS, DEFAULT_MET, SHIPPED_METS)
 from ..game import DEFAULT_MAX_CUBE, MatchState, parse_game
+from ..game.position import START_BOARD
 
-from .common import (_is_xgid, _non_negative_int, _score_arg, _whole_arg)
+from .common import (_is_xgid, _non_negative_int, _score_arg, _whole_arg, plural)
+
+
+def _rolls_arg(text: str) -> int:
+    v = _whole_arg(text)
+    if not 0 <= v <= 10_000:
+        raise argparse.ArgumentTypeError(f"{text!r} must be a number of rolls from 0 to 10000")
+    return v
 
 
 _STATE_OPTIONS = ("match_length", "score", "cube", "owner", "max_cube", "crawford", "jacoby",
@@ -37,7 +48,7 @@ def _add_state_options(parser) -> None:
     g.add_argument("--holland", action=argparse.BooleanOptionalAction, default=None,
                    help="match play: the Holland rule, in a post-Crawford game no double "
                         "before both sides have played two rolls (see --rolls-played)")
-    g.add_argument("--rolls-played", type=_non_negative_int, default=None, metavar="N",
+    g.add_argument("--rolls-played", type=_rolls_arg, default=None, metavar="N",
                    help="with --holland: rolls (of either side, the opening roll's included) "
                         "already played in this game; default: 0 for a cubeful rollout from "
                         "the start with the opening roll, else 'both sides have played two'")
@@ -88,6 +99,8 @@ def _cube_state(args):
                                      if carried and given else "")) from None
     if args.rolls_played is not None and not state.holland:
         raise ValueError("--rolls-played is for the Holland rule: give --holland too")
+    if state.holland and state.rolls_played is None and np.array_equal(pos.board, START_BOARD):
+        state = replace(state, rolls_played=0)    # the starting position: no roll played yet
     if args.met is not None and state.is_money:
         raise ValueError("--met is for match play: give --match-length (or a POSITION with "
                          "a match score)")
@@ -108,7 +121,7 @@ def _describe_state(state, table=None) -> str:
              else ", post-Crawford" if state.post_crawford else "")
     if state.holland:
         phase += (", Holland rule" + ("" if state.rolls_played is None
-                                      else f" ({state.rolls_played} rolls played)"))
+                                      else f" ({plural(state.rolls_played, 'roll')} played)"))
     return (f"{state.match_length}-point match, score {state.score[0]}-{state.score[1]} "
             f"({a}-away/{b}-away){phase}, cube {state.cube} {owner}"
             + ("" if table is None else f", table {table.name or table.source}"))

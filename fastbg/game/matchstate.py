@@ -308,13 +308,13 @@ class MatchState:
             return "the opponent owns the cube"
         if self.cube >= self.max_cube:
             return f"the cube is at its limit, {self.max_cube} (the largest allowed)"
-        if self.holland_blocks:
-            return (f"the Holland rule: no double in a post-Crawford game before both sides "
-                    f"have played two rolls ({self.rolls_played} played)")
         if not self.is_money and self.match_length - self.score[0] <= self.cube:
             return (f"the cube is dead for the player on roll: "
                     f"{self.match_length - self.score[0]}-away with {an(self.cube)}-cube, "
                     "a single win already takes the match")
+        if self.holland_blocks:
+            return (f"the Holland rule: no double in a post-Crawford game before both sides "
+                    f"have played two rolls ({self.rolls_played} played)")
         return None
 
     # ----------------------------------------------------------------- conversions

@@ -24,7 +24,8 @@ from ..cube.metfile import load_met
 from ..cube.met import DEFAULT_MET
 from ..engine import ENGINES, get_engine
 from ..game.matchstate import MatchState
-from ..game.position import Position
+from ..game.parse import position_and_roll
+from ..game.position import START_BOARD, Position
 from ..reference.evaluator import EvalPolicy as _ReferenceEvaluator
 from ..reference.policies import POLICIES as _ENGINE_POLICIES
 from ..reference.policies import make_policy as _reference_make_policy
@@ -287,11 +288,13 @@ def _modules(engine: str):
     return cub, eng.make_policy, eng.evaluator.EvalPolicy
 
 
-def holland_wait(state, opening: bool) -> int:
+def holland_wait(state, opening: bool, board=None) -> int:
     """Rolls of the game still to come before the Holland rule lets the trailer double
     (:attr:`fastbg.game.matchstate.MatchState.holland_wait`), with an unknown
-    ``rolls_played`` taken as 0 from the start of a game with the opening roll."""
-    if state.rolls_played is None and opening:
+    ``rolls_played`` taken as 0 from the start of a game (with the opening roll, or from
+    the starting position ``board``)."""
+    if state.rolls_played is None and (opening or (
+            board is not None and np.array_equal(board, START_BOARD))):
         state = replace(state, rolls_played=0)
     return state.holland_wait
 
@@ -323,7 +326,10 @@ def _setup(position, games, seed, workers, policy, engine, state, x, jacoby, ope
     """Check the arguments shared by :func:`cubeful_rollout` and
     :func:`fastbg.rollouts.cuberollout.cube_rollout` (their docs list the errors)."""
     table = tables = None
-    pos = Position.parse(position)
+    pos, rolled = position_and_roll(position)
+    if rolled is not None:
+        raise ValueError(f"the position has the dice rolled ({rolled[0]}-{rolled[1]}): the "
+                         "cube is turned before the roll; give the position before it")
     if pos.game_over:
         raise ValueError("the game is over in this position: a side has borne off all 15 checkers")
     games = check_games(games)
@@ -377,7 +383,8 @@ def _setup(position, games, seed, workers, policy, engine, state, x, jacoby, ope
     evaluator = Evaluator()  # the shipped evaluator, read-only: shared by all blocks and threads
     board = np.ascontiguousarray(pos.board, dtype=np.int8)
     opts = dict(cube=int(state.cube), cube_owner=state.cube_owner, max_cube=max_cube, x=x,
-                jacoby=jac, opening=bool(opening), holland_wait=holland_wait(state, opening))
+                jacoby=jac, opening=bool(opening),
+                holland_wait=holland_wait(state, opening, pos.board))
     if not state.is_money:
         # the reference engine computes the MWCs itself, from the table
         opts["match"] = (tables, a, b) if engine == "cython" else (table, a, b)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Callable
 
 import numpy as np
@@ -175,10 +175,12 @@ def cube_rollout(
     su = _setup(position, games, seed, workers, policy, engine, state, x, False, False,
                 progress, met)
     st = su.state
+    if st.rolls_played is None and holland_wait(st, False, su.pos.board):
+        st = replace(st, rolls_played=0)      # the starting position: no roll played yet
     can = st.may_double
     v_nd, v_dt, dp = _values(su)
     base = dict(su.opts)
-    base["holland_wait"] = holland_wait(st, False)
+    base["holland_wait"] = holland_wait(st, False, su.pos.board)
     line_opts = [dict(base, root_decision=False)]
     if can:
         line_opts.append(dict(base, cube=2 * st.cube, cube_owner="opponent"))

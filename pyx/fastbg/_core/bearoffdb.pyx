@@ -17,12 +17,14 @@ the engine's (most dice played; the larger die when only one of two can be; a
 sequence is short only when no checker can move). The tests check it against
 :func:`fastbg._core.movegen` ``generate`` on every position and roll.
 """
+import hashlib
+import os
 import time
 
 import numpy as np
 cimport numpy as cnp
 from libc.stdlib cimport malloc, calloc, free
-from libc.string cimport memset
+from libc.string cimport memcpy, memset
 
 from fastbg._core._types cimport board_t, NSLOTS
 from fastbg._core.board cimport load_board, back_point_c
@@ -1057,12 +1059,92 @@ cdef int _build2(playgen_t* g, int* pstart, int* plays, int* order) noexcept nog
     return 0
 
 
+#: Version of the two-sided database's cache file: raise it when the recursion changes.
+DB2_CACHE_VERSION = 1
+_g2_source = None
+
+
+def db2_cache_path():
+    """Where the two-sided database is cached: ``$FASTBG_CACHE_DIR``, else
+    ``$XDG_CACHE_HOME/fastbg``, else ``~/.cache/fastbg``; the file
+    ``bearoff2-v<DB2_CACHE_VERSION>.npy`` and its SHA-256 beside it (``.sha256``)."""
+    d = os.environ.get("FASTBG_CACHE_DIR") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"),
+        "fastbg")
+    return os.path.join(d, f"bearoff2-v{DB2_CACHE_VERSION}.npy")
+
+
+cdef object _db2_read_cache(size_t npair):
+    """The cached tables as a (4, npair) float64 array, or None when there is no cache or it
+    does not check out (shape, dtype, checksum): then the database is built again."""
+    path = db2_cache_path()
+    try:
+        with open(path + ".sha256") as f:
+            want = f.read().strip()
+        arr = np.load(path, allow_pickle=False)
+    except (OSError, ValueError):
+        return None
+    if arr.dtype != np.float64 or arr.shape != (4, npair) or not arr.flags.c_contiguous \
+            or hashlib.sha256(arr.tobytes()).hexdigest() != want:
+        return None
+    return arr
+
+
+cdef void _db2_write_cache(size_t npair) noexcept:
+    """Save the built tables (atomically: a temporary file, then a rename); a cache that
+    cannot be written is skipped (the next process builds the database again)."""
+    cdef double[:, ::1] v
+    cdef size_t i
+    path = db2_cache_path()
+    try:
+        arr = np.empty((4, npair), dtype=np.float64)
+        v = arr
+        for i in range(npair):
+            v[0, i] = g2_win[i]
+            v[1, i] = g2_rc[i]
+            v[2, i] = g2_ro[i]
+            v[3, i] = g2_rx[i]
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        tmp = f"{path}.{os.getpid()}.tmp"
+        with open(tmp, "wb") as f:
+            np.save(f, arr, allow_pickle=False)
+        with open(tmp + ".sha256", "w") as f:
+            f.write(hashlib.sha256(arr.tobytes()).hexdigest() + "\n")
+        os.replace(tmp + ".sha256", path + ".sha256")
+        os.replace(tmp, path)
+    except Exception:       # a read-only or full disk: no cache, nothing else changes
+        pass
+
+
 cdef int ensure_db2() except -1:
-    global g2_win, g2_rc, g2_ro, g2_rx, g2_ready, g2_build_seconds
+    global g2_win, g2_rc, g2_ro, g2_rx, g2_ready, g2_build_seconds, _g2_source
     if g2_ready:
         return 0
     cdef double t0 = time.perf_counter()
     cdef size_t npair = <size_t>BO2_SIDES * BO2_SIDES
+    cdef double[:, ::1] c
+    cached = _db2_read_cache(npair)
+    if cached is not None:
+        c = cached
+        g2_win = <double*>malloc(npair * sizeof(double))
+        g2_rc = <double*>malloc(npair * sizeof(double))
+        g2_ro = <double*>malloc(npair * sizeof(double))
+        g2_rx = <double*>malloc(npair * sizeof(double))
+        if g2_win == NULL or g2_rc == NULL or g2_ro == NULL or g2_rx == NULL:
+            free(g2_win)
+            free(g2_rc)
+            free(g2_ro)
+            free(g2_rx)
+            g2_win = g2_rc = g2_ro = g2_rx = NULL
+            raise MemoryError("two-sided bear-off database")
+        memcpy(g2_win, &c[0, 0], npair * sizeof(double))
+        memcpy(g2_rc, &c[1, 0], npair * sizeof(double))
+        memcpy(g2_ro, &c[2, 0], npair * sizeof(double))
+        memcpy(g2_rx, &c[3, 0], npair * sizeof(double))
+        g2_build_seconds = time.perf_counter() - t0
+        _g2_source = "cache"
+        g2_ready = 1
+        return 0
     _ensure_succ()
     cdef playgen_t* g = _new_playgen()
     cdef int* pstart = <int*>malloc((BO2_SIDES * NROLLS + 1) * sizeof(int))
@@ -1093,8 +1175,10 @@ cdef int ensure_db2() except -1:
         raise RuntimeError("two-sided bear-off database: a play buffer overflowed")
     g2_build_seconds = time.perf_counter() - t0
     g2_ready = 1
+    _g2_source = "built"
     if not g_ready:
         _free_succ()
+    _db2_write_cache(npair)
     return 0
 
 
@@ -1185,10 +1269,12 @@ def is_two_sided(board):
 
 
 def _build2_stats():
-    """``(seconds, bytes)`` of this process's two-sided build (``(0.0, 0)`` before it)."""
+    """``(seconds, bytes, source)`` of this process's two-sided database: the time it took
+    to build or to read from the cache, its size, and ``"built"`` or ``"cache"``
+    (``(0.0, 0, None)`` before it)."""
     if not g2_ready:
-        return 0.0, 0
-    return g2_build_seconds, BO2_SIDES * BO2_SIDES * 4 * 8
+        return 0.0, 0, None
+    return g2_build_seconds, BO2_SIDES * BO2_SIDES * 4 * 8, _g2_source
 
 
 TWO_SIDED_MAX = BO2_MAX
