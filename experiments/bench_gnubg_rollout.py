@@ -122,6 +122,7 @@ GNUBG_SETTINGS = [
     "set rollout log off",
     "set rollout quasirandom on",                    # gnubg's default
     "set rollout rng mersenne",                      # gnubg's default generator
+    "set output digits 6",                           # standard errors below 5e-5 too
 ]
 
 GNUBG_SCRIPT = r'''
@@ -219,8 +220,10 @@ def run_on_pty(argv: list[str], env: dict, timeout: float) -> tuple[str, float]:
 
 
 def gnubg_rollout(exe: str, home: str, xgid: str, trials: int, seed: int, initial: bool,
-                  prune: bool = True) -> dict:
-    commands = GNUBG_SETTINGS + [
+                  prune: bool = True, varredn: bool = False) -> dict:
+    settings = [c if c != "set rollout varredn off" or not varredn else "set rollout varredn on"
+                for c in GNUBG_SETTINGS]
+    commands = settings + [
         f"set rollout chequerplay prune {'on' if prune else 'off'}",
         f"set rollout initial {'on' if initial else 'off'}",
         f"set rollout trials {trials}",
