@@ -325,11 +325,7 @@ def _cmd_cube(args) -> int:
         out.update(
             mode=mode, method="janowski",
             xgid=state.to_xgid(pos),
-            state={"match_length": state.match_length, "score": list(state.score),
-                   "away": list(state.away) if state.away else None, "cube": state.cube,
-                   "cube_owner": state.cube_owner, "crawford": state.crawford,
-                   "post_crawford": state.post_crawford, "jacoby": state.jacoby,
-                   "beaver": state.beaver},
+            state=_state_json(state),
             x=x, x_source=x_source,
             met=None if table is None else (table.name or table.source),
             unit="equity per unit of the current cube" if state.is_money
@@ -355,12 +351,7 @@ def _cube_by_rollout(pos, state, table, args) -> int:
         out.update(xgid=state.to_xgid(pos), policy=args.policy, engine=args.engine, x=args.x,
                    met=None if table is None else _table_name(table),
                    counts=[[[int(v) for v in row] for row in line] for line in res.counts],
-                   state={"match_length": state.match_length, "score": list(state.score),
-                          "away": list(state.away) if state.away else None,
-                          "cube": state.cube, "cube_owner": state.cube_owner,
-                          "crawford": state.crawford, "post_crawford": state.post_crawford,
-                          "jacoby": state.jacoby, "beaver": state.beaver,
-                          "holland": state.holland, "rolls_played": state.rolls_played},
+                   state=_state_json(state),
                    unit="equity per unit of the current cube" if state.is_money
                    else "match winning chance")
         print_json(out, indent=2)
@@ -396,6 +387,16 @@ def _cube_by_rollout(pos, state, table, args) -> int:
     return EXIT_INTERRUPTED if res.interrupted else 0
 
 
+def _state_json(state) -> dict:
+    """The cube and match state of every ``fastbg cube --json``."""
+    return {"match_length": state.match_length, "score": list(state.score),
+            "away": list(state.away) if state.away else None, "cube": state.cube,
+            "cube_owner": state.cube_owner, "crawford": state.crawford,
+            "post_crawford": state.post_crawford, "jacoby": state.jacoby,
+            "beaver": state.beaver, "holland": state.holland,
+            "rolls_played": state.rolls_played}
+
+
 def _two_sided(pos):
     """The two-sided database's values of ``pos`` (``bearoffdb.two_sided``), or None when
     it is not in the database or the compiled core is not built."""
@@ -426,9 +427,7 @@ def _exact_bearoff(pos, state, v, args) -> int:
         print_json({"position_id": pos.to_position_id(), "xgid": state.to_xgid(pos),
                     "mode": "money", "method": "exact", "exact": True, "source": source,
                     "win": v["win"],
-                    "cubeless_equity": 2 * v["win"] - 1, "state": {
-                        "match_length": 0, "cube": state.cube, "cube_owner": owner,
-                        "jacoby": state.jacoby, "beaver": state.beaver},
+                    "cubeless_equity": 2 * v["win"] - 1, "state": _state_json(state),
                     "unit": "equity per unit of the current cube", "decision": d}, indent=2)
         return 0
     redouble = owner == "player"

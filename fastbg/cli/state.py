@@ -2,14 +2,11 @@
 from __future__ import annotations
 
 import argparse
-from dataclasses import replace
 
-import numpy as np
 
 
 from ..cube import (CUBE_OWNERS, DEFAULT_MET, SHIPPED_METS)
 from ..game import DEFAULT_MAX_CUBE, MatchState, parse_game
-from ..game.position import START_BOARD
 
 from .common import (_is_xgid, _non_negative_int, _score_arg, _whole_arg, plural)
 
@@ -99,8 +96,8 @@ def _cube_state(args):
                                      if carried and given else "")) from None
     if args.rolls_played is not None and not state.holland:
         raise ValueError("--rolls-played is for the Holland rule: give --holland too")
-    if state.holland and state.rolls_played is None and np.array_equal(pos.board, START_BOARD):
-        state = replace(state, rolls_played=0)    # the starting position: no roll played yet
+    if state.holland:
+        state = state.for_position(pos.board)     # the starting position: no roll played yet
     if args.met is not None and state.is_money:
         raise ValueError("--met is for match play: give --match-length (or a POSITION with "
                          "a match score)")

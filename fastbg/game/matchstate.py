@@ -26,6 +26,7 @@ from ..formats.matchid import MAX_CUBE_LOG2, unpack_match_id
 from ..formats.positionid import decode_position_id
 from ..formats.xgid import decode_xgid
 from .ids import _CUBE_ACTIONS, MatchID, XGIDGame, encode_gnubg_id, encode_match_id, game_to_xgid
+from ..reference.board import START_BOARD
 from .outcomes import CUBE_OWNERS
 
 __all__ = ["MatchState", "DEFAULT_MAX_CUBE", "an", "decode_match_id", "decode_gnubg_id",
@@ -266,6 +267,16 @@ class MatchState:
         been played; in a 1-point match there is none). False in money play."""
         return (not self.is_money and not self.crawford
                 and self.match_length - 1 in self.score)
+
+    def for_position(self, board=None, opening: bool = False) -> "MatchState":
+        """This state with an unknown ``rolls_played`` taken as 0 at the start of a game:
+        ``opening`` (the game begins with the opening roll) or ``board`` the starting
+        position; otherwise itself (an unknown count means "both sides have played two").
+        """
+        if self.rolls_played is None and (opening or (
+                board is not None and np.array_equal(board, START_BOARD))):
+            return replace(self, rolls_played=0)
+        return self
 
     @property
     def holland_wait(self) -> int:

@@ -18,7 +18,8 @@ from typing import Callable
 
 import numpy as np
 
-from ..engine import get_engine
+from ..engine import ENGINES, get_engine
+from ..reference.policies import POLICIES
 from ..reference.dice import bounded
 
 __all__ = ["MAX_GAMES", "check_games", "BLOCK_SIZE", "SLOW_POLICY_BLOCK_SIZES", "block_size_for",
@@ -43,6 +44,15 @@ def block_size_for(policy: str) -> int:
     """Games per block of a run whose checker play is ``policy`` (:data:`BLOCK_SIZE`, or
     :data:`SLOW_POLICY_BLOCK_SIZES` for the slow policies)."""
     return SLOW_POLICY_BLOCK_SIZES.get(policy, BLOCK_SIZE)
+
+
+def check_policy_engine(policy: str, engine: str) -> None:
+    """A rollout's ``policy`` (:data:`fastbg.reference.policies.POLICIES`) and ``engine``
+    (:data:`fastbg.engine.ENGINES`), checked: ValueError naming the choices otherwise."""
+    if policy not in POLICIES:
+        raise ValueError(f"unknown policy {policy!r}: choose one of {', '.join(POLICIES)}")
+    if engine not in ENGINES:
+        raise ValueError(f"unknown engine {engine!r}: choose one of {', '.join(ENGINES)}")
 
 
 def check_games(games) -> int:

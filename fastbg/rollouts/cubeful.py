@@ -15,22 +15,22 @@ from __future__ import annotations
 
 import math
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Callable
 
 import numpy as np
 
 from ..cube.metfile import load_met
 from ..cube.met import DEFAULT_MET
-from ..engine import ENGINES, get_engine
+from ..engine import get_engine
 from ..game.matchstate import MatchState
 from ..game.parse import position_and_roll
 from ..game.position import START_BOARD, Position
 from ..reference.evaluator import EvalPolicy as _ReferenceEvaluator
-from ..reference.policies import POLICIES as _ENGINE_POLICIES
 from ..reference.policies import make_policy as _reference_make_policy
 from . import reference_cubeful as _reference_cubeful
-from .blocks import block_size_for, check_games, n_blocks, resolve_workers, run_blocks
+from .blocks import (block_size_for, check_games, check_policy_engine, n_blocks, resolve_workers,
+                     run_blocks)
 from .settings import rollout_settings
 
 __all__ = ["cubeful_rollout", "CubefulRolloutResult", "RESULT_CLASSES", "result_points"]
@@ -44,8 +44,6 @@ _BASE_POINTS = np.array([1, 2, 3, -1, -2, -3, 1, -1], dtype=np.int64)
 #: Columns of the counts: final cube values 2**0 .. 2**MAX_CUBE_LOG2.
 MAX_CUBE_LOG2 = 12
 N_CUBE_VALUES = MAX_CUBE_LOG2 + 1
-
-_POLICIES = _ENGINE_POLICIES
 
 
 def result_points(cube: int = 1, cube_owner: str = "centred", jacoby: bool = False) -> np.ndarray:
@@ -293,10 +291,7 @@ def holland_wait(state, opening: bool, board=None) -> int:
     (:attr:`fastbg.game.matchstate.MatchState.holland_wait`), with an unknown
     ``rolls_played`` taken as 0 from the start of a game (with the opening roll, or from
     the starting position ``board``)."""
-    if state.rolls_played is None and (opening or (
-            board is not None and np.array_equal(board, START_BOARD))):
-        state = replace(state, rolls_played=0)
-    return state.holland_wait
+    return state.for_position(board, opening).holland_wait
 
 
 @dataclass
@@ -333,10 +328,7 @@ def _setup(position, games, seed, workers, policy, engine, state, x, jacoby, ope
     if pos.game_over:
         raise ValueError("the game is over in this position: a side has borne off all 15 checkers")
     games = check_games(games)
-    if policy not in _POLICIES:
-        raise ValueError(f"unknown policy {policy!r}: choose one of {', '.join(_POLICIES)}")
-    if engine not in ENGINES:
-        raise ValueError(f"unknown engine {engine!r}: choose one of {', '.join(ENGINES)}")
+    check_policy_engine(policy, engine)
     if state is None:
         state = MatchState.money()
     if not isinstance(state, MatchState):
@@ -364,7 +356,7 @@ def _setup(position, games, seed, workers, policy, engine, state, x, jacoby, ope
             raise ValueError(f"cube efficiency x must be a number in [0, 1] or None, got {x!r}")
         x = float(x)
     if opening is None:
-        opening = bool(np.array_equal(pos.board, Position.parse("start").board))
+        opening = bool(np.array_equal(pos.board, START_BOARD))
     elif not isinstance(opening, (bool, np.bool_)):
         raise ValueError(f"opening must be True, False or None, got {opening!r}")
     if progress is not None and not callable(progress):
@@ -393,6 +385,21 @@ def _setup(position, games, seed, workers, policy, engine, state, x, jacoby, ope
                   block_size=block_size, cub=cub, make_policy=make_policy, evaluator=evaluator,
                   board=board, opts=opts, jac=jac, max_cube=max_cube, x=x, opening=bool(opening),
                   table=table, tables=tables)
+
+
+def cubeful_settings(su: _Setup, policy: str, engine: str, **extra) -> dict:
+    """The settings of a cubeful run (:func:`cubeful_rollout`, cube rollouts):
+    :func:`fastbg.rollouts.settings.rollout_settings` with the cube, match and rules of
+    ``su``; ``extra`` (more settings of the kind of run) comes first."""
+    st = su.state
+    return rollout_settings(
+        policy=policy, seed=su.entropy, games=int(su.games), block_size=su.block_size,
+        vr=False, first_roll="opening" if su.opening else "rolled", engine=engine, **extra,
+        cube_decisions="Janowski's model on the nn's 0-ply probabilities", x=su.x,
+        cube=int(st.cube), cube_owner=st.cube_owner, jacoby=su.jac,
+        match_length=st.match_length, score=list(st.score) if st.score else None,
+        holland=bool(st.holland), holland_wait=su.opts["holland_wait"],
+        met=None if su.table is None else (su.table.name or str(su.table.source)))
 
 
 def cubeful_rollout(
@@ -506,43 +513,33 @@ def cubeful_rollout(
     """
     su = _setup(position, games, seed, workers, policy, engine, state, x, jacoby, opening,
                 progress, met)
-    games, state, entropy, nworkers, block_size = (su.games, su.state, su.entropy,
-                                                   su.nworkers, su.block_size)
-    cub, make_policy, evaluator, board, opts = (su.cub, su.make_policy, su.evaluator,
-                                                su.board, su.opts)
-    jac, max_cube, x, opening, table, tables = (su.jac, su.max_cube, su.x, su.opening,
-                                                su.table, su.tables)
+    state = su.state
+
     def block(k, n, bitgen):
         # One checker policy per block: nn-1ply keeps a workspace per instance.
-        return cub.cubeful_block(board, n, bitgen, make_policy(policy), evaluator, **opts)
+        return su.cub.cubeful_block(su.board, n, bitgen, su.make_policy(policy), su.evaluator,
+                                    **su.opts)
 
     t0 = time.perf_counter()
-    run = run_blocks(board, int(games), entropy, engine=engine, workers=nworkers,
-                     progress=progress, block_size=block_size, block=block,
+    run = run_blocks(su.board, int(su.games), su.entropy, engine=engine, workers=su.nworkers,
+                     progress=progress, block_size=su.block_size, block=block,
                      on_interrupt=on_interrupt,
                      counts_shape=(len(RESULT_CLASSES), N_CUBE_VALUES))
     seconds = time.perf_counter() - t0
-    st = cubeful_statistics(run.counts, state.cube, state.cube_owner, jac)
+    st = cubeful_statistics(run.counts, state.cube, state.cube_owner, su.jac)
     extra = {}
     if not state.is_money:
-        ms = match_statistics(run.counts, tables[0], state.cube)
+        ms = match_statistics(run.counts, su.tables[0], state.cube)
         st["equity"], st["stderr"] = ms["equity"], ms["stderr"]
         extra = dict(match_length=state.match_length, score=tuple(state.score),
                      mwc=ms["mwc"], mwc_stderr=ms["mwc_stderr"],
-                     met=table.name or str(table.source))
+                     met=su.table.name or str(su.table.source))
     return CubefulRolloutResult(
         equity=st["equity"], stderr=st["stderr"], counts=run.counts, games=run.games,
-        seed=entropy, seconds=seconds, outcomes=st["outcomes"], doubled=st["doubled"],
-        passed=st["passed"], mean_cube=st["mean_cube"], engine=engine, policy=policy, x=x,
-        cube=int(state.cube), cube_owner=state.cube_owner, max_cube=max_cube, jacoby=jac,
-        opening=bool(opening), workers=nworkers, interrupted=run.interrupted,
-        settings=rollout_settings(
-            policy=policy, seed=entropy, games=int(games), block_size=block_size, vr=False,
-            first_roll="opening" if opening else "rolled", engine=engine,
-            cube_decisions="Janowski's model on the nn's 0-ply probabilities",
-            x=x, cube=int(state.cube), cube_owner=state.cube_owner, jacoby=jac,
-            match_length=state.match_length, score=list(state.score) if state.score else None,
-            holland=bool(state.holland), holland_wait=opts["holland_wait"],
-            met=extra.get("met") or None),
+        seed=su.entropy, seconds=seconds, outcomes=st["outcomes"], doubled=st["doubled"],
+        passed=st["passed"], mean_cube=st["mean_cube"], engine=engine, policy=policy, x=su.x,
+        cube=int(state.cube), cube_owner=state.cube_owner, max_cube=su.max_cube, jacoby=su.jac,
+        opening=su.opening, workers=su.nworkers, interrupted=run.interrupted,
+        settings=cubeful_settings(su, policy, engine),
         **extra,
     )

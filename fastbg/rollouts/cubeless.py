@@ -8,7 +8,7 @@ from typing import Callable
 
 import numpy as np
 
-from ..engine import ENGINES, get_engine
+from ..engine import get_engine
 from ..formats.dice import parse_dice
 from ..game.outcomes import OUTCOME_INDICATORS, PROBABILITY_KEYS
 from ..game.parse import position_and_roll
@@ -16,7 +16,7 @@ from ..reference import evaluator as _ref_evaluator
 from ..reference import luck as _luck
 from ..reference.board import START_BOARD
 from ..reference.policies import POLICIES as _ENGINE_POLICIES
-from .blocks import (block_size_for, check_games, n_blocks, resolve_workers, run_blocks,
+from .blocks import (block_size_for, check_games, check_policy_engine, n_blocks, resolve_workers, run_blocks,
                      stratified_rolls)
 from .settings import rollout_settings
 
@@ -518,10 +518,7 @@ def rollout(
     if pos.game_over:
         raise ValueError("the game is over in this position: a side has borne off all 15 checkers")
     games = check_games(games)
-    if policy not in POLICIES:
-        raise ValueError(f"unknown policy {policy!r}: choose one of {', '.join(POLICIES)}")
-    if engine not in ENGINES:
-        raise ValueError(f"unknown engine {engine!r}: choose one of {', '.join(ENGINES)}")
+    check_policy_engine(policy, engine)
     dice = _check_dice(dice)
     if rolled is not None:
         if dice is None:

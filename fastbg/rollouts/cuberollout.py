@@ -14,16 +14,15 @@ from __future__ import annotations
 
 import math
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Callable
 
 import numpy as np
 
 from ..cube.money import cube_action
 from .blocks import run_blocks
-from .cubeful import (N_CUBE_VALUES, RESULT_CLASSES, _setup, holland_wait, match_cells,
+from .cubeful import (N_CUBE_VALUES, RESULT_CLASSES, _setup, cubeful_settings, match_cells,
                       result_points)
-from .settings import rollout_settings
 
 __all__ = ["cube_rollout", "CubeRolloutResult"]
 
@@ -174,16 +173,12 @@ def cube_rollout(
     """
     su = _setup(position, games, seed, workers, policy, engine, state, x, False, False,
                 progress, met)
-    st = su.state
-    if st.rolls_played is None and holland_wait(st, False, su.pos.board):
-        st = replace(st, rolls_played=0)      # the starting position: no roll played yet
+    st = su.state.for_position(su.pos.board)   # the start: no roll played yet (Holland)
     can = st.may_double
     v_nd, v_dt, dp = _values(su)
-    base = dict(su.opts)
-    base["holland_wait"] = holland_wait(st, False, su.pos.board)
-    line_opts = [dict(base, root_decision=False)]
+    line_opts = [dict(su.opts, root_decision=False)]
     if can:
-        line_opts.append(dict(base, cube=2 * st.cube, cube_owner="opponent"))
+        line_opts.append(dict(su.opts, cube=2 * st.cube, cube_owner="opponent"))
     vals = (v_nd, v_dt)
 
     def block(k, n, _bitgen):
@@ -231,15 +226,9 @@ def cube_rollout(
     else:
         dt = se_dt = se_diff = z_double = z_take = dp = nan
         action = "No double"
-    settings = rollout_settings(
-        policy=policy, seed=su.entropy, games=int(su.games), block_size=su.block_size,
-        vr=False, first_roll="rolled", engine=engine, dice_method="pseudo-random, a stream "
-        "per trial shared by both lines", method="cube rollout (No double and Double/take)",
-        cube_decisions="Janowski's model on the nn's 0-ply probabilities", x=su.x,
-        cube=int(st.cube), cube_owner=st.cube_owner, jacoby=su.jac,
-        match_length=st.match_length, score=list(st.score) if st.score else None,
-        holland=bool(st.holland), holland_wait=base["holland_wait"],
-        met=None if su.table is None else (su.table.name or str(su.table.source)))
+    settings = cubeful_settings(
+        su, policy, engine, dice_method="pseudo-random, a stream per trial shared by both lines",
+        method="cube rollout (No double and Double/take)")
     return CubeRolloutResult(
         nd=nd, dt=dt, dp=dp, stderr={"nd": se_nd, "dt": se_dt, "dt_minus_nd": se_diff},
         action=action, z={"double": z_double, "take": z_take}, games=n, counts=run.counts,

@@ -16,14 +16,15 @@ from typing import Callable
 
 import numpy as np
 
-from ..engine import ENGINES, get_engine
+from ..engine import get_engine
 from ..formats.dice import parse_dice
 from ..game.outcomes import PROBABILITY_KEYS
 from ..game.parse import position_and_roll
 from ..game.plays import find_play, legal_plays
-from .blocks import block_size_for, check_games, n_blocks, resolve_workers, run_blocks, stratified_rolls
+from .blocks import (block_size_for, check_games, check_policy_engine, n_blocks, resolve_workers,
+                     run_blocks, stratified_rolls)
 from ..reference.board import outcome
-from .cubeless import (DEFAULT_POLICY, INDICATORS6, POLICIES, VR_PREFILTER, _check_seed,
+from .cubeless import (DEFAULT_POLICY, INDICATORS6, VR_PREFILTER, _check_seed,
                        check_flag, resolve_vr, vr_statistics)
 from .settings import rollout_settings
 
@@ -298,10 +299,7 @@ def rollout_plays(
         raise ValueError("the game is over in this position: a side has borne off all 15 checkers")
     dice = _dice(dice, rolled)
     games = check_games(games)
-    if policy not in POLICIES:
-        raise ValueError(f"unknown policy {policy!r}: choose one of {', '.join(POLICIES)}")
-    if engine not in ENGINES:
-        raise ValueError(f"unknown engine {engine!r}: choose one of {', '.join(ENGINES)}")
+    check_policy_engine(policy, engine)
     vr = resolve_vr(vr, policy)
     quasi_random = check_flag("quasi_random", quasi_random)
     if isinstance(max_plays, bool) or not isinstance(max_plays, (int, np.integer)) or max_plays < 1:
@@ -347,8 +345,8 @@ def rollout_plays(
         q = stratified_rolls(entropy, k * block_size, n, False) if quasi_random else None
         buf = np.empty((1, 6))
         cls = np.empty(1, dtype=np.int8)
-        for c, cand in ((i, cands[g]) for i, g in enumerate(sel)):
-            g = sel[c]
+        for c, g in enumerate(sel):     # c: the row of this block, g: the candidate
+            cand = cands[g]
             if cand.over:
                 cls_over = _exact_class(cand.board)
                 x[c] = INDICATORS6[cls_over]
@@ -394,7 +392,7 @@ def rollout_plays(
             stages.append((list(active), run.games, run.counts, run.sums))
         offset[0] = stop
         if prune_se is not None and run.games and offset[0] < nblocks and len(active) > 1:
-            active[:] = _survivors(stages, C, float(prune_se))
+            active[:] = _survivors(stages, float(prune_se))
     seconds = time.perf_counter() - t0
     n = sum(st[1] for st in stages)
     out = _staged_statistics(cands, stages, C) if n else []
@@ -477,7 +475,7 @@ def _paired(stages, a: int, b: int) -> tuple[int, float, float]:
     return n, float(mean), se
 
 
-def _survivors(stages, C: int, k: float) -> list[int]:
+def _survivors(stages, k: float) -> list[int]:
     """The candidates of the last stage not more than ``k`` paired standard errors behind
     the best of them (by their equity over all the stages they played)."""
     sel = stages[-1][0]
