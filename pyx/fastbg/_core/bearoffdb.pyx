@@ -980,7 +980,7 @@ cdef int _build2(playgen_t* g, int* pstart, int* plays, int* order) noexcept nog
     cdef int pips[BO2_SIDES]
     cdef int start[2 * 36 + 2]
     cdef Py_ssize_t pair, pq
-    cdef double acc, best, v, sc, so, sx, bc, bo, bx, vc, vo, vx, dbl, ec, eo
+    cdef double acc, best, v, sc, so, sx, bc, bo, bx, vc, vo, vx, dbl
     # the distinct plays of each side and roll, as slots in increasing index order
     for s in range(1, BO2_SIDES):
         for r in range(NROLLS):
@@ -1093,17 +1093,13 @@ cdef object _db2_read_cache(size_t npair):
 cdef void _db2_write_cache(size_t npair) noexcept:
     """Save the built tables (atomically: a temporary file, then a rename); a cache that
     cannot be written is skipped (the next process builds the database again)."""
-    cdef double[:, ::1] v
-    cdef size_t i
     path = db2_cache_path()
     try:
         arr = np.empty((4, npair), dtype=np.float64)
-        v = arr
-        for i in range(npair):
-            v[0, i] = g2_win[i]
-            v[1, i] = g2_rc[i]
-            v[2, i] = g2_ro[i]
-            v[3, i] = g2_rx[i]
+        arr[0] = np.asarray(<double[:npair]>g2_win)
+        arr[1] = np.asarray(<double[:npair]>g2_rc)
+        arr[2] = np.asarray(<double[:npair]>g2_ro)
+        arr[3] = np.asarray(<double[:npair]>g2_rx)
         os.makedirs(os.path.dirname(path), exist_ok=True)
         tmp = f"{path}.{os.getpid()}.tmp"
         with open(tmp, "wb") as f:
@@ -1122,63 +1118,61 @@ cdef int ensure_db2() except -1:
         return 0
     cdef double t0 = time.perf_counter()
     cdef size_t npair = <size_t>BO2_SIDES * BO2_SIDES
-    cdef double[:, ::1] c
-    cached = _db2_read_cache(npair)
-    if cached is not None:
-        c = cached
-        g2_win = <double*>malloc(npair * sizeof(double))
-        g2_rc = <double*>malloc(npair * sizeof(double))
-        g2_ro = <double*>malloc(npair * sizeof(double))
-        g2_rx = <double*>malloc(npair * sizeof(double))
-        if g2_win == NULL or g2_rc == NULL or g2_ro == NULL or g2_rx == NULL:
-            free(g2_win)
-            free(g2_rc)
-            free(g2_ro)
-            free(g2_rx)
-            g2_win = g2_rc = g2_ro = g2_rx = NULL
-            raise MemoryError("two-sided bear-off database")
-        memcpy(g2_win, &c[0, 0], npair * sizeof(double))
-        memcpy(g2_rc, &c[1, 0], npair * sizeof(double))
-        memcpy(g2_ro, &c[2, 0], npair * sizeof(double))
-        memcpy(g2_rx, &c[3, 0], npair * sizeof(double))
-        g2_build_seconds = time.perf_counter() - t0
-        _g2_source = "cache"
-        g2_ready = 1
-        return 0
-    _ensure_succ()
-    cdef playgen_t* g = _new_playgen()
-    cdef int* pstart = <int*>malloc((BO2_SIDES * NROLLS + 1) * sizeof(int))
-    cdef int* plays = <int*>malloc(BO2_SIDES * NROLLS * 8 * sizeof(int))
-    cdef int* order = <int*>malloc(npair * sizeof(int))
     cdef double* w = <double*>calloc(npair, sizeof(double))
     cdef double* rc = <double*>calloc(npair, sizeof(double))
     cdef double* ro = <double*>calloc(npair, sizeof(double))
     cdef double* rx = <double*>calloc(npair, sizeof(double))
-    cdef int rc_ = -2
-    if g != NULL and pstart != NULL and plays != NULL and order != NULL and w != NULL \
-            and rc != NULL and ro != NULL and rx != NULL:
-        g2_win, g2_rc, g2_ro, g2_rx = w, rc, ro, rx
-        # The GIL is held on purpose: no other thread can start a second build.
-        rc_ = _build2(g, pstart, plays, order)
-    free(g)
-    free(pstart)
-    free(plays)
-    free(order)
-    if rc_ != 0:
-        g2_win = g2_rc = g2_ro = g2_rx = NULL
+    if w == NULL or rc == NULL or ro == NULL or rx == NULL:
         free(w)
         free(rc)
         free(ro)
         free(rx)
-        if rc_ == -2:
-            raise MemoryError("two-sided bear-off database")
-        raise RuntimeError("two-sided bear-off database: a play buffer overflowed")
+        raise MemoryError("two-sided bear-off database")
+    cdef double[:, ::1] c
+    cdef playgen_t* g = NULL
+    cdef int* pstart = NULL
+    cdef int* plays = NULL
+    cdef int* order = NULL
+    cdef int rc_ = 0
+    cached = _db2_read_cache(npair)
+    if cached is not None:
+        c = cached
+        memcpy(w, &c[0, 0], npair * sizeof(double))
+        memcpy(rc, &c[1, 0], npair * sizeof(double))
+        memcpy(ro, &c[2, 0], npair * sizeof(double))
+        memcpy(rx, &c[3, 0], npair * sizeof(double))
+        g2_win, g2_rc, g2_ro, g2_rx = w, rc, ro, rx
+    else:
+        _ensure_succ()
+        g = _new_playgen()
+        pstart = <int*>malloc((BO2_SIDES * NROLLS + 1) * sizeof(int))
+        plays = <int*>malloc(BO2_SIDES * NROLLS * 8 * sizeof(int))
+        order = <int*>malloc(npair * sizeof(int))
+        rc_ = -2
+        if g != NULL and pstart != NULL and plays != NULL and order != NULL:
+            g2_win, g2_rc, g2_ro, g2_rx = w, rc, ro, rx
+            # The GIL is held on purpose: no other thread can start a second build.
+            rc_ = _build2(g, pstart, plays, order)
+        free(g)
+        free(pstart)
+        free(plays)
+        free(order)
+        if rc_ != 0:
+            g2_win = g2_rc = g2_ro = g2_rx = NULL
+            free(w)
+            free(rc)
+            free(ro)
+            free(rx)
+            if rc_ == -2:
+                raise MemoryError("two-sided bear-off database")
+            raise RuntimeError("two-sided bear-off database: a play buffer overflowed")
+        if not g_ready:
+            _free_succ()
     g2_build_seconds = time.perf_counter() - t0
     g2_ready = 1
-    _g2_source = "built"
-    if not g_ready:
-        _free_succ()
-    _db2_write_cache(npair)
+    _g2_source = "cache" if cached is not None else "built"
+    if cached is None:
+        _db2_write_cache(npair)
     return 0
 
 
