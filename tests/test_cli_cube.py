@@ -479,7 +479,7 @@ def test_gammon_values_json_csv(capsys):
     (["cube", AT_LIMIT, "--cube", "2048"], "above the cube limit 1024 (the XGID's max cube"),
     (["cube", "start", "--cube", "8", "--owner", "player", "--max-cube", "4"],
      "above the cube limit 4 (--max-cube)"),
-    (["cube", "start", "--max-cube", "3"], "max_cube 3 is not a power of two"),
+    (["cube", "start", "--max-cube", "3"], "--max-cube 3 is not a power of two"),
     (["cube", "XGID=-ABBCBCAA-------aaacbbbba-:11:1:1:00:0:0:0:0:10"], "cube 2048 is above"),
     (["cube", "start", "--bogus"], "fastbg cube: error: unrecognized arguments: --bogus"),
     (["met", "--frob"], "fastbg met: error: unrecognized arguments: --frob"),

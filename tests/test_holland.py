@@ -35,12 +35,34 @@ def test_state_may_double_after_two_rolls_each(rolls, may):
 
 
 def test_rule_off_pre_crawford_or_crawford_game_changes_nothing():
-    assert MatchState(**POST, holland=False, rolls_played=0).may_double
-    assert MatchState(match_length=5, score=(1, 2), holland=True, rolls_played=0).may_double
-    crawford = MatchState(**POST, crawford=True, holland=True, rolls_played=0)
+    # the rule is a setting of the match: on at any score, it acts post-Crawford only
+    assert MatchState(match_length=5, score=(1, 2), holland=True).may_double
+    crawford = MatchState(**POST, crawford=True, holland=True)
     assert not crawford.may_double and "Crawford" in crawford.why_not_double
-    with pytest.raises(ValueError, match="negative"):
-        MatchState(**POST, holland=True, rolls_played=-1)
+    assert MatchState(**POST, holland=False).may_double
+
+
+@pytest.mark.parametrize("fields,why", [
+    (dict(POST, holland=False, rolls_played=0), "Holland rule only: it is not on"),
+    (dict(match_length=5, score=(1, 2), holland=True, rolls_played=0), "not post-Crawford"),
+    (dict(POST, crawford=True, holland=True, rolls_played=0), "is the Crawford game"),
+    (dict(rolls_played=1), "not money play"),
+    (dict(POST, holland=True, rolls_played=-1), "negative"),
+])
+def test_rolls_played_only_where_the_rule_counts_them(fields, why):
+    with pytest.raises(ValueError, match=why):
+        MatchState(**fields)
+
+
+def test_cli_refuses_rolls_played_where_the_rule_does_not_count_them(capsys):
+    from fastbg.cli import main
+    assert main(["cube", "start", "--match-length", "5", "--score", "1-2", "--holland",
+                 "--rolls-played", "2"]) == 2
+    err = capsys.readouterr().err
+    assert "post-Crawford games only" in err and "Traceback" not in err
+    assert main(["cube", "start", "--match-length", "5", "--score", "1-4",
+                 "--rolls-played", "2"]) == 2
+    assert "give --holland too" in capsys.readouterr().err
 
 
 def test_a_rollout_from_the_start_of_the_game_counts_the_rolls():

@@ -171,7 +171,7 @@ def test_swapped_is_the_other_view(state):
         ({"match_length": 7, "score": (6, 6), "crawford": True},
          "both sides are 1-away, so the Crawford game has been played"),
         ({"match_length": 1, "crawford": True},
-         "crawford=True in a 1-point match: a 1-point match has no Crawford game"),
+         "a Crawford game in a 1-point match: a 1-point match has no Crawford game"),
         ({"match_length": 7, "cube": 2}, "a centred 2-cube in a 7-point match: .*automatic "
                                          "doubles, which are for money play"),
         ({"match_length": 3, "score": (1, 0), "cube": 64, "cube_owner": "centred"},

@@ -39,7 +39,7 @@ def test_min_games_and_the_maximum():
         rollout("start", 100, seed=1, until_se=0)
     with pytest.raises(ValueError, match="give until_se"):
         rollout("start", 100, seed=1, min_games=10)
-    with pytest.raises(ValueError, match="more than games"):
+    with pytest.raises(ValueError, match="more than the games asked for"):
         rollout("start", 100, seed=1, until_se=0.1, min_games=1000)
 
 
@@ -109,21 +109,36 @@ def test_cubeful_results_carry_their_settings(capsys):
 
 def test_prune_se_drops_hopeless_plays_at_fixed_stages():
     from fastbg import rollout_plays
-    kw = dict(games=8000, seed=1, policy="pubeval", top=5, prune_se=3)
+    from fastbg.rollouts.plays import PLAYS_BLOCK_SIZE, PRUNE_STAGE
+    stage = PRUNE_STAGE * PLAYS_BLOCK_SIZE
+    kw = dict(games=4 * stage, seed=1, policy="pubeval", top=5, prune_se=3)
     a = rollout_plays("start", "31", workers=1, **kw)
     b = rollout_plays("start", "31", workers=2, **kw)
     assert a.plays == b.plays                     # where plays are dropped: seed and settings only
     best = a.plays[0]
-    assert best["games"] == 8000 and not best["pruned"] and best["p_best"] is not None
+    assert best["games"] == 4 * stage and not best["pruned"] and best["p_best"] is not None
     pruned = [p for p in a.plays if p["pruned"]]
     assert pruned, "8/5 6/5 is far ahead of the other 3-1 plays for pubeval"
     for p in pruned:
-        assert p["games"] % 2000 == 0 and 2000 <= p["games"] < 8000 and p["p_best"] is None
+        assert p["games"] % stage == 0 and stage <= p["games"] < 4 * stage and p["p_best"] is None
         assert p["diff"] < 0 and p["diff_stderr"] > 0
-    assert a.settings["prune"] == {"prune_se": 3.0, "min_games": None, "stage_blocks": 2}
-    # min_games holds the pruning back
-    c = rollout_plays("start", "31", workers=2, min_games=6000, **kw)
-    assert all(p["games"] >= 6000 for p in c.plays)
+    assert a.settings["prune"] == {"prune_se": 3.0, "min_games": stage, "stage_games": stage}
+    # min_games holds the pruning back ...
+    c = rollout_plays("start", "31", workers=2, min_games=3 * stage, **kw)
+    assert all(p["games"] >= 3 * stage for p in c.plays)
+    assert c.settings["prune"]["min_games"] == 3 * stage
+    # ... or brings it forward, to the first whole block at or after it
+    d = rollout_plays("start", "31", workers=2, min_games=100, **kw)
+    assert d.settings["prune"]["min_games"] == PLAYS_BLOCK_SIZE
+    dropped = [p["games"] for p in d.plays if p["pruned"]]
+    assert dropped and all((n - PLAYS_BLOCK_SIZE) % stage == 0 for n in dropped)
+
+
+def test_prune_se_prunes_within_the_default_game_count():
+    # the CLI's default of 1,296 games is two stages, so a clearly worse play is dropped
+    from fastbg import rollout_plays
+    r = rollout_plays("start", "31", games=1296, seed=3, policy="pubeval", top=5, prune_se=3)
+    assert any(p["pruned"] and p["games"] == 648 for p in r.plays)
 
 
 def test_without_pruning_every_play_plays_every_game():
@@ -138,8 +153,10 @@ def test_without_pruning_every_play_plays_every_game():
 
 def test_cli_prune_se(capsys):
     assert main(["moves", "start", "31", "--rollout", "--top", "4", "--prune-se", "--games",
-                 "6000", "--seed", "1", "--policy", "pubeval", "--no-progress"]) == 0
-    assert "pruned" in capsys.readouterr().out
+                 "2592", "--seed", "1", "--policy", "pubeval", "--no-progress"]) == 0
+    out = capsys.readouterr().out
+    assert "pruned" in out and "2,592 games a play, fewer for the pruned plays" in out
+    assert "3 SE behind the best dropped after 648 games and every 648 after" in out
     assert main(["moves", "start", "31", "--rollout", "--prune-se", "0"]) == 2
     assert main(["moves", "start", "31", "--min-games", "10", "--rollout"]) == 2
     assert main(["moves", "start", "31", "--prune-se", "3"]) == 2

@@ -132,6 +132,17 @@ def _join_dash_values(parser, argv: list[str]) -> list[str]:
     return out
 
 
+def _option_names(message: str, args) -> str:
+    """An error of the Python layer in the CLI's words: a keyword argument that is also one
+    of this command's options (``min_games``, ``until_se``...) is named as the option
+    (``--min-games``), so the message says what to change on the command line."""
+    names = sorted((k for k in vars(args) if "_" in k), key=len, reverse=True)
+    if not names:
+        return message
+    return re.sub(r"(?<![\w-])(" + "|".join(map(re.escape, names)) + r")(?![\w(])",
+                  lambda m: "--" + m.group(1).replace("_", "-"), message)
+
+
 def main(argv=None) -> int:
     """Entry point of the ``fastbg`` console script; returns the exit status."""
     if signal.getsignal(signal.SIGINT) is _interrupted_at_start:
@@ -152,7 +163,7 @@ def main(argv=None) -> int:
         sys.stdout.flush()  # a full disk or closed pipe is reported here, not at exit
         return code
     except ValueError as exc:
-        sys.stderr.write(f"fastbg {args.command}: error: {shorten(str(exc))}\n")
+        sys.stderr.write(f"fastbg {args.command}: error: {shorten(_option_names(str(exc), args))}\n")
         return EXIT_USAGE
     except ImportError as exc:
         sys.stderr.write(f"fastbg {args.command}: error: {shorten(str(exc))}\n")

@@ -88,14 +88,14 @@ def _cube_state(args):
             raise ValueError(f"--cube {args.cube} is above the cube limit {limit} ({source})"
                              + ("" if args.max_cube is not None
                                 else "; give --max-cube to raise it"))
+    if args.rolls_played is not None and not fields["holland"]:
+        raise ValueError("--rolls-played is for the Holland rule: give --holland too")
     try:
         state = MatchState(**fields)
     except ValueError as exc:
         carried = base != MatchState()
         raise ValueError(f"{exc}" + (" (POSITION's state with the options given)"
                                      if carried and given else "")) from None
-    if args.rolls_played is not None and not state.holland:
-        raise ValueError("--rolls-played is for the Holland rule: give --holland too")
     if state.holland:
         state = state.for_position(pos.board)     # the starting position: no roll played yet
     if args.met is not None and state.is_money:

@@ -103,7 +103,8 @@ class MatchState:
         ``rolls_played``).
     rolls_played : int, optional
         Rolls (plays of either side, the opening roll's included) already made in this
-        game, for the Holland rule. ``None`` (default): unknown, taken as "both sides have
+        game, for the Holland rule: only with ``holland`` in a post-Crawford game
+        (``ValueError`` otherwise). ``None`` (default): unknown, taken as "both sides have
         played two", so the rule no longer restricts the cube.
     max_cube : int
         Largest cube value allowed, a power of two >= ``cube`` (eXtreme Gammon's "max cube";
@@ -145,7 +146,7 @@ class MatchState:
         if self.rolls_played is not None:
             n = _whole("rolls_played", self.rolls_played)
             if n < 0:
-                raise ValueError(f"rolls_played {n} is negative")
+                raise ValueError(f"the rolls played ({n}) cannot be negative")
             put(self, "rolls_played", n)
         cube = _whole("cube", self.cube)
         if not _power_of_two(cube):
@@ -161,7 +162,7 @@ class MatchState:
             )
         if cube == 1 and self.cube_owner != "centred":
             raise ValueError(
-                f"a 1-cube is centred (cube_owner={self.cube_owner!r}): nobody owns an "
+                f"a 1-cube is centred (owner {self.cube_owner!r} given): nobody owns an "
                 "unturned cube"
             )
         length = _whole("match_length", self.match_length)
@@ -191,9 +192,12 @@ class MatchState:
                     "match_length for match play"
                 )
             if flags["crawford"]:
-                raise ValueError("crawford=True in money play: the Crawford rule is for matches")
+                raise ValueError("the Crawford rule is for matches, not money play (a match length of 0)")
             if flags["holland"]:
-                raise ValueError("holland=True in money play: the Holland rule is for matches")
+                raise ValueError("the Holland rule is for matches, not money play (a match length of 0)")
+            if self.rolls_played is not None:
+                raise ValueError("the rolls played count for the Holland rule, which is for "
+                                 "matches, not money play")
             return
         if max(score) >= length:
             raise ValueError(
@@ -201,13 +205,13 @@ class MatchState:
                 "has already won it (scores are below the match length)"
             )
         if flags["jacoby"]:
-            raise ValueError("jacoby=True in match play: the Jacoby rule is for money play")
+            raise ValueError("the Jacoby rule is for money play, not a match")
         if flags["beaver"]:
-            raise ValueError("beaver=True in match play: beavers are for money play")
+            raise ValueError("beavers are for money play, not a match")
         if flags["crawford"]:
             if length == 1:
                 raise ValueError(
-                    "crawford=True in a 1-point match: a 1-point match has no Crawford game "
+                    "a Crawford game in a 1-point match: a 1-point match has no Crawford game "
                     "(the Crawford game is the one after a side first reaches 1-away, and "
                     "here both sides start 1-away); its one game is played with a dead "
                     "cube, as any win takes the match"
@@ -220,10 +224,20 @@ class MatchState:
                     else "neither side is 1-away"
                 )
                 raise ValueError(
-                    f"crawford=True at {score[0]}-{score[1]} in {an(length)}-point match: {why}"
+                    f"no Crawford game at {score[0]}-{score[1]} in {an(length)}-point match: {why}"
                 )
             if cube != 1:
                 raise ValueError(f"cube {cube} in the Crawford game: nobody may double in it")
+        if self.rolls_played is not None:
+            if not flags["holland"]:
+                raise ValueError("the rolls played count for the Holland rule only: it is not "
+                                 "on")
+            if not self.post_crawford:
+                raise ValueError(
+                    f"the rolls played count for the Holland rule, which applies in "
+                    f"post-Crawford games only; {score[0]}-{score[1]} in "
+                    f"{an(length)}-point match is "
+                    + ("the Crawford game" if flags["crawford"] else "not post-Crawford"))
         if cube != 1 and self.cube_owner == "centred":
             raise ValueError(
                 f"a centred {cube}-cube in {an(length)}-point match: a cube above 1 stays "
@@ -273,7 +287,7 @@ class MatchState:
         ``opening`` (the game begins with the opening roll) or ``board`` the starting
         position; otherwise itself (an unknown count means "both sides have played two").
         """
-        if self.rolls_played is None and (opening or (
+        if self.rolls_played is None and self.holland and self.post_crawford and (opening or (
                 board is not None and np.array_equal(board, START_BOARD))):
             return replace(self, rolls_played=0)
         return self

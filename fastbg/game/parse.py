@@ -43,7 +43,7 @@ def parse_game(text):
     ((4, 2), 9, 2, 'opponent', (5, 2))
     """
     if not isinstance(text, str):
-        raise ValueError(f"parse_game reads text, got {type(text).__name__}")
+        raise ValueError(f"a position is text, got {type(text).__name__}")
     s = text.strip()
     if s.lower() == "start":
         return Position.start(), MatchState(), None
@@ -56,13 +56,13 @@ def parse_game(text):
             if mid.double_offered:
                 raise ValueError(
                     f"{text!r}: a double is offered and the opponent must take or pass; "
-                    "parse_game reads a position to roll or play (the same cube decision "
+                    "only positions to roll or play are read (the same cube decision "
                     "before the double has the double bit cleared)"
                 )
             if mid.resign:
                 raise ValueError(
-                    f"{text!r}: a resignation is offered; parse_game reads a position to "
-                    "roll or play"
+                    f"{text!r}: a resignation is offered; only positions to roll or play "
+                    "are read"
                 )
             return Position(board), mid.state, mid.dice
         if len(head) == 26:
@@ -82,7 +82,7 @@ def parse_game(text):
     if game.cube_action is not None:
         raise ValueError(
             f"{text!r}: the dice field is {game.cube_action!r}, a cube action pending for "
-            "the opponent; parse_game reads a position to roll or play (write '00' for the "
+            "the opponent; only positions to roll or play are read (write '00' for the "
             "same cube decision before the double)"
         )
     return Position(game.board), game.state, game.dice

@@ -604,7 +604,7 @@ def rollout(
         if min_games is not None:
             min_games = check_games(min_games)
             if min_games > games:
-                raise ValueError(f"min_games ({min_games:,}) is more than games ({games:,}), "
+                raise ValueError(f"min_games ({min_games:,}) is more than the games asked for ({games:,}), "
                                  "the most the run may play")
         floor = min_games or 2
 

@@ -35,8 +35,12 @@ __all__ = ["rank_plays", "rollout_plays", "RankedPlay", "PlaysRolloutResult", "D
 DEFAULT_WITHIN = 0.10
 #: ... and at most this many.
 DEFAULT_MAX_PLAYS = 8
-#: With pruning, the candidates are reconsidered after every this many blocks (a fixed
-#: number, not the worker count, so where plays are dropped depends only on the seed).
+#: Games per block of a candidate rollout (9 x 36, so that quasi-random dice are balanced
+#: in every block; slower policies use their smaller :func:`block_size_for`).
+PLAYS_BLOCK_SIZE = 324
+#: With pruning, the candidates are reconsidered after the minimum and then after every this
+#: many blocks (a fixed number, not the worker count, so where plays are dropped depends only
+#: on the seed).
 PRUNE_STAGE = 2
 
 _KEYS6 = (*PROBABILITY_KEYS, "equity")
@@ -264,14 +268,15 @@ def rollout_plays(
         Quasi-random dice, as :func:`fastbg.rollout`: the opponent's first reply and the
         roll after it stratified over the games, the same for every candidate.
     prune_se : float, optional
-        Stop rule: once ``min_games`` are in, after every :data:`PRUNE_STAGE` blocks drop the
+        Stop rule: once ``min_games`` are in, and then after every :data:`PRUNE_STAGE` blocks
+        (648 games), drop the
         plays more than ``prune_se`` standard errors of the paired difference behind the
         best; they keep the games they played (``games`` and ``pruned`` in their row). The
         stages are fixed block ranges, so the result depends only on the seed and the
         settings. ``None`` (default): every candidate plays every game.
     min_games : int, optional
-        With ``prune_se``: no pruning before this many games (default :data:`PRUNE_STAGE`
-        blocks).
+        With ``prune_se``: no pruning before this many games (rounded up to whole blocks of
+        :data:`PLAYS_BLOCK_SIZE` games; default :data:`PRUNE_STAGE` blocks, 648 games).
     progress, on_interrupt : callable, optional
         As :func:`fastbg.rollout`; ``progress`` counts games per candidate.
 
@@ -312,7 +317,7 @@ def rollout_plays(
         raise ValueError(f"{dice[0]}-{dice[1]} has no legal play here: nothing to compare")
     cands = _candidates(ranked, top, plays, pos, dice, engine, within, max_plays)
     C = len(cands)
-    block_size = block_size_for(policy)
+    block_size = min(block_size_for(policy), PLAYS_BLOCK_SIZE)
     nworkers = resolve_workers(workers)
     nworkers = 1 if engine == "python" else min(nworkers, n_blocks(games, block_size))
     eng = get_engine(engine)
@@ -326,7 +331,7 @@ def rollout_plays(
         if min_games is not None:
             min_games = check_games(min_games)
             if min_games > games:
-                raise ValueError(f"min_games ({min_games:,}) is more than games ({games:,})")
+                raise ValueError(f"min_games ({min_games:,}) is more than the games asked for ({games:,})")
     elif min_games is not None:
         raise ValueError("min_games is for pruning: give prune_se too")
     active = list(range(C))     # the candidates the blocks play (pruning shrinks it)
@@ -376,12 +381,12 @@ def rollout_plays(
     stages = []                 # (candidates, games, counts, sums) of each stage
     interrupted = False
     nblocks = n_blocks(games, block_size)
-    first_stop = PRUNE_STAGE if min_games is None else -(-min_games // block_size)
+    first_stop = PRUNE_STAGE if min_games is None else max(1, -(-min_games // block_size))
     while offset[0] < nblocks and not interrupted:
         if prune_se is None:
             stop = nblocks
         else:
-            stop = min(nblocks, max(first_stop, offset[0] + PRUNE_STAGE))
+            stop = min(nblocks, first_stop if offset[0] == 0 else offset[0] + PRUNE_STAGE)
         stage_games = min(games, stop * block_size) - offset[0] * block_size
         run = run_blocks(pos.board, stage_games, entropy, engine=engine, policy=policy,
                          workers=min(nworkers, stop - offset[0]), progress=progress,
@@ -406,8 +411,8 @@ def rollout_plays(
                     else f"within {within:g} of the best, at most {max_plays}"),
         common_random_numbers=True,
         prune=None if prune_se is None else {"prune_se": float(prune_se),
-                                             "min_games": min_games,
-                                             "stage_blocks": PRUNE_STAGE})
+                                             "min_games": min(games, first_stop * block_size),
+                                             "stage_games": PRUNE_STAGE * block_size})
     return PlaysRolloutResult(position_id=pos.to_position_id(), dice=tuple(dice), plays=out,
                               games=n, seed=entropy, settings=settings, seconds=seconds,
                               interrupted=interrupted, workers=nworkers)
