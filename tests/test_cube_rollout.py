@@ -84,3 +84,40 @@ def test_a_position_with_the_dice_rolled_is_refused():
     from fastbg import cubeful_rollout
     with pytest.raises(ValueError, match="dice rolled"):
         cubeful_rollout("XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:0:10", 10, seed=1)
+
+
+def test_cli_errors_name_options_not_python_arguments(capsys):
+    assert main(["rollout", "start", "--until-se", "0.01", "--min-games", "9000",
+                 "--games", "100"]) == 2
+    err = capsys.readouterr().err
+    assert "--min-games (9,000) is more than the games asked for" in err
+    assert "min_games" not in err
+    assert main(["moves", "start", "31", "--rollout", "--prune-se", "-1"]) == 2
+    assert "--prune-se must be" in capsys.readouterr().err
+    assert main(["cube", "start", "--holland"]) == 2
+    err = capsys.readouterr().err
+    assert "Holland rule is for matches" in err and "holland=True" not in err
+
+
+def test_cli_exact_method_refuses_rollout_options(capsys):
+    two_sided = "XGID=-BBB-------------------bb-:0:0:1:00:0:0:0:0:10"
+    assert main(["cube", two_sided, "--method", "exact"]) == 0
+    capsys.readouterr()
+    assert main(["cube", two_sided, "--method", "exact", "--games", "100", "--vr"]) == 2
+    err = capsys.readouterr().err
+    assert "--games, --vr do not apply to --method exact" in err
+
+
+def test_cli_a_few_identical_trials_are_not_called_certain(capsys):
+    # two trials that happen to agree have a sample SE of 0: that is not certainty
+    assert main(["cube", "start", "--games", "2", "--seed", "1", "--no-vr", "--no-progress"]) == 0
+    out = capsys.readouterr().out
+    assert "certain" not in out and "did not vary" in out
+
+
+def test_cli_close_cube_decisions_are_flagged(capsys):
+    # post-Crawford, the trailer's double at 4-away is within a few millipoints of waiting
+    assert main(["cube", CONTACT, "--match-length", "5", "--score", "1-4", "--games", "400",
+                 "--seed", "2", "--no-progress"]) == 0
+    out = capsys.readouterr().out
+    assert "too close to call: the double" in out and "variance reduction" in out

@@ -161,8 +161,9 @@ def test_decision_bitwise(owned, jacoby):
     (POSITIONS[-30], {}),
 ])
 def test_engines_identical(position, kw):
-    a = cubeful_rollout(position, 6, seed=11, engine="python", **kw)
-    b = cubeful_rollout(position, 6, seed=11, engine="cython", **kw)
+    # the plain loop (variance reduction has its own tests, tests/test_cubeful_vr.py)
+    a = cubeful_rollout(position, 6, seed=11, engine="python", vr=False, **kw)
+    b = cubeful_rollout(position, 6, seed=11, engine="cython", vr=False, **kw)
     assert np.array_equal(a.counts, b.counts)
     assert a.equity == b.equity and a.stderr == b.stderr
 
@@ -177,7 +178,8 @@ def test_last_roll_exact(mine, x, seed):
     b = bearoff_board(mine, [0, 0, 1, 0, 0, 0])
     exact = solve(b).centred
     r = cubeful_rollout(b, 4000, seed=seed, x=x, workers=1)
-    assert abs(r.equity - exact) < 4 * r.stderr, (r.equity, exact, r.stderr)
+    # + rounding: variance reduction by an exact yardstick leaves no sampling error
+    assert abs(r.equity - exact) < 4 * r.stderr + 1e-9, (r.equity, exact, r.stderr)
 
 
 def test_immediate_pass():
@@ -211,7 +213,7 @@ def test_cube_limit():
 
 
 def test_statistics_consistent():
-    r = cubeful_rollout("start", 3000, seed=4, workers=1)
+    r = cubeful_rollout("start", 3000, seed=4, workers=1, vr=False)
     c = r.counts
     assert c.shape == (8, 13) and c.sum() == r.games == 3000
     assert abs(sum(r.outcomes.values()) - 1) < 1e-12
@@ -294,8 +296,8 @@ def test_match_decision_against_matchcube():
     MatchState.match(9, (0, 0)),
 ])
 def test_match_engines_identical(state):
-    a = cubeful_rollout("start", 5, seed=2, engine="python", state=state)
-    b = cubeful_rollout("start", 5, seed=2, engine="cython", state=state)
+    a = cubeful_rollout("start", 5, seed=2, engine="python", state=state, vr=False)
+    b = cubeful_rollout("start", 5, seed=2, engine="cython", state=state, vr=False)
     assert np.array_equal(a.counts, b.counts)
     assert a.mwc == b.mwc and a.equity == b.equity
 
@@ -322,7 +324,7 @@ def test_match_last_roll_exact(mine, n, score, seed):
     dt = p * r2[0] + (1 - p) * r2[3]
     exact = max(nd, min(dt, r1[0]))
     r = cubeful_rollout(b, 4000, seed=seed, state=MatchState.match(n, score))
-    assert abs(r.mwc - exact) < 4 * r.mwc_stderr
+    assert abs(r.mwc - exact) < 4 * r.mwc_stderr + 1e-9
     assert r.equity == pytest.approx(met.emg(r.mwc, a, o, 1), abs=1e-12)
 
 

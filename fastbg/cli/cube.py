@@ -1,6 +1,7 @@
 """``fastbg cube``: a cube decision from a rollout, money or match, with standard errors."""
 from __future__ import annotations
 
+import argparse
 import math
 import sys
 
@@ -19,7 +20,7 @@ from ..rollouts.cuberollout import cube_rollout
 from .common import (EXIT_INTERRUPTED, _games, _load_met, _number_arg, _policy_help, _positive_int, _seed, _table_name, plural,
                      print_json)
 from .state import (_add_state_options, _cube_state, _describe_state)
-from .rollouts import _run_rollout, _with_progress
+from .rollouts import _VR_HELP, _run_rollout, _with_progress
 
 
 #: Games of a `fastbg cube` rollout unless --games says otherwise: about ten seconds on
@@ -28,6 +29,8 @@ CUBE_GAMES = 20_000
 
 #: The ways of ``fastbg cube`` to value a position (``--method``).
 METHODS = ("auto", "exact", "janowski", "rollout")
+#: A decision of a cube rollout within this many standard errors is called too close.
+CLOSE_Z = 2.0
 
 #: Step of the numerical derivatives of the match-play equities (see _gradient).
 _STEP = 1e-6
@@ -91,12 +94,15 @@ def add_parsers(sub) -> None:
                         "Backgammon's: 0.68 in contact, 0.6 in bear-offs, 0.6 to 0.7 by the "
                         "pip count of the player on roll in other races; 0 for a dead cube: "
                         "on the last roll and at the cube limit)")
+    c.add_argument("--vr", action=argparse.BooleanOptionalAction, default=None,
+                   help="with a cube rollout: " + _VR_HELP)
     c.add_argument("--method", choices=METHODS, default="auto",
                    help="auto (default): exact from the two-sided bear-off database where it "
                         "applies (money play, 1 to 6 checkers a side, all home, no beavers), "
                         "else rollout; rollout: roll out No double and Double/take as cubeful "
                         "games with the same dice (--games trials, each played in both lines); "
-                        "janowski: a cubeless rollout and Janowski's model; exact: only the "
+                        "janowski: a cubeless rollout (plain Monte Carlo, its error model needs "
+                        "the counts) and Janowski's model; exact: only the "
                         "database (an error elsewhere). On the database's positions rollout's "
                         "errors are 4-6x smaller than janowski's for the same time "
                         "(experiments/cube_methods.py)")
@@ -278,7 +284,8 @@ def _z_text(z: float) -> str:
     if z != z:
         return "an unknown number of SE (too few games for a standard error)"
     if math.isinf(z):
-        return "certain (no sampling error)"
+        # a sampled standard error of 0: the trials did not vary, which a few games can do
+        return "an unknown number of SE (the trials did not vary: play more games)"
     return f"{z:.1f} SE"
 
 _STDERR_METHOD = {
@@ -300,6 +307,16 @@ def _cmd_cube(args) -> int:
     # Check every option with the library's own errors before spending the rollout.
     _decide((0.5, 0.15, 0.01, 0.15, 0.01), np.eye(5) * 1e-6, state, x, table)
 
+    if args.method == "exact":
+        unused = [opt for opt, given in (
+            ("--games", args.games != CUBE_GAMES), ("--seed", args.seed is not None),
+            ("--workers", args.workers is not None), ("--policy", args.policy != DEFAULT_POLICY),
+            ("--engine", args.engine != "cython"), ("--x", args.x is not None),
+            ("--vr", args.vr is not None)) if given]
+        if unused:
+            raise ValueError(f"{', '.join(unused)} {'does' if len(unused) == 1 else 'do'} not "
+                             "apply to --method exact, which reads the two-sided bear-off "
+                             "database (no rollout, no cube efficiency)")
     if args.method in ("auto", "exact"):
         exact = _two_sided(pos) if state.is_money and not state.beaver \
             and state.cube < state.max_cube else None
@@ -311,6 +328,9 @@ def _cmd_cube(args) -> int:
                              "two-sided bear-off database's positions")
     if args.method in ("auto", "rollout"):
         return _cube_by_rollout(pos, state, table, args)
+    if args.vr:
+        raise ValueError("--vr is for cube rollouts: --method janowski's cubeless rollout is "
+                         "plain Monte Carlo (its error model reads the outcome counts)")
     # plain Monte Carlo: the covariance of the probabilities below is that of the counts
     res = _run_rollout(pos, args, opening=False, vr=False)
     if res.games == 0:
@@ -342,7 +362,7 @@ def _cube_by_rollout(pos, state, table, args) -> int:
     """``--method rollout``: :func:`fastbg.rollouts.cuberollout.cube_rollout`."""
     res = _with_progress(args, lambda **shown: cube_rollout(
         pos, args.games, seed=args.seed, workers=args.workers, policy=args.policy,
-        engine=args.engine, state=state, x=args.x, met=table, **shown))
+        engine=args.engine, state=state, x=args.x, met=table, vr=args.vr, **shown))
     if res.games == 0:
         print("interrupted before any game finished; nothing to report", file=sys.stderr)
         return EXIT_INTERRUPTED
@@ -365,8 +385,10 @@ def _cube_by_rollout(pos, state, table, args) -> int:
              _describe_state(state, table),
              f"cube rollout: {plural(res.games, 'trial')}, each played after No {dbl.lower()} "
              f"and after {dbl}/take with the same dice; policy {args.policy}, later cube "
-             f"decisions by Janowski's model; workers {res.workers}, seed {res.seed}, "
-             f"{res.seconds:.2f} s", "",
+             f"decisions by Janowski's model; "
+             + ("variance reduction (luck by the nn at 0 ply, valued at each line's cube); "
+                if res.vr else "")
+             + f"workers {res.workers}, seed {res.seed}, {res.seconds:.2f} s", "",
              f"{unit}:", f"  {'':<18} {'value':>9} {'std.err':>9}",
              f"  {'No ' + dbl.lower():<18} {res.nd:{sign}9.4f} {res.stderr['nd']:9.4f}"]
     if not math.isnan(res.dt):
@@ -379,10 +401,15 @@ def _cube_by_rollout(pos, state, table, args) -> int:
                      else f"no double by {_z_text(-res.z['double'])}, ")
                   + (f"take by {_z_text(res.z['take'])})" if res.z["take"] >= 0
                      else f"pass by {_z_text(-res.z['take'])})")]
+        close = [what for what, z in (("the double", res.z["double"]), ("the take", res.z["take"]))
+                 if abs(z) < CLOSE_Z]
+        if close:
+            lines.append(f"  too close to call: {' and '.join(close)} within {CLOSE_Z:g} SE; "
+                         "more trials narrow it, and the bias below may be larger")
     else:
         lines += ["", f"No cube decision: {res.why_not}."]
-    lines.append("(not variance-reduced; biased by the policy's play and by the in-game cube "
-                 "decisions)")
+    lines.append(("(" if res.vr else "(not variance-reduced; ")
+                 + "biased by the policy's play and by the in-game cube decisions)")
     print("\n".join(lines))
     return EXIT_INTERRUPTED if res.interrupted else 0
 

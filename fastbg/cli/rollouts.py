@@ -18,8 +18,10 @@ from .state import (_STATE_OPTIONS, _add_state_options, _cube_state, _describe_s
 _VR_HELP = ("variance reduction (luck adjustment by the nn evaluator at 0 ply, as GNU "
             "Backgammon and eXtreme Gammon do it): the same games, unbiased estimates with much "
             "smaller standard errors for about 7x the time per game. Default: on for the nn "
-            "policies (about 3x less time for the same accuracy in contact, 50x in races), off "
-            "for pubeval and random (measured: experiments/bench_vr.py). Cubeless rollouts only")
+            "policies (about 3x less time for the same accuracy in contact, 50x in races; 2-3x "
+            "in cubeful and cube rollouts, the luck valued at the cube of each roll), off "
+            "for pubeval and random (measured: experiments/bench_vr.py, "
+            "experiments/bench_vr_cubeful.py)")
 
 
 def add_rollout_run_options(p, games: int) -> None:
@@ -121,8 +123,11 @@ def _format_table(res) -> str:
         lines.append(f"  {label[key]:<16} {est:{sign}9.4f} {se:9.4f}   "
                      f"[{lo:{sign}.4f}, {hi:{sign}.4f}]")
     if res.truncated:
-        lines.append(f"  ({res.truncated:,} of the games stopped early and scored by the "
-                     "evaluator or the bear-off database)")
+        n, db = res.settings.get("truncation"), res.settings.get("truncate_bearoff")
+        how = " or ".join(
+            ([f"after {n} half-moves, scored by the nn at 0 ply"] if n else [])
+            + (["on entering the two-sided bear-off database, scored exactly"] if db else []))
+        lines.append(f"  ({res.truncated:,} of the games stopped early: {how})")
     lines.append("  (luck-adjusted estimates: variance reduction by the nn at 0 ply; normal intervals)"
                  if res.vr else
                  "  (normal intervals)" if res.truncated else
@@ -172,9 +177,6 @@ def _run_rollout(pos, args, **options):
 
 def _cmd_rollout(args) -> int:
     if args.cubeful:
-        if args.vr:
-            raise ValueError("--vr is for cubeless rollouts: cubeful rollouts are not "
-                             "variance-reduced yet")
         if args.quasi_random:
             raise ValueError("--quasi-random is for cubeless rollouts: cubeful rollouts draw "
                              "every roll")
@@ -222,7 +224,7 @@ def _cmd_cubeful_rollout(args) -> int:
     res = _with_progress(args, lambda **shown: cubeful_rollout(
         pos, args.games, seed=args.seed, workers=args.workers, policy=args.policy,
         engine=args.engine, state=state, x=args.x, jacoby=state.jacoby, opening=args.opening,
-        met=None if state.is_money else (args.met or None), **shown))
+        met=None if state.is_money else (args.met or None), vr=args.vr, **shown))
     if res.games == 0:
         print("interrupted before any game finished; nothing to report", file=sys.stderr)
         return EXIT_INTERRUPTED
@@ -243,7 +245,9 @@ def _format_cubeful(res, pos, state) -> str:
              + ("GNU Backgammon's default by position (0 on the last roll)" if res.x is None
                 else f"{res.x:g}"),
              f"engine {res.engine}, workers {res.workers}, seed {res.seed}"
-             + (", opening roll" if res.opening else ""), "",
+             + (", opening roll" if res.opening else "")
+             + (", variance reduction (luck by the nn at 0 ply, valued at the cube of each "
+                "roll)" if res.vr else ""), "",
              "                      estimate   std.err    95% confidence interval"]
     if not state.is_money:
         # a mean of match winning chances: the normal interval, clipped to [0, 1]
@@ -303,14 +307,18 @@ def moves_rollout(pos, dice, args) -> int:
         return EXIT_INTERRUPTED if res.interrupted else 0
     st = res.settings
     head = "INTERRUPTED: " if res.interrupted else ""
+    some_pruned = any(p.get("pruned") for p in res.plays)
+    each = "a play, fewer for the pruned plays" if some_pruned else "each"
     print(f"{head}Rollout of {plural(len(res.plays), 'play')} of {dice[0]}-{dice[1]} in "
-          f"{res.position_id}: {plural(res.games, 'game')} each, the same dice for every play")
+          f"{res.position_id}: {plural(res.games, 'game')} {each}, the same dice for every play")
     print(f"policy {st['policy']}, engine {st['engine']}, workers {res.workers}, seed {res.seed}"
           + (", variance reduction" if st["vr"] else "")
           + (", quasi-random dice" if st["dice"].startswith("quasi") else "")
           + f"; candidates {st['candidates']} "
           f"by {st['candidates_by']}"
-          + (f"; pruned at {st['prune']['prune_se']:g} SE" if st.get("prune") else ""))
+          + (f"; plays {st['prune']['prune_se']:g} SE behind the best dropped after "
+             f"{st['prune']['min_games']:,} games and every {st['prune']['stage_games']:,} after"
+             if st.get("prune") else ""))
     print("")
     width = max(len(p["move"]) for p in res.plays)
     print(f"  {'play':<{width}}  {'equity':>8} {'s.e.':>6}  {'diff':>7} {'s.e.':>6}  {'P(best)':>7}"

@@ -31,6 +31,7 @@ from ..reference.policies import make_policy as _reference_make_policy
 from . import reference_cubeful as _reference_cubeful
 from .blocks import (block_size_for, check_games, check_policy_engine, n_blocks, resolve_workers,
                      run_blocks)
+from .cubeless import VR_PREFILTER, resolve_vr
 from .settings import rollout_settings
 
 __all__ = ["cubeful_rollout", "CubefulRolloutResult", "RESULT_CLASSES", "result_points"]
@@ -127,6 +128,12 @@ class CubefulRolloutResult:
     interrupted : bool
         True if stopped (Ctrl-C) before all games were played; the numbers cover the
         finished blocks.
+    vr : bool
+        Variance reduction: ``equity``, ``stderr`` (and ``mwc``, ``mwc_stderr``) are the
+        mean and standard error of the luck-adjusted results; ``counts``, ``outcomes``
+        and the cube statistics are those of the games as played.
+    settings : dict
+        Everything that determines the numbers (:func:`cubeful_settings`).
     """
 
     equity: float
@@ -154,6 +161,7 @@ class CubefulRolloutResult:
     mwc_stderr: float = float("nan")
     met: str = ""
     interrupted: bool = False
+    vr: bool = False
     settings: dict = field(default_factory=dict)
 
     @property
@@ -271,6 +279,23 @@ def match_statistics(counts, tables0, cube: int = 1) -> dict:
                 stderr=2.0 * se / (r0 - r3))
 
 
+def vr_options(su: _Setup) -> dict:
+    """The keyword arguments of the engines' ``cubeful_block`` that turn variance reduction
+    on (empty without it)."""
+    return dict(yardstick=su.evaluator, prefilter=VR_PREFILTER) if su.vr else {}
+
+
+def mean_and_se(s: float, ss: float, n: int) -> tuple[float, float]:
+    """Mean and standard error (ddof=1) from a sum and a sum of squares of ``n`` values."""
+    nan = float("nan")
+    if n == 0:
+        return nan, nan
+    m = s / n
+    if n < 2:
+        return m, nan
+    return m, math.sqrt(max((ss - n * m * m) / (n - 1), 0.0) / n)
+
+
 def _modules(engine: str):
     if engine == "cython":
         eng = get_engine("cython")
@@ -314,10 +339,11 @@ class _Setup:
     opening: bool
     table: object = None
     tables: np.ndarray | None = None
+    vr: bool = False
 
 
 def _setup(position, games, seed, workers, policy, engine, state, x, jacoby, opening,
-           progress, met) -> _Setup:
+           progress, met, vr=None) -> _Setup:
     """Check the arguments shared by :func:`cubeful_rollout` and
     :func:`fastbg.rollouts.cuberollout.cube_rollout` (their docs list the errors)."""
     table = tables = None
@@ -367,6 +393,7 @@ def _setup(position, games, seed, workers, policy, engine, state, x, jacoby, ope
         raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
     else:
         entropy = int(seed)
+    vr = resolve_vr(vr, policy)
     nworkers = resolve_workers(workers)
     block_size = block_size_for(policy)
     nworkers = 1 if engine == "python" else min(nworkers, n_blocks(int(games), block_size))
@@ -384,7 +411,7 @@ def _setup(position, games, seed, workers, policy, engine, state, x, jacoby, ope
     return _Setup(pos=pos, games=games, state=state, entropy=entropy, nworkers=nworkers,
                   block_size=block_size, cub=cub, make_policy=make_policy, evaluator=evaluator,
                   board=board, opts=opts, jac=jac, max_cube=max_cube, x=x, opening=bool(opening),
-                  table=table, tables=tables)
+                  table=table, tables=tables, vr=vr)
 
 
 def cubeful_settings(su: _Setup, policy: str, engine: str, **extra) -> dict:
@@ -394,7 +421,8 @@ def cubeful_settings(su: _Setup, policy: str, engine: str, **extra) -> dict:
     st = su.state
     return rollout_settings(
         policy=policy, seed=su.entropy, games=int(su.games), block_size=su.block_size,
-        vr=False, first_roll="opening" if su.opening else "rolled", engine=engine, **extra,
+        vr=su.vr, vr_prefilter=VR_PREFILTER if su.vr else None,
+        first_roll="opening" if su.opening else "rolled", engine=engine, **extra,
         cube_decisions="Janowski's model on the nn's 0-ply probabilities", x=su.x,
         cube=int(st.cube), cube_owner=st.cube_owner, jacoby=su.jac,
         match_length=st.match_length, score=list(st.score) if st.score else None,
@@ -417,6 +445,7 @@ def cubeful_rollout(
     progress: Callable[[int], None] | None = None,
     on_interrupt: Callable[[int], None] | None = None,
     met=None,
+    vr: bool | None = None,
 ) -> CubefulRolloutResult:
     """Roll a position out with the cube in play, for its cubeful equity (money or match).
 
@@ -467,6 +496,13 @@ def cubeful_rollout(
     met : str or MatchEquityTable, optional
         Match play: the match equity table (default :data:`fastbg.cube.met.DEFAULT_MET`,
         Kazaross-XG2).
+    vr : bool, optional
+        Variance reduction (default as :func:`fastbg.rollout`: on for the nn policies).
+        Each random roll's luck, by the nn at 0 ply (:data:`fastbg.rollouts.cubeless.
+        VR_PREFILTER`), is valued as the starting player's dead-cube value at the cube of
+        that roll (money: points per unit of the starting cube, gammons as the Jacoby rule
+        counts them; match: MWC from the table) and subtracted from the game's result.
+        Unbiased for any yardstick (each luck has mean zero given the game so far).
 
     Returns
     -------
@@ -512,13 +548,22 @@ def cubeful_rollout(
     any ``workers`` and either engine.
     """
     su = _setup(position, games, seed, workers, policy, engine, state, x, jacoby, opening,
-                progress, met)
+                progress, met, vr)
     state = su.state
+    cell_values = (result_points(state.cube, state.cube_owner, su.jac) / state.cube
+                   if state.is_money else match_cells(su.tables[0])).ravel()
 
     def block(k, n, bitgen):
         # One checker policy per block: nn-1ply keeps a workspace per instance.
-        return su.cub.cubeful_block(su.board, n, bitgen, su.make_policy(policy), su.evaluator,
-                                    **su.opts)
+        if not su.vr:
+            return su.cub.cubeful_block(su.board, n, bitgen, su.make_policy(policy),
+                                        su.evaluator, **su.opts)
+        cells = np.empty(n, dtype=np.int64)
+        luck = np.empty(n, dtype=np.float64)
+        counts = su.cub.cubeful_block(su.board, n, bitgen, su.make_policy(policy), su.evaluator,
+                                      cells=cells, luck=luck, **su.opts, **vr_options(su))
+        adj = cell_values[cells] - luck
+        return counts, np.array([math.fsum(adj), math.fsum(adj * adj)])
 
     t0 = time.perf_counter()
     run = run_blocks(su.board, int(su.games), su.entropy, engine=engine, workers=su.nworkers,
@@ -528,8 +573,18 @@ def cubeful_rollout(
     seconds = time.perf_counter() - t0
     st = cubeful_statistics(run.counts, state.cube, state.cube_owner, su.jac)
     extra = {}
+    if su.vr:
+        s1, s2 = (0.0, 0.0) if run.sums is None else (float(v) for v in run.sums)
+        mean, se = mean_and_se(s1, s2, run.games)
+        if state.is_money:
+            st["equity"], st["stderr"] = mean, se
     if not state.is_money:
         ms = match_statistics(run.counts, su.tables[0], state.cube)
+        if su.vr:
+            j0 = int(state.cube).bit_length() - 1
+            r0, r3 = float(su.tables[0][j0][0]), float(su.tables[0][j0][3])
+            ms = dict(mwc=mean, mwc_stderr=se, equity=2.0 * (mean - r3) / (r0 - r3) - 1.0,
+                      stderr=2.0 * se / (r0 - r3))
         st["equity"], st["stderr"] = ms["equity"], ms["stderr"]
         extra = dict(match_length=state.match_length, score=tuple(state.score),
                      mwc=ms["mwc"], mwc_stderr=ms["mwc_stderr"],
@@ -539,7 +594,7 @@ def cubeful_rollout(
         seed=su.entropy, seconds=seconds, outcomes=st["outcomes"], doubled=st["doubled"],
         passed=st["passed"], mean_cube=st["mean_cube"], engine=engine, policy=policy, x=su.x,
         cube=int(state.cube), cube_owner=state.cube_owner, max_cube=su.max_cube, jacoby=su.jac,
-        opening=su.opening, workers=su.nworkers, interrupted=run.interrupted,
+        opening=su.opening, workers=su.nworkers, interrupted=run.interrupted, vr=su.vr,
         settings=cubeful_settings(su, policy, engine),
         **extra,
     )

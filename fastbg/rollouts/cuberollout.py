@@ -22,7 +22,7 @@ import numpy as np
 from ..cube.money import cube_action
 from .blocks import run_blocks
 from .cubeful import (N_CUBE_VALUES, RESULT_CLASSES, _setup, cubeful_settings, match_cells,
-                      result_points)
+                      mean_and_se, result_points, vr_options)
 
 __all__ = ["cube_rollout", "CubeRolloutResult"]
 
@@ -60,6 +60,9 @@ class CubeRolloutResult:
         Why the player may not double, if it may not (only the No double line is played).
     seed, seconds, workers, interrupted, settings
         As for the other rollouts.
+    vr : bool
+        Variance reduction: the values and standard errors are those of the luck-adjusted
+        trials (``counts`` are the games as played).
     """
 
     nd: float
@@ -78,6 +81,7 @@ class CubeRolloutResult:
     interrupted: bool
     position_id: str
     settings: dict = field(default_factory=dict)
+    vr: bool = False
 
     def to_dict(self) -> dict:
         """JSON-ready dict: ``position_id``, ``mode``, ``method`` ("rollout"), ``decision``
@@ -135,6 +139,7 @@ def cube_rollout(
     progress: Callable[[int], None] | None = None,
     on_interrupt: Callable[[int], None] | None = None,
     met=None,
+    vr: bool | None = None,
 ) -> CubeRolloutResult:
     """Decide the cube by rolling out No double and Double/take with the same dice.
 
@@ -151,6 +156,10 @@ def cube_rollout(
         Cube, owner, match score and rules (default money play, centred cube). The
         Holland rule counts from ``state.rolls_played`` (unknown: "both sides have played
         two").
+    vr : bool, optional
+        Variance reduction of both lines, as :func:`fastbg.rollouts.cubeful.cubeful_rollout`
+        (default: on for the nn policies); each trial's luck in a line is valued at that
+        line's cube, so the paired difference is luck-adjusted too.
 
     Returns
     -------
@@ -167,12 +176,11 @@ def cube_rollout(
     with the player rolling first (no cube decision before its roll), the Double/take line
     the one with the cube at ``2c`` owned by the opponent; both are valued per unit of
     ``c`` (money) or in the player's MWC after the game (match). Double/pass is ``+1``
-    (money) or the MWC of winning ``c`` points. Not variance-reduced: the standard errors
-    are those of plain Monte Carlo, and the in-game cube decisions carry Janowski's and the
-    network's bias.
+    (money) or the MWC of winning ``c`` points. The in-game cube decisions carry
+    Janowski's and the network's bias.
     """
     su = _setup(position, games, seed, workers, policy, engine, state, x, False, False,
-                progress, met)
+                progress, met, vr)
     st = su.state.for_position(su.pos.board)   # the start: no roll played yet (Holland)
     can = st.may_double
     v_nd, v_dt, dp = _values(su)
@@ -181,18 +189,24 @@ def cube_rollout(
         line_opts.append(dict(su.opts, cube=2 * st.cube, cube_owner="opponent"))
     vals = (v_nd, v_dt)
 
+    # the luck of a line comes per unit of its own starting cube (money): in units of c
+    luck_scale = [1.0, 2.0] if st.is_money else [1.0, 1.0]
+    vr_opts = vr_options(su)
+
     def block(k, n, _bitgen):
         counts = np.zeros((2, len(RESULT_CLASSES), N_CUBE_VALUES), dtype=np.int64)
         x = np.zeros((2, n))
         pol = su.make_policy(policy)
         streams = np.random.SeedSequence(su.entropy, spawn_key=(k,)).spawn(n)
+        luck = np.zeros(1)
         for j in range(n):
             for i, opts in enumerate(line_opts):
                 c = su.cub.cubeful_block(su.board, 1, np.random.PCG64DXSM(streams[j]), pol,
-                                         su.evaluator, **opts)
+                                         su.evaluator, **opts, **vr_opts,
+                                         **(dict(luck=luck) if su.vr else {}))
                 counts[i] += c
                 cls, lc = np.argwhere(c)[0]
-                x[i, j] = vals[i][cls, lc]
+                x[i, j] = vals[i][cls, lc] - (luck_scale[i] * luck[0] if su.vr else 0.0)
         sums = np.array([x[0].sum(), x[1].sum(), (x[0] ** 2).sum(), (x[1] ** 2).sum(),
                          (x[0] * x[1]).sum()])
         return counts, sums
@@ -208,9 +222,7 @@ def cube_rollout(
     s = np.zeros(5) if run.sums is None else np.asarray(run.sums, dtype=np.float64)
 
     def mean_se(a, aa):
-        m = float(a) / n if n else nan
-        var = (float(aa) - n * m * m) / (n - 1) if n >= 2 else nan
-        return m, math.sqrt(max(var, 0.0) / n) if n >= 2 else nan
+        return mean_and_se(float(a), float(aa), n)
 
     nd, se_nd = mean_se(s[0], s[2])
     if can:
@@ -234,4 +246,4 @@ def cube_rollout(
         action=action, z={"double": z_double, "take": z_take}, games=n, counts=run.counts,
         mode="money" if st.is_money else "match", why_not=st.why_not_double, seed=su.entropy,
         seconds=seconds, workers=su.nworkers, interrupted=run.interrupted,
-        position_id=su.pos.to_position_id(), settings=settings)
+        position_id=su.pos.to_position_id(), settings=settings, vr=su.vr)

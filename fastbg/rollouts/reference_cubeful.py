@@ -21,6 +21,7 @@ import numpy as np
 from ..cube.efficiency import default_cube_efficiency, is_last_roll
 from ..cube.match import _cubeful as _match_cubeful
 from ..cube.money import cube_action, money_cube_decision
+from ..reference import luck as _luck
 from ..reference.board import outcome, swap, validate_board
 from ..reference.dice import roll_index
 from ..reference.movegen import bears_off_all
@@ -116,16 +117,46 @@ def _decide(evaluator, board, x, owned, jacoby, match=None) -> int:
     return 1 if action.endswith("take") else 2
 
 
+def luck_weights(lc: int, lc0: int, owner: int, jacoby: bool, match=None) -> list:
+    """The starting side's dead-cube value of a game at the cube ``2**lc`` as weights of its
+    five probabilities: money, points per unit of the starting cube (gammons single with a
+    centred cube under the Jacoby rule); match, MWC from its result table (the core's
+    ``luck_weights``, the same operations)."""
+    if match is not None:
+        table, ma, mb = match
+        r = [float(v) for v in table.result_mwc(ma, mb, 2 ** lc)]
+        return [r[0] - r[3], r[1] - r[0], r[2] - r[1], r[4] - r[3], r[5] - r[4]]
+    sc = float(2 ** lc) / float(2 ** lc0)
+    if jacoby and owner == -1:
+        return [2.0 * sc, 0.0, 0.0, 0.0, 0.0]
+    return [2.0 * sc, sc, sc, -sc, -sc]
+
+
+def luck_dot(w, actual, mean, root: bool) -> float:
+    """``w . (actual - mean)``, the difference (mover's view) turned to the starting side's
+    view when the mover is not it, summed in index order (the core's ``luck_dot``)."""
+    d = [float(actual[k]) - float(mean[k]) for k in range(5)]
+    e = d if root else [-d[0], d[3], d[4], d[1], d[2]]
+    t = w[0] * e[0]
+    for k in range(1, 5):
+        t = t + w[k] * e[k]
+    return t
+
+
 def play_cubeful(board, bitgen, policy, evaluator, lc0, owner0, max_log2, x, jacoby,
                  opening, match=None, holland_wait=0,
-                 root_decision=True) -> tuple[int, int]:
-    """One cubeful game from a validated board: (result class, log2 of the final cube).
+                 root_decision=True, yardstick=None, prefilter=0) -> tuple[int, int, float]:
+    """One cubeful game from a validated board: (result class, log2 of the final cube,
+    summed luck).
 
     ``match``: None (money) or ``(table, away, away_opponent)`` of the starting side; a
     side may double only while it needs more points than the cube (fastbg.cube.match).
     ``holland_wait``: the Holland rule, no double before this many plays of the game.
     ``root_decision``: False skips the cube decision before the first roll.
+    ``yardstick``: variance reduction, the luck of each random roll by its
+    ``roll_values(board, prefilter)`` weighted by :func:`luck_weights` (0.0 without).
     """
+    L = 0.0
     plays = 0
     decide = root_decision
     side = 0                # 0 while the starting side is on roll
@@ -134,8 +165,16 @@ def play_cubeful(board, bitgen, policy, evaluator, lc0, owner0, max_log2, x, jac
     while True:
         if first_opening:
             first_opening = False
+            if yardstick is not None:
+                v0 = yardstick.roll_values(board, prefilter)
+                v1 = yardstick.roll_values(swap(board), prefilter)
+                mean = _luck.opening_mean(v0, v1)
             board, root, d1, d2 = opening_turn(board, bitgen)
             side = 0 if root else 1
+            if yardstick is not None:
+                slot = _luck.roll_slot(d1, d2)
+                q = v0[slot] if root else _luck.flip(v1[slot])
+                L = L + luck_dot(luck_weights(lc, lc0, owner, jacoby, match), q, mean, True)
         else:
             m = None
             if match is not None:
@@ -146,17 +185,22 @@ def play_cubeful(board, bitgen, policy, evaluator, lc0, owner0, max_log2, x, jac
                     and plays >= holland_wait and decide:
                 act = _decide(evaluator, board, x, owner == side, jacoby, m)
                 if act == 2:
-                    return (6 if side == 0 else 7), lc
+                    return (6 if side == 0 else 7), lc, L
                 if act == 1:
                     lc += 1
                     owner = side ^ 1
             r = roll_index(bitgen)
             d1, d2 = r // 6 + 1, r % 6 + 1
+            if yardstick is not None:
+                v = yardstick.roll_values(board, prefilter)
+                mean = _luck.roll_mean(v)
+                L = L + luck_dot(luck_weights(lc, lc0, owner, jacoby, match),
+                                 v[_luck.roll_slot(d1, d2)], mean, side == 0)
         decide = True
         after = play_turn(board, d1, d2, policy, bitgen)
         if not after[0].any():
             c = outcome(after) - 1
-            return (c if side == 0 else 3 + c), lc
+            return (c if side == 0 else 3 + c), lc, L
         plays += 1
         board = swap(after)
         side ^= 1
@@ -165,11 +209,12 @@ def play_cubeful(board, bitgen, policy, evaluator, lc0, owner0, max_log2, x, jac
 def cubeful_block(board, games, bitgen, policy, evaluator, *, cube=1, cube_owner="centred",
                   max_cube=2 ** MAX_CUBE_LOG2, x=None, jacoby=False,
                   opening=False, match=None, holland_wait=0,
-                  root_decision=True) -> np.ndarray:
+                  root_decision=True, yardstick=None, prefilter=0, cells=None,
+                  luck=None) -> np.ndarray:
     """Play ``games`` cubeful money games and count (result class, final cube).
 
     Parameters and result as :func:`fastbg._core.cubeful.cubeful_block`; ``evaluator``
-    is a :class:`fastbg.reference.nn.NNPolicy`; ``match`` is ``(table, away,
+    (and ``yardstick``) a :class:`fastbg.reference.evaluator.EvalPolicy`; ``match`` is ``(table, away,
     away_opponent)`` with a :class:`fastbg.cube.met.MatchEquityTable` (the compiled engine
     takes the table's ``result_mwc`` values instead).
 
@@ -196,9 +241,28 @@ def cubeful_block(board, games, bitgen, policy, evaluator, *, cube=1, cube_owner
     if isinstance(holland_wait, (bool, np.bool_)) or not isinstance(holland_wait, (int, np.integer)) \
             or not 0 <= holland_wait <= 4:
         raise ValueError(f"holland_wait must be an int in 0..4, got {holland_wait!r}")
+    if yardstick is not None:
+        if not isinstance(yardstick, EvalPolicy):
+            raise TypeError(f"the yardstick must be the reference EvalPolicy, got "
+                            f"{type(yardstick).__name__}")
+        if luck is None:
+            raise ValueError("variance reduction needs a luck array for its per-game luck")
+    if isinstance(prefilter, (bool, np.bool_)) or not isinstance(prefilter, (int, np.integer)) \
+            or not 0 <= prefilter <= 64:
+        raise ValueError(f"prefilter must be an int in 0..64, got {prefilter!r}")
+    for name, arr, dt in (("cells", cells, np.int64), ("luck", luck, np.float64)):
+        if arr is not None and (not isinstance(arr, np.ndarray) or arr.dtype != dt
+                                or arr.shape != (int(games),) or not arr.flags.writeable):
+            raise ValueError(f"{name} must be a writeable contiguous {np.dtype(dt).name} array "
+                             f"of shape ({int(games)},)")
     counts = np.zeros((len(RESULT_CLASSES), N_CUBE_VALUES), dtype=np.int64)
-    for _ in range(int(games)):
-        c, lc = play_cubeful(b, bitgen, policy, evaluator, lc0, own, ml, xx, bool(jacoby),
-                             bool(opening), match, int(holland_wait), bool(root_decision))
+    for i in range(int(games)):
+        c, lc, L = play_cubeful(b, bitgen, policy, evaluator, lc0, own, ml, xx, bool(jacoby),
+                                bool(opening), match, int(holland_wait), bool(root_decision),
+                                yardstick, int(prefilter))
         counts[c, lc] += 1
+        if cells is not None:
+            cells[i] = c * N_CUBE_VALUES + lc
+        if luck is not None:
+            luck[i] = L
     return counts

@@ -32,6 +32,8 @@ from fastbg._core.turn cimport play_turn_c
 from fastbg._core.eval cimport Policy, Evaluator
 from fastbg._core.policies cimport as_policy
 from fastbg._core.nn cimport NN_OUTPUTS
+from fastbg._core.evaluator cimport EvalPolicy
+from fastbg._core.luck cimport roll_slot, roll_mean, opening_mean, flip5
 from numpy.random cimport bitgen_t
 
 cnp.import_array()
@@ -352,6 +354,67 @@ cdef int m_decision_c(const double* R, const double* q, int a, int b, int j, bin
 
 
 # ---------------------------------------------------------------------------------------
+# Variance reduction: the luck of a roll as a cubeful value
+# ---------------------------------------------------------------------------------------
+
+cdef inline void luck_weights(double* w, int lc, int lc0, int owner, bint jacoby,
+                              const double* mR) noexcept nogil:
+    """w[0..5): the starting side's dead-cube value of a game at the cube 2**lc, as a
+    linear function of its five probabilities (win, wg, wbg, lg, lbg): money, the points
+    per unit of the starting cube (2 w - 1 + wg - lg + wbg - lbg, times 2**(lc - lc0);
+    gammons count single with a centred cube under the Jacoby rule); match, its MWC from
+    its result table at 2**lc (MWC = r3 + sum w[k] p[k]). Known before the roll, so a
+    luck weighted by it keeps mean zero."""
+    cdef const double* r
+    cdef double sc
+    if mR != NULL:
+        r = mR + 6 * lc
+        w[0] = r[0] - r[3]
+        w[1] = r[1] - r[0]
+        w[2] = r[2] - r[1]
+        w[3] = r[4] - r[3]
+        w[4] = r[5] - r[4]
+        return
+    sc = (<double>((<long>1) << lc)) / (<double>((<long>1) << lc0))
+    w[0] = 2.0 * sc
+    if jacoby and owner == -1:
+        w[1] = 0.0
+        w[2] = 0.0
+        w[3] = 0.0
+        w[4] = 0.0
+    else:
+        w[1] = sc
+        w[2] = sc
+        w[3] = -sc
+        w[4] = -sc
+
+
+cdef inline double luck_dot(const double* w, const double* actual, const double* mean,
+                            bint root) noexcept nogil:
+    """The weighted luck sum w . (actual - mean), the difference (mover's view) turned to
+    the starting side's view when the mover is not it; summed in index order."""
+    cdef double d[5]
+    cdef double e[5]
+    cdef double t
+    cdef int k
+    for k in range(5):
+        d[k] = actual[k] - mean[k]
+    if root:
+        for k in range(5):
+            e[k] = d[k]
+    else:
+        e[0] = -d[0]
+        e[1] = d[3]
+        e[2] = d[4]
+        e[3] = d[1]
+        e[4] = d[2]
+    t = w[0] * e[0]
+    for k in range(1, 5):
+        t = t + w[k] * e[k]
+    return t
+
+
+# ---------------------------------------------------------------------------------------
 # The game loop
 # ---------------------------------------------------------------------------------------
 
@@ -359,7 +422,8 @@ cdef int play_cubeful_c(const board_t* start, bitgen_t* bg, Policy policy, Evalu
                         movegen_t* g, int lc0, int owner0, int max_log2, double xfix,
                         bint jacoby, bint opening, int* lc_out,
                         const double* mR, int ma, int mb, int hwait,
-                        bint root) noexcept nogil:
+                        bint root, EvalPolicy ys, Policy pf, int kpf,
+                        double* luck) noexcept nogil:
     """One cubeful game; returns the result class 0..7 (starting side's view) and sets
     lc_out to log2 of the final cube (of the refused cube's value before doubling for a
     pass), or -1 if a roll had more than MAX_PLAYS plays. owner0: -1 centred, 0 the
@@ -369,7 +433,10 @@ cdef int play_cubeful_c(const board_t* start, bitgen_t* bg, Policy policy, Evalu
     sets max_log2 = lc0). hwait: the Holland rule, no double before this many plays of the
     game (the opening's included) have been made; 0 = no such rule. root: take the cube
     decision before the first roll too (False: the player on roll rolls first, the No
-    double line of a cube rollout)."""
+    double line of a cube rollout). ys: variance reduction when not None: luck[0] gets
+    the game's summed luck, each random roll's yardstick value (roll_values, prefilter
+    pf/kpf) minus its mean over the rolls, weighted by luck_weights at the cube of that
+    roll; the opening roll counts as one roll of 30 outcomes."""
     cdef board_t boards[2]
     cdef int cur = 0, side = 0, a, b, r, n, c, act
     cdef int lc = lc0, owner = owner0
@@ -382,14 +449,37 @@ cdef int play_cubeful_c(const board_t* start, bitgen_t* bg, Policy policy, Evalu
     cdef bint first_opening = opening
     cdef int plays = 0
     cdef bint decide = root
+    cdef bint vr = ys is not None
+    cdef double v[105]
+    cdef double v1[105]
+    cdef double mean[5]
+    cdef double q[5]
+    cdef double w[5]
+    cdef double L = 0.0
     boards[0] = start[0]
     while True:
         if first_opening:
             first_opening = False
-            if not opening_roll(bg, &a, &b):
+            if vr:
                 swap_into(&boards[0], &boards[1])
+                if ys.roll_values(g, &boards[0], v, pf, kpf) < 0 or \
+                        ys.roll_values(g, &boards[1], v1, pf, kpf) < 0:
+                    return -1
+                opening_mean(v, v1, mean)
+            if not opening_roll(bg, &a, &b):
+                if not vr:
+                    swap_into(&boards[0], &boards[1])
                 cur = 1
                 side = 1
+                if vr:
+                    flip5(&v1[5 * roll_slot(a, b)], q)
+            elif vr:
+                for c in range(5):
+                    q[c] = v[5 * roll_slot(a, b) + c]
+            if vr:
+                luck_weights(w, lc, lc0, owner, jacoby, mR)
+                L = L + luck_dot(w, q, mean, True)
+                luck[0] = L
         else:
             aw = ma if side == 0 else mb
             bw = mb if side == 0 else ma
@@ -411,6 +501,13 @@ cdef int play_cubeful_c(const board_t* start, bitgen_t* bg, Policy policy, Evalu
             r = roll_index(bg)
             a = r // 6 + 1
             b = r % 6 + 1
+            if vr:
+                if ys.roll_values(g, &boards[cur], v, pf, kpf) < 0:
+                    return -1
+                roll_mean(v, mean)
+                luck_weights(w, lc, lc0, owner, jacoby, mR)
+                L = L + luck_dot(w, &v[5 * roll_slot(a, b)], mean, side == 0)
+                luck[0] = L
         decide = True
         chosen = play_turn_c(policy, g, &boards[cur], a, b, bg)
         if chosen == NULL:
@@ -423,6 +520,16 @@ cdef int play_cubeful_c(const board_t* start, bitgen_t* bg, Policy policy, Evalu
         swap_into(chosen, &boards[cur ^ 1])
         cur ^= 1
         side ^= 1
+
+
+cdef void* _out_array(object arr, int64_t n, object dtype, str name) except? NULL:
+    if arr is None:
+        return NULL
+    if not isinstance(arr, np.ndarray) or arr.dtype != dtype or arr.ndim != 1 \
+            or arr.shape[0] != n or not arr.flags.c_contiguous or not arr.flags.writeable:
+        raise ValueError(f"{name} must be a writeable contiguous {np.dtype(dtype).name} array "
+                         f"of shape ({n},)")
+    return cnp.PyArray_DATA(arr)
 
 
 def _check_cube_args(cube, owner, max_cube, x):
@@ -444,7 +551,8 @@ def _check_cube_args(cube, owner, max_cube, x):
 
 def cubeful_block(board, games, bitgen, policy, evaluator, *, cube=1, cube_owner="centred",
                   max_cube=(1 << MAX_LOG2), x=None, jacoby=False, opening=False,
-                  match=None, holland_wait=0, root_decision=True):
+                  match=None, holland_wait=0, root_decision=True, yardstick=None,
+                  prefilter=0, cells=None, luck=None):
     """Play ``games`` cubeful money games one after another from one bit generator.
 
     Parameters
@@ -485,6 +593,20 @@ def cubeful_block(board, games, bitgen, policy, evaluator, *, cube=1, cube_owner
     root_decision : bool, default True
         Take the cube decision before the first roll. False: the player on roll rolls
         without doubling first (the No double line of a cube rollout).
+    yardstick : fastbg._core.evaluator.EvalPolicy, optional
+        Variance reduction: the luck of every random roll is valued by this evaluator
+        (``roll_values``, the best 0-ply play of each roll) as the starting side's
+        dead-cube value at the cube of that roll (money: points per unit of the starting
+        cube; match: MWC) and summed per game into ``luck``. The yardstick draws nothing:
+        the games are those without it.
+    prefilter : int, default 0
+        With ``yardstick``: its best play of a roll among pubeval's ``prefilter`` best
+        (0: among all), as :func:`fastbg._core.rollout.rollout_block_vr`.
+    cells : numpy.ndarray of int64, shape (games,), optional
+        Filled with each game's cell ``c * 13 + j`` of ``counts``, in game order.
+    luck : numpy.ndarray of float64, shape (games,), optional
+        Filled with each game's summed luck (required with ``yardstick``); its
+        luck-adjusted value is its cell's value minus it.
 
     Returns
     -------
@@ -537,17 +659,42 @@ def cubeful_block(board, games, bitgen, policy, evaluator, *, cube=1, cube_owner
         raise ValueError(f"holland_wait must be an int in 0..4, got {holland_wait!r}")
     cdef int hw = holland_wait
     cdef bint rootd = bool(root_decision)
+    cdef EvalPolicy ys = None
+    cdef Policy pf = None
+    cdef int kpf = 0
+    if yardstick is not None:
+        if not isinstance(yardstick, EvalPolicy):
+            raise TypeError(f"the yardstick must be the core's EvalPolicy, got "
+                            f"{type(yardstick).__name__}")
+        ys = <EvalPolicy>yardstick
+        if luck is None:
+            raise ValueError("variance reduction needs a luck array for its per-game luck")
+    if isinstance(prefilter, (bool, np.bool_)) or not isinstance(prefilter, (int, np.integer)) \
+            or not 0 <= prefilter <= 64:
+        raise ValueError(f"prefilter must be an int in 0..64, got {prefilter!r}")
+    kpf = prefilter
+    if kpf > 0:
+        pf = as_policy("pubeval")
+    cdef int64_t* cl = <int64_t*>_out_array(cells, ng, np.int64, "cells")
+    cdef double* lk = <double*>_out_array(luck, ng, np.float64, "luck")
+    cdef double dummy = 0.0
+    cdef double* lslot = &dummy
     cdef movegen_t* g = movegen_new()
     if g == NULL:
         raise MemoryError()
     try:
         with nogil:
             for i in range(ng):
+                if lk != NULL:
+                    lslot = lk + i
+                lslot[0] = 0.0
                 c = play_cubeful_c(&b, bg, pol, ev, g, lc0, own, ml, xfix, jac, op, &lc,
-                                   mR, ma, mb, hw, rootd)
+                                   mR, ma, mb, hw, rootd, ys, pf, kpf, lslot)
                 if c < 0:
                     break
                 counts[c * N_CUBES + lc] += 1
+                if cl != NULL:
+                    cl[i] = c * N_CUBES + lc
     finally:
         movegen_free(g)
     if c < 0:
