@@ -209,3 +209,47 @@ def test_cube_rollout_vr_money_lines_are_in_units_of_the_current_cube():
     p = cube_rollout("4HPMwQCMz+AIIQ", 1500, vr=False, **kw)
     assert abs(v.dt - p.dt) <= N_SIGMA * p.stderr["dt"]
     assert v.stderr["dt"] < 0.5 * p.stderr["dt"]
+
+
+# ----------------------------------------------------------------- quasi-random dice
+
+
+def _last_roll():
+    from fastbg.cube.bearoff import bearoff_board
+    # checkers on the 1- and 5-points against one on the opponent's 3-point: 23 rolls of 36
+    # bear both off, and the opponent bears off with any roll
+    return bearoff_board([1, 0, 0, 0, 1, 0], [0, 0, 1, 0, 0, 0])
+
+
+@pytest.mark.parametrize("engine", ["cython", "python"])
+def test_quasi_random_cubeful_games_hold_each_first_roll_once_per_36(engine):
+    # a last-roll position: the player doubles, the opponent takes, the roll decides; with
+    # stratified first rolls 72 games hold exactly 2 x 23 wins
+    r = cubeful_rollout(_last_roll(), 72, seed=5, engine=engine, vr=False)
+    wins = r.counts[:3].sum()
+    assert wins == 46 and r.counts[:, 1].sum() == 72          # doubled and taken every time
+    assert r.equity == pytest.approx(2 * (46 - 26) / 72)
+    plain = cubeful_rollout(_last_roll(), 72, seed=5, engine=engine, vr=False,
+                            quasi_random=False)
+    assert plain.settings["dice"] == "pseudo-random" and r.settings["dice"].startswith("quasi")
+    with pytest.raises(ValueError, match="quasi_random must be"):
+        cubeful_rollout(_last_roll(), 10, seed=5, quasi_random="yes")
+
+
+def test_quasi_random_cube_rollout_lines_share_the_stratified_first_roll():
+    from fastbg import cube_rollout
+    r = cube_rollout(_last_roll(), 36, seed=2, vr=False)
+    # No double: the player rolls at once; Double/take: the same 36 first rolls
+    assert r.counts[0, :3].sum() == 23 and r.counts[1, :3].sum() == 23
+    assert r.nd == pytest.approx((23 - 13) / 36) and r.dt == pytest.approx(2 * (23 - 13) / 36)
+
+
+def test_quasi_random_opening_in_cubeful_rollouts_is_even_by_construction():
+    # from the start with the opening roll, 30 games hold each of the 30 outcomes once:
+    # each side moves first in exactly 15
+    from fastbg.rollouts.blocks import stratified_rolls
+    q = stratified_rolls(1, 0, 30, True)[:, 0]
+    assert sorted(q.tolist()) == sorted(r for r in range(36) if r // 6 != r % 6)
+    a = cubeful_rollout("start", 30, seed=1, policy="pubeval")
+    b = cubeful_rollout("start", 30, seed=1, policy="pubeval", engine="python")
+    assert a.counts.tolist() == b.counts.tolist() and a.settings["dice"].startswith("quasi")

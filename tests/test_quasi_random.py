@@ -87,8 +87,10 @@ def test_cli_settings_and_errors(capsys):
     assert main(["rollout", "tN2WAgBsd6YCAA", "-n", "100", "--seed", "1", "--json",
                  "--no-progress"]) == 0
     assert json.loads(capsys.readouterr().out)["settings"]["dice"].startswith("quasi-random")
-    assert main(["rollout", "--cubeful", "--quasi-random", "-n", "10"]) == 2
-    assert "--quasi-random is for cubeless" in capsys.readouterr().err
+    # cubeful rollouts take quasi-random dice too (tests/test_cubeful_vr.py)
+    assert main(["rollout", "--cubeful", "--no-quasi-random", "-n", "10", "--seed", "1",
+                 "--json", "--no-progress", "--policy", "pubeval"]) == 0
+    assert json.loads(capsys.readouterr().out)["settings"]["dice"] == "pseudo-random"
     assert main(["rollout", "start", "--initial", "-n", "100", "--seed", "1", "--json",
                  "--no-progress"]) == 0
     assert json.loads(capsys.readouterr().out)["opening"] is True

@@ -30,7 +30,7 @@ from ..reference.evaluator import EvalPolicy as _ReferenceEvaluator
 from ..reference.policies import make_policy as _reference_make_policy
 from . import reference_cubeful as _reference_cubeful
 from .blocks import (block_size_for, check_games, check_policy_engine, n_blocks, resolve_workers,
-                     run_blocks)
+                     run_blocks, stratified_rolls)
 from .cubeless import VR_PREFILTER, resolve_vr
 from .settings import rollout_settings
 
@@ -279,6 +279,12 @@ def match_statistics(counts, tables0, cube: int = 1) -> dict:
                 stderr=2.0 * se / (r0 - r3))
 
 
+def qrolls(su: _Setup, k: int, n: int):
+    """The quasi-random first rolls of block ``k``'s ``n`` games (trials), or None."""
+    return stratified_rolls(su.entropy, k * su.block_size, n, su.opening) \
+        if su.quasi_random else None
+
+
 def vr_options(su: _Setup) -> dict:
     """The keyword arguments of the engines' ``cubeful_block`` that turn variance reduction
     on (empty without it)."""
@@ -340,10 +346,11 @@ class _Setup:
     table: object = None
     tables: np.ndarray | None = None
     vr: bool = False
+    quasi_random: bool = True
 
 
 def _setup(position, games, seed, workers, policy, engine, state, x, jacoby, opening,
-           progress, met, vr=None) -> _Setup:
+           progress, met, vr=None, quasi_random=True) -> _Setup:
     """Check the arguments shared by :func:`cubeful_rollout` and
     :func:`fastbg.rollouts.cuberollout.cube_rollout` (their docs list the errors)."""
     table = tables = None
@@ -394,6 +401,8 @@ def _setup(position, games, seed, workers, policy, engine, state, x, jacoby, ope
     else:
         entropy = int(seed)
     vr = resolve_vr(vr, policy)
+    if not isinstance(quasi_random, (bool, np.bool_)):
+        raise ValueError(f"quasi_random must be True or False, got {quasi_random!r}")
     nworkers = resolve_workers(workers)
     block_size = block_size_for(policy)
     nworkers = 1 if engine == "python" else min(nworkers, n_blocks(int(games), block_size))
@@ -411,7 +420,7 @@ def _setup(position, games, seed, workers, policy, engine, state, x, jacoby, ope
     return _Setup(pos=pos, games=games, state=state, entropy=entropy, nworkers=nworkers,
                   block_size=block_size, cub=cub, make_policy=make_policy, evaluator=evaluator,
                   board=board, opts=opts, jac=jac, max_cube=max_cube, x=x, opening=bool(opening),
-                  table=table, tables=tables, vr=vr)
+                  table=table, tables=tables, vr=vr, quasi_random=bool(quasi_random))
 
 
 def cubeful_settings(su: _Setup, policy: str, engine: str, **extra) -> dict:
@@ -419,6 +428,8 @@ def cubeful_settings(su: _Setup, policy: str, engine: str, **extra) -> dict:
     :func:`fastbg.rollouts.settings.rollout_settings` with the cube, match and rules of
     ``su``; ``extra`` (more settings of the kind of run) comes first."""
     st = su.state
+    extra.setdefault("dice_method", "quasi-random (first two rolls stratified)"
+                     if su.quasi_random else "pseudo-random")
     return rollout_settings(
         policy=policy, seed=su.entropy, games=int(su.games), block_size=su.block_size,
         vr=su.vr, vr_prefilter=VR_PREFILTER if su.vr else None,
@@ -446,6 +457,7 @@ def cubeful_rollout(
     on_interrupt: Callable[[int], None] | None = None,
     met=None,
     vr: bool | None = None,
+    quasi_random: bool = True,
 ) -> CubefulRolloutResult:
     """Roll a position out with the cube in play, for its cubeful equity (money or match).
 
@@ -503,6 +515,10 @@ def cubeful_rollout(
         that roll (money: points per unit of the starting cube, gammons as the Jacoby rule
         counts them; match: MWC from the table) and subtracted from the game's result.
         Unbiased for any yardstick (each luck has mean zero given the game so far).
+    quasi_random : bool, default True
+        Quasi-random dice, as :func:`fastbg.rollout`: the first two random rolls of the
+        games (the opening roll's 30 outcomes first, from the start) stratified by game
+        index.
 
     Returns
     -------
@@ -548,20 +564,22 @@ def cubeful_rollout(
     any ``workers`` and either engine.
     """
     su = _setup(position, games, seed, workers, policy, engine, state, x, jacoby, opening,
-                progress, met, vr)
+                progress, met, vr, quasi_random)
     state = su.state
     cell_values = (result_points(state.cube, state.cube_owner, su.jac) / state.cube
                    if state.is_money else match_cells(su.tables[0])).ravel()
 
     def block(k, n, bitgen):
         # One checker policy per block: nn-1ply keeps a workspace per instance.
+        q = qrolls(su, k, n)
         if not su.vr:
             return su.cub.cubeful_block(su.board, n, bitgen, su.make_policy(policy),
-                                        su.evaluator, **su.opts)
+                                        su.evaluator, qrolls=q, **su.opts)
         cells = np.empty(n, dtype=np.int64)
         luck = np.empty(n, dtype=np.float64)
         counts = su.cub.cubeful_block(su.board, n, bitgen, su.make_policy(policy), su.evaluator,
-                                      cells=cells, luck=luck, **su.opts, **vr_options(su))
+                                      cells=cells, luck=luck, qrolls=q, **su.opts,
+                                      **vr_options(su))
         adj = cell_values[cells] - luck
         return counts, np.array([math.fsum(adj), math.fsum(adj * adj)])
 

@@ -22,7 +22,7 @@ import numpy as np
 from ..cube.money import cube_action
 from .blocks import run_blocks
 from .cubeful import (N_CUBE_VALUES, RESULT_CLASSES, _setup, cubeful_settings, match_cells,
-                      mean_and_se, result_points, vr_options)
+                      mean_and_se, qrolls, result_points, vr_options)
 
 __all__ = ["cube_rollout", "CubeRolloutResult"]
 
@@ -140,6 +140,7 @@ def cube_rollout(
     on_interrupt: Callable[[int], None] | None = None,
     met=None,
     vr: bool | None = None,
+    quasi_random: bool = True,
 ) -> CubeRolloutResult:
     """Decide the cube by rolling out No double and Double/take with the same dice.
 
@@ -160,6 +161,9 @@ def cube_rollout(
         Variance reduction of both lines, as :func:`fastbg.rollouts.cubeful.cubeful_rollout`
         (default: on for the nn policies); each trial's luck in a line is valued at that
         line's cube, so the paired difference is luck-adjusted too.
+    quasi_random : bool, default True
+        Quasi-random dice: each trial's first two rolls stratified by trial index (the
+        same in both lines), as :func:`fastbg.rollout`.
 
     Returns
     -------
@@ -180,7 +184,7 @@ def cube_rollout(
     Janowski's and the network's bias.
     """
     su = _setup(position, games, seed, workers, policy, engine, state, x, False, False,
-                progress, met, vr)
+                progress, met, vr, quasi_random)
     st = su.state.for_position(su.pos.board)   # the start: no roll played yet (Holland)
     can = st.may_double
     v_nd, v_dt, dp = _values(su)
@@ -199,10 +203,12 @@ def cube_rollout(
         pol = su.make_policy(policy)
         streams = np.random.SeedSequence(su.entropy, spawn_key=(k,)).spawn(n)
         luck = np.zeros(1)
+        q = qrolls(su, k, n)
         for j in range(n):
             for i, opts in enumerate(line_opts):
                 c = su.cub.cubeful_block(su.board, 1, np.random.PCG64DXSM(streams[j]), pol,
                                          su.evaluator, **opts, **vr_opts,
+                                         qrolls=None if q is None else q[j:j + 1],
                                          **(dict(luck=luck) if su.vr else {}))
                 counts[i] += c
                 cls, lc = np.argwhere(c)[0]
@@ -239,7 +245,9 @@ def cube_rollout(
         dt = se_dt = se_diff = z_double = z_take = dp = nan
         action = "No double"
     settings = cubeful_settings(
-        su, policy, engine, dice_method="pseudo-random, a stream per trial shared by both lines",
+        su, policy, engine, dice_method=("quasi-random (first two rolls stratified), "
+                                         if su.quasi_random else "pseudo-random, ")
+        + "a stream per trial shared by both lines",
         method="cube rollout (No double and Double/take)")
     return CubeRolloutResult(
         nd=nd, dt=dt, dp=dp, stderr={"nd": se_nd, "dt": se_dt, "dt_minus_nd": se_diff},

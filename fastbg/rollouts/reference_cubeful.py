@@ -23,11 +23,11 @@ from ..cube.match import _cubeful as _match_cubeful
 from ..cube.money import cube_action, money_cube_decision
 from ..reference import luck as _luck
 from ..reference.board import outcome, swap, validate_board
-from ..reference.dice import roll_index
 from ..reference.movegen import bears_off_all
 from ..reference.evaluator import EvalPolicy
 from ..reference.nn import NNPolicy
 from ..reference.policies import make_policy
+from ..reference.rollout import _check_qrolls, _Rolls
 from ..reference.turn import opening_turn, play_turn
 
 __all__ = ["cubeful_block", "play_cubeful", "probabilities", "RESULT_CLASSES", "N_CUBE_VALUES",
@@ -145,7 +145,8 @@ def luck_dot(w, actual, mean, root: bool) -> float:
 
 def play_cubeful(board, bitgen, policy, evaluator, lc0, owner0, max_log2, x, jacoby,
                  opening, match=None, holland_wait=0,
-                 root_decision=True, yardstick=None, prefilter=0) -> tuple[int, int, float]:
+                 root_decision=True, yardstick=None, prefilter=0,
+                 q=None) -> tuple[int, int, float]:
     """One cubeful game from a validated board: (result class, log2 of the final cube,
     summed luck).
 
@@ -155,8 +156,10 @@ def play_cubeful(board, bitgen, policy, evaluator, lc0, owner0, max_log2, x, jac
     ``root_decision``: False skips the cube decision before the first roll.
     ``yardstick``: variance reduction, the luck of each random roll by its
     ``roll_values(board, prefilter)`` weighted by :func:`luck_weights` (0.0 without).
+    ``q``: quasi-random dice, the game's first two random rolls (-1 = drawn), or None.
     """
     L = 0.0
+    rolls = _Rolls(bitgen, q)
     plays = 0
     decide = root_decision
     side = 0                # 0 while the starting side is on roll
@@ -169,7 +172,7 @@ def play_cubeful(board, bitgen, policy, evaluator, lc0, owner0, max_log2, x, jac
                 v0 = yardstick.roll_values(board, prefilter)
                 v1 = yardstick.roll_values(swap(board), prefilter)
                 mean = _luck.opening_mean(v0, v1)
-            board, root, d1, d2 = opening_turn(board, bitgen)
+            board, root, d1, d2 = opening_turn(board, bitgen, rolls.opening())
             side = 0 if root else 1
             if yardstick is not None:
                 slot = _luck.roll_slot(d1, d2)
@@ -189,7 +192,7 @@ def play_cubeful(board, bitgen, policy, evaluator, lc0, owner0, max_log2, x, jac
                 if act == 1:
                     lc += 1
                     owner = side ^ 1
-            r = roll_index(bitgen)
+            r = rolls.roll()
             d1, d2 = r // 6 + 1, r % 6 + 1
             if yardstick is not None:
                 v = yardstick.roll_values(board, prefilter)
@@ -210,7 +213,7 @@ def cubeful_block(board, games, bitgen, policy, evaluator, *, cube=1, cube_owner
                   max_cube=2 ** MAX_CUBE_LOG2, x=None, jacoby=False,
                   opening=False, match=None, holland_wait=0,
                   root_decision=True, yardstick=None, prefilter=0, cells=None,
-                  luck=None) -> np.ndarray:
+                  luck=None, qrolls=None) -> np.ndarray:
     """Play ``games`` cubeful money games and count (result class, final cube).
 
     Parameters and result as :func:`fastbg._core.cubeful.cubeful_block`; ``evaluator``
@@ -255,11 +258,12 @@ def cubeful_block(board, games, bitgen, policy, evaluator, *, cube=1, cube_owner
                                 or arr.shape != (int(games),) or not arr.flags.writeable):
             raise ValueError(f"{name} must be a writeable contiguous {np.dtype(dt).name} array "
                              f"of shape ({int(games)},)")
+    q = _check_qrolls(qrolls, int(games), bool(opening))
     counts = np.zeros((len(RESULT_CLASSES), N_CUBE_VALUES), dtype=np.int64)
     for i in range(int(games)):
         c, lc, L = play_cubeful(b, bitgen, policy, evaluator, lc0, own, ml, xx, bool(jacoby),
                                 bool(opening), match, int(holland_wait), bool(root_decision),
-                                yardstick, int(prefilter))
+                                yardstick, int(prefilter), None if q is None else q[i])
         counts[c, lc] += 1
         if cells is not None:
             cells[i] = c * N_CUBE_VALUES + lc

@@ -26,7 +26,7 @@ from libc.stdint cimport int64_t
 from fastbg._core._types cimport board_t, linear_eval_t, NCHECKERS, NSLOTS, MAX_PLAYS
 from fastbg._core.board cimport (load_board, swap_into, row_sum, loser_class, is_race_c,
                                  pip_count_row)
-from fastbg._core.dice cimport roll_index, opening_roll, get_bitgen
+from fastbg._core.dice cimport get_bitgen, next_roll, next_opening
 from fastbg._core.movegen cimport movegen_t, movegen_new, movegen_free, generate
 from fastbg._core.turn cimport play_turn_c
 from fastbg._core.eval cimport Policy, Evaluator
@@ -34,6 +34,7 @@ from fastbg._core.policies cimport as_policy
 from fastbg._core.nn cimport NN_OUTPUTS
 from fastbg._core.evaluator cimport EvalPolicy
 from fastbg._core.luck cimport roll_slot, roll_mean, opening_mean, flip5
+from fastbg._core.rollout cimport check_qrolls
 from numpy.random cimport bitgen_t
 
 cnp.import_array()
@@ -423,7 +424,7 @@ cdef int play_cubeful_c(const board_t* start, bitgen_t* bg, Policy policy, Evalu
                         bint jacoby, bint opening, int* lc_out,
                         const double* mR, int ma, int mb, int hwait,
                         bint root, EvalPolicy ys, Policy pf, int kpf,
-                        double* luck) noexcept nogil:
+                        double* luck, const int* qr) noexcept nogil:
     """One cubeful game; returns the result class 0..7 (starting side's view) and sets
     lc_out to log2 of the final cube (of the refused cube's value before doubling for a
     pass), or -1 if a roll had more than MAX_PLAYS plays. owner0: -1 centred, 0 the
@@ -436,7 +437,8 @@ cdef int play_cubeful_c(const board_t* start, bitgen_t* bg, Policy policy, Evalu
     double line of a cube rollout). ys: variance reduction when not None: luck[0] gets
     the game's summed luck, each random roll's yardstick value (roll_values, prefilter
     pf/kpf) minus its mean over the rolls, weighted by luck_weights at the cube of that
-    roll; the opening roll counts as one roll of 30 outcomes."""
+    roll; the opening roll counts as one roll of 30 outcomes. qr: quasi-random dice, the
+    game's first two random rolls (dice.next_roll, next_opening), or NULL."""
     cdef board_t boards[2]
     cdef int cur = 0, side = 0, a, b, r, n, c, act
     cdef int lc = lc0, owner = owner0
@@ -456,6 +458,7 @@ cdef int play_cubeful_c(const board_t* start, bitgen_t* bg, Policy policy, Evalu
     cdef double q[5]
     cdef double w[5]
     cdef double L = 0.0
+    cdef int qi = 0
     boards[0] = start[0]
     while True:
         if first_opening:
@@ -466,7 +469,7 @@ cdef int play_cubeful_c(const board_t* start, bitgen_t* bg, Policy policy, Evalu
                         ys.roll_values(g, &boards[1], v1, pf, kpf) < 0:
                     return -1
                 opening_mean(v, v1, mean)
-            if not opening_roll(bg, &a, &b):
+            if not next_opening(bg, qr, &qi, &a, &b):
                 if not vr:
                     swap_into(&boards[0], &boards[1])
                 cur = 1
@@ -498,7 +501,7 @@ cdef int play_cubeful_c(const board_t* start, bitgen_t* bg, Policy policy, Evalu
                 if act == 1:
                     lc += 1
                     owner = side ^ 1
-            r = roll_index(bg)
+            r = next_roll(bg, qr, &qi)
             a = r // 6 + 1
             b = r % 6 + 1
             if vr:
@@ -552,7 +555,7 @@ def _check_cube_args(cube, owner, max_cube, x):
 def cubeful_block(board, games, bitgen, policy, evaluator, *, cube=1, cube_owner="centred",
                   max_cube=(1 << MAX_LOG2), x=None, jacoby=False, opening=False,
                   match=None, holland_wait=0, root_decision=True, yardstick=None,
-                  prefilter=0, cells=None, luck=None):
+                  prefilter=0, cells=None, luck=None, qrolls=None):
     """Play ``games`` cubeful money games one after another from one bit generator.
 
     Parameters
@@ -607,6 +610,10 @@ def cubeful_block(board, games, bitgen, policy, evaluator, *, cube=1, cube_owner
     luck : numpy.ndarray of float64, shape (games,), optional
         Filled with each game's summed luck (required with ``yardstick``); its
         luck-adjusted value is its cell's value minus it.
+    qrolls : array_like of int, shape (games, 2), optional
+        Quasi-random dice: each game's first two random rolls (roll indices; the opening
+        roll's outcome with ``opening``; -1 = drawn), as
+        :func:`fastbg._core.rollout.rollout_block`.
 
     Returns
     -------
@@ -677,6 +684,8 @@ def cubeful_block(board, games, bitgen, policy, evaluator, *, cube=1, cube_owner
         pf = as_policy("pubeval")
     cdef int64_t* cl = <int64_t*>_out_array(cells, ng, np.int64, "cells")
     cdef double* lk = <double*>_out_array(luck, ng, np.float64, "luck")
+    keep = []
+    cdef const int* q = check_qrolls(qrolls, ng, op, keep)
     cdef double dummy = 0.0
     cdef double* lslot = &dummy
     cdef movegen_t* g = movegen_new()
@@ -689,7 +698,8 @@ def cubeful_block(board, games, bitgen, policy, evaluator, *, cube=1, cube_owner
                     lslot = lk + i
                 lslot[0] = 0.0
                 c = play_cubeful_c(&b, bg, pol, ev, g, lc0, own, ml, xfix, jac, op, &lc,
-                                   mR, ma, mb, hw, rootd, ys, pf, kpf, lslot)
+                                   mR, ma, mb, hw, rootd, ys, pf, kpf, lslot,
+                                   NULL if q == NULL else q + 2 * i)
                 if c < 0:
                     break
                 counts[c * N_CUBES + lc] += 1

@@ -75,3 +75,27 @@ cdef inline bint opening_roll(bitgen_t* bg, int* d1, int* d2) noexcept nogil:
         r = roll_index(bg)
         if r // 6 != r % 6:
             return opening_dice(r, d1, d2)
+
+
+cdef inline int next_roll(bitgen_t* bg, const int* q, int* qi) noexcept nogil:
+    # The next random roll: the game's next stratified roll index (quasi-random dice: q[0],
+    # q[1] for its first two random rolls; -1 = none) or a draw from bg.
+    cdef int r
+    if q != NULL and qi[0] < 2:
+        r = q[qi[0]]
+        qi[0] += 1
+        if r >= 0:
+            return r
+    return roll_index(bg)
+
+
+cdef inline bint next_opening(bitgen_t* bg, const int* q, int* qi, int* d1, int* d2) noexcept nogil:
+    # The opening roll (dice.opening_roll's result), from the game's stratified outcome
+    # r = 6 (a - 1) + (b - 1), a != b (a the die of the side on roll), or drawn from bg.
+    cdef int r
+    if q != NULL and qi[0] < 2:
+        r = q[qi[0]]
+        qi[0] += 1
+        if r >= 0:
+            return opening_dice(r, d1, d2)
+    return opening_roll(bg, d1, d2)

@@ -1,5 +1,6 @@
 # cython: language_level=3
 """The game loop and rollout blocks (GIL released)."""
+from libc.stdint cimport int64_t
 from numpy.random cimport bitgen_t
 from fastbg._core._types cimport board_t
 from fastbg._core.movegen cimport movegen_t
@@ -14,3 +15,8 @@ cdef int play_game_c(const board_t* start, bitgen_t* bg, Policy policy, movegen_
     # if `opening`, else a normal roll. `g` is the caller's workspace. Quasi-random
     # dice: q[0], q[1] are the roll indices of the game's first two random rolls (the
     # opening roll's outcome 6 (a - 1) + (b - 1)), -1 = drawn; q may be NULL (all drawn).
+
+
+cdef const int* check_qrolls(object qrolls, int64_t games, bint opening, object keep) except? NULL
+    # The (games, 2) int32 table of quasi-random first rolls, checked (ValueError), or NULL
+    # for None; `keep` (a list) holds the array alive while the pointer is used.

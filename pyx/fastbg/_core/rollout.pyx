@@ -11,7 +11,8 @@ from libc.stdint cimport int64_t
 
 from fastbg._core._types cimport board_t, linear_eval_t, BAR, MAX_PLAYS
 from fastbg._core.board cimport load_board, swap_into, row_sum, loser_class
-from fastbg._core.dice cimport roll_index, opening_roll, opening_dice, get_bitgen
+from fastbg._core.dice cimport (roll_index, opening_roll, opening_dice, get_bitgen, next_roll,
+                                next_opening)
 from fastbg._core.movegen cimport movegen_t, movegen_new, movegen_free, generate
 from fastbg._core.eval cimport Policy
 from fastbg._core.policies cimport as_policy
@@ -30,30 +31,6 @@ OUTCOME_CLASSES = (
     "lose gammon",
     "lose backgammon",
 )
-
-
-cdef inline int next_roll(bitgen_t* bg, const int* q, int* qi) noexcept nogil:
-    # The next random roll: the game's next stratified roll index (quasi-random dice: q[0],
-    # q[1] for its first two random rolls; -1 = none) or a draw from bg.
-    cdef int r
-    if q != NULL and qi[0] < 2:
-        r = q[qi[0]]
-        qi[0] += 1
-        if r >= 0:
-            return r
-    return roll_index(bg)
-
-
-cdef inline bint next_opening(bitgen_t* bg, const int* q, int* qi, int* d1, int* d2) noexcept nogil:
-    # The opening roll (dice.opening_roll's result), from the game's stratified outcome
-    # r = 6 (a - 1) + (b - 1), a != b (a the die of the side on roll), or drawn from bg.
-    cdef int r
-    if q != NULL and qi[0] < 2:
-        r = q[qi[0]]
-        qi[0] += 1
-        if r >= 0:
-            return opening_dice(r, d1, d2)
-    return opening_roll(bg, d1, d2)
 
 
 cdef int play_game_c(const board_t* start, bitgen_t* bg, Policy policy, movegen_t* g,
@@ -184,7 +161,7 @@ def play_game(board, bitgen, policy, dice=None, opening=False):
     return int(np.flatnonzero(counts)[0])
 
 
-cdef const int* _qrolls(object qrolls, int64_t games, bint opening, object keep) except? NULL:
+cdef const int* check_qrolls(object qrolls, int64_t games, bint opening, object keep) except? NULL:
     # The (games, 2) int32 table of stratified rolls, checked; `keep` holds the array alive.
     if qrolls is None:
         return NULL
@@ -268,7 +245,7 @@ def rollout_block(board, games, bitgen, policy, dice=None, opening=False, classe
     cdef int c = 0
     cdef signed char* cls = _out_classes(classes, ng)
     keep = []
-    cdef const int* q = _qrolls(qrolls, ng, op, keep)
+    cdef const int* q = check_qrolls(qrolls, ng, op, keep)
     cdef movegen_t* g = movegen_new()
     if g == NULL:
         raise MemoryError()
@@ -491,7 +468,7 @@ def rollout_block_vr(board, games, bitgen, policy, yardstick, dice=None, opening
     cdef int c = 0, k
     cdef double* pg = _out_per_game(per_game, ng)
     keep = []
-    cdef const int* q = _qrolls(qrolls, ng, op, keep)
+    cdef const int* q = check_qrolls(qrolls, ng, op, keep)
     cdef movegen_t* g = movegen_new()
     if g == NULL:
         raise MemoryError()
