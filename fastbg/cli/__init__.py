@@ -60,7 +60,7 @@ if os.path.basename(sys.argv[0]) in ("fastbg", "__main__.py"):
     signal.signal(signal.SIGINT, _interrupted_at_start)
 
 from .. import __version__  # noqa: E402  (after the handler, on purpose)
-from . import bench, cube, positions, rollouts, tables  # noqa: E402
+from . import bench, cube, positions, rollouts, runs, tables  # noqa: E402
 from .common import EXIT_INTERRUPTED, EXIT_USAGE, shorten  # noqa: E402
 
 __all__ = ["main", "build_parser"]
@@ -75,7 +75,7 @@ class _Parser(argparse.ArgumentParser):
 
 
 #: The command groups, one module each, in the order of ``fastbg --help``.
-_GROUPS = (positions, rollouts, bench, cube, tables)
+_GROUPS = (positions, rollouts, runs, bench, cube, tables)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -39,8 +39,8 @@ def add_rollout_run_options(p, games: int) -> None:
                    help="quasi-random dice (default): the first two random rolls stratified so "
                         "that every 36 games hold each first roll once (30 from the opening "
                         "roll) and every 1,296 each pair of first and second rolls, as GNU "
-                        "Backgammon rotates them; --no-quasi-random draws every roll. "
-                        "Cubeless rollouts only")
+                        "Backgammon rotates them; --no-quasi-random draws every roll (cubeless "
+                        "and cubeful rollouts)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
 
 
@@ -55,11 +55,13 @@ def add_parsers(sub) -> None:
                    help="the compiled core (default) or the pure-Python reference; same numbers")
     r.add_argument("--dice", type=_dice_arg, default=None, help="fix the first roll, e.g. 31")
     r.add_argument("--until-se", type=_number_arg, default=None, metavar="X",
-                   help="stop at the first block of games after which the equity's standard "
-                        "error is at most X (--games is then the most to play); where it stops "
-                        "depends only on the seed and the settings. Cubeless rollouts only")
+                   help="stop at the first block of games (1,000 games; 100 with nn-1ply) "
+                        "after which the equity's standard error is at most X (--games is then "
+                        "the most to play); where it stops depends only on the seed and the "
+                        "settings. Cubeless rollouts only")
     r.add_argument("--min-games", type=_games, default=None, metavar="N",
-                   help="with --until-se: play at least N games")
+                   help="with --until-se: play at least N games (the stop is checked at the "
+                        "end of each block, so at least one block is played)")
     r.add_argument("--truncate", type=_positive_int, default=None, metavar="N",
                    help="truncation: stop each game after N half-moves (plays of either side) "
                         "and score it by the nn evaluator at 0 ply; faster and less noisy, "
@@ -87,7 +89,20 @@ def add_parsers(sub) -> None:
                    help="with --cubeful: cube efficiency in [0, 1] for every decision "
                         "(default: GNU Backgammon's by position, 0 on the last roll)")
     _add_state_options(r)
+    r.add_argument("--store", nargs="?", const="", default=None, metavar="PATH",
+                   help="keep the run in a results store (SQLite), block by block, so that it "
+                        "can be resumed after Ctrl-C, kill -9 or a crash and extended later; "
+                        "PATH default $FASTBG_STORE or ~/.local/share/fastbg/runs.sqlite. "
+                        "Cubeless rollouts")
+    r.add_argument("--resume", type=_positive_int, default=None, metavar="RUN",
+                   help="continue stored run RUN from its first missing block (its own "
+                        "position and settings; the numbers equal those of one uninterrupted "
+                        "run); `fastbg runs` lists the runs")
+    r.add_argument("--extend", type=_games, default=None, metavar="N",
+                   help="with --resume: add N games to the run (the same numbers as having "
+                        "asked for the total at first)")
     r.add_argument("--json", action="store_true", help="machine-readable output")
+    r.set_defaults(rollout_parser=r)
 
 
 def _format_table(res) -> str:
@@ -128,7 +143,8 @@ def _format_table(res) -> str:
             ([f"after {n} half-moves, scored by the nn at 0 ply"] if n else [])
             + (["on entering the two-sided bear-off database, scored exactly"] if db else []))
         lines.append(f"  ({res.truncated:,} of the games stopped early: {how})")
-    lines.append("  (luck-adjusted estimates: variance reduction by the nn at 0 ply; normal intervals)"
+    lines.append(f"  (luck-adjusted estimates: variance reduction, yardstick "
+                 f"{res.settings.get('yardstick', 'nn 0-ply')}; normal intervals)"
                  if res.vr else
                  "  (normal intervals)" if res.truncated else
                  "  (intervals: Wilson's score interval for the probabilities, normal for the equity)")
@@ -175,11 +191,70 @@ def _run_rollout(pos, args, **options):
         engine=args.engine, **shown, **options))
 
 
+#: Options of `fastbg rollout` that a resumed run takes from the store, not the command line.
+_RUN_SETTINGS = ("position", "games", "seed", "policy", "dice", "opening", "vr", "quasi_random",
+                 "until_se", "min_games", "by_first_roll", "truncate", "truncate_bearoff")
+
+
+def _store(args):
+    from ..rollouts.store import ResultsStore
+    return ResultsStore(args.store or None)
+
+
+def _cmd_resume(args, parser_defaults) -> int:
+    """``fastbg rollout --resume RUN [--extend N]``: the stored run's own settings."""
+    given = [k for k in _RUN_SETTINGS if getattr(args, k) != parser_defaults.get(k)]
+    if given:
+        opt = given[0].replace("_", "-")
+        raise ValueError(f"{'POSITION' if opt == 'position' else '--' + opt} does not apply "
+                         "with --resume: the run keeps its own settings (--extend N adds games)")
+    store = _store(args)
+    run = store.run(args.resume)
+    if run.kind != "rollout":
+        raise ValueError(f"run {run.id} is a {run.kind}; fastbg rollout --resume continues "
+                         "rollouts")
+    req = dict(run.request)
+    games = run.games + (args.extend or 0)
+    if run.status == "done" and not args.extend:
+        print(f"run {run.id} is finished ({run.games_done:,} games); --extend N adds games",
+              file=sys.stderr)
+    pos = req.pop("position")
+    req.pop("games")
+    dice = req.pop("dice")
+    res = _with_progress(args, lambda **shown: rollout(
+        pos, games, workers=args.workers, engine=args.engine, dice=tuple(dice) if dice else None,
+        store=store, run_id=run.id, **req, **shown))
+    return _report_rollout(res, args, store)
+
+
+def _report_rollout(res, args, store=None) -> int:
+    if res.games == 0:
+        print("interrupted before any game finished; nothing to report", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    if args.json:
+        d = res.to_dict()
+        if store is not None:
+            d["store"] = str(store.path)
+        print_json(d, indent=2)
+    else:
+        print(_format_table(res))
+        if store is not None:
+            print(f"  stored as run {res.run_id} in {store.path}"
+                  + (f"; resume with: fastbg rollout --resume {res.run_id}"
+                     + ("" if args.store in (None, "") else f" --store {args.store}")
+                     if res.interrupted else ""))
+    return EXIT_INTERRUPTED if res.interrupted else 0
+
+
 def _cmd_rollout(args) -> int:
+    if args.resume is not None:
+        return _cmd_resume(args, vars(args.rollout_parser.parse_args([])))
+    if args.extend is not None:
+        raise ValueError("--extend is for a stored run: give --resume RUN too")
     if args.cubeful:
-        if args.quasi_random:
-            raise ValueError("--quasi-random is for cubeless rollouts: cubeful rollouts draw "
-                             "every roll")
+        if args.store is not None:
+            raise ValueError("--store keeps cubeless rollouts for now: drop --cubeful or "
+                             "--store")
         if args.until_se is not None or args.min_games is not None or args.by_first_roll \
                 or args.truncate is not None or args.truncate_bearoff:
             raise ValueError("--until-se, --min-games, --by-first-roll, --truncate and "
@@ -198,18 +273,13 @@ def _cmd_rollout(args) -> int:
         raise ValueError("--min-games is for a stop rule: give --until-se too")
     if args.until_se is not None and not 0 < args.until_se < float("inf"):
         raise ValueError(f"--until-se must be a positive, finite standard error, got {args.until_se:g}")
+    store = _store(args) if args.store is not None else None
     res = _run_rollout(pos, args, dice=dice, opening=args.opening, vr=args.vr,
                        quasi_random=args.quasi_random is not False, until_se=args.until_se,
                        min_games=args.min_games, by_first_roll=args.by_first_roll,
-                       truncate=args.truncate, truncate_bearoff=args.truncate_bearoff)
-    if res.games == 0:
-        print("interrupted before any game finished; nothing to report", file=sys.stderr)
-        return EXIT_INTERRUPTED
-    if args.json:
-        print_json(res.to_dict(), indent=2)
-    else:
-        print(_format_table(res))
-    return EXIT_INTERRUPTED if res.interrupted else 0
+                       truncate=args.truncate, truncate_bearoff=args.truncate_bearoff,
+                       store=store)
+    return _report_rollout(res, args, store)
 
 
 def _cmd_cubeful_rollout(args) -> int:
@@ -224,7 +294,8 @@ def _cmd_cubeful_rollout(args) -> int:
     res = _with_progress(args, lambda **shown: cubeful_rollout(
         pos, args.games, seed=args.seed, workers=args.workers, policy=args.policy,
         engine=args.engine, state=state, x=args.x, jacoby=state.jacoby, opening=args.opening,
-        met=None if state.is_money else (args.met or None), vr=args.vr, **shown))
+        met=None if state.is_money else (args.met or None), vr=args.vr,
+        quasi_random=args.quasi_random is not False, **shown))
     if res.games == 0:
         print("interrupted before any game finished; nothing to report", file=sys.stderr)
         return EXIT_INTERRUPTED
@@ -247,7 +318,8 @@ def _format_cubeful(res, pos, state) -> str:
              f"engine {res.engine}, workers {res.workers}, seed {res.seed}"
              + (", opening roll" if res.opening else "")
              + (", variance reduction (luck by the nn at 0 ply, valued at the cube of each "
-                "roll)" if res.vr else ""), "",
+                "roll)" if res.vr else "")
+             + (", quasi-random dice" if res.settings["dice"].startswith("quasi") else ""), "",
              "                      estimate   std.err    95% confidence interval"]
     if not state.is_money:
         # a mean of match winning chances: the normal interval, clipped to [0, 1]
@@ -290,6 +362,15 @@ def moves_eval(pos, dice, args) -> int:
     return 0
 
 
+def _prune_text(prune, games) -> str:
+    """The header's account of the pruning stop rule."""
+    if prune["min_games"] >= games:
+        return (f"; no pruning (--prune-se): its first stage, after {prune['min_games']:,} "
+                "games, is not before the end")
+    return (f"; plays {prune['prune_se']:g} SE behind the best dropped after "
+            f"{prune['min_games']:,} games and every {prune['stage_games']:,} after")
+
+
 def moves_rollout(pos, dice, args) -> int:
     """``fastbg moves POSITION DICE --rollout``: the candidates rolled out side by side."""
     if args.games is None:
@@ -314,11 +395,9 @@ def moves_rollout(pos, dice, args) -> int:
     print(f"policy {st['policy']}, engine {st['engine']}, workers {res.workers}, seed {res.seed}"
           + (", variance reduction" if st["vr"] else "")
           + (", quasi-random dice" if st["dice"].startswith("quasi") else "")
-          + f"; candidates {st['candidates']} "
-          f"by {st['candidates_by']}"
-          + (f"; plays {st['prune']['prune_se']:g} SE behind the best dropped after "
-             f"{st['prune']['min_games']:,} games and every {st['prune']['stage_games']:,} after"
-             if st.get("prune") else ""))
+          + f"; candidates {st['candidates']}"
+          + (f" by {st['candidates_by']}" if st.get("candidates_by") else "")
+          + (_prune_text(st["prune"], res.games) if st.get("prune") else ""))
     print("")
     width = max(len(p["move"]) for p in res.plays)
     print(f"  {'play':<{width}}  {'equity':>8} {'s.e.':>6}  {'diff':>7} {'s.e.':>6}  {'P(best)':>7}"

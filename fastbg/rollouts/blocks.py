@@ -237,6 +237,8 @@ def run_blocks(
     counts_shape: tuple = (6,),
     on_interrupt: Callable[[int], None] | None = None,
     until: Callable[[np.ndarray, np.ndarray | None, int], bool] | None = None,
+    done: dict | None = None,
+    on_block: Callable[[int, int, np.ndarray, np.ndarray | None], None] | None = None,
 ) -> BlockRun:
     """Play ``games`` games from ``board`` in blocks, on ``workers`` threads.
 
@@ -282,6 +284,13 @@ def run_blocks(
         run stops there, and the blocks after ``k`` that were already playing are dropped.
         So where a run stops depends only on the seed and the settings, never on the
         workers or the scheduling.
+    done : dict, optional
+        Blocks already played (a resumed run, :mod:`fastbg.rollouts.store`):
+        ``{k: (counts, sums)}`` for ``k = 0, 1, ..., m - 1``; they are merged first, as if
+        just played, and the run plays from block ``m``.
+    on_block : callable, optional
+        ``on_block(k, games, counts, sums)``, called in the calling thread as each block is
+        merged, in block order (the results store writes it), not for ``done`` blocks.
 
     Returns
     -------
@@ -326,7 +335,8 @@ def run_blocks(
     merged = 0              # blocks 0..merged-1 are in the totals
     enough = threading.Event()   # the stop rule said so
 
-    def absorb(k: int, c: np.ndarray, f: np.ndarray | None = None) -> None:  # calling thread
+    def absorb(k: int, c: np.ndarray, f: np.ndarray | None = None,
+               stored: bool = False) -> None:  # calling thread
         nonlocal done_games, merged
         if enough.is_set():
             return              # played past the stop: dropped
@@ -337,6 +347,8 @@ def run_blocks(
             counts[:] += c
             add_sums(f)
             done_games += n
+            if on_block is not None and not stored:
+                on_block(merged, n, c, f)
             merged += 1
             if progress is not None:
                 progress(n)
@@ -349,6 +361,17 @@ def run_blocks(
     def result(interrupted: bool) -> BlockRun:
         return BlockRun(counts, done_games, interrupted and not enough.is_set(), _float_sums())
 
+    first = 0
+    for k in sorted(done or {}):
+        if k != first or k >= nblocks:
+            raise ValueError(f"stored blocks must be blocks 0, 1, ... of the run, got {k}")
+        c, f = done[k]
+        absorb(k, np.asarray(c, dtype=np.int64), None if f is None else
+               np.asarray(f, dtype=np.float64), stored=True)
+        first += 1
+        if enough.is_set():
+            return result(False)
+
     interrupted = False
     # The pure-Python engine holds the GIL, so threads would only make Ctrl-C wait
     # for whole blocks: it runs in the calling thread (same numbers either way).
@@ -356,7 +379,7 @@ def run_blocks(
     # thread stays free to notice Ctrl-C at once.
     if engine == "python":
         try:
-            for k in range(nblocks):
+            for k in range(first, nblocks):
                 absorb(*run_one(k))
                 if enough.is_set():
                     break
@@ -377,7 +400,7 @@ def run_blocks(
     previous = _on_sigint(lambda signum, frame: stop.set())
     pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="fastbg")
     pending = set()
-    next_k = 0
+    next_k = first
     told = False  # on_interrupt called
     try:
         # Keep a bounded number of blocks in flight: memory stays flat in `games`.

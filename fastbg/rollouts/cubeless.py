@@ -16,7 +16,8 @@ from ..reference import evaluator as _ref_evaluator
 from ..reference import luck as _luck
 from ..reference.board import START_BOARD
 from ..reference.policies import POLICIES as _ENGINE_POLICIES
-from .blocks import (block_size_for, check_games, check_policy_engine, n_blocks, resolve_workers, run_blocks,
+from .blocks import (block_size_for, block_size_of, check_games, check_policy_engine, n_blocks,
+                     resolve_workers, run_blocks,
                      stratified_rolls)
 from .settings import rollout_settings
 
@@ -279,6 +280,8 @@ class RolloutResult:
         With ``by_first_roll=True``: per first roll (``roll`` "6-5", from the opening roll
         also ``first``, "player" or "opponent"), its ``games``, probabilities, ``equity`` and
         ``stderr`` (the rows' games and sums add up to the totals).
+    run_id : int or None
+        With a ``store``: the run's id in it (to resume or extend it).
     """
 
     win: float
@@ -304,6 +307,7 @@ class RolloutResult:
     settings: dict = field(default_factory=dict)
     by_first_roll: list | None = None
     truncated: int = 0
+    run_id: int | None = None
 
     @property
     def lose(self) -> float:
@@ -373,6 +377,8 @@ class RolloutResult:
             truncated=self.truncated,
             settings=dict(self.settings),
         )
+        if self.run_id is not None:
+            d["run_id"] = self.run_id
         if self.by_first_roll is not None:
             d["by_first_roll"] = [dict(r) for r in self.by_first_roll]
         rule = self.settings.get("stop_rule")
@@ -412,6 +418,8 @@ def rollout(
     truncate_bearoff: bool = False,
     progress: Callable[[int], None] | None = None,
     on_interrupt: Callable[[int], None] | None = None,
+    store=None,
+    run_id: int | None = None,
 ) -> RolloutResult:
     """Roll a position out: play ``games`` games to the end and count the results.
 
@@ -487,6 +495,16 @@ def rollout(
     on_interrupt : callable, optional
         Called once when Ctrl-C stops the run, with the number of blocks still running
         (the run waits for them and keeps their games).
+    store : ResultsStore or str or Path, optional
+        Keep the run in this results store (:class:`fastbg.rollouts.store.ResultsStore`, or
+        its file): each block as it is merged, so an interrupted run (Ctrl-C, ``kill -9``, a
+        crash) can be resumed and a finished one extended.
+    run_id : int, optional
+        With ``store``: continue that stored run instead of starting one. Every argument
+        that determines the numbers must be the run's own (ValueError otherwise), except
+        ``games``, which may be more (extend); its stored blocks are used and the run plays
+        from the first missing one, so the result equals that of one uninterrupted run of
+        ``games`` games.
 
     Returns
     -------
@@ -618,12 +636,26 @@ def rollout(
     elif min_games is not None:
         raise ValueError("min_games is for a stop rule: give until_se too")
 
+    settings = rollout_settings(
+        policy=policy, seed=entropy, games=int(games), block_size=block_size, vr=bool(vr),
+        vr_prefilter=VR_PREFILTER if vr else None,
+        dice_method="quasi-random (first two rolls stratified)" if quasi_random else "pseudo-random",
+        stop_rule=None if until_se is None else {"until_se": until_se, "min_games": min_games},
+        truncation=truncate or None, truncate_bearoff=truncate_bearoff,
+        first_roll="opening" if opening else (tuple(dice) if dice else "rolled"), engine=engine)
+    request = dict(position=pos.to_position_id(), games=int(games), seed=entropy, policy=policy,
+                   dice=list(dice) if dice else None, opening=bool(opening), vr=bool(vr),
+                   quasi_random=bool(quasi_random), until_se=until_se, min_games=min_games,
+                   by_first_roll=bool(by_first_roll), truncate=truncate or None,
+                   truncate_bearoff=bool(truncate_bearoff))
+    st, run_id, done, on_block = _open_run(store, run_id, request, settings, block_size)
+
     t0 = time.perf_counter()
     run = run_blocks(
         pos.board, int(games), entropy, engine=engine, policy=policy, dice=dice,
         opening=bool(opening), workers=nworkers, progress=progress, block_size=block_size,
         on_interrupt=on_interrupt, block=block, until=until,
-        counts_shape=(1 + nkeys, 6) if by_first_roll else (6,),
+        counts_shape=(1 + nkeys, 6) if by_first_roll else (6,), done=done, on_block=on_block,
     )
     seconds = time.perf_counter() - t0
     counts, sums, breakdown = run.counts, run.sums, None
@@ -654,14 +686,7 @@ def rollout(
         est, se = vr_statistics(sums if sums is not None else np.zeros((2, 6)), run.games)
     else:
         est, se = outcome_statistics(counts)
-    settings = rollout_settings(
-        policy=policy, seed=entropy, games=int(games), block_size=block_size, vr=bool(vr),
-        vr_prefilter=VR_PREFILTER if vr else None,
-        dice_method="quasi-random (first two rolls stratified)" if quasi_random else "pseudo-random",
-        stop_rule=None if until_se is None else {"until_se": until_se, "min_games": min_games},
-        truncation=truncate or None, truncate_bearoff=truncate_bearoff,
-        first_roll="opening" if opening else (tuple(dice) if dice else "rolled"), engine=engine)
-    return RolloutResult(
+    result = RolloutResult(
         **{k: est[k] for k in PROBABILITY_KEYS},
         equity=est["equity"],
         stderr=se,
@@ -681,4 +706,61 @@ def rollout(
         settings=settings,
         by_first_roll=breakdown,
         truncated=int(run.games - int(np.asarray(counts).sum())),
+        run_id=run_id,
     )
+    if st is not None:
+        st.finish_run(run_id, "interrupted" if run.interrupted else "done",
+                      _summary(result))
+    return result
+
+
+#: Settings a resumed run may change: they do not change its numbers.
+_FREE_SETTINGS = ("games", "engine")
+
+
+def _summary(res: RolloutResult) -> dict:
+    """What a store keeps of a finished run's result (``fastbg runs`` lists it)."""
+    return {"games": res.games, **{k: getattr(res, k) for k in (*PROBABILITY_KEYS, "equity")},
+            "stderr": dict(res.stderr), "interrupted": res.interrupted}
+
+
+def _open_run(store, run_id, request, settings, block_size):
+    """The store, run id, stored blocks and block writer of a stored rollout (all None
+    without a store); a resumed run is checked against the request first."""
+    if store is None:
+        if run_id is not None:
+            raise ValueError("run_id is for a stored run: give its store too")
+        return None, None, None, None
+    from .store import ResultsStore
+    st = store if isinstance(store, ResultsStore) else ResultsStore(store)
+    games = request["games"]
+    if run_id is None:
+        run_id = st.create_run("rollout", request["position"], request, settings)
+        done = {}
+    else:
+        old = st.run(run_id)
+        if old.kind != "rollout":
+            raise ValueError(f"run {run_id} is a {old.kind}, not a rollout")
+        for key in sorted(set(old.request) | set(request)):
+            if key != "games" and old.request.get(key) != request.get(key):
+                raise ValueError(f"run {run_id} was stored with {key} {old.request.get(key)!r}, "
+                                 f"not {request.get(key)!r}: a resumed run keeps its settings")
+        for key in sorted(set(old.settings) | set(settings)):
+            if key not in _FREE_SETTINGS and old.settings.get(key) != settings.get(key):
+                raise ValueError(f"run {run_id} was stored with {key} "
+                                 f"{old.settings.get(key)!r}, now {settings.get(key)!r}: its "
+                                 "numbers could not be continued")
+        if games < old.games:
+            raise ValueError(f"run {run_id} asked for {old.games:,} games; a resumed run may "
+                             f"ask for more (extend), not fewer ({games:,})")
+        st.resume_run(run_id, games, settings)
+        done = {}
+        for k, (n, c, f) in st.blocks(run_id).items():
+            if n != block_size_of(k, games, block_size):
+                break
+            done[k] = (c, f)
+
+    def on_block(k, n, c, f):
+        st.add_block(run_id, k, n, c, f)
+
+    return st, run_id, done, on_block

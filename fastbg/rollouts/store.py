@@ -1,0 +1,294 @@
+"""The results store: rollouts kept block by block in one SQLite file, to resume and extend.
+
+A run is one rollout: its request (the arguments that determine its numbers), its settings
+(:func:`fastbg.rollouts.settings.rollout_settings`), and each finished block's integer counts
+and float sums, written in block order as the blocks are merged. Because block ``k`` of a
+run depends only on (seed, settings, k) (DESIGN section 4), a run resumed from its first
+missing block ends with exactly the numbers of an uninterrupted run, and a run extended by
+more games gives the numbers of having asked for the total at first. Only the driving process
+writes; SQLite's write-ahead log keeps every committed block through ``kill -9`` or a crash.
+
+The file is SQLite (the standard library's :mod:`sqlite3`, WAL mode). Tables: ``meta``
+(``format = fastbg-results-store``, ``version``), ``runs`` (id, kind, position, request and
+settings as JSON, seed, games, block size, status, timestamps, summary) and ``blocks``
+(run, block index, games, counts and sums as JSON). Floats are written with ``repr``, which
+reads back bit for bit.
+"""
+from __future__ import annotations
+
+import contextlib
+import datetime
+import json
+import os
+import sqlite3
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+__all__ = ["ResultsStore", "StoredRun", "default_store_path", "STORE_FORMAT", "STORE_VERSION"]
+
+STORE_FORMAT = "fastbg-results-store"
+STORE_VERSION = 1
+
+_SCHEMA = """
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE runs (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    kind TEXT NOT NULL,
+    position TEXT NOT NULL,
+    request TEXT NOT NULL,
+    settings TEXT NOT NULL,
+    seed INTEGER NOT NULL,
+    games INTEGER NOT NULL,
+    block_size INTEGER NOT NULL,
+    status TEXT NOT NULL,
+    created TEXT NOT NULL,
+    updated TEXT NOT NULL,
+    summary TEXT
+);
+CREATE TABLE blocks (
+    run INTEGER NOT NULL REFERENCES runs(id),
+    k INTEGER NOT NULL,
+    games INTEGER NOT NULL,
+    counts TEXT NOT NULL,
+    sums TEXT,
+    finished TEXT NOT NULL,
+    PRIMARY KEY (run, k)
+);
+"""
+
+
+def default_store_path() -> Path:
+    """Where runs are stored unless told: ``$FASTBG_STORE``, else ``runs.sqlite`` in the
+    user's data directory (``$XDG_DATA_HOME/fastbg``, default ``~/.local/share/fastbg``;
+    ``%LOCALAPPDATA%\\fastbg`` on Windows)."""
+    env = os.environ.get("FASTBG_STORE")
+    if env:
+        return Path(env).expanduser()
+    if os.name == "nt":
+        base = Path(os.environ.get("LOCALAPPDATA", Path.home() / "AppData" / "Local"))
+    else:
+        base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
+    return base / "fastbg" / "runs.sqlite"
+
+
+def _now() -> str:
+    return datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
+
+
+def _dump(a) -> str:
+    return json.dumps(np.asarray(a).tolist() if isinstance(a, np.ndarray) else a)
+
+
+@dataclass(frozen=True)
+class StoredRun:
+    """A run as stored (:meth:`ResultsStore.run`).
+
+    Attributes
+    ----------
+    id : int
+        The run's number in its store.
+    kind : str
+        ``"rollout"`` (cubeless).
+    position : str
+        The position rolled out (Position ID, or XGID with the roll).
+    request : dict
+        The arguments of :func:`fastbg.rollout` that determine the numbers.
+    settings : dict
+        The run's settings (as in its result's JSON).
+    seed, games, block_size : int
+        Root seed, games asked for, games per block.
+    status : str
+        ``"running"`` (or killed while running), ``"interrupted"``, ``"done"``.
+    created, updated : str
+        UTC timestamps (ISO 8601).
+    summary : dict or None
+        The final estimates of a finished or interrupted run.
+    blocks : int
+        Blocks stored.
+    games_done : int
+        Games in the stored blocks.
+    """
+
+    id: int
+    kind: str
+    position: str
+    request: dict
+    settings: dict
+    seed: int
+    games: int
+    block_size: int
+    status: str
+    created: str
+    updated: str
+    summary: dict | None
+    blocks: int
+    games_done: int
+
+    def to_dict(self) -> dict:
+        """JSON-ready dict, ``id`` first."""
+        return {k: getattr(self, k) for k in self.__dataclass_fields__}
+
+
+class ResultsStore:
+    """One results file: open (or create) it, add runs and their blocks, read them back.
+
+    Parameters
+    ----------
+    path : str or Path, optional
+        The SQLite file (default :func:`default_store_path`); created with its directory
+        if missing.
+
+    Raises
+    ------
+    ValueError
+        If the file exists but is not a fastbg results store (another SQLite database, a
+        corrupted or foreign file) or is of a newer version: nothing in it is changed.
+    """
+
+    def __init__(self, path=None):
+        self.path = Path(default_store_path() if path is None else path).expanduser()
+        fresh = not self.path.exists() or self.path.stat().st_size == 0
+        if fresh:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        elif self.path.is_dir():
+            raise ValueError(f"the store {self.path} is a directory, not a file")
+        try:
+            self.db = sqlite3.connect(str(self.path), timeout=30, isolation_level=None)
+            if fresh:
+                self.db.execute("PRAGMA journal_mode=WAL")
+                self._create()
+            else:
+                self._check()
+                self.db.execute("PRAGMA journal_mode=WAL")
+        except sqlite3.DatabaseError as exc:
+            raise ValueError(f"{self.path} is not a fastbg results store ({exc})") from None
+
+    # ------------------------------------------------------------------ file format
+    def _create(self) -> None:
+        self.db.executescript("BEGIN;" + _SCHEMA)
+        self.db.execute("INSERT INTO meta VALUES ('format', ?), ('version', ?)",
+                        (STORE_FORMAT, str(STORE_VERSION)))
+        self.db.execute("COMMIT")
+
+    def _check(self) -> None:
+        try:
+            rows = dict(self.db.execute("SELECT key, value FROM meta").fetchall())
+        except sqlite3.OperationalError:
+            rows = {}
+        if rows.get("format") != STORE_FORMAT:
+            raise ValueError(f"{self.path} is an SQLite database but not a fastbg results "
+                             "store (no fastbg format record); give another --store")
+        if int(rows.get("version", "0")) > STORE_VERSION:
+            raise ValueError(f"{self.path} is a results store of a newer fastbg (version "
+                             f"{rows['version']}; this one reads {STORE_VERSION})")
+
+    @contextlib.contextmanager
+    def _tx(self):
+        """One transaction: committed whole, or rolled back on an error."""
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            yield self.db
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+        self.db.execute("COMMIT")
+
+    def close(self) -> None:
+        """Close the file."""
+        self.db.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    # ------------------------------------------------------------------ writing
+    def create_run(self, kind: str, position: str, request: dict, settings: dict) -> int:
+        """A new run (status ``running``, no blocks); returns its id."""
+        now = _now()
+        with self._tx():
+            cur = self.db.execute(
+                "INSERT INTO runs (kind, position, request, settings, seed, games, block_size,"
+                " status, created, updated) VALUES (?, ?, ?, ?, ?, ?, ?, 'running', ?, ?)",
+                (kind, position, json.dumps(request), json.dumps(settings),
+                 int(settings["seed"]), int(settings["games"]), int(settings["block_size"]),
+                 now, now))
+        return int(cur.lastrowid)
+
+    def add_block(self, run: int, k: int, games: int, counts, sums=None) -> None:
+        """Store block ``k`` of ``run`` (its counts and float sums), committed at once."""
+        now = _now()
+        with self._tx():
+            self.db.execute("INSERT OR REPLACE INTO blocks VALUES (?, ?, ?, ?, ?, ?)",
+                            (run, int(k), int(games), _dump(counts),
+                             None if sums is None else _dump(sums), now))
+            self.db.execute("UPDATE runs SET updated = ? WHERE id = ?", (now, run))
+
+    def resume_run(self, run: int, games: int, settings: dict) -> None:
+        """Mark ``run`` running again, for ``games`` games in all (``games`` grows with
+        ``--extend``), and drop the stored blocks that are not blocks of the new length
+        (a last block shorter than a full one, which the longer run plays in full)."""
+        block_size = int(settings["block_size"])
+        with self._tx():
+            self.db.execute("UPDATE runs SET status = 'running', games = ?, settings = ?, "
+                            "updated = ? WHERE id = ?",
+                            (int(games), json.dumps(settings), _now(), run))
+            self.db.execute("DELETE FROM blocks WHERE run = ? AND games != ? AND "
+                            "(k + 1) * ? <= ?", (run, block_size, block_size, int(games)))
+
+    def finish_run(self, run: int, status: str, summary: dict) -> None:
+        """Record the end of ``run`` (``done`` or ``interrupted``) and its estimates."""
+        with self._tx():
+            self.db.execute("UPDATE runs SET status = ?, summary = ?, updated = ? WHERE id = ?",
+                            (status, json.dumps(summary), _now(), run))
+
+    # ------------------------------------------------------------------ reading
+    def run(self, run_id) -> StoredRun:
+        """The stored run ``run_id`` (ValueError naming the store if there is none)."""
+        if isinstance(run_id, bool) or not isinstance(run_id, (int, np.integer)):
+            raise ValueError(f"a run id is a whole number, got {run_id!r}")
+        row = self.db.execute(
+            "SELECT r.id, r.kind, r.position, r.request, r.settings, r.seed, r.games, "
+            "r.block_size, r.status, r.created, r.updated, r.summary, COUNT(b.k), "
+            "COALESCE(SUM(b.games), 0) FROM runs r LEFT JOIN blocks b ON b.run = r.id "
+            "WHERE r.id = ? GROUP BY r.id", (int(run_id),)).fetchone()
+        if row is None:
+            n = self.db.execute("SELECT COUNT(*) FROM runs").fetchone()[0]
+            raise ValueError(f"there is no run {run_id} in {self.path} "
+                             f"({n} run{'' if n == 1 else 's'}; `fastbg runs` lists them)")
+        return self._stored(row)
+
+    def runs(self) -> list[StoredRun]:
+        """Every run, oldest first."""
+        rows = self.db.execute(
+            "SELECT r.id, r.kind, r.position, r.request, r.settings, r.seed, r.games, "
+            "r.block_size, r.status, r.created, r.updated, r.summary, COUNT(b.k), "
+            "COALESCE(SUM(b.games), 0) FROM runs r LEFT JOIN blocks b ON b.run = r.id "
+            "GROUP BY r.id ORDER BY r.id").fetchall()
+        return [self._stored(r) for r in rows]
+
+    @staticmethod
+    def _stored(row) -> StoredRun:
+        (i, kind, pos, req, st, seed, games, bs, status, created, updated, summary,
+         nb, ng) = row
+        return StoredRun(id=int(i), kind=kind, position=pos, request=json.loads(req),
+                         settings=json.loads(st), seed=int(seed), games=int(games),
+                         block_size=int(bs), status=status, created=created, updated=updated,
+                         summary=None if summary is None else json.loads(summary),
+                         blocks=int(nb), games_done=int(ng))
+
+    def blocks(self, run: int) -> dict:
+        """The stored blocks of ``run`` that form a prefix 0, 1, ..., as
+        ``{k: (games, counts, sums)}`` (numpy arrays; ``sums`` None for plain counts)."""
+        out = {}
+        for k, games, counts, sums in self.db.execute(
+                "SELECT k, games, counts, sums FROM blocks WHERE run = ? ORDER BY k", (run,)):
+            if k != len(out):
+                break
+            out[int(k)] = (int(games), np.asarray(json.loads(counts), dtype=np.int64),
+                           None if sums is None else np.asarray(json.loads(sums),
+                                                                dtype=np.float64))
+        return out

@@ -1,0 +1,174 @@
+"""The results store: runs kept block by block, resumed and extended with the same numbers.
+
+A resumed run must end with exactly the numbers of one uninterrupted run, whether it was
+stopped by Ctrl-C or ``kill -9`` at a random moment; an extended run must equal a run asked
+for the total at first; a corrupted or foreign file, a missing run or a resume with other
+settings is a one-line error (exit 2) that changes nothing.
+"""
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+
+import pytest
+
+from fastbg import rollout
+from fastbg.cli import main
+from fastbg.rollouts.store import ResultsStore, default_store_path
+
+pytest.importorskip("fastbg._core.rollout", reason="Cython core not built")
+
+CONTACT = "4HPMwQCMz+AIIQ"
+
+
+def _same(a, b):
+    assert a.counts.tolist() == b.counts.tolist() and a.games == b.games
+    assert a.equity == b.equity and a.stderr == b.stderr
+    for k in ("win", "win_gammon", "lose_gammon"):
+        assert getattr(a, k) == getattr(b, k)
+
+
+@pytest.mark.parametrize("kw", [dict(policy="pubeval"), dict(policy="nn"),
+                                dict(policy="pubeval", by_first_roll=True),
+                                dict(policy="nn", truncate=6)])
+def test_resume_and_extend_give_the_numbers_of_one_run(tmp_path, kw):
+    path = tmp_path / "runs.sqlite"
+    full = rollout(CONTACT, 2500, seed=3, workers=2, **kw)
+    a = rollout(CONTACT, 1200, seed=3, workers=2, store=path, **kw)   # a partial last block
+    b = rollout(CONTACT, 2500, seed=3, workers=1, store=path, run_id=a.run_id, **kw)
+    _same(full, b)
+    assert b.run_id == a.run_id and b.by_first_roll == full.by_first_roll
+    with ResultsStore(path) as st:
+        run = st.run(a.run_id)
+        assert run.status == "done" and run.games == run.games_done == 2500
+        assert run.summary["equity"] == full.equity
+        assert list(st.blocks(a.run_id)) == [0, 1, 2]
+
+
+def test_a_resume_with_other_settings_is_refused_and_changes_nothing(tmp_path):
+    path = tmp_path / "runs.sqlite"
+    a = rollout(CONTACT, 1000, seed=3, policy="pubeval", store=path)
+    before = path.read_bytes()
+    for kw, why in ((dict(seed=4), "seed"), (dict(seed=3, vr=True), "vr"),
+                    (dict(seed=3, games=500), "not fewer")):
+        args = dict(games=1000, policy="pubeval")
+        args.update(kw)
+        with pytest.raises(ValueError, match=why):
+            rollout(CONTACT, store=path, run_id=a.run_id, **args)
+    with pytest.raises(ValueError, match="no run 7"):
+        rollout(CONTACT, 1000, seed=3, policy="pubeval", store=path, run_id=7)
+    with pytest.raises(ValueError, match="give its store"):
+        rollout(CONTACT, 1000, seed=3, run_id=1)
+    with ResultsStore(path) as st:
+        assert [r.status for r in st.runs()] == ["done"]
+    assert len(before) > 0
+
+
+def test_foreign_and_corrupted_files_are_refused_untouched(tmp_path, capsys):
+    junk = tmp_path / "junk.sqlite"
+    junk.write_bytes(b"not a database at all" * 100)
+    other = tmp_path / "other.db"
+    db = sqlite3.connect(other)
+    db.execute("CREATE TABLE x (a)")
+    db.commit()
+    db.close()
+    for path, why in ((junk, "not a fastbg results store"),
+                      (other, "SQLite database but not a fastbg results store")):
+        before = path.read_bytes()
+        with pytest.raises(ValueError, match=why):
+            ResultsStore(path)
+        assert main(["rollout", "start", "-n", "100", "--store", str(path), "--no-progress"]) == 2
+        err = capsys.readouterr().err
+        assert why in err and "Traceback" not in err and err.count("\n") == 1
+        assert main(["runs", "--store", str(path)]) == 2
+        capsys.readouterr()
+        assert path.read_bytes() == before
+
+
+def test_default_store_path_follows_the_environment(monkeypatch, tmp_path):
+    monkeypatch.setenv("FASTBG_STORE", str(tmp_path / "x.sqlite"))
+    assert default_store_path() == tmp_path / "x.sqlite"
+    monkeypatch.delenv("FASTBG_STORE")
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    assert default_store_path() == tmp_path / "fastbg" / "runs.sqlite"
+
+
+def test_cli_store_resume_extend_and_runs(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("FASTBG_STORE", str(tmp_path / "runs.sqlite"))
+    assert main(["rollout", CONTACT, "-n", "1500", "--seed", "2", "--policy", "pubeval",
+                 "--store", "--no-progress"]) == 0
+    assert "stored as run 1 in" in capsys.readouterr().out
+    assert main(["rollout", "--resume", "1", "--extend", "1500", "--no-progress", "--json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    full = rollout(CONTACT, 3000, seed=2, policy="pubeval")
+    assert d["run_id"] == 1 and d["games"] == 3000 and d["equity"] == full.equity
+    assert main(["runs", "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert [list(r)[0] for r in rows] == ["id"] and rows[0]["estimate"]["equity"] == full.equity
+    assert rows[0]["status"] == "done" and rows[0]["games_done"] == 3000
+    assert main(["runs"]) == 0
+    assert "1 run in" in capsys.readouterr().out
+    assert main(["runs", "show", "1"]) == 0
+    assert "rollout of 4HPMwQCMz+AIIQ, done" in capsys.readouterr().out
+    assert main(["runs", "export", "1", "--csv"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("run,block,games,count_0") and len(lines) == 4
+    # bad requests: one line each, exit 2
+    for argv, why in ((["rollout", "--resume", "1", "--seed", "3"], "--seed does not apply"),
+                      (["rollout", "--resume", "9"], "no run 9"),
+                      (["rollout", "start", "--extend", "10"], "give --resume"),
+                      (["rollout", "--cubeful", "--store"], "cubeless rollouts for now"),
+                      (["runs", "show"], "needs a RUN id"),
+                      (["runs", "show", "5"], "no run 5")):
+        assert main(argv) == 2, argv
+        err = capsys.readouterr().err
+        assert why in err and err.count("\n") == 1, (argv, err)
+
+
+def _spawn(args, env):
+    return subprocess.Popen([sys.executable, "-m", "fastbg", *args], env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+
+
+def test_kill_9_at_random_moments_then_resume_gives_the_numbers_of_one_run(tmp_path):
+    """Ten kills (nine kill -9 and one Ctrl-C) of a stored rollout at random moments, each
+    time resumed; the finished run equals one uninterrupted run."""
+    path = tmp_path / "runs.sqlite"
+    env = dict(os.environ, FASTBG_STORE=str(path))
+    games, seed = 16000, 11
+    first = ["rollout", CONTACT, "-n", str(games), "--seed", str(seed), "--policy", "nn",
+             "--no-vr", "--store", "--no-progress", "--workers", "2"]
+    rng = random.Random(20261202)
+    kills = 0
+    while kills < 10:
+        started = False
+        if path.exists():
+            with ResultsStore(path) as st:
+                started = bool(st.runs())
+        proc = _spawn(["rollout", "--resume", "1", "--no-progress"] if started else first, env)
+        time.sleep(rng.uniform(0.4, 2.0))
+        if proc.poll() is not None:
+            break                       # finished before the kill: nothing left to kill
+        proc.send_signal(signal.SIGINT if kills == 4 else signal.SIGKILL)
+        proc.wait(timeout=60)
+        kills += 1
+        if path.exists():
+            with ResultsStore(path) as st:       # the file survives every kill
+                for r in st.runs():
+                    assert list(st.blocks(r.id)) == list(range(len(st.blocks(r.id))))
+    assert kills >= 5, "the run finished too fast to be killed at random moments"
+    proc = _spawn(["rollout", "--resume", "1", "--no-progress", "--json"], env)
+    out, err = proc.communicate(timeout=300)
+    assert proc.returncode == 0, err.decode()
+    d = json.loads(out)
+    full = rollout(CONTACT, games, seed=seed, policy="nn", vr=False, workers=2)
+    assert d["games"] == games and d["counts"] == full.counts.tolist()
+    assert d["equity"] == full.equity and d["stderr"] == full.stderr
+    with ResultsStore(path) as st:
+        assert len(st.runs()) == 1 and st.run(1).status == "done"
