@@ -26,6 +26,9 @@ from .rollouts import _VR_HELP, _run_rollout, _with_progress
 #: Games of a `fastbg cube` rollout unless --games says otherwise: about ten seconds on
 #: two cores with the network, standard errors of about 0.0035 on the win probability.
 CUBE_GAMES = 20_000
+#: Trials of a cube rollout unless --games says: 4 x 1,296 (variance-reduced, each trial
+#: played in both lines; about 20 s on 2 cores from the start).
+CUBE_TRIALS = 5_184
 
 #: The ways of ``fastbg cube`` to value a position (``--method``).
 METHODS = ("auto", "exact", "janowski", "rollout")
@@ -79,9 +82,10 @@ def add_parsers(sub) -> None:
     c.add_argument("position", metavar="POSITION",
                    help="'start', a Position ID, a GNU Backgammon PositionID:MatchID pair or "
                         "an XGID (cube and score are taken from the last two)")
-    c.add_argument("--games", "-n", type=_games, default=CUBE_GAMES,
-                   help=f"trials of the cube rollout (each played in both lines), or games "
-                        f"of the cubeless rollout with --method janowski (default {CUBE_GAMES})")
+    c.add_argument("--games", "-n", type=_games, default=None,
+                   help=f"trials of the cube rollout (each played in both lines; default "
+                        f"{CUBE_TRIALS:,}, about 20 s on 2 cores), or games of the cubeless "
+                        f"rollout with --method janowski (default {CUBE_GAMES:,})")
     c.add_argument("--seed", type=_seed, default=None, help="root seed (default: fresh entropy, reported)")
     c.add_argument("--workers", "-w", type=_positive_int, default=None, help="threads (default: one per CPU)")
     c.add_argument("--policy", choices=POLICIES, default=DEFAULT_POLICY,
@@ -96,6 +100,10 @@ def add_parsers(sub) -> None:
                         "on the last roll and at the cube limit)")
     c.add_argument("--vr", action=argparse.BooleanOptionalAction, default=None,
                    help="with a cube rollout: " + _VR_HELP)
+    c.add_argument("--quasi-random", action=argparse.BooleanOptionalAction, default=None,
+                   help="with a cube rollout: quasi-random dice (default), each trial's first "
+                        "two rolls stratified so that every 36 trials hold each first roll "
+                        "once, the same in both lines; --no-quasi-random draws every roll")
     c.add_argument("--method", choices=METHODS, default="auto",
                    help="auto (default): exact from the two-sided bear-off database where it "
                         "applies (money play, 1 to 6 checkers a side, all home, no beavers), "
@@ -286,6 +294,8 @@ def _z_text(z: float) -> str:
     if math.isinf(z):
         # a sampled standard error of 0: the trials did not vary, which a few games can do
         return "an unknown number of SE (the trials did not vary: play more games)"
+    if abs(z) >= 1000:
+        return "more than 1,000 SE"
     return f"{z:.1f} SE"
 
 _STDERR_METHOD = {
@@ -308,11 +318,7 @@ def _cmd_cube(args) -> int:
     _decide((0.5, 0.15, 0.01, 0.15, 0.01), np.eye(5) * 1e-6, state, x, table)
 
     if args.method == "exact":
-        unused = [opt for opt, given in (
-            ("--games", args.games != CUBE_GAMES), ("--seed", args.seed is not None),
-            ("--workers", args.workers is not None), ("--policy", args.policy != DEFAULT_POLICY),
-            ("--engine", args.engine != "cython"), ("--x", args.x is not None),
-            ("--vr", args.vr is not None)) if given]
+        unused = _rollout_options_given(args)
         if unused:
             raise ValueError(f"{', '.join(unused)} {'does' if len(unused) == 1 else 'do'} not "
                              "apply to --method exact, which reads the two-sided bear-off "
@@ -321,16 +327,21 @@ def _cmd_cube(args) -> int:
         exact = _two_sided(pos) if state.is_money and not state.beaver \
             and state.cube < state.max_cube else None
         if exact is not None:
-            return _exact_bearoff(pos, state, exact, args)
+            return _exact_bearoff(pos, state, exact, args, _rollout_options_given(args))
         if args.method == "exact":
             raise ValueError("--method exact needs money play (no beavers, cube below its "
                              "limit) in a bear-off of 1 to 6 checkers a side, all home: the "
                              "two-sided bear-off database's positions")
     if args.method in ("auto", "rollout"):
+        if args.games is None:
+            args.games = CUBE_TRIALS
         return _cube_by_rollout(pos, state, table, args)
-    if args.vr:
-        raise ValueError("--vr is for cube rollouts: --method janowski's cubeless rollout is "
-                         "plain Monte Carlo (its error model reads the outcome counts)")
+    if args.games is None:
+        args.games = CUBE_GAMES
+    if args.vr or args.quasi_random:
+        raise ValueError("--vr and --quasi-random are for cube rollouts: --method janowski's "
+                         "cubeless rollout is plain Monte Carlo (its error model reads the "
+                         "outcome counts)")
     # plain Monte Carlo: the covariance of the probabilities below is that of the counts
     res = _run_rollout(pos, args, opening=False, vr=False)
     if res.games == 0:
@@ -362,7 +373,8 @@ def _cube_by_rollout(pos, state, table, args) -> int:
     """``--method rollout``: :func:`fastbg.rollouts.cuberollout.cube_rollout`."""
     res = _with_progress(args, lambda **shown: cube_rollout(
         pos, args.games, seed=args.seed, workers=args.workers, policy=args.policy,
-        engine=args.engine, state=state, x=args.x, met=table, vr=args.vr, **shown))
+        engine=args.engine, state=state, x=args.x, met=table, vr=args.vr,
+        quasi_random=args.quasi_random is not False, **shown))
     if res.games == 0:
         print("interrupted before any game finished; nothing to report", file=sys.stderr)
         return EXIT_INTERRUPTED
@@ -388,6 +400,7 @@ def _cube_by_rollout(pos, state, table, args) -> int:
              f"decisions by Janowski's model; "
              + ("variance reduction (luck by the nn at 0 ply, valued at each line's cube); "
                 if res.vr else "")
+             + ("quasi-random dice; " if res.settings["dice"].startswith("quasi") else "")
              + f"workers {res.workers}, seed {res.seed}, {res.seconds:.2f} s", "",
              f"{unit}:", f"  {'':<18} {'value':>9} {'std.err':>9}",
              f"  {'No ' + dbl.lower():<18} {res.nd:{sign}9.4f} {res.stderr['nd']:9.4f}"]
@@ -402,7 +415,7 @@ def _cube_by_rollout(pos, state, table, args) -> int:
                   + (f"take by {_z_text(res.z['take'])})" if res.z["take"] >= 0
                      else f"pass by {_z_text(-res.z['take'])})")]
         close = [what for what, z in (("the double", res.z["double"]), ("the take", res.z["take"]))
-                 if abs(z) < CLOSE_Z]
+                 if not abs(z) >= CLOSE_Z]      # NaN (too few trials) counts as close
         if close:
             lines.append(f"  too close to call: {' and '.join(close)} within {CLOSE_Z:g} SE; "
                          "more trials narrow it, and the bias below may be larger")
@@ -436,7 +449,17 @@ def _two_sided(pos):
     return bearoffdb.two_sided(pos.board[0, :6], pos.board[1, :6])
 
 
-def _exact_bearoff(pos, state, v, args) -> int:
+def _rollout_options_given(args) -> list[str]:
+    """The rollout options given on the command line (for a note when they go unused)."""
+    return [opt for opt, given in (
+        ("--games", args.games is not None), ("--seed", args.seed is not None),
+        ("--workers", args.workers is not None), ("--policy", args.policy != DEFAULT_POLICY),
+        ("--engine", args.engine != "cython"), ("--x", args.x is not None),
+        ("--vr", args.vr is not None), ("--quasi-random", args.quasi_random is not None))
+        if given]
+
+
+def _exact_bearoff(pos, state, v, args, unused=()) -> int:
     """Money play in the two-sided bear-off database: the exact decision, no rollout."""
     owner = state.cube_owner
     can = owner != "opponent"
@@ -455,7 +478,8 @@ def _exact_bearoff(pos, state, v, args) -> int:
                     "mode": "money", "method": "exact", "exact": True, "source": source,
                     "win": v["win"],
                     "cubeless_equity": 2 * v["win"] - 1, "state": _state_json(state),
-                    "unit": "equity per unit of the current cube", "decision": d}, indent=2)
+                    "unit": "equity per unit of the current cube", "decision": d,
+                    "unused_options": list(unused)}, indent=2)
         return 0
     redouble = owner == "player"
     dbl = "Redouble" if redouble else "Double"
@@ -471,6 +495,9 @@ def _exact_bearoff(pos, state, v, args) -> int:
                   "", f"Proper action: {d['action']}   (exact{tie})"]
     else:
         lines += ["", f"No cube decision: {d['why_not']}."]
+    if unused:
+        lines.append(f"(no rollout: {', '.join(unused)} unused; --method rollout rolls the "
+                     "position out anyway)")
     print("\n".join(lines))
     return 0
 
@@ -485,7 +512,8 @@ def _format_cube(res, pos, state, table, x, x_source, d) -> str:
              + (f" of {res.games_requested:,} requested" if res.interrupted else "")
              + f", policy {res.policy} for both sides, engine {res.engine}, workers "
                f"{res.workers}, seed {res.seed}, {res.seconds:.2f} s",
-             f"(biased by {res.policy}'s play: the standard errors cover only the dice)",
+             f"(biased by {res.policy}'s play and by Janowski's model of the cube: the "
+             "standard errors cover only the dice)",
              "",
              f"  {'':<18} {'estimate':>9} {'std.err':>9}"]
     for key in PROBABILITY_KEYS:

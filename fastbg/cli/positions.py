@@ -19,6 +19,8 @@ def add_parsers(sub) -> None:
     s = sub.add_parser("show", help="board diagram, pip counts and IDs of a position")
     s.add_argument("position", metavar="POSITION", help=_POSITION_HELP + " (with the cube and "
                    "score of the last two)")
+    s.add_argument("--no-progress", action="store_true",
+                   help="accepted, as by every command, for scripts (nothing to show here)")
 
     m = sub.add_parser("moves", help="every legal play for a roll; ranked (--eval) or rolled "
                        "out side by side (--rollout)")
@@ -50,7 +52,8 @@ def add_parsers(sub) -> None:
                         "games, drop the plays more than K (default 3) standard errors of the "
                         "paired difference behind the best; they keep the games they played")
     m.add_argument("--min-games", type=_games, default=None, metavar="N",
-                   help="with --prune-se: play at least N games before pruning")
+                   help="with --prune-se: play at least N games before pruning (rounded up "
+                        "to a block of 324 games; default 648)")
     add_rollout_run_options(m, games=None)
     m.add_argument("--json", action="store_true", help="machine-readable output")
 
@@ -61,6 +64,8 @@ def add_parsers(sub) -> None:
                    help="the network's forward pass in the compiled core (default) or the "
                         "pure-Python reference; same numbers")
     e.add_argument("--json", action="store_true", help="machine-readable output")
+    e.add_argument("--no-progress", action="store_true",
+                   help="accepted, as by every command, for scripts (nothing to show here)")
 
 
 def _check_not_empty(pos, text) -> None:

@@ -117,7 +117,9 @@ def _describe_state(state, table=None) -> str:
              else ", double match point" if a == b == 1
              else ", post-Crawford" if state.post_crawford else "")
     if state.holland:
-        phase += (", Holland rule" + ("" if state.rolls_played is None
+        phase += (", Holland rule" + (" (in force only after the Crawford game)"
+                                      if not state.post_crawford
+                                      else "" if state.rolls_played is None
                                       else f" ({plural(state.rolls_played, 'roll')} played)"))
     return (f"{state.match_length}-point match, score {state.score[0]}-{state.score[1]} "
             f"({a}-away/{b}-away){phase}, cube {state.cube} {owner}"

@@ -203,14 +203,16 @@ class PlaysRolloutResult:
 
 def _candidates(ranked, top, plays, position, dice, engine, within, max_plays):
     if plays:
-        chosen, seen = [], set()
+        chosen, seen = [], {}
         by_board = {r.board.tobytes(): r for r in ranked}
         for text in plays:
             p = find_play(position, dice, text, engine=engine)
             key = p.board.tobytes()
-            if key not in seen:
-                seen.add(key)
-                chosen.append(by_board[key])
+            if key in seen:
+                raise ValueError(f"the play {text!r} is given twice (the same position as "
+                                 f"{seen[key]!r}): give each candidate once")
+            seen[key] = text
+            chosen.append(by_board[key])
         return chosen
     if top is not None:
         if isinstance(top, bool) or not isinstance(top, (int, np.integer)) or top < 1:
@@ -406,8 +408,10 @@ def rollout_plays(
         vr_prefilter=VR_PREFILTER if vr else None, first_roll="rolled", engine=engine,
         dice_method=("quasi-random (first two rolls stratified), a stream per game"
                      if quasi_random else "pseudo-random, a stream per game"),
-        dice_played=list(dice), candidates_by=f"nn {ply}-ply",
-        candidates=("given" if plays else f"top {top}" if top is not None
+        dice_played=list(dice), candidates_by=None if plays else f"nn {ply}-ply",
+        candidates=("given" if plays
+                    else f"top {top}" + (f" (all {len(cands)} plays)" if top >= len(cands) else "")
+                    if top is not None
                     else f"within {within:g} of the best, at most {max_plays}"),
         common_random_numbers=True,
         prune=None if prune_se is None else {"prune_se": float(prune_se),
