@@ -410,7 +410,8 @@ def rollout_plays(
                      if quasi_random else "pseudo-random, a stream per game"),
         dice_played=list(dice), candidates_by=None if plays else f"nn {ply}-ply",
         candidates=("given" if plays
-                    else f"top {top}" + (f" (all {len(cands)} plays)" if top >= len(cands) else "")
+                    else f"top {top}" + (f" (all {len(ranked)} plays)" if top >= len(ranked)
+                                         else "")
                     if top is not None
                     else f"within {within:g} of the best, at most {max_plays}"),
         common_random_numbers=True,
