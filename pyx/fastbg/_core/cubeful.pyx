@@ -26,14 +26,15 @@ from libc.stdint cimport int64_t
 from fastbg._core._types cimport board_t, linear_eval_t, NCHECKERS, NSLOTS, MAX_PLAYS
 from fastbg._core.board cimport (load_board, swap_into, row_sum, loser_class, is_race_c,
                                  pip_count_row)
-from fastbg._core.dice cimport get_bitgen, next_roll, next_opening
+from fastbg._core.dice cimport get_bitgen, next_roll
 from fastbg._core.movegen cimport movegen_t, movegen_new, movegen_free, generate
 from fastbg._core.turn cimport play_turn_c
 from fastbg._core.eval cimport Policy, Evaluator
 from fastbg._core.policies cimport as_policy
 from fastbg._core.nn cimport NN_OUTPUTS
 from fastbg._core.evaluator cimport EvalPolicy
-from fastbg._core.luck cimport roll_slot, roll_mean, opening_mean, flip5
+from fastbg._core.luck cimport roll_slot, roll_mean
+from fastbg._core.opening cimport opening_turn_c
 from fastbg._core.rollout cimport check_qrolls
 from numpy.random cimport bitgen_t
 
@@ -453,7 +454,6 @@ cdef int play_cubeful_c(const board_t* start, bitgen_t* bg, Policy policy, Evalu
     cdef bint decide = root
     cdef bint vr = ys is not None
     cdef double v[105]
-    cdef double v1[105]
     cdef double mean[5]
     cdef double q[5]
     cdef double w[5]
@@ -463,22 +463,10 @@ cdef int play_cubeful_c(const board_t* start, bitgen_t* bg, Policy policy, Evalu
     while True:
         if first_opening:
             first_opening = False
-            if vr:
-                swap_into(&boards[0], &boards[1])
-                if ys.roll_values(g, &boards[0], v, pf, kpf) < 0 or \
-                        ys.roll_values(g, &boards[1], v1, pf, kpf) < 0:
-                    return -1
-                opening_mean(v, v1, mean)
-            if not next_opening(bg, qr, &qi, &a, &b):
-                if not vr:
-                    swap_into(&boards[0], &boards[1])
-                cur = 1
-                side = 1
-                if vr:
-                    flip5(&v1[5 * roll_slot(a, b)], q)
-            elif vr:
-                for c in range(5):
-                    q[c] = v[5 * roll_slot(a, b) + c]
+            cur = opening_turn_c(boards, bg, qr, &qi, &a, &b, vr, ys, g, pf, kpf, q, mean)
+            if cur < 0:
+                return -1
+            side = cur
             if vr:
                 luck_weights(w, lc, lc0, owner, jacoby, mR)
                 L = L + luck_dot(w, q, mean, True)

@@ -19,7 +19,8 @@ from fastbg._core.policies cimport as_policy
 from fastbg._core.turn cimport play_turn_c
 from fastbg._core.evaluator cimport EvalPolicy
 from fastbg._core.bearoffdb cimport ensure_db2, bearoff2_pair_c, bearoff2_win_c
-from fastbg._core.luck cimport roll_slot, roll_mean, opening_mean, flip5, add_luck, adjusted_result
+from fastbg._core.luck cimport roll_slot, roll_mean, flip5, add_luck, adjusted_result
+from fastbg._core.opening cimport opening_turn_c
 
 cnp.import_array()
 
@@ -315,7 +316,6 @@ cdef int play_game_vr_c(const board_t* start, bitgen_t* bg, Policy policy, EvalP
     cdef int cur = 0, side = 0, a, b, r, c, half = 0
     cdef const board_t* chosen
     cdef double v[105]
-    cdef double v1[105]
     cdef double mean[5]
     cdef double q[5]
     cdef double L[5]
@@ -329,21 +329,10 @@ cdef int play_game_vr_c(const board_t* start, bitgen_t* bg, Policy policy, EvalP
         b = d2
         lucky = False
     elif opening:
-        if vr:
-            swap_into(&boards[0], &boards[1])
-            if ys.roll_values(g, &boards[0], v, pf, k) < 0 or ys.roll_values(g, &boards[1], v1, pf, k) < 0:
-                return -1
-            opening_mean(v, v1, mean)
-        if not next_opening(bg, qr, &qi, &a, &b):
-            if not vr:
-                swap_into(&boards[0], &boards[1])
-            cur = 1
-            side = 1
-            if vr:
-                flip5(&v1[5 * roll_slot(a, b)], q)
-        elif vr:
-            for c in range(5):
-                q[c] = v[5 * roll_slot(a, b) + c]
+        cur = opening_turn_c(boards, bg, qr, &qi, &a, &b, vr, ys, g, pf, k, q, mean)
+        if cur < 0:
+            return -1
+        side = cur
         if vr:
             add_luck(L, q, mean, True)
         lucky = False           # counted
