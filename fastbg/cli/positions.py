@@ -7,6 +7,7 @@ from ..engine import ENGINES
 from ..formats import parse_dice
 from ..game import Position, decode_gnubg_id, diagram, legal_plays, parse_game, xgid_to_game, PROBABILITY_KEYS
 from ..nn import evaluate, network_info
+from ..game.picture import save_board
 
 from .common import (_POSITION_HELP, _games, _is_xgid, _number_arg, _positive_int,
                      print_json)
@@ -21,6 +22,10 @@ def add_parsers(sub) -> None:
                    "score of the last two)")
     s.add_argument("--no-progress", action="store_true",
                    help="accepted, as by every command, for scripts (nothing to show here)")
+    s.add_argument("--svg", metavar="FILE", default=None,
+                   help="also draw the board into FILE as SVG (with the cube, score and pip "
+                        "counts; needs matplotlib: pip install 'fastbg[plot]')")
+    s.add_argument("--png", metavar="FILE", default=None, help="the same as PNG")
 
     m = sub.add_parser("moves", help="every legal play for a roll; ranked (--eval) or rolled "
                        "out side by side (--rollout)")
@@ -74,12 +79,27 @@ def _check_not_empty(pos, text) -> None:
                          "no game can reach")
 
 
+def _pictures(args, pos, state=None, dice=None) -> list[str]:
+    """``--svg FILE`` / ``--png FILE`` of ``fastbg show``, drawn before anything is printed
+    (so a file that cannot be written is the only output); the lines that report them."""
+    out = []
+    for fmt in ("svg", "png"):
+        path = getattr(args, fmt)
+        if path:
+            save_board(pos, path, state=state, dice=dice, fmt=fmt)
+            out.append(f" board drawn into {path}")
+    return out
+
+
 def _cmd_show(args) -> int:
     text = args.position.strip()
     if not (_is_xgid(text) or ":" in text):  # 'start' or a Position ID: no state
         pos = Position.parse(text)
         _check_not_empty(pos, text)
+        drawn = _pictures(args, pos)
         print(pos)
+        for line in drawn:
+            print(line)
         return 0
     try:
         pos, state, dice = parse_game(text)
@@ -91,14 +111,20 @@ def _cmd_show(args) -> int:
         if pending is None:
             raise
         pos, state, offer = pending
+        drawn = _pictures(args, pos, state)
         print(diagram(pos, state=state))
         print(f" {_describe_state(state)}; {offer} (the Match ID and XGID above are "
               "the position before it)")
+        for line in drawn:
+            print(line)
         return 0
     _check_not_empty(pos, text)
+    drawn = _pictures(args, pos, state, dice)
     print(diagram(pos, state=state, dice=dice))
     print(f" {_describe_state(state)}" + (f"; rolled {dice[0]}-{dice[1]}" if dice else
                                           "; to roll"))
+    for line in drawn:
+        print(line)
     return 0
 
 
