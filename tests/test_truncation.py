@@ -139,7 +139,8 @@ def test_truncated_after_one_play_with_fixed_dice_is_the_evaluators_value():
     p = flip(list(eng.evaluator.EvalPolicy().probabilities(np.ascontiguousarray(after[::-1]))))
     r = rollout("4HPMwQCMz+AIIQ", 300, seed=4, dice=(6, 2), truncate=1, vr=False)
     assert r.truncated == 300 and r.counts.sum() == 0
-    assert r.win == pytest.approx(p[0], abs=1e-12) and r.stderr["win"] < 1e-9
+    # SE 0 up to the rounding of the sum of squares (about sqrt(n * eps) * value)
+    assert r.win == pytest.approx(p[0], abs=1e-12) and r.stderr["win"] < 1e-6
     assert r.win_gammon == pytest.approx(p[1], abs=1e-12)
 
 

@@ -9,6 +9,7 @@ from ..game import parse_game, PROBABILITY_KEYS
 from ..rollouts import DEFAULT_POLICY, POLICIES, cubeful_rollout, rollout
 from ..rollouts.cubeless import normal_quantile
 from ..rollouts.plays import rank_plays, rollout_plays
+from ..rollouts.store import ResultsStore
 
 from .common import (EXIT_INTERRUPTED, _dice_arg, _games, _number_arg, _policy_help, _positive_int, _seed, plural,
                      print_json)
@@ -197,7 +198,6 @@ _RUN_SETTINGS = ("position", "games", "seed", "policy", "dice", "opening", "vr",
 
 
 def _store(args):
-    from ..rollouts.store import ResultsStore
     return ResultsStore(args.store or None)
 
 

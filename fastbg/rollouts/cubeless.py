@@ -20,6 +20,7 @@ from .blocks import (block_size_for, block_size_of, check_games, check_policy_en
                      resolve_workers, run_blocks,
                      stratified_rolls)
 from .settings import rollout_settings
+from .store import ResultsStore
 
 __all__ = ["rollout", "RolloutResult", "POLICIES", "DEFAULT_POLICY", "DEFAULT_VR", "INDICATORS6",
            "resolve_vr", "check_flag",
@@ -731,7 +732,6 @@ def _open_run(store, run_id, request, settings, block_size):
         if run_id is not None:
             raise ValueError("run_id is for a stored run: give its store too")
         return None, None, None, None
-    from .store import ResultsStore
     st = store if isinstance(store, ResultsStore) else ResultsStore(store)
     games = request["games"]
     if run_id is None:
