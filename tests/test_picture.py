@@ -40,7 +40,7 @@ def test_the_picture_holds_what_a_player_reads(tmp_path):
     fig = board_figure(pos, state=state, dice=dice)
     texts = [t.get_text() for t in fig.axes[0].texts]
     assert "2" in texts and "5" in texts                       # the cube and the dice
-    assert any("7-point match, 2-4" in t for t in texts)
+    assert any("7-point match, X 2 - O 4" in t for t in texts)
     assert any(f"pips {pos.pip_counts[0]}" in t for t in texts)
     assert {str(p) for p in range(1, 25)} <= set(texts)         # every point numbered
     # a point of more than five checkers shows its count; a centred cube shows 64
@@ -59,3 +59,15 @@ def test_bad_picture_files_are_one_line_errors(tmp_path, capsys):
     from fastbg.game.picture import save_board
     with pytest.raises(ValueError, match="SVG or PNG"):
         save_board(Position.start(), tmp_path / "b.gif")
+
+
+def test_a_file_name_must_match_its_format(tmp_path, capsys):
+    pytest.importorskip("matplotlib")
+    for argv, why in ((["--png", str(tmp_path / "b.jpg")], "ends in .png"),
+                      (["--svg", str(tmp_path / "b.png")], "ends in .svg"),
+                      (["--png", str(tmp_path / "b")], "ends in .png"),
+                      (["--svg", ""], "needs a file name")):
+        assert main(["show", "start", *argv]) == 2, argv
+        err = capsys.readouterr().err
+        assert why in err and err.count("\n") == 1
+    assert not list(tmp_path.iterdir())

@@ -118,7 +118,7 @@ def test_cli_store_resume_extend_and_runs(tmp_path, monkeypatch, capsys):
     assert "rollout of 4HPMwQCMz+AIIQ, done" in capsys.readouterr().out
     assert main(["runs", "export", "1", "--csv"]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert lines[0].startswith("run,block,games,count_0") and len(lines) == 4
+    assert lines[0].startswith("run,block,games,count_win_single") and len(lines) == 4
     # bad requests: one line each, exit 2
     for argv, why in ((["rollout", "--resume", "1", "--seed", "3"], "--seed does not apply"),
                       (["rollout", "--resume", "9"], "no run 9"),
@@ -172,3 +172,41 @@ def test_kill_9_at_random_moments_then_resume_gives_the_numbers_of_one_run(tmp_p
     assert d["equity"] == full.equity and d["stderr"] == full.stderr
     with ResultsStore(path) as st:
         assert len(st.runs()) == 1 and st.run(1).status == "done"
+
+
+def test_fresh_seeds_missing_dirs_locks_and_stop_rules(tmp_path, monkeypatch, capsys):
+    path = tmp_path / "runs.sqlite"
+    monkeypatch.setenv("FASTBG_STORE", str(path))
+    # a fresh seed is 128-bit: stored as text, resumed as the same int
+    assert main(["rollout", "start", "-n", "1000", "--policy", "pubeval", "--store",
+                 "--no-progress", "--json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    with ResultsStore(path) as st:
+        assert st.run(1).seed == d["seed"] and d["seed"] >= 0
+    assert main(["rollout", "--resume", "1", "--extend", "1000", "--no-progress", "--json"]) == 0
+    again = json.loads(capsys.readouterr().out)
+    full = rollout("start", 2000, seed=d["seed"], policy="pubeval")
+    assert again["equity"] == full.equity and again["stored_games"] == 1000
+    # a store in a directory that does not exist is an error, not a new directory
+    assert main(["rollout", "start", "-n", "10", "--store", str(tmp_path / "no" / "x.sqlite")]) == 2
+    assert "no directory" in capsys.readouterr().err and not (tmp_path / "no").exists()
+    # resuming from a store that does not exist creates nothing
+    assert main(["rollout", "--resume", "1", "--store", str(tmp_path / "other.sqlite")]) == 2
+    assert "no results store" in capsys.readouterr().err
+    assert not (tmp_path / "other.sqlite").exists()
+    # cube and match options are the run's own too
+    assert main(["rollout", "--resume", "1", "--cubeful"]) == 2
+    assert "--cubeful does not apply with --resume" in capsys.readouterr().err
+    # a run being played elsewhere is not played twice
+    with ResultsStore(path) as st:
+        st.lock(1)
+        assert main(["rollout", "--resume", "1", "--extend", "1000"]) == 2
+        assert "being played by another process" in capsys.readouterr().err
+    # a run that stopped by its stop rule would stop there again: extending it is refused
+    assert main(["rollout", "start", "-n", "5000", "--seed", "4", "--policy", "pubeval",
+                 "--until-se", "0.03", "--store", "--no-progress"]) == 0
+    capsys.readouterr()
+    assert main(["rollout", "--resume", "2", "--extend", "1000"]) == 2
+    assert "stop rule" in capsys.readouterr().err
+    with ResultsStore(path) as st:
+        assert st.run(2).games == 5000

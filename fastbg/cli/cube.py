@@ -399,8 +399,9 @@ def _cube_by_rollout(pos, state, table, args) -> int:
              f"and after {dbl}/take with the same dice; policy {args.policy}, later cube "
              f"decisions by Janowski's model; "
              + ("variance reduction (luck by the nn at 0 ply, valued at each line's cube); "
-                if res.vr else "")
-             + ("quasi-random dice; " if res.settings["dice"].startswith("quasi") else "")
+                if res.vr else "no variance reduction; ")
+             + ("quasi-random dice; " if res.settings["dice"].startswith("quasi")
+                else "pseudo-random dice; ")
              + f"workers {res.workers}, seed {res.seed}, {res.seconds:.2f} s", "",
              f"{unit}:", f"  {'':<18} {'value':>9} {'std.err':>9}",
              f"  {'No ' + dbl.lower():<18} {res.nd:{sign}9.4f} {res.stderr['nd']:9.4f}"]

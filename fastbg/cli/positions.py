@@ -85,7 +85,7 @@ def _pictures(args, pos, state=None, dice=None) -> list[str]:
     out = []
     for fmt in ("svg", "png"):
         path = getattr(args, fmt)
-        if path:
+        if path is not None:
             save_board(pos, path, state=state, dice=dice, fmt=fmt)
             out.append(f" board drawn into {path}")
     return out

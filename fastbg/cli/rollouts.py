@@ -156,7 +156,12 @@ def _format_table(res) -> str:
             lines.append(f"    {r['roll'] + who:<16} {r['games']:>7,} {r['equity']:+9.4f} "
                          f"{r['stderr']['equity']:9.4f} {r['win']:8.4f}")
     lines.append("")
-    lines.append(f"  {res.seconds:.2f} s, {res.games_per_second:,.0f} games/s")
+    if res.stored_games >= res.games:
+        lines.append(f"  all {res.games:,} games read from the store")
+    else:
+        lines.append(f"  {res.seconds:.2f} s, {res.games_per_second:,.0f} games/s"
+                     + (f" ({res.games - res.stored_games:,} games played now, "
+                        f"{res.stored_games:,} read from the store)" if res.stored_games else ""))
     return "\n".join(lines)
 
 
@@ -197,18 +202,19 @@ _RUN_SETTINGS = ("position", "games", "seed", "policy", "dice", "opening", "vr",
                  "until_se", "min_games", "by_first_roll", "truncate", "truncate_bearoff")
 
 
-def _store(args):
-    return ResultsStore(args.store or None)
+def _store(args, create: bool = True):
+    return ResultsStore(args.store or None, create=create)
 
 
 def _cmd_resume(args, parser_defaults) -> int:
     """``fastbg rollout --resume RUN [--extend N]``: the stored run's own settings."""
-    given = [k for k in _RUN_SETTINGS if getattr(args, k) != parser_defaults.get(k)]
+    given = [k for k in (*_RUN_SETTINGS, "cubeful", "x", *_STATE_OPTIONS)
+             if getattr(args, k) != parser_defaults.get(k)]
     if given:
         opt = given[0].replace("_", "-")
         raise ValueError(f"{'POSITION' if opt == 'position' else '--' + opt} does not apply "
                          "with --resume: the run keeps its own settings (--extend N adds games)")
-    store = _store(args)
+    store = _store(args, create=False)
     run = store.run(args.resume)
     if run.kind != "rollout":
         raise ValueError(f"run {run.id} is a {run.kind}; fastbg rollout --resume continues "
@@ -318,8 +324,9 @@ def _format_cubeful(res, pos, state) -> str:
              f"engine {res.engine}, workers {res.workers}, seed {res.seed}"
              + (", opening roll" if res.opening else "")
              + (", variance reduction (luck by the nn at 0 ply, valued at the cube of each "
-                "roll)" if res.vr else "")
-             + (", quasi-random dice" if res.settings["dice"].startswith("quasi") else ""), "",
+                "roll)" if res.vr else ", no variance reduction")
+             + (", quasi-random dice" if res.settings["dice"].startswith("quasi")
+                else ", pseudo-random dice"), "",
              "                      estimate   std.err    95% confidence interval"]
     if not state.is_money:
         # a mean of match winning chances: the normal interval, clipped to [0, 1]

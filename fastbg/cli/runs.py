@@ -4,12 +4,13 @@ from __future__ import annotations
 import csv
 import math
 import sys
+from pathlib import Path
 
 import numpy as np
 
 from ..game import PROBABILITY_KEYS
 from ..rollouts.cubeless import outcome_statistics, vr_statistics
-from ..rollouts.store import ResultsStore
+from ..rollouts.store import ResultsStore, default_store_path
 from .common import _positive_int, plural, print_json
 
 ACTIONS = ("list", "show", "export")
@@ -66,7 +67,16 @@ def _row(run, store) -> dict:
 def _cmd_runs(args) -> int:
     if args.csv and args.action != "export":
         raise ValueError("--csv is for `fastbg runs export RUN`")
-    with ResultsStore(args.store) as store:
+    if args.action == "list" and args.run is None:
+        path = default_store_path() if args.store is None else Path(args.store).expanduser()
+        if not path.exists():
+            if args.json:
+                print_json([], indent=2)
+            else:
+                print(f"no runs: there is no store {path} yet (`fastbg rollout ... --store` "
+                      "makes it)")
+            return 0
+    with ResultsStore(args.store, create=False) as store:
         if args.action == "list":
             if args.run is not None:
                 raise ValueError("`fastbg runs` lists every run; `fastbg runs show RUN` shows one")
@@ -97,9 +107,9 @@ def _cmd_runs(args) -> int:
             e = row["estimate"]
             print(f"run {run.id} in {store.path}: {run.kind} of {run.position}, "
                   f"{_status(row)}")
-            print(f"  games {e['games']:,} of {run.games:,} in {plural(run.blocks, 'block')} of "
-                  f"{run.block_size:,}; seed {run.seed}; created {run.created}, updated "
-                  f"{run.updated}")
+            print(f"  games {e['games']:,} of {run.games:,} in {plural(run.blocks, 'block')} "
+                  f"(of up to {run.block_size:,} games); seed {run.seed}; created "
+                  f"{run.created}, updated {run.updated}")
             if e["equity"] is not None:
                 print(f"  cubeless equity {e['equity']:+.4f} (s.e. {e['stderr']:.4f}); "
                       + ", ".join(f"{k} {e[k]:.4f}" for k in PROBABILITY_KEYS))
@@ -117,8 +127,7 @@ def _cmd_runs(args) -> int:
             first = next(iter(blocks.values()), None)
             ncounts = 0 if first is None else first[1].size
             nsums = 0 if first is None or first[2] is None else first[2].size
-            w.writerow(["run", "block", "games"] + [f"count_{i}" for i in range(ncounts)]
-                       + [f"sum_{i}" for i in range(nsums)])
+            w.writerow(["run", "block", "games"] + _column_names(ncounts, nsums))
             for k, (g, c, f) in blocks.items():
                 w.writerow([run.id, k, g] + c.ravel().tolist()
                            + ([] if f is None else [repr(x) for x in f.ravel().tolist()]))
@@ -129,6 +138,21 @@ def _cmd_runs(args) -> int:
                          for k, (g, c, f) in blocks.items()]
         print_json(out, indent=2)
         return 0
+
+
+#: A cubeless block's six outcome counts and, with variance reduction or truncation, its
+#: sums and sums of squares of the six estimates (fastbg.rollouts.cubeless).
+_OUTCOMES = ("win_single", "win_gammon", "win_backgammon", "lose_single", "lose_gammon",
+             "lose_backgammon")
+_ESTIMATES = (*PROBABILITY_KEYS, "equity")
+
+
+def _column_names(ncounts: int, nsums: int) -> list[str]:
+    counts = ([f"count_{k}" for k in _OUTCOMES] if ncounts == 6
+              else [f"count_{i}" for i in range(ncounts)])
+    sums = ([f"sum_{k}" for k in _ESTIMATES] + [f"sumsq_{k}" for k in _ESTIMATES]
+            if nsums == 12 else [f"sum_{i}" for i in range(nsums)])
+    return counts + sums
 
 
 def _status(row) -> str:

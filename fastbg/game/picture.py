@@ -139,15 +139,16 @@ def board_figure(position, *, state=None, dice=None):
             ax.text(10.45 + 1.2 * i, _H / 2, str(d), ha="center", va="center", fontsize=12)
     pips = position.pip_counts
     if state.is_money:
-        game = "money game"
+        rules = [r for r, on in (("Jacoby", state.jacoby), ("beavers", state.beaver)) if on]
+        game = "money game" + (f" ({', '.join(rules)})" if rules else "")
     else:
-        game = (f"{state.match_length}-point match, {state.score[0]}-{state.score[1]}"
+        game = (f"{state.match_length}-point match, X {state.score[0]} - O {state.score[1]}"
                 + (", Crawford" if state.crawford else ", post-Crawford"
                    if state.post_crawford else ""))
-    ax.text(0.4, _H + 0.55, f"O  pips {pips[1]}   off {off[1]}", ha="left", va="center",
-            fontsize=10)
-    ax.text(0.4, -0.7, f"X (on roll)  pips {pips[0]}   off {off[0]}", ha="left", va="center",
-            fontsize=10)
+    ax.text(0.4, _H + 0.55, f"O (dark)  pips {pips[1]}   off {off[1]}", ha="left",
+            va="center", fontsize=10)
+    ax.text(0.4, -0.7, f"X (light, on roll)  pips {pips[0]}   off {off[0]}", ha="left",
+            va="center", fontsize=10)
     ax.text(14.6, -0.7, f"{game}   {position.to_position_id()}", ha="right", va="center",
             fontsize=8, color="#333333")
     return fig
@@ -164,7 +165,7 @@ def save_board(position, path, *, state=None, dice=None, fmt: str | None = None)
     state, dice
         As :func:`board_figure`.
     fmt : {"svg", "png"}, optional
-        Default: the file's suffix.
+        Default: the file's suffix, which must match it.
 
     Returns
     -------
@@ -178,10 +179,15 @@ def save_board(position, path, *, state=None, dice=None, fmt: str | None = None)
     ImportError
         Without matplotlib.
     """
+    if not str(path):
+        raise ValueError("a board picture needs a file name")
     path = Path(path)
-    fmt = (fmt or path.suffix.lstrip(".")).lower()
+    suffix = path.suffix.lstrip(".").lower()
+    fmt = (fmt or suffix).lower()
     if fmt not in PICTURE_FORMATS:
         raise ValueError(f"a board picture is SVG or PNG, not {fmt or 'a file without suffix'!r}")
+    if suffix != fmt:
+        raise ValueError(f"a {fmt.upper()} picture's file name ends in .{fmt}, not {path.name!r}")
     fig = board_figure(position, state=state, dice=dice)
     try:
         fig.savefig(path, format=fmt, dpi=120)

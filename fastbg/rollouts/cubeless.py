@@ -283,6 +283,9 @@ class RolloutResult:
         ``stderr`` (the rows' games and sums add up to the totals).
     run_id : int or None
         With a ``store``: the run's id in it (to resume or extend it).
+    stored_games : int
+        Games of a resumed run read from its store rather than played now (``seconds``
+        and ``games_per_second`` are those of the games played now).
     """
 
     win: float
@@ -309,6 +312,7 @@ class RolloutResult:
     by_first_roll: list | None = None
     truncated: int = 0
     run_id: int | None = None
+    stored_games: int = 0
 
     @property
     def lose(self) -> float:
@@ -317,7 +321,9 @@ class RolloutResult:
 
     @property
     def games_per_second(self) -> float:
-        return self.games / self.seconds if self.seconds > 0 else float("inf")
+        """Games played now (not read from a store) per second of wall-clock time."""
+        n = self.games - self.stored_games
+        return n / self.seconds if self.seconds > 0 else float("inf")
 
     def confidence_interval(self, key: str = "equity", level: float = 0.95) -> tuple[float, float]:
         """Confidence interval of one estimate.
@@ -380,6 +386,7 @@ class RolloutResult:
         )
         if self.run_id is not None:
             d["run_id"] = self.run_id
+            d["stored_games"] = self.stored_games
         if self.by_first_roll is not None:
             d["by_first_roll"] = [dict(r) for r in self.by_first_roll]
         rule = self.settings.get("stop_rule")
@@ -708,6 +715,8 @@ def rollout(
         by_first_roll=breakdown,
         truncated=int(run.games - int(np.asarray(counts).sum())),
         run_id=run_id,
+        stored_games=0 if not done else
+        sum(block_size_of(k, int(games), block_size) for k in done),
     )
     if st is not None:
         st.finish_run(run_id, "interrupted" if run.interrupted else "done",
@@ -736,9 +745,11 @@ def _open_run(store, run_id, request, settings, block_size):
     games = request["games"]
     if run_id is None:
         run_id = st.create_run("rollout", request["position"], request, settings)
+        st.lock(run_id)
         done = {}
     else:
         old = st.run(run_id)
+        st.lock(run_id)
         if old.kind != "rollout":
             raise ValueError(f"run {run_id} is a {old.kind}, not a rollout")
         for key in sorted(set(old.request) | set(request)):
@@ -753,6 +764,10 @@ def _open_run(store, run_id, request, settings, block_size):
         if games < old.games:
             raise ValueError(f"run {run_id} asked for {old.games:,} games; a resumed run may "
                              f"ask for more (extend), not fewer ({games:,})")
+        if games > old.games and request.get("until_se") is not None:
+            raise ValueError(f"run {run_id} has a stop rule (until_se "
+                             f"{request['until_se']:g}): more games would stop where it "
+                             "stopped; start a run with a smaller until_se instead")
         st.resume_run(run_id, games, settings)
         done = {}
         for k, (n, c, f) in st.blocks(run_id).items():

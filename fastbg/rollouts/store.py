@@ -10,7 +10,8 @@ writes; SQLite's write-ahead log keeps every committed block through ``kill -9``
 
 The file is SQLite (the standard library's :mod:`sqlite3`, WAL mode). Tables: ``meta``
 (``format = fastbg-results-store``, ``version``), ``runs`` (id, kind, position, request and
-settings as JSON, seed, games, block size, status, timestamps, summary) and ``blocks``
+settings as JSON, seed as decimal text (seeds are 128-bit), games, block size, status,
+timestamps, summary) and ``blocks``
 (run, block index, games, counts and sums as JSON). Floats are written with ``repr``, which
 reads back bit for bit.
 """
@@ -39,7 +40,7 @@ CREATE TABLE runs (
     position TEXT NOT NULL,
     request TEXT NOT NULL,
     settings TEXT NOT NULL,
-    seed INTEGER NOT NULL,
+    seed TEXT NOT NULL,
     games INTEGER NOT NULL,
     block_size INTEGER NOT NULL,
     status TEXT NOT NULL,
@@ -137,23 +138,33 @@ class ResultsStore:
     Parameters
     ----------
     path : str or Path, optional
-        The SQLite file (default :func:`default_store_path`); created with its directory
-        if missing.
+        The SQLite file (default :func:`default_store_path`, created with its directory if
+        missing); a file given is created if missing, in a directory that must exist.
+    create : bool, default True
+        False: the store must exist already (resuming a run).
 
     Raises
     ------
     ValueError
         If the file exists but is not a fastbg results store (another SQLite database, a
-        corrupted or foreign file) or is of a newer version: nothing in it is changed.
+        corrupted or foreign file) or is of a newer version: nothing in it is changed; if
+        its directory does not exist; with ``create=False``, if there is no such file.
     """
 
-    def __init__(self, path=None):
+    def __init__(self, path=None, create: bool = True):
         self.path = Path(default_store_path() if path is None else path).expanduser()
-        fresh = not self.path.exists() or self.path.stat().st_size == 0
-        if fresh:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-        elif self.path.is_dir():
+        self._locks = {}
+        if self.path.is_dir():
             raise ValueError(f"the store {self.path} is a directory, not a file")
+        fresh = not self.path.exists() or self.path.stat().st_size == 0
+        if not self.path.exists() and not create:
+            raise ValueError(f"there is no results store {self.path}")
+        if fresh:
+            if path is None:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+            elif not self.path.parent.is_dir():
+                raise ValueError(f"cannot create the store {self.path}: no directory "
+                                 f"{self.path.parent}")
         try:
             self.db = sqlite3.connect(str(self.path), timeout=30, isolation_level=None)
             if fresh:
@@ -195,8 +206,28 @@ class ResultsStore:
             raise
         self.db.execute("COMMIT")
 
+    def lock(self, run: int) -> None:
+        """Hold ``run`` for this process until :meth:`close` (an advisory lock on a file
+        beside the store, released by the system when the process dies, even by kill -9),
+        so that two processes cannot play the same run; ValueError if another holds it."""
+        try:
+            import fcntl
+        except ImportError:          # pragma: no cover - not on POSIX: no lock
+            return
+        f = open(f"{self.path}.run{int(run)}.lock", "w")
+        try:
+            fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            f.close()
+            raise ValueError(f"run {run} of {self.path} is being played by another process "
+                             "right now: wait for it, or stop it first") from None
+        self._locks[int(run)] = f
+
     def close(self) -> None:
-        """Close the file."""
+        """Close the file (and release the runs this process held)."""
+        for f in self._locks.values():
+            f.close()
+        self._locks.clear()
         self.db.close()
 
     def __enter__(self):
@@ -214,7 +245,7 @@ class ResultsStore:
                 "INSERT INTO runs (kind, position, request, settings, seed, games, block_size,"
                 " status, created, updated) VALUES (?, ?, ?, ?, ?, ?, ?, 'running', ?, ?)",
                 (kind, position, json.dumps(request), json.dumps(settings),
-                 int(settings["seed"]), int(settings["games"]), int(settings["block_size"]),
+                 str(int(settings["seed"])), int(settings["games"]), int(settings["block_size"]),
                  now, now))
         return int(cur.lastrowid)
 
@@ -258,7 +289,8 @@ class ResultsStore:
         if row is None:
             n = self.db.execute("SELECT COUNT(*) FROM runs").fetchone()[0]
             raise ValueError(f"there is no run {run_id} in {self.path} "
-                             f"({n} run{'' if n == 1 else 's'}; `fastbg runs` lists them)")
+                             f"({n} run{'' if n == 1 else 's'}; `fastbg runs --store "
+                             f"{self.path}` lists them)")
         return self._stored(row)
 
     def runs(self) -> list[StoredRun]:
