@@ -210,3 +210,11 @@ def test_fresh_seeds_missing_dirs_locks_and_stop_rules(tmp_path, monkeypatch, ca
     assert "stop rule" in capsys.readouterr().err
     with ResultsStore(path) as st:
         assert st.run(2).games == 5000
+
+
+def test_one_store_object_serves_successive_runs_of_one_process(tmp_path):
+    # the lock is this process's: a store object reused for a resume is not locked out
+    with ResultsStore(tmp_path / "runs.sqlite") as st:
+        a = rollout(CONTACT, 1200, seed=5, policy="pubeval", store=st)
+        b = rollout(CONTACT, 2000, seed=5, policy="pubeval", store=st, run_id=a.run_id)
+        assert b.games == 2000 and st.run(a.run_id).status == "done"

@@ -721,6 +721,9 @@ def rollout(
     if st is not None:
         st.finish_run(run_id, "interrupted" if run.interrupted else "done",
                       _summary(result))
+        st.unlock(run_id)
+        if st is not store:          # opened here from a path: closed here
+            st.close()
     return result
 
 

@@ -214,6 +214,8 @@ class ResultsStore:
         """Hold ``run`` for this process until :meth:`close` (an advisory lock on a file
         beside the store, released by the system when the process dies, even by kill -9),
         so that two processes cannot play the same run; ValueError if another holds it."""
+        if int(run) in self._locks:
+            return
         try:
             import fcntl
         except ImportError:          # pragma: no cover - not on POSIX: no lock
@@ -226,6 +228,12 @@ class ResultsStore:
             raise ValueError(f"run {run} of {self.path} is being played by another process "
                              "right now: wait for it, or stop it first") from None
         self._locks[int(run)] = f
+
+    def unlock(self, run: int) -> None:
+        """Release ``run`` (:meth:`lock`)."""
+        f = self._locks.pop(int(run), None)
+        if f is not None:
+            f.close()
 
     def close(self) -> None:
         """Close the file (and release the runs this process held)."""
