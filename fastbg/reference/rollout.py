@@ -168,6 +168,14 @@ def _check_qrolls(qrolls, games: int, opening: bool):
     return arr
 
 
+def _check_prefilter(prefilter) -> int:
+    """The yardstick's prefilter (pubeval's best plays a roll, 0 = all), checked."""
+    if isinstance(prefilter, (bool, np.bool_)) or not isinstance(prefilter, (int, np.integer)) \
+            or not 0 <= prefilter <= 64:
+        raise ValueError(f"prefilter must be an int in 0..64, got {prefilter!r}")
+    return int(prefilter)
+
+
 def _check_out(arr, shape, dtype, name):
     if arr is None:
         return None
@@ -353,9 +361,7 @@ def rollout_block_vr(board, games, bitgen, policy, yardstick, dice=None, opening
     _check_games(games)
     if not hasattr(yardstick, "roll_values"):
         raise TypeError(f"the yardstick must be an EvalPolicy, got {type(yardstick).__name__}")
-    if isinstance(prefilter, (bool, np.bool_)) or not isinstance(prefilter, (int, np.integer)) \
-            or not 0 <= prefilter <= 64:
-        raise ValueError(f"prefilter must be an int in 0..64, got {prefilter!r}")
+    _check_prefilter(prefilter)
     first = _first_roll(dice, opening)
     policy = as_policy(policy)
     _check_bitgen(bitgen)

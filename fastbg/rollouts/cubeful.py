@@ -31,7 +31,7 @@ from ..reference.policies import make_policy as _reference_make_policy
 from . import reference_cubeful as _reference_cubeful
 from .blocks import (block_size_for, check_games, check_policy_engine, n_blocks, resolve_workers,
                      run_blocks, stratified_rolls)
-from .cubeless import VR_PREFILTER, resolve_vr
+from .cubeless import VR_PREFILTER, check_flag, resolve_vr
 from .settings import rollout_settings
 
 __all__ = ["cubeful_rollout", "CubefulRolloutResult", "RESULT_CLASSES", "result_points"]
@@ -273,9 +273,15 @@ def match_statistics(counts, tables0, cube: int = 1) -> dict:
         se = math.sqrt(ss / (n - 1) / n)
     else:
         se = nan
+    return _mwc_and_emg(mean, se, R, cube)
+
+
+def _mwc_and_emg(mwc: float, se: float, tables0, cube: int) -> dict:
+    """A mean MWC and its standard error, with the same as normalised money equity (EMG):
+    +1 a single game won at the starting cube ``cube``, -1 one lost."""
     j0 = int(cube).bit_length() - 1
-    r0, r3 = float(R[j0, 0]), float(R[j0, 3])
-    return dict(mwc=mean, mwc_stderr=se, equity=2.0 * (mean - r3) / (r0 - r3) - 1.0,
+    r0, r3 = float(tables0[j0][0]), float(tables0[j0][3])
+    return dict(mwc=mwc, mwc_stderr=se, equity=2.0 * (mwc - r3) / (r0 - r3) - 1.0,
                 stderr=2.0 * se / (r0 - r3))
 
 
@@ -401,8 +407,7 @@ def _setup(position, games, seed, workers, policy, engine, state, x, jacoby, ope
     else:
         entropy = int(seed)
     vr = resolve_vr(vr, policy)
-    if not isinstance(quasi_random, (bool, np.bool_)):
-        raise ValueError(f"quasi_random must be True or False, got {quasi_random!r}")
+    quasi_random = check_flag("quasi_random", quasi_random)
     nworkers = resolve_workers(workers)
     block_size = block_size_for(policy)
     nworkers = 1 if engine == "python" else min(nworkers, n_blocks(int(games), block_size))
@@ -420,7 +425,7 @@ def _setup(position, games, seed, workers, policy, engine, state, x, jacoby, ope
     return _Setup(pos=pos, games=games, state=state, entropy=entropy, nworkers=nworkers,
                   block_size=block_size, cub=cub, make_policy=make_policy, evaluator=evaluator,
                   board=board, opts=opts, jac=jac, max_cube=max_cube, x=x, opening=bool(opening),
-                  table=table, tables=tables, vr=vr, quasi_random=bool(quasi_random))
+                  table=table, tables=tables, vr=vr, quasi_random=quasi_random)
 
 
 def cubeful_settings(su: _Setup, policy: str, engine: str, **extra) -> dict:
@@ -597,12 +602,8 @@ def cubeful_rollout(
         if state.is_money:
             st["equity"], st["stderr"] = mean, se
     if not state.is_money:
-        ms = match_statistics(run.counts, su.tables[0], state.cube)
-        if su.vr:
-            j0 = int(state.cube).bit_length() - 1
-            r0, r3 = float(su.tables[0][j0][0]), float(su.tables[0][j0][3])
-            ms = dict(mwc=mean, mwc_stderr=se, equity=2.0 * (mean - r3) / (r0 - r3) - 1.0,
-                      stderr=2.0 * se / (r0 - r3))
+        ms = (_mwc_and_emg(mean, se, su.tables[0], state.cube) if su.vr
+              else match_statistics(run.counts, su.tables[0], state.cube))
         st["equity"], st["stderr"] = ms["equity"], ms["stderr"]
         extra = dict(match_length=state.match_length, score=tuple(state.score),
                      mwc=ms["mwc"], mwc_stderr=ms["mwc_stderr"],

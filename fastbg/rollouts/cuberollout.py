@@ -209,10 +209,10 @@ def cube_rollout(
                 c = su.cub.cubeful_block(su.board, 1, np.random.PCG64DXSM(streams[j]), pol,
                                          su.evaluator, **opts, **vr_opts,
                                          qrolls=None if q is None else q[j:j + 1],
-                                         **(dict(luck=luck) if su.vr else {}))
+                                         luck=luck)     # 0 without variance reduction
                 counts[i] += c
                 cls, lc = np.argwhere(c)[0]
-                x[i, j] = vals[i][cls, lc] - (luck_scale[i] * luck[0] if su.vr else 0.0)
+                x[i, j] = vals[i][cls, lc] - luck_scale[i] * luck[0]
         sums = np.array([x[0].sum(), x[1].sum(), (x[0] ** 2).sum(), (x[1] ** 2).sum(),
                          (x[0] * x[1]).sum()])
         return counts, sums
@@ -227,15 +227,12 @@ def cube_rollout(
     nan = float("nan")
     s = np.zeros(5) if run.sums is None else np.asarray(run.sums, dtype=np.float64)
 
-    def mean_se(a, aa):
-        return mean_and_se(float(a), float(aa), n)
-
-    nd, se_nd = mean_se(s[0], s[2])
+    nd, se_nd = mean_and_se(float(s[0]), float(s[2]), n)
     if can:
-        dt, se_dt = mean_se(s[1], s[3])
+        dt, se_dt = mean_and_se(float(s[1]), float(s[3]), n)
         dd = s[1] - s[0]
         dd2 = s[3] - 2 * s[4] + s[2]
-        diff, se_diff = mean_se(dd, dd2)
+        diff, se_diff = mean_and_se(float(dd), float(dd2), n)
         action = cube_action(nd, dt, dp, redouble=st.cube_owner == "player")
         takes = dt < dp
         gain = (dt if takes else dp) - nd

@@ -27,7 +27,7 @@ from ..reference.movegen import bears_off_all
 from ..reference.evaluator import EvalPolicy
 from ..reference.nn import NNPolicy
 from ..reference.policies import make_policy
-from ..reference.rollout import _check_qrolls, _Rolls
+from ..reference.rollout import _check_out, _check_prefilter, _check_qrolls, _Rolls
 from ..reference.turn import opening_turn, play_turn
 
 __all__ = ["cubeful_block", "play_cubeful", "probabilities", "RESULT_CLASSES", "N_CUBE_VALUES",
@@ -176,8 +176,8 @@ def play_cubeful(board, bitgen, policy, evaluator, lc0, owner0, max_log2, x, jac
             side = 0 if root else 1
             if yardstick is not None:
                 slot = _luck.roll_slot(d1, d2)
-                q = v0[slot] if root else _luck.flip(v1[slot])
-                L = L + luck_dot(luck_weights(lc, lc0, owner, jacoby, match), q, mean, True)
+                came = v0[slot] if root else _luck.flip(v1[slot])
+                L = L + luck_dot(luck_weights(lc, lc0, owner, jacoby, match), came, mean, True)
         else:
             m = None
             if match is not None:
@@ -250,20 +250,15 @@ def cubeful_block(board, games, bitgen, policy, evaluator, *, cube=1, cube_owner
                             f"{type(yardstick).__name__}")
         if luck is None:
             raise ValueError("variance reduction needs a luck array for its per-game luck")
-    if isinstance(prefilter, (bool, np.bool_)) or not isinstance(prefilter, (int, np.integer)) \
-            or not 0 <= prefilter <= 64:
-        raise ValueError(f"prefilter must be an int in 0..64, got {prefilter!r}")
-    for name, arr, dt in (("cells", cells, np.int64), ("luck", luck, np.float64)):
-        if arr is not None and (not isinstance(arr, np.ndarray) or arr.dtype != dt
-                                or arr.shape != (int(games),) or not arr.flags.writeable):
-            raise ValueError(f"{name} must be a writeable contiguous {np.dtype(dt).name} array "
-                             f"of shape ({int(games)},)")
+    prefilter = _check_prefilter(prefilter)
+    cells = _check_out(cells, (int(games),), np.int64, "cells")
+    luck = _check_out(luck, (int(games),), np.float64, "luck")
     q = _check_qrolls(qrolls, int(games), bool(opening))
     counts = np.zeros((len(RESULT_CLASSES), N_CUBE_VALUES), dtype=np.int64)
     for i in range(int(games)):
         c, lc, L = play_cubeful(b, bitgen, policy, evaluator, lc0, own, ml, xx, bool(jacoby),
                                 bool(opening), match, int(holland_wait), bool(root_decision),
-                                yardstick, int(prefilter), None if q is None else q[i])
+                                yardstick, prefilter, None if q is None else q[i])
         counts[c, lc] += 1
         if cells is not None:
             cells[i] = c * N_CUBE_VALUES + lc

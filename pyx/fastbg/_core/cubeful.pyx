@@ -35,7 +35,7 @@ from fastbg._core.nn cimport NN_OUTPUTS
 from fastbg._core.evaluator cimport EvalPolicy
 from fastbg._core.luck cimport roll_slot, roll_mean
 from fastbg._core.opening cimport opening_turn_c
-from fastbg._core.rollout cimport check_qrolls
+from fastbg._core.rollout cimport check_qrolls, check_prefilter, out_array
 from numpy.random cimport bitgen_t
 
 cnp.import_array()
@@ -513,16 +513,6 @@ cdef int play_cubeful_c(const board_t* start, bitgen_t* bg, Policy policy, Evalu
         side ^= 1
 
 
-cdef void* _out_array(object arr, int64_t n, object dtype, str name) except? NULL:
-    if arr is None:
-        return NULL
-    if not isinstance(arr, np.ndarray) or arr.dtype != dtype or arr.ndim != 1 \
-            or arr.shape[0] != n or not arr.flags.c_contiguous or not arr.flags.writeable:
-        raise ValueError(f"{name} must be a writeable contiguous {np.dtype(dtype).name} array "
-                         f"of shape ({n},)")
-    return cnp.PyArray_DATA(arr)
-
-
 def _check_cube_args(cube, owner, max_cube, x):
     for name, v in (("cube", cube), ("max_cube", max_cube)):
         if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer)) \
@@ -664,14 +654,11 @@ def cubeful_block(board, games, bitgen, policy, evaluator, *, cube=1, cube_owner
         ys = <EvalPolicy>yardstick
         if luck is None:
             raise ValueError("variance reduction needs a luck array for its per-game luck")
-    if isinstance(prefilter, (bool, np.bool_)) or not isinstance(prefilter, (int, np.integer)) \
-            or not 0 <= prefilter <= 64:
-        raise ValueError(f"prefilter must be an int in 0..64, got {prefilter!r}")
-    kpf = prefilter
+    kpf = check_prefilter(prefilter)
     if kpf > 0:
         pf = as_policy("pubeval")
-    cdef int64_t* cl = <int64_t*>_out_array(cells, ng, np.int64, "cells")
-    cdef double* lk = <double*>_out_array(luck, ng, np.float64, "luck")
+    cdef int64_t* cl = <int64_t*>out_array(cells, (ng,), np.int64, "cells")
+    cdef double* lk = <double*>out_array(luck, (ng,), np.float64, "luck")
     keep = []
     cdef const int* q = check_qrolls(qrolls, ng, op, keep)
     cdef double dummy = 0.0

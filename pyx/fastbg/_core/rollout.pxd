@@ -20,3 +20,10 @@ cdef int play_game_c(const board_t* start, bitgen_t* bg, Policy policy, movegen_
 cdef const int* check_qrolls(object qrolls, int64_t games, bint opening, object keep) except? NULL
     # The (games, 2) int32 table of quasi-random first rolls, checked (ValueError), or NULL
     # for None; `keep` (a list) holds the array alive while the pointer is used.
+
+cdef void* out_array(object arr, tuple shape, object dtype, str name) except? NULL
+    # The data of an output array of the caller's (ValueError unless a writeable contiguous
+    # array of that dtype and shape), or NULL for None.
+
+cdef int check_prefilter(object prefilter) except -1
+    # The yardstick's prefilter, pubeval's k best plays a roll (0 = all), checked: 0..64.

@@ -177,23 +177,21 @@ cdef const int* check_qrolls(object qrolls, int64_t games, bint opening, object 
     return <const int*>cnp.PyArray_DATA(arr)
 
 
-cdef signed char* _out_classes(object classes, int64_t games) except? NULL:
-    if classes is None:
+cdef void* out_array(object arr, tuple shape, object dtype, str name) except? NULL:
+    if arr is None:
         return NULL
-    if not isinstance(classes, np.ndarray) or classes.dtype != np.int8 or classes.ndim != 1 \
-            or classes.shape[0] != games or not classes.flags.c_contiguous or not classes.flags.writeable:
-        raise ValueError(f"classes must be a writeable contiguous int8 array of shape ({games},)")
-    return <signed char*>cnp.PyArray_DATA(classes)
+    if not isinstance(arr, np.ndarray) or arr.dtype != dtype or arr.shape != shape \
+            or not arr.flags.c_contiguous or not arr.flags.writeable:
+        raise ValueError(f"{name} must be a writeable contiguous {np.dtype(dtype).name} array "
+                         f"of shape {shape}")
+    return cnp.PyArray_DATA(arr)
 
 
-cdef double* _out_per_game(object per_game, int64_t games) except? NULL:
-    if per_game is None:
-        return NULL
-    if not isinstance(per_game, np.ndarray) or per_game.dtype != np.float64 or per_game.ndim != 2 \
-            or per_game.shape[0] != games or per_game.shape[1] != 6 \
-            or not per_game.flags.c_contiguous or not per_game.flags.writeable:
-        raise ValueError(f"per_game must be a writeable contiguous float64 array of shape ({games}, 6)")
-    return <double*>cnp.PyArray_DATA(per_game)
+cdef int check_prefilter(object prefilter) except -1:
+    if isinstance(prefilter, (bool, np.bool_)) or not isinstance(prefilter, (int, np.integer)) \
+            or not 0 <= prefilter <= 64:
+        raise ValueError(f"prefilter must be an int in 0..64, got {prefilter!r}")
+    return prefilter
 
 
 def rollout_block(board, games, bitgen, policy, dice=None, opening=False, classes=None,
@@ -244,7 +242,7 @@ def rollout_block(board, games, bitgen, policy, dice=None, opening=False, classe
     cdef int64_t* counts = <int64_t*>cnp.PyArray_DATA(counts_arr)
     cdef int64_t i, ng = games
     cdef int c = 0
-    cdef signed char* cls = _out_classes(classes, ng)
+    cdef signed char* cls = <signed char*>out_array(classes, (ng,), np.int8, "classes")
     keep = []
     cdef const int* q = check_qrolls(qrolls, ng, op, keep)
     cdef movegen_t* g = movegen_new()
@@ -434,10 +432,7 @@ def rollout_block_vr(board, games, bitgen, policy, yardstick, dice=None, opening
     cdef bint op = bool(opening)
     cdef Policy pol = as_policy(policy)
     cdef EvalPolicy ys = yardstick
-    if isinstance(prefilter, (bool, np.bool_)) or not isinstance(prefilter, (int, np.integer)) \
-            or not 0 <= prefilter <= 64:
-        raise ValueError(f"prefilter must be an int in 0..64, got {prefilter!r}")
-    cdef int kpf = prefilter
+    cdef int kpf = check_prefilter(prefilter)
     cdef Policy pf = as_policy("pubeval") if kpf > 0 else None
     if isinstance(truncate, (bool, np.bool_)) or not isinstance(truncate, (int, np.integer)) \
             or truncate < 0:
@@ -455,7 +450,7 @@ def rollout_block_vr(board, games, bitgen, policy, yardstick, dice=None, opening
     cdef double adj[6]
     cdef int64_t i, ng = games
     cdef int c = 0, k
-    cdef double* pg = _out_per_game(per_game, ng)
+    cdef double* pg = <double*>out_array(per_game, (ng, 6), np.float64, "per_game")
     keep = []
     cdef const int* q = check_qrolls(qrolls, ng, op, keep)
     cdef movegen_t* g = movegen_new()
