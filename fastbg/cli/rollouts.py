@@ -208,7 +208,7 @@ def _store(args, create: bool = True):
 
 def _cmd_resume(args, parser_defaults) -> int:
     """``fastbg rollout --resume RUN [--extend N]``: the stored run's own settings."""
-    given = [k for k in (*_RUN_SETTINGS, "cubeful", "x", *_STATE_OPTIONS)
+    given = [k for k in (*_RUN_SETTINGS, "cubeful", *_STATE_OPTIONS)
              if getattr(args, k) != parser_defaults.get(k)]
     if given:
         opt = given[0].replace("_", "-")
@@ -216,7 +216,7 @@ def _cmd_resume(args, parser_defaults) -> int:
                          "with --resume: the run keeps its own settings (--extend N adds games)")
     store = _store(args, create=False)
     run = store.run(args.resume)
-    if run.kind != "rollout":
+    if run.kind != "rollout":          # before its request is read as rollout()'s arguments
         raise ValueError(f"run {run.id} is a {run.kind}; fastbg rollout --resume continues "
                          "rollouts")
     req = dict(run.request)

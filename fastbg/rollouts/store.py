@@ -60,6 +60,13 @@ CREATE TABLE blocks (
 """
 
 
+#: A run's row with the number of its stored blocks and their games (StoredRun's fields).
+_RUNS_QUERY = ("SELECT r.id, r.kind, r.position, r.request, r.settings, r.seed, r.games, "
+               "r.block_size, r.status, r.created, r.updated, r.summary, COUNT(b.k), "
+               "COALESCE(SUM(b.games), 0) FROM runs r LEFT JOIN blocks b ON b.run = r.id "
+               "{where} GROUP BY r.id ORDER BY r.id")
+
+
 def default_store_path() -> Path:
     """Where runs are stored unless told: ``$FASTBG_STORE``, else ``runs.sqlite`` in the
     user's data directory (``$XDG_DATA_HOME/fastbg``, default ``~/.local/share/fastbg``;
@@ -293,11 +300,8 @@ class ResultsStore:
         """The stored run ``run_id`` (ValueError naming the store if there is none)."""
         if isinstance(run_id, bool) or not isinstance(run_id, (int, np.integer)):
             raise ValueError(f"a run id is a whole number, got {run_id!r}")
-        row = self.db.execute(
-            "SELECT r.id, r.kind, r.position, r.request, r.settings, r.seed, r.games, "
-            "r.block_size, r.status, r.created, r.updated, r.summary, COUNT(b.k), "
-            "COALESCE(SUM(b.games), 0) FROM runs r LEFT JOIN blocks b ON b.run = r.id "
-            "WHERE r.id = ? GROUP BY r.id", (int(run_id),)).fetchone()
+        row = self.db.execute(_RUNS_QUERY.format(where="WHERE r.id = ?"),
+                              (int(run_id),)).fetchone()
         if row is None:
             n = self.db.execute("SELECT COUNT(*) FROM runs").fetchone()[0]
             raise ValueError(f"there is no run {run_id} in {self.path} "
@@ -307,11 +311,7 @@ class ResultsStore:
 
     def runs(self) -> list[StoredRun]:
         """Every run, oldest first."""
-        rows = self.db.execute(
-            "SELECT r.id, r.kind, r.position, r.request, r.settings, r.seed, r.games, "
-            "r.block_size, r.status, r.created, r.updated, r.summary, COUNT(b.k), "
-            "COALESCE(SUM(b.games), 0) FROM runs r LEFT JOIN blocks b ON b.run = r.id "
-            "GROUP BY r.id ORDER BY r.id").fetchall()
+        rows = self.db.execute(_RUNS_QUERY.format(where="")).fetchall()
         return [self._stored(r) for r in rows]
 
     @staticmethod
