@@ -121,3 +121,18 @@ def test_cli_close_cube_decisions_are_flagged(capsys):
                  "--seed", "2", "--no-progress"]) == 0
     out = capsys.readouterr().out
     assert "too close to call: the double" in out and "variance reduction" in out
+
+
+def test_beavers_word_the_take_and_are_refused_where_not_played(capsys):
+    # the taker's double/take is worth more than nothing to it: with beavers, 'beaver'
+    behind = "XGID=-BBB-------------------bb-:0:0:1:00:0:0:0:0:10"   # 3 checkers against 2
+    r = cube_rollout(behind, 300, seed=1, policy="pubeval", state=MatchState.money(beaver=True))
+    plain = cube_rollout(behind, 300, seed=1, policy="pubeval")
+    assert (r.nd, r.dt) == (plain.nd, plain.dt) and plain.dt < 0
+    assert r.action.endswith("beaver") and plain.action.endswith("take")
+    # cubeful rollouts do not play beavers, whether asked for or carried by the XGID
+    assert main(["rollout", "start", "--cubeful", "--beaver", "-n", "10"]) == 2
+    assert "beavers are not played in cubeful rollouts" in capsys.readouterr().err
+    assert main(["rollout", "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:3:0:10", "--cubeful",
+                 "-n", "10"]) == 2
+    assert "beavers are not played in cubeful rollouts" in capsys.readouterr().err

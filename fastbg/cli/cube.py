@@ -395,8 +395,10 @@ def _cube_by_rollout(pos, state, table, args) -> int:
     dbl = "Redouble" if redouble else "Double"
     lines = [f"{head}Cube decision of {state.to_xgid(pos)} (Position ID {res.position_id})",
              _describe_state(state, table),
-             f"cube rollout: {plural(res.games, 'trial')}, each played after No {dbl.lower()} "
-             f"and after {dbl}/take with the same dice; policy {args.policy}, later cube "
+             f"cube rollout: {plural(res.games, 'trial')}, "
+             + (f"each played after No {dbl.lower()} and after {dbl}/take with the same dice"
+                if res.why_not is None else f"of No {dbl.lower()} only (no double possible)")
+             + f"; policy {args.policy}, later cube "
              f"decisions by Janowski's model; "
              + ("variance reduction (luck by the nn at 0 ply, valued at each line's cube); "
                 if res.vr else "no variance reduction; ")

@@ -292,9 +292,10 @@ def _cmd_cubeful_rollout(args) -> int:
     if args.dice is not None:
         raise ValueError("--dice cannot be used with --cubeful: the cube is turned before "
                          "the first roll")
-    if args.beaver:
-        raise ValueError("--beaver is not played in cubeful rollouts yet")
     pos, state = _cube_state(args)
+    if state.beaver:     # from --beaver or POSITION's rules: the header must not claim them
+        raise ValueError("beavers are not played in cubeful rollouts yet (--beaver, or "
+                         "beavers in POSITION's rules; --no-beaver turns them off)")
     if args.x is not None and not 0 <= args.x <= 1:
         raise ValueError(f"--x must be in [0, 1], got {args.x}")
     res = _with_progress(args, lambda **shown: cubeful_rollout(

@@ -233,7 +233,8 @@ def cube_rollout(
         dd = s[1] - s[0]
         dd2 = s[3] - 2 * s[4] + s[2]
         diff, se_diff = mean_and_se(float(dd), float(dd2), n)
-        action = cube_action(nd, dt, dp, redouble=st.cube_owner == "player")
+        action = cube_action(nd, dt, dp, redouble=st.cube_owner == "player",
+                             beaver=st.is_money and st.beaver)
         takes = dt < dp
         gain = (dt if takes else dp) - nd
         z_double = _z(gain, se_diff if takes else se_nd) if n >= 2 else nan
