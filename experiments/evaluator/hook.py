@@ -37,9 +37,14 @@ def probabilities(nets: dict, boards: np.ndarray) -> np.ndarray:
     b = np.ascontiguousarray(np.asarray(boards, dtype=np.int8).reshape(-1, 2, 25))
     p = np.zeros((len(b), 5))
     cls = np.array([feats.position_class(x) for x in b])
+    if "crashed" in nets:
+        tot = b.astype(np.int32).sum(axis=2)
+        surplus = np.maximum(b[:, :, 0] - 1, 0) + np.maximum(b[:, :, 1] - 1, 0)
+        cls[(cls == "contact") & ((tot - surplus) <= 7).any(axis=1)] = "crashed"
     for i in np.flatnonzero(cls == "bearoff"):
         p[i] = bearoffdb.bearoff_probabilities(b[i])
-    for kind, inputs in (("contact", feats.contact_inputs_many), ("race", feats.race_inputs_many)):
+    for kind, inputs in (("contact", feats.contact_inputs_many), ("crashed", feats.contact_inputs_many),
+                         ("race", feats.race_inputs_many)):
         rows = np.flatnonzero(cls == kind)
         if not len(rows):
             continue
@@ -56,8 +61,8 @@ def load(spec: str):
     nets = {}
     for part in filter(None, spec.split(",")):
         kind, _, path = part.partition("=")
-        if kind not in ("contact", "race"):
-            raise SystemExit(f"hook argument {part!r}: contact=PATH or race=PATH")
+        if kind not in ("contact", "race", "crashed"):
+            raise SystemExit(f"hook argument {part!r}: contact=PATH, crashed=PATH or race=PATH")
         nets[kind] = _load(path)
 
     def mover_equities(boards):

@@ -21,7 +21,9 @@ bear-offs (both sides home: the one-sided database is exact there) and finished 
 each candidate is kept with probability ``--keep`` (fewer near-duplicates of one game),
 and the pool is de-duplicated. Output: ``<out>.npz`` with ``boards`` (N, 2, 25) int8,
 ``kind`` (N,) int8 (0 nn, 1 wild, 2 pubeval, 3 random race), ``game`` and ``ply`` (N,)
-int32 (-1 for the random races), and the
+int32 (-1 for the random races), ``role`` (N,) int8 (0: a position before its roll;
+k >= 1: the position after the k-th alternative play of the roll at that game and ply, so
+the positions of one (game, ply) with role >= 1 are the candidates of one decision), and the
 arguments. Training seeds are 1..89999; benchmark seeds (``experiments/errorrate.py``,
 ``rollout_bias.py``) are 90001 and up, so training never sees a benchmark game.
 
@@ -154,7 +156,7 @@ def main(argv=None) -> int:
     pubeval = eng.make_policy("pubeval")
     kinds = list(mix)
     cum = np.cumsum([mix[k] for k in kinds]) / sum(mix.values())
-    boards, kind_of, game_of, ply_of = [], [], [], []
+    boards, kind_of, game_of, ply_of, role_of = [], [], [], [], []
     seen = set()
     keep_rng = np.random.Generator(np.random.PCG64DXSM(np.random.SeedSequence(args.seed, spawn_key=(2**31,))))
     t0 = time.perf_counter()
@@ -164,7 +166,7 @@ def main(argv=None) -> int:
                                       args.window, args.alternatives):
             if keep_rng.random() >= args.keep:
                 continue
-            for x in [b] + alts:
+            for role, x in enumerate([b] + alts):
                 key = x.tobytes()
                 if is_pure_bearoff(x) or key in seen:
                     continue
@@ -173,6 +175,7 @@ def main(argv=None) -> int:
                 kind_of.append(KINDS[kind])
                 game_of.append(g)
                 ply_of.append(ply)
+                role_of.append(role)
         if (g + 1) % 2000 == 0:
             print(f"{g + 1} games, {len(boards)} positions, {time.perf_counter() - t0:.0f} s",
                   file=sys.stderr, flush=True)
@@ -185,11 +188,13 @@ def main(argv=None) -> int:
                 kind_of.append(3)
                 game_of.append(-1)
                 ply_of.append(-1)
+                role_of.append(0)
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     np.savez_compressed(out.with_suffix(".npz"), boards=np.array(boards, dtype=np.int8),
                         kind=np.array(kind_of, np.int8), game=np.array(game_of, np.int32),
-                        ply=np.array(ply_of, np.int32), args=json.dumps(vars(args)))
+                        ply=np.array(ply_of, np.int32), role=np.array(role_of, np.int8),
+                        args=json.dumps(vars(args)))
     print(f"{len(boards)} positions from {args.games} games in {time.perf_counter() - t0:.0f} s "
           f"-> {out.with_suffix('.npz')}")
     return 0

@@ -49,7 +49,7 @@ import lookahead as lookahead_mod  # noqa: E402
 from fastbg.reference.nn import load_weights  # noqa: E402
 
 RUNS = HERE.parent / "runs" / "evaluator"
-N_INPUTS = {"contact": 236, "race": 226}
+N_INPUTS = {"contact": 236, "race": 226, "crashed": 236}
 SIDE_RACE = 113          # race inputs per side: 96 point units, 15 off one-hot, 2 numbers
 SIDE_TESAURO = 98        # Tesauro's units per side: 96 point units, bar, off
 
@@ -72,7 +72,8 @@ def warm_start(kind: str, old: dict, hidden: int) -> dict:
     """First weights of a ``kind`` net: a checkpoint of the same kind as it is, or a
     196-input first-generation net mapped onto the new layout (new inputs at zero)."""
     if old["w1"].shape[0] == N_INPUTS[kind]:
-        return {k: np.array(old[k], dtype=np.float64) for k in ("w1", "b1", "w2", "b2")}
+        w = {k: np.array(old[k], dtype=np.float64) for k in ("w1", "b1", "w2", "b2")}
+        return widen(w, hidden)
     h_old = old["b1"].shape[0]
     if hidden != h_old:
         raise SystemExit(f"--hidden {hidden} differs from the --init net's {h_old}")
@@ -87,6 +88,24 @@ def warm_start(kind: str, old: dict, hidden: int) -> dict:
             for k in range(15):                            # one-hot off == k
                 w1[dst + 96 + k] = off * k / 15.0
     return {"w1": w1, "b1": old["b1"].copy(), "w2": old["w2"].copy(), "b2": old["b2"].copy()}
+
+
+def widen(w: dict, hidden: int, seed: int = 12345) -> dict:
+    """``w`` with ``hidden`` hidden units: the new units get small random input weights and
+    zero output weights, so the widened net computes exactly what ``w`` does and training
+    starts from its minimum (Net2Net's function-preserving growth)."""
+    h_old = w["b1"].shape[0]
+    if hidden == h_old:
+        return w
+    if hidden < h_old:
+        raise SystemExit(f"--hidden {hidden} is smaller than the --init net's {h_old}")
+    rng = np.random.default_rng(seed)
+    extra = hidden - h_old
+    n_in = w["w1"].shape[0]
+    return {"w1": np.concatenate([w["w1"], rng.normal(0.0, 0.1, (n_in, extra))], axis=1),
+            "b1": np.concatenate([w["b1"], rng.normal(0.0, 0.1, extra)]),
+            "w2": np.concatenate([w["w2"], np.zeros((w["w2"].shape[0], extra))], axis=1),
+            "b2": w["b2"].copy()}
 
 
 def load_init(path: str) -> dict:
@@ -127,7 +146,13 @@ def load_data(args):
     parts = [_load_one(args, args.positions, args.labels)]
     for positions, labels in args.also or ():
         parts.append(_load_one(args, positions, labels))
-    return tuple(np.concatenate([p[i] for p in parts]) for i in range(3))
+    offset = 0                       # group numbers unique across the data sets
+    for p in parts:
+        g = p[3]
+        n = int(g.max()) + 1 if len(g) else 0
+        g[g >= 0] += offset
+        offset += n
+    return tuple(np.concatenate([p[i] for p in parts]) for i in range(4))
 
 
 def _load_one(args, positions: str, labels: str):
@@ -144,26 +169,77 @@ def _load_one(args, positions: str, labels: str):
         raise SystemExit(f"no labels in {labels} yet")
     if cache.exists():
         z = np.load(cache)
-        return z["x"], z["y"], z["val"]
+        if "grp" in z.files or "role" not in pos.files:
+            grp = z["grp"] if "grp" in z.files else np.full(len(z["y"]), -1, np.int64)
+            return z["x"], z["y"], z["val"], grp
     feats = importlib.import_module(f"fastbg.{'_core' if args.engine == 'cython' else 'reference'}.features")
     boards = pos["boards"][idx]
     cls = np.array([feats.position_class(b) for b in boards])
-    keep = cls == args.net
+    if args.net == "crashed":
+        keep = (cls == "contact") & is_crashed(boards)
+    else:
+        keep = cls == args.net
     b = np.ascontiguousarray(boards[keep])
     t0 = time.perf_counter()
-    x = (feats.contact_inputs_many(b) if args.net == "contact" else feats.race_inputs_many(b))
+    x = (feats.race_inputs_many(b) if args.net == "race" else feats.contact_inputs_many(b))
     print(f"{len(b)} {args.net} inputs in {time.perf_counter() - t0:.1f} s", file=sys.stderr)
     y = targets(counts[keep]) if probs is None else probs[keep].astype(np.float32)
     g = pos["game"][idx][keep]
     # held out: every 20th game, and every 20th random race (game -1) by its row
     val = np.where(g >= 0, g % 20 == 0, idx[keep] % 20 == 0)
-    np.savez(cache, x=x.astype(np.float32), y=y, val=val)
-    return x.astype(np.float32), y, val
+    grp = decision_groups(pos, idx[keep])
+    np.savez(cache, x=x.astype(np.float32), y=y, val=val, grp=grp)
+    return x.astype(np.float32), y, val, grp
+
+
+def rank_residuals(p, y, grp):
+    """Per grouped row, (student equity - its group's mean) - (label equity - its group's
+    mean), for the rows whose group has at least two rows here; None if there are none.
+    Only equity differences between the candidates of one decision decide a play, so this
+    is the part of the error that costs equity in play."""
+    mask = grp >= 0
+    if int(mask.sum()) < 2:
+        return None
+    _, g = torch.unique(grp[mask], return_inverse=True)
+    es, et = equity(p[mask]), equity(y[mask])
+    m = int(g.max()) + 1
+    cnt = torch.zeros(m).index_add_(0, g, torch.ones(len(g)))
+    ms = torch.zeros(m).index_add_(0, g, es) / cnt
+    mt = torch.zeros(m).index_add_(0, g, et) / cnt
+    d = (es - ms[g]) - (et - mt[g])
+    d = d[cnt[g] >= 2]
+    return d if len(d) else None
+
+
+def decision_groups(pos, rows: np.ndarray) -> np.ndarray:
+    """For each of ``rows`` of a positions file, the decision it is a candidate of: the
+    positions after the alternative plays of one roll (``role >= 1``, the same game and
+    ply) share a group number; positions before a roll and random races get -1. Files
+    without ``role`` (older ones) have no groups."""
+    if "role" not in pos.files:
+        return np.full(len(rows), -1, np.int64)
+    game, ply, role = (pos[k][rows].astype(np.int64) for k in ("game", "ply", "role"))
+    key = np.where(role >= 1, game * 100000 + ply, -1)
+    _, grp = np.unique(key, return_inverse=True)
+    grp = grp.astype(np.int64)
+    grp[key < 0] = -1
+    return grp
+
+
+def is_crashed(boards: np.ndarray) -> np.ndarray:
+    """Crashed contact positions: a side has at most 7 checkers in play, not counting the
+    checkers stacked on its 1- and 2-points beyond the first of each (they are out of
+    play). Our rule; it agrees with GNU Backgammon's class on 99.8% of the error-rate
+    benchmark's contact and crashed decisions (all 600 crashed ones found)."""
+    b = np.asarray(boards, dtype=np.int32).reshape(-1, 2, 25)
+    tot = b.sum(axis=2)
+    surplus = np.maximum(b[:, :, 0] - 1, 0) + np.maximum(b[:, :, 1] - 1, 0)
+    return ((tot - surplus) <= 7).any(axis=1)
 
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--net", choices=("contact", "race"), required=True)
+    ap.add_argument("--net", choices=("contact", "race", "crashed"), required=True)
     ap.add_argument("--name", required=True)
     ap.add_argument("--positions", required=True)
     ap.add_argument("--labels", required=True,
@@ -178,6 +254,13 @@ def main(argv=None) -> int:
     ap.add_argument("--batch", type=int, default=256)
     ap.add_argument("--lr", type=float, default=3e-4)
     ap.add_argument("--weight-decay", type=float, default=1e-5)
+    ap.add_argument("--schedule", choices=("constant", "cosine"), default="constant",
+                    help="learning rate: constant, or a cosine decay over the epochs from "
+                         "--lr to --lr-min (by minibatch)")
+    ap.add_argument("--lr-min", type=float, default=1e-6)
+    ap.add_argument("--rank", type=float, default=0.0,
+                    help="weight of the ranking loss: the squared error of each candidate's "
+                         "equity relative to the mean of its decision's candidates (0: off)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--engine", choices=("cython", "python"), default="cython",
                     help="which engine's features module computes the inputs (same numbers)")
@@ -188,12 +271,18 @@ def main(argv=None) -> int:
     torch.set_num_threads(args.threads)
     run = RUNS / args.name
     run.mkdir(parents=True, exist_ok=True)
-    x, y, val = load_data(args)
+    x, y, val, grp = load_data(args)
     if args.drop_features and args.net == "contact":
         x = x.copy()
         x[:, 196:] = 0.0
     xt, yt = torch.tensor(x[~val]), torch.tensor(y[~val])
     xv, yv = torch.tensor(x[val]), torch.tensor(y[val])
+    gt, gv = torch.tensor(grp[~val]), torch.tensor(grp[val])
+    # shuffling unit of each training row: its decision group (kept together in a
+    # minibatch so the ranking loss sees siblings), or the row alone
+    g_np = grp[~val]
+    unit = np.where(g_np >= 0, g_np, g_np.max(initial=-1) + 1 + np.arange(len(g_np)))
+    _, unit = np.unique(unit, return_inverse=True)
     model = Net(warm_start(args.net, load_init(args.init), args.hidden))
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=args.weight_decay)
     bce = torch.nn.BCEWithLogitsLoss()
@@ -213,32 +302,55 @@ def main(argv=None) -> int:
             p = torch.sigmoid(logits).numpy()
         return loss, float(np.mean(np.abs(equity(p) - equity(yv.numpy()))))
 
+    def evaluate_rank() -> float | None:
+        """Mean absolute error of the equity differences between sibling candidates."""
+        with torch.no_grad():
+            d = rank_residuals(torch.sigmoid(model(xv)), yv, gv)
+        return None if d is None else float(d.abs().mean())
+
     if start == 0:
         loss, mae = evaluate()
+        rk = evaluate_rank()
         with open(run / "log.jsonl", "a") as f:
             f.write(json.dumps({"epoch": -1, "val_loss": loss, "val_equity_mae": mae,
-                                "train": len(xt), "val": len(xv)}) + "\n")
-        print(f"init: val loss {loss:.5f}, equity MAE {mae:.4f} ({len(xt)} train, {len(xv)} val)")
+                                "val_rank_mae": rk, "train": len(xt), "val": len(xv)}) + "\n")
+        print(f"init: val loss {loss:.5f}, equity MAE {mae:.4f}, rank MAE {rk} "
+              f"({len(xt)} train, {len(xv)} val)")
     t0 = time.perf_counter()
     for epoch in range(start, args.epochs):
         g = torch.Generator().manual_seed(args.seed * 100003 + epoch)
-        perm = torch.randperm(len(xt), generator=g)
+        if args.rank > 0:      # whole decision groups in random order
+            pri = torch.randperm(int(unit.max()) + 1, generator=g).numpy()
+            perm = torch.tensor(np.argsort(pri[unit], kind="stable"))
+        else:
+            perm = torch.randperm(len(xt), generator=g)
         model.train()
         total = 0.0
-        for k in range(0, len(xt), args.batch):
+        steps = (len(xt) + args.batch - 1) // args.batch
+        for i, k in enumerate(range(0, len(xt), args.batch)):
+            if args.schedule == "cosine":
+                t = (epoch * steps + i) / (args.epochs * steps)
+                for grp in opt.param_groups:
+                    grp["lr"] = args.lr_min + 0.5 * (args.lr - args.lr_min) * (1 + np.cos(np.pi * t))
             b = perm[k:k + args.batch]
             opt.zero_grad()
-            loss = bce(model(xt[b]), yt[b])
+            logits = model(xt[b])
+            loss = bce(logits, yt[b])
+            if args.rank > 0:
+                d = rank_residuals(torch.sigmoid(logits), yt[b], gt[b])
+                if d is not None:
+                    loss = loss + args.rank * (d * d).mean()
             loss.backward()
             opt.step()
             total += float(loss.detach()) * len(b)
         model.eval()
         vloss, mae = evaluate()
+        rk = evaluate_rank()
         w = model.weights()
         np.savez(run / f"epoch_{epoch:03d}.npz", **w, kind=args.net)
         torch.save({"model": model.state_dict(), "opt": opt.state_dict(), "epoch": epoch}, last)
         rec = {"epoch": epoch, "train_loss": total / len(xt), "val_loss": vloss,
-               "val_equity_mae": mae, "seconds": time.perf_counter() - t0}
+               "val_equity_mae": mae, "val_rank_mae": rk, "seconds": time.perf_counter() - t0}
         with open(run / "log.jsonl", "a") as f:
             f.write(json.dumps(rec) + "\n")
         print(json.dumps(rec), flush=True)

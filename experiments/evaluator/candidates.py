@@ -1,0 +1,53 @@
+"""The candidate positions of a positions file, for look-ahead labels at 2 plies.
+
+``positions.py --alternatives K`` keeps, with each sampled position, the positions after
+the K best plays of its roll and one random play (``role >= 1``): the candidates one 0-ply
+decision compares. A net plays well when it ranks such candidates as a deeper search
+does, so these are the positions worth the expensive 2-ply labels
+(``lookahead.py --plies 2``) and the ranking loss of ``train.py --rank``. This script
+writes a positions file (same arrays, plus ``source``: the row in the input file) with
+the candidates of every decision that has at least two of them, in game order, so that
+labelling its chunks in order gives whole decisions.
+
+Usage::
+
+    python experiments/evaluator/candidates.py --positions RUNS/positions_g9.npz \\
+        --out RUNS/positions_g9c
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+
+
+def candidate_rows(pos) -> np.ndarray:
+    """Rows of the candidates of decisions with at least two candidates, in file order."""
+    role, game, ply = pos["role"], pos["game"].astype(np.int64), pos["ply"].astype(np.int64)
+    key = np.where(role >= 1, game * 100000 + ply, -1)
+    _, inv, cnt = np.unique(key, return_inverse=True, return_counts=True)
+    return np.flatnonzero((key >= 0) & (cnt[inv] >= 2))
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--positions", required=True)
+    ap.add_argument("--out", required=True, help="output path without .npz")
+    args = ap.parse_args(argv)
+    pos = np.load(args.positions)
+    if "role" not in pos.files:
+        raise SystemExit(f"{args.positions} has no 'role' array: make it with this "
+                         "version of positions.py")
+    rows = candidate_rows(pos)
+    out = {k: pos[k][rows] for k in ("boards", "kind", "game", "ply", "role")}
+    np.savez_compressed(Path(args.out).with_suffix(".npz"), **out, source=rows.astype(np.int64),
+                        args=json.dumps({**json.loads(str(pos["args"])), "candidates_of": args.positions}))
+    print(f"{len(rows)} candidates of {len(pos['boards'])} positions -> {args.out}.npz")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
