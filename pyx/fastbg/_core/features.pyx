@@ -1,9 +1,10 @@
 # cython: language_level=3
 """The second evaluator's inputs (docs/evaluator.md), mirroring :mod:`fastbg.reference.features`.
 
-Position classes, the 20 contact features per side as integer numerators ``N`` over
-fixed denominators ``D``, the escape table ``E`` and the dense inputs of the contact
-net (236) and of the race net (226), all as docs/evaluator.md defines them. The
+Position classes, the 20 contact features and the 8 extra ones per side as integer
+numerators ``N`` over fixed denominators ``D``, the escape table ``E`` and the dense
+inputs of the contact net (252; a 236-input net reads the first 236) and of the race
+net (226), all as docs/evaluator.md defines them. The
 pure-Python reference implements the same text independently; the tests check the
 two are equal, exactly (the float inputs are the same IEEE divisions ``N / D``).
 
@@ -208,6 +209,7 @@ cdef enum:
 cdef int8_t E[ESCAPE_SIZE]
 cdef int32_t DENOM[N_FEATURES]
 DENOM[:] = [25, 24, 6, 2, 6, 6, 6, 167, 167, 100, 100, 36, 36, 1296, 36, 36, 36, 36, 3600, 15]
+DENOM_EXTRA[:] = [60, 400, 10, 100, 100, 3, 3, 9]
 
 
 cdef inline bint _blocked(int mask, int p) noexcept nogil:
@@ -278,10 +280,62 @@ cdef inline void _shots(uint32_t made, uint32_t blots, uint32_t occ_o, int nbar,
     shots_masks(1 if nbar else rev25(occ_o), blots << 1, ~(made << 1), nbar, out)
 
 
+cdef inline void _extra(const unsigned char* n, uint32_t occ, uint32_t made,
+                        uint32_t made_o, int back, int pips, int total, int h,
+                        int32_t* ext) noexcept nogil:
+    """The extra numerators of a side from its masks and sums (back, pips, checkers,
+    h = o's closed home points), but the backgame pair, which needs o's pips too."""
+    cdef uint32_t x, opn
+    cdef int d, i, k, m, dv, s
+    if n[BAR]:
+        m = 6 - h                       # only the bar checker moves: the dice that enter
+    else:
+        opn = ~rev24(made_o) & LOW24    # points o does not hold, in our frame
+        m = 0
+        for d in range(1, 7):
+            m += popcount((occ >> d) & opn)
+        if occ and not (occ >> 6):
+            # all home: each point bears off with its exact die, the rearmost also with
+            # the 5 - back dice larger than back + 1
+            m += popcount(occ) + 5 - back
+    ext[X_MOBILITY] = m
+    s = 0
+    if total:
+        # (i + 1) T > P  <=>  i >= P // T: the slots from index P // T (<= 25) up
+        k = pips // total
+        x = occ & ~((<uint32_t>1 << k) - 1)
+        while x:
+            i = ctz(x)
+            dv = (i + 1) * total - pips
+            s += n[i] * dv * dv         # <= 15 * 375 ** 2: no overflow
+            x &= x - 1
+        s = s // (total * total)
+    ext[X_MOMENT2] = s
+    m = 0
+    for k in range(1, 7):
+        m += popcount(made & (made >> k))
+    ext[X_BACKBONE] = m
+    k = NCHECKERS - total               # checkers off
+    ext[X_OFF1] = k if k < 3 else 3
+    ext[X_OFF2] = 0 if k < 3 else (k - 3 if k < 6 else 3)
+    ext[X_OFF3] = k - 6 if k > 6 else 0
+
+
+cdef inline void _backgames(const int32_t* f, const int32_t* f_o, int32_t* ext) noexcept nogil:
+    """backgame and backgame2 of the side whose first 20 numerators are f (f_o: the
+    other side's): the race deficit by the number of anchors in o's home board."""
+    cdef int d = f[F_PIPS] - f_o[F_PIPS]
+    if d < 0:
+        d = 0
+    ext[X_BACKGAME] = d if f[F_ANCHORS_BACK] == 1 else 0
+    ext[X_BACKGAME2] = d if f[F_ANCHORS_BACK] >= 2 else 0
+
+
 cdef inline void _side(const unsigned char* n, const unsigned char* o,
                        uint32_t occ, uint32_t made, uint32_t occ_o, uint32_t made_o,
-                       int32_t* out) noexcept nogil:
-    """side_features_c given both sides' own-frame masks."""
+                       int32_t* out, int32_t* ext) noexcept nogil:
+    """side_features_c given both sides' own-frame masks; with ext (not NULL) also the
+    extra numerators of _extra."""
     cdef int v, back, c, t, run, m
     cdef int pips, brk, free, timing, bc, total, cb
     cdef uint32_t x
@@ -334,6 +388,8 @@ cdef inline void _side(const unsigned char* n, const unsigned char* o,
     out[F_ENTER_FAIL] = v * v if n[BAR] >= 1 else 0
     out[F_ENTER_FAIL2] = 36 - (6 - v) * (6 - v) if n[BAR] >= 2 else 0
     _shots(made, occ & ~made & LOW24, occ_o, o[BAR], out + F_SHOTS)
+    if ext != NULL:
+        _extra(n, occ, made, made_o, back, pips, total, v, ext)
 
 
 cdef void side_features_c(const unsigned char* n, const unsigned char* o,
@@ -341,15 +397,26 @@ cdef void side_features_c(const unsigned char* n, const unsigned char* o,
     cdef uint32_t occ, made, occ_o, made_o
     side_masks(n, &occ, &made)
     side_masks(o, &occ_o, &made_o)
-    _side(n, o, occ, made, occ_o, made_o, out)
+    _side(n, o, occ, made, occ_o, made_o, out, NULL)
 
 
 cdef void contact_features_c(const board_t* b, int32_t* out) noexcept nogil:
     cdef uint32_t occ0, made0, occ1, made1
     side_masks(b.p[0], &occ0, &made0)
     side_masks(b.p[1], &occ1, &made1)
-    _side(b.p[0], b.p[1], occ0, made0, occ1, made1, out)
-    _side(b.p[1], b.p[0], occ1, made1, occ0, made0, out + N_FEATURES)
+    _side(b.p[0], b.p[1], occ0, made0, occ1, made1, out, NULL)
+    _side(b.p[1], b.p[0], occ1, made1, occ0, made0, out + N_FEATURES, NULL)
+
+
+cdef void contact_features_ext_c(const board_t* b, int32_t* out) noexcept nogil:
+    cdef uint32_t occ0, made0, occ1, made1
+    cdef int32_t* ext = out + 2 * N_FEATURES
+    side_masks(b.p[0], &occ0, &made0)
+    side_masks(b.p[1], &occ1, &made1)
+    _side(b.p[0], b.p[1], occ0, made0, occ1, made1, out, ext)
+    _side(b.p[1], b.p[0], occ1, made1, occ0, made0, out + N_FEATURES, ext + N_EXTRA_FEATURES)
+    _backgames(out, out + N_FEATURES, ext)
+    _backgames(out + N_FEATURES, out, ext + N_EXTRA_FEATURES)
 
 
 cdef void race_numerators_c(const board_t* b, int32_t* out) noexcept nogil:
@@ -386,16 +453,18 @@ cdef inline void _point_units(const unsigned char* n, double* out) noexcept nogi
 
 
 cdef void contact_inputs_c(const board_t* b, double* out) noexcept nogil:
-    cdef int32_t f[2 * N_FEATURES]
+    cdef int32_t f[N_ALL_FEATURES]
     cdef int s, k
     memset(out, 0, N_CONTACT_INPUTS * sizeof(double))
     for s in range(2):
         _point_units(b.p[s], out + 98 * s)
         out[98 * s + 96] = b.p[s][BAR] * 0.5
         out[98 * s + 97] = (NCHECKERS - row_sum(b.p[s])) / 15.0
-    contact_features_c(b, f)
+    contact_features_ext_c(b, f)
     for k in range(2 * N_FEATURES):
         out[196 + k] = (<double>f[k]) / DENOM[k % N_FEATURES]
+    for k in range(2 * N_EXTRA_FEATURES):
+        out[N_LEGACY_CONTACT_INPUTS + k] = (<double>f[2 * N_FEATURES + k]) / DENOM_EXTRA[k % N_EXTRA_FEATURES]
 
 
 cdef void race_inputs_c(const board_t* b, double* out) noexcept nogil:
@@ -443,10 +512,17 @@ FEATURE_NAMES = (
 )
 FEATURE_DENOMINATORS = np.array([DENOM[k] for k in range(N_FEATURES)], dtype=np.int64)
 FEATURE_DENOMINATORS.setflags(write=False)
+EXTRA_FEATURE_NAMES = (
+    "mobility", "moment2", "backbone", "backgame", "backgame2", "off1", "off2", "off3",
+)
+EXTRA_FEATURE_DENOMINATORS = np.array([DENOM_EXTRA[k] for k in range(N_EXTRA_FEATURES)],
+                                      dtype=np.int64)
+EXTRA_FEATURE_DENOMINATORS.setflags(write=False)
 ESCAPE_BITS = 12                # a mask covers the 12 points ahead of a checker
 ESCAPE_TABLE = np.array([E[k] for k in range(ESCAPE_SIZE)], dtype=np.int8)   # a copy of E
 ESCAPE_TABLE.setflags(write=False)
-CONTACT_INPUTS = N_CONTACT_INPUTS
+CONTACT_INPUTS = N_CONTACT_INPUTS                   # the full width
+LEGACY_CONTACT_INPUTS = N_LEGACY_CONTACT_INPUTS     # what a 236-input net reads
 RACE_INPUTS = N_RACE_INPUTS
 POSITION_CLASSES = ("over", "bearoff", "race", "contact")
 
@@ -507,6 +583,37 @@ def contact_features(board):
     return out
 
 
+def extra_features(board):
+    """The 8 extra contact feature numerators of each side (docs/evaluator.md).
+
+    Parameters
+    ----------
+    board : array_like of int, shape (2, 25)
+        Row 0 on roll (engine convention).
+
+    Returns
+    -------
+    numpy.ndarray of int64, shape (2, 8)
+        Row ``s``: side ``s``'s numerators ``N`` in the order of
+        ``EXTRA_FEATURE_NAMES``; the network reads ``N / EXTRA_FEATURE_DENOMINATORS``.
+
+    Raises
+    ------
+    ValueError
+        If the board is not valid (see ``fastbg._core.board.validate_board``).
+    """
+    cdef board_t b
+    cdef int32_t f[N_ALL_FEATURES]
+    load_board(board, &b)
+    contact_features_ext_c(&b, f)
+    out = np.empty((2, N_EXTRA_FEATURES), dtype=np.int64)
+    cdef int64_t[:, ::1] v = out
+    cdef int k
+    for k in range(2 * N_EXTRA_FEATURES):
+        v[k // N_EXTRA_FEATURES, k % N_EXTRA_FEATURES] = f[2 * N_FEATURES + k]
+    return out
+
+
 def shots(board, side):
     """What the other side's next roll can hit of ``side``'s blots.
 
@@ -532,13 +639,14 @@ def shots(board, side):
 
 
 def contact_inputs(board):
-    """The contact net's 236 inputs.
+    """The contact net's 252 inputs.
 
     Returns
     -------
-    numpy.ndarray of float64, shape (236,)
+    numpy.ndarray of float64, shape (252,)
         Tesauro's 196 units (as ``fastbg._core.nn.encode_board``), then side 0's 20
-        features ``N / D``, then side 1's.
+        features ``N / D``, then side 1's (the 236 a legacy net reads), then side 0's
+        8 extra features ``N / D``, then side 1's.
     """
     cdef board_t b
     load_board(board, &b)
@@ -642,8 +750,41 @@ def contact_features_many(boards):
     return out
 
 
+def extra_features_many(boards):
+    """``extra_features`` of many boards, in one nogil loop.
+
+    Parameters
+    ----------
+    boards : array_like of int, shape (n, 2, 25)
+        Fastest as a C-contiguous int8 array (no copy).
+
+    Returns
+    -------
+    numpy.ndarray of int64, shape (n, 2, 8)
+
+    Raises
+    ------
+    ValueError
+        If the shape is wrong or a board is not valid (the message names the first).
+    """
+    arr = _boards_array(boards)
+    cdef const unsigned char[:, :, ::1] v = arr.view(np.uint8)
+    cdef Py_ssize_t i, k, n = arr.shape[0]
+    out = np.empty((n, 2, N_EXTRA_FEATURES), dtype=np.int64)
+    cdef int64_t[:, :, ::1] o = out
+    cdef int32_t f[N_ALL_FEATURES]
+    with nogil:
+        for i in range(n):
+            contact_features_ext_c(<const board_t*>&v[i, 0, 0], f)
+            for k in range(N_EXTRA_FEATURES):
+                o[i, 0, k] = f[2 * N_FEATURES + k]
+                o[i, 1, k] = f[2 * N_FEATURES + N_EXTRA_FEATURES + k]
+    return out
+
+
 def contact_inputs_many(boards):
-    """``contact_inputs`` of many boards: float64 array of shape (n, 236)."""
+    """``contact_inputs`` of many boards: float64 array of shape (n, 252) (a 236-input
+    net reads the first 236 columns)."""
     arr = _boards_array(boards)
     cdef const unsigned char[:, :, ::1] v = arr.view(np.uint8)
     cdef Py_ssize_t i, n = arr.shape[0]
