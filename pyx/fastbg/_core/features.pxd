@@ -104,7 +104,8 @@ cdef void contact_features_c(const board_t* b, int32_t* out) noexcept nogil
 cdef void contact_features_ext_c(const board_t* b, int32_t* out) noexcept nogil
     # out[0..39] as contact_features_c, then out[40..47]: side 0's 8 extra numerators,
     # out[48..55]: side 1's (N_ALL_FEATURES, the order of the contact net's feature
-    # inputs 196..251). One pass: the extras reuse the masks and sums of the first 20.
+    # inputs 196..251). The extras reuse the masks, pip counts and anchors of the first
+    # 20; contact_features_c itself is untouched (a 236-input net pays nothing).
 
 cdef void shots_c(const unsigned char* n, const unsigned char* o, int32_t* out) noexcept nogil
     # out[0..2] = shots, double_shots, pip_loss against the side whose row is n:

@@ -40,6 +40,20 @@ cdef extern from *:
         x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
         return (int)((((x + (x >> 4)) & 0x0F0F0F0Fu) * 0x01010101u) >> 24);
     }
+    /* popcount(a0) + ... + popcount(a5): three 64-bit SWAR counts (two masks a word)
+       whose byte counts (<= 8 each, <= 24 summed) are added before the one horizontal sum. */
+    static inline int fbgf_popsum6(uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3,
+                                   uint32_t a4, uint32_t a5) {
+        uint64_t w[3], x, t = 0;
+        int k;
+        w[0] = a0 | (uint64_t)a1 << 32; w[1] = a2 | (uint64_t)a3 << 32; w[2] = a4 | (uint64_t)a5 << 32;
+        for (k = 0; k < 3; k++) {
+            x = w[k] - ((w[k] >> 1) & 0x5555555555555555ULL);
+            x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+            t += (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+        }
+        return (int)((t * 0x0101010101010101ULL) >> 56);
+    }
     static inline int fbgf_ctz(uint32_t x) { return __builtin_ctz(x); }
     static inline int fbgf_top(uint32_t x) { return 31 - __builtin_clz(x); }
     static inline uint32_t fbgf_rev32(uint32_t x) {
@@ -187,6 +201,8 @@ cdef extern from *:
     }
     """
     int popcount "fbgf_popcount"(uint32_t x) noexcept nogil
+    int popsum6 "fbgf_popsum6"(uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3,
+                               uint32_t a4, uint32_t a5) noexcept nogil
     int ctz "fbgf_ctz"(uint32_t x) noexcept nogil        # x != 0
     int top "fbgf_top"(uint32_t x) noexcept nogil        # highest set bit, x != 0
     uint32_t rev32 "fbgf_rev32"(uint32_t x) noexcept nogil
@@ -281,19 +297,20 @@ cdef inline void _shots(uint32_t made, uint32_t blots, uint32_t occ_o, int nbar,
 
 
 cdef inline void _extra(const unsigned char* n, uint32_t occ, uint32_t made,
-                        uint32_t made_o, int back, int pips, int total, int h,
-                        int32_t* ext) noexcept nogil:
-    """The extra numerators of a side from its masks and sums (back, pips, checkers,
-    h = o's closed home points), but the backgame pair, which needs o's pips too."""
+                        uint32_t made_o, int pips, int32_t* ext) noexcept nogil:
+    """The extra numerators of a side from its masks and its pip count, but the backgame
+    pair, which needs o's pips too."""
     cdef uint32_t x, opn
-    cdef int d, i, k, m, dv, s
+    cdef int i, k, m, dv, s
+    cdef int back = top(occ) if occ else -1
+    cdef int total = row_sum(n)
     if n[BAR]:
-        m = 6 - h                       # only the bar checker moves: the dice that enter
+        m = 6 - popcount(made_o & 0x3F)     # only the bar checker moves: the dice that enter
     else:
         opn = ~rev24(made_o) & LOW24    # points o does not hold, in our frame
-        m = 0
-        for d in range(1, 7):
-            m += popcount((occ >> d) & opn)
+        # the points a die d = 1..6 moves from, at their landing bits
+        m = popsum6((occ >> 1) & opn, (occ >> 2) & opn, (occ >> 3) & opn,
+                    (occ >> 4) & opn, (occ >> 5) & opn, (occ >> 6) & opn)
         if occ and not (occ >> 6):
             # all home: each point bears off with its exact die, the rearmost also with
             # the 5 - back dice larger than back + 1
@@ -311,10 +328,8 @@ cdef inline void _extra(const unsigned char* n, uint32_t occ, uint32_t made,
             x &= x - 1
         s = s // (total * total)
     ext[X_MOMENT2] = s
-    m = 0
-    for k in range(1, 7):
-        m += popcount(made & (made >> k))
-    ext[X_BACKBONE] = m
+    ext[X_BACKBONE] = popsum6(made & (made >> 1), made & (made >> 2), made & (made >> 3),
+                              made & (made >> 4), made & (made >> 5), made & (made >> 6))
     k = NCHECKERS - total               # checkers off
     ext[X_OFF1] = k if k < 3 else 3
     ext[X_OFF2] = 0 if k < 3 else (k - 3 if k < 6 else 3)
@@ -333,9 +348,8 @@ cdef inline void _backgames(const int32_t* f, const int32_t* f_o, int32_t* ext) 
 
 cdef inline void _side(const unsigned char* n, const unsigned char* o,
                        uint32_t occ, uint32_t made, uint32_t occ_o, uint32_t made_o,
-                       int32_t* out, int32_t* ext) noexcept nogil:
-    """side_features_c given both sides' own-frame masks; with ext (not NULL) also the
-    extra numerators of _extra."""
+                       int32_t* out) noexcept nogil:
+    """side_features_c given both sides' own-frame masks."""
     cdef int v, back, c, t, run, m
     cdef int pips, brk, free, timing, bc, total, cb
     cdef uint32_t x
@@ -388,8 +402,6 @@ cdef inline void _side(const unsigned char* n, const unsigned char* o,
     out[F_ENTER_FAIL] = v * v if n[BAR] >= 1 else 0
     out[F_ENTER_FAIL2] = 36 - (6 - v) * (6 - v) if n[BAR] >= 2 else 0
     _shots(made, occ & ~made & LOW24, occ_o, o[BAR], out + F_SHOTS)
-    if ext != NULL:
-        _extra(n, occ, made, made_o, back, pips, total, v, ext)
 
 
 cdef void side_features_c(const unsigned char* n, const unsigned char* o,
@@ -397,15 +409,15 @@ cdef void side_features_c(const unsigned char* n, const unsigned char* o,
     cdef uint32_t occ, made, occ_o, made_o
     side_masks(n, &occ, &made)
     side_masks(o, &occ_o, &made_o)
-    _side(n, o, occ, made, occ_o, made_o, out, NULL)
+    _side(n, o, occ, made, occ_o, made_o, out)
 
 
 cdef void contact_features_c(const board_t* b, int32_t* out) noexcept nogil:
     cdef uint32_t occ0, made0, occ1, made1
     side_masks(b.p[0], &occ0, &made0)
     side_masks(b.p[1], &occ1, &made1)
-    _side(b.p[0], b.p[1], occ0, made0, occ1, made1, out, NULL)
-    _side(b.p[1], b.p[0], occ1, made1, occ0, made0, out + N_FEATURES, NULL)
+    _side(b.p[0], b.p[1], occ0, made0, occ1, made1, out)
+    _side(b.p[1], b.p[0], occ1, made1, occ0, made0, out + N_FEATURES)
 
 
 cdef void contact_features_ext_c(const board_t* b, int32_t* out) noexcept nogil:
@@ -413,8 +425,11 @@ cdef void contact_features_ext_c(const board_t* b, int32_t* out) noexcept nogil:
     cdef int32_t* ext = out + 2 * N_FEATURES
     side_masks(b.p[0], &occ0, &made0)
     side_masks(b.p[1], &occ1, &made1)
-    _side(b.p[0], b.p[1], occ0, made0, occ1, made1, out, ext)
-    _side(b.p[1], b.p[0], occ1, made1, occ0, made0, out + N_FEATURES, ext + N_EXTRA_FEATURES)
+    _side(b.p[0], b.p[1], occ0, made0, occ1, made1, out)
+    _side(b.p[1], b.p[0], occ1, made1, occ0, made0, out + N_FEATURES)
+    # the extras reuse the masks and the first 20's pip counts and anchors
+    _extra(b.p[0], occ0, made0, made1, out[F_PIPS], ext)
+    _extra(b.p[1], occ1, made1, made0, out[N_FEATURES + F_PIPS], ext + N_EXTRA_FEATURES)
     _backgames(out, out + N_FEATURES, ext)
     _backgames(out + N_FEATURES, out, ext + N_EXTRA_FEATURES)
 
