@@ -8,6 +8,8 @@
 """
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -32,6 +34,24 @@ def random_nets(seed: int, hidden: int = 16, scale: float = 0.3, contact: int | 
                    "b1": rng.normal(0, scale, hidden),
                    "w2": rng.normal(0, scale, (5, hidden)),
                    "b2": rng.normal(0, scale, 5)} for kind in rev.KINDS}
+
+
+def random_walk(seed: int, steps: int):
+    """``(board, plays)`` of the decisions with more than one play in ``steps`` random
+    rolls of games of random plays (a new game from the start when one ends)."""
+    rng = np.random.default_rng(seed)
+    b = np.array(START_BOARD)
+    for _ in range(steps):
+        d1, d2 = (int(x) for x in rng.integers(1, 7, 2))
+        plays = legal_plays(b, d1, d2)
+        if len(plays) > 1:
+            yield b, plays
+        if len(plays):
+            b = plays[rng.integers(len(plays))]
+        if not b[0].any():
+            b = np.array(START_BOARD)
+            continue
+        b = b[::-1].copy()
 
 
 def widen(nets: dict, rows: np.ndarray | None = None) -> dict:
@@ -195,22 +215,11 @@ def test_zero_extra_rows_play_the_same_games():
         a = crollout.rollout_block(START_BOARD, 40, np.random.PCG64DXSM(3), core().EvalPolicy(n))
         b = crollout.rollout_block(START_BOARD, 40, np.random.PCG64DXSM(3), core().EvalPolicy(w))
         assert a.tolist() == b.tolist()
-    rng = np.random.default_rng(2)
-    b = np.array(START_BOARD)
     r236, r252, c252 = rev.EvalPolicy(narrow), rev.EvalPolicy(wide), core().EvalPolicy(wide)
-    for _ in range(40):
-        d1, d2 = (int(x) for x in rng.integers(1, 7, 2))
-        plays = legal_plays(b, d1, d2)
-        if len(plays) > 1:
-            e = r236.play_equities(b, plays)
-            np.testing.assert_array_equal(r252.play_equities(b, plays), e)
-            np.testing.assert_array_equal(c252.play_equities(b, plays), e)
-        if len(plays):
-            b = plays[rng.integers(len(plays))]
-        if not b[0].any():
-            b = np.array(START_BOARD)
-            continue
-        b = b[::-1].copy()
+    for b, plays in random_walk(2, 40):
+        e = r236.play_equities(b, plays)
+        np.testing.assert_array_equal(r252.play_equities(b, plays), e)
+        np.testing.assert_array_equal(c252.play_equities(b, plays), e)
 
 
 def test_the_extra_rows_are_read():
@@ -252,21 +261,10 @@ def test_contact_widths_and_the_overflow_bound():
 def test_engines_choose_the_same_plays(seed):
     nets = random_nets(seed, hidden=24)
     r, c = rev.EvalPolicy(nets), core().EvalPolicy(nets)
-    rng = np.random.default_rng(seed)
-    b = np.array(START_BOARD)
-    for _ in range(80):
-        d1, d2 = (int(x) for x in rng.integers(1, 7, 2))
-        plays = legal_plays(b, d1, d2)
-        if len(plays) > 1:
-            np.testing.assert_array_equal(r.play_equities(b, plays), c.play_equities(b, plays))
-            bg = np.random.PCG64DXSM(0)
-            assert r.choose(b, plays, bg) == c.choose(b, plays, bg)
-        if len(plays):
-            b = plays[rng.integers(len(plays))]
-        if not b[0].any():
-            b = np.array(START_BOARD)
-            continue
-        b = b[::-1].copy()
+    for b, plays in random_walk(seed, 80):
+        np.testing.assert_array_equal(r.play_equities(b, plays), c.play_equities(b, plays))
+        bg = np.random.PCG64DXSM(0)
+        assert r.choose(b, plays, bg) == c.choose(b, plays, bg)
 
 
 def test_the_same_games_in_both_engines():
@@ -349,22 +347,9 @@ def test_lookahead_labels_agree_between_engines(plies):
 def test_one_ply_policies_agree_between_engines():
     nets = random_nets(9, hidden=8)
     r, c = rev.EvalPolicy1Ply(nets, candidates=3), core().EvalPolicy1Ply(nets, candidates=3)
-    rng = np.random.default_rng(5)
-    b = np.array(START_BOARD)
-    checked = 0
-    while checked < 6:
-        d1, d2 = (int(x) for x in rng.integers(1, 7, 2))
-        plays = legal_plays(b, d1, d2)
-        if len(plays) > 1:
-            np.testing.assert_array_equal(r.play_values(plays[:3]), c.play_values(plays[:3]))
-            assert r.choose(b, plays) == c.choose(b, plays, np.random.PCG64DXSM(0))
-            checked += 1
-        if len(plays):
-            b = plays[rng.integers(len(plays))]
-        if not b[0].any():
-            b = np.array(START_BOARD)
-            continue
-        b = b[::-1].copy()
+    for b, plays in itertools.islice(random_walk(5, 10**6), 6):
+        np.testing.assert_array_equal(r.play_values(plays[:3]), c.play_values(plays[:3]))
+        assert r.choose(b, plays) == c.choose(b, plays, np.random.PCG64DXSM(0))
 
 
 @pytest.mark.parametrize("position, games", [("ZEQAADIKAAAAAA", 30), ("bJ7BARiw5+ABMA", 2)])

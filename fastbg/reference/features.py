@@ -406,6 +406,13 @@ def _side_features(n: list[int], opp: list[int]) -> list[int]:
     ]
 
 
+def _both_sides(board, side_fn) -> np.ndarray:
+    """``side_fn(n, opp)`` of side 0 then side 1 of a validated board, int64 (2, k)."""
+    b = validate_board(board)
+    rows = [[int(v) for v in b[s]] for s in (0, 1)]
+    return np.array([side_fn(rows[0], rows[1]), side_fn(rows[1], rows[0])], dtype=np.int64)
+
+
 def contact_features(board) -> np.ndarray:
     """The 20 contact-feature numerators of both sides, each in its own frame.
 
@@ -426,11 +433,7 @@ def contact_features(board) -> np.ndarray:
     ValueError
         For an invalid board (:func:`fastbg.reference.board.validate_board`).
     """
-    b = validate_board(board)
-    rows = [[int(v) for v in b[s]] for s in (0, 1)]
-    return np.array(
-        [_side_features(rows[0], rows[1]), _side_features(rows[1], rows[0])], dtype=np.int64
-    )
+    return _both_sides(board, _side_features)
 
 
 # ------------------------------------------------------------- extra features
@@ -500,30 +503,14 @@ def _side_extra(n: list[int], opp: list[int]) -> list[int]:
 
 
 def extra_features(board) -> np.ndarray:
-    """The extra contact-feature numerators of both sides, each in its own frame.
+    """The 8 extra contact-feature numerators of both sides, each in its own frame.
 
-    Parameters
-    ----------
-    board : array_like of int, shape (2, 25)
-        Row 0 on roll (engine convention).
-
-    Returns
-    -------
-    numpy.ndarray of int64, shape (2, 8)
-        Row ``s`` holds side ``s``'s numerators ``N`` in :data:`EXTRA_FEATURE_NAMES`
-        order (``docs/evaluator.md``, "Extra contact features"); the inputs are
-        ``N / EXTRA_FEATURE_DENOMINATORS``. ``extra_features(swap(board))`` is this
-        array with its rows exchanged.
-
-    Raises
-    ------
-    ValueError
-        For an invalid board (:func:`fastbg.reference.board.validate_board`).
+    As :func:`contact_features`, for ``docs/evaluator.md``'s "Extra contact features":
+    int64 array of shape (2, 8), row ``s`` side ``s``'s numerators in
+    :data:`EXTRA_FEATURE_NAMES` order (the inputs are ``N / EXTRA_FEATURE_DENOMINATORS``);
+    ``ValueError`` for an invalid board.
     """
-    b = validate_board(board)
-    rows = [[int(v) for v in b[s]] for s in (0, 1)]
-    return np.array([_side_extra(rows[0], rows[1]), _side_extra(rows[1], rows[0])],
-                    dtype=np.int64)
+    return _both_sides(board, _side_extra)
 
 
 # --------------------------------------------------------------------- inputs

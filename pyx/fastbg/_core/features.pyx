@@ -590,43 +590,29 @@ def contact_features(board):
     cdef int32_t f[2 * N_FEATURES]
     load_board(board, &b)
     contact_features_c(&b, f)
-    out = np.empty((2, N_FEATURES), dtype=np.int64)
+    return _sides(f, 0, N_FEATURES)
+
+
+cdef object _sides(const int32_t* f, int first, int nf):
+    """The (2, nf) int64 array of side 0's nf numerators at f[first], side 1's after."""
+    out = np.empty((2, nf), dtype=np.int64)
     cdef int64_t[:, ::1] v = out
     cdef int k
-    for k in range(2 * N_FEATURES):
-        v[k // N_FEATURES, k % N_FEATURES] = f[k]
+    for k in range(nf):
+        v[0, k] = f[first + k]
+        v[1, k] = f[first + nf + k]
     return out
 
 
 def extra_features(board):
-    """The 8 extra contact feature numerators of each side (docs/evaluator.md).
-
-    Parameters
-    ----------
-    board : array_like of int, shape (2, 25)
-        Row 0 on roll (engine convention).
-
-    Returns
-    -------
-    numpy.ndarray of int64, shape (2, 8)
-        Row ``s``: side ``s``'s numerators ``N`` in the order of
-        ``EXTRA_FEATURE_NAMES``; the network reads ``N / EXTRA_FEATURE_DENOMINATORS``.
-
-    Raises
-    ------
-    ValueError
-        If the board is not valid (see ``fastbg._core.board.validate_board``).
-    """
+    """The 8 extra contact feature numerators of each side (docs/evaluator.md): int64
+    array of shape (2, 8) in the order of ``EXTRA_FEATURE_NAMES`` (the network reads
+    ``N / EXTRA_FEATURE_DENOMINATORS``); as ``contact_features`` otherwise."""
     cdef board_t b
     cdef int32_t f[N_ALL_FEATURES]
     load_board(board, &b)
     contact_features_ext_c(&b, f)
-    out = np.empty((2, N_EXTRA_FEATURES), dtype=np.int64)
-    cdef int64_t[:, ::1] v = out
-    cdef int k
-    for k in range(2 * N_EXTRA_FEATURES):
-        v[k // N_EXTRA_FEATURES, k % N_EXTRA_FEATURES] = f[2 * N_FEATURES + k]
-    return out
+    return _sides(f, 2 * N_FEATURES, N_EXTRA_FEATURES)
 
 
 def shots(board, side):
@@ -733,6 +719,28 @@ cdef int _raise_invalid(object arr, Py_ssize_t i) except -1:
     raise AssertionError(f"board {i} was refused but is valid")
 
 
+cdef object _features_many(object boards, bint extra):
+    """contact_features_many (extra False) or extra_features_many (True)."""
+    arr = _boards_array(boards)
+    cdef const unsigned char[:, :, ::1] v = arr.view(np.uint8)
+    cdef Py_ssize_t i, k, n = arr.shape[0]
+    cdef int nf = N_EXTRA_FEATURES if extra else N_FEATURES
+    cdef int first = 2 * N_FEATURES if extra else 0     # side 0's first numerator in f
+    out = np.empty((n, 2, nf), dtype=np.int64)
+    cdef int64_t[:, :, ::1] o = out
+    cdef int32_t f[N_ALL_FEATURES]
+    with nogil:
+        for i in range(n):
+            if extra:
+                contact_features_ext_c(<const board_t*>&v[i, 0, 0], f)
+            else:
+                contact_features_c(<const board_t*>&v[i, 0, 0], f)
+            for k in range(nf):
+                o[i, 0, k] = f[first + k]
+                o[i, 1, k] = f[first + nf + k]
+    return out
+
+
 def contact_features_many(boards):
     """``contact_features`` of many boards, in one nogil loop.
 
@@ -750,51 +758,13 @@ def contact_features_many(boards):
     ValueError
         If the shape is wrong or a board is not valid (the message names the first).
     """
-    arr = _boards_array(boards)
-    cdef const unsigned char[:, :, ::1] v = arr.view(np.uint8)
-    cdef Py_ssize_t i, k, n = arr.shape[0]
-    out = np.empty((n, 2, N_FEATURES), dtype=np.int64)
-    cdef int64_t[:, :, ::1] o = out
-    cdef int32_t f[2 * N_FEATURES]
-    with nogil:
-        for i in range(n):
-            contact_features_c(<const board_t*>&v[i, 0, 0], f)
-            for k in range(N_FEATURES):
-                o[i, 0, k] = f[k]
-                o[i, 1, k] = f[N_FEATURES + k]
-    return out
+    return _features_many(boards, False)
 
 
 def extra_features_many(boards):
-    """``extra_features`` of many boards, in one nogil loop.
-
-    Parameters
-    ----------
-    boards : array_like of int, shape (n, 2, 25)
-        Fastest as a C-contiguous int8 array (no copy).
-
-    Returns
-    -------
-    numpy.ndarray of int64, shape (n, 2, 8)
-
-    Raises
-    ------
-    ValueError
-        If the shape is wrong or a board is not valid (the message names the first).
-    """
-    arr = _boards_array(boards)
-    cdef const unsigned char[:, :, ::1] v = arr.view(np.uint8)
-    cdef Py_ssize_t i, k, n = arr.shape[0]
-    out = np.empty((n, 2, N_EXTRA_FEATURES), dtype=np.int64)
-    cdef int64_t[:, :, ::1] o = out
-    cdef int32_t f[N_ALL_FEATURES]
-    with nogil:
-        for i in range(n):
-            contact_features_ext_c(<const board_t*>&v[i, 0, 0], f)
-            for k in range(N_EXTRA_FEATURES):
-                o[i, 0, k] = f[2 * N_FEATURES + k]
-                o[i, 1, k] = f[2 * N_FEATURES + N_EXTRA_FEATURES + k]
-    return out
+    """``extra_features`` of many boards, in one nogil loop: int64 array of shape
+    (n, 2, 8); as ``contact_features_many`` otherwise."""
+    return _features_many(boards, True)
 
 
 def contact_inputs_many(boards):
