@@ -55,7 +55,8 @@ def main() -> None:
     for b in boards[: min(n, 20000)]:
         classes[F.position_class(b)] += 1
     print(f"{n} positions of {args.games} random games; classes of the first 20000: {classes}")
-    for name in ("contact_features_many", "contact_inputs_many", "race_inputs_many"):
+    for name in ("contact_features_many", "extra_features_many", "contact_inputs_many",
+                 "race_inputs_many"):
         fn = getattr(F, name)
         t = best_of(lambda fn=fn: fn(boards), args.repeat)
         print(f"{name:24s} {n / t:12,.0f} boards/s  ({1e9 * t / n:6.1f} ns/board)")

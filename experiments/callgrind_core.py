@@ -9,7 +9,12 @@ reports, from the call graph, the instructions spent inside the game loop
 
 Usage
 -----
-    python experiments/callgrind_core.py [--policy random|pubeval|nn] [--games 2000] [--position ID] [--json]
+    python experiments/callgrind_core.py [--policy random|pubeval|nn|nn-252-zero|nn-252-rand]
+        [--games 2000] [--position ID] [--json]
+
+``nn-252-zero`` and ``nn-252-rand`` are the shipped nets with the contact net widened to
+252 inputs (docs/evaluator.md's extra features), the 16 new rows zero (the same games as
+``nn``: the difference is the cost of the extra features) or N(0, 0.05).
 
 Needs ``valgrind`` and ``callgrind_annotate`` on the PATH (Debian: ``valgrind``).
 """
@@ -38,6 +43,7 @@ FUNCTIONS = {
     "evaluator choose_c": "EvalPolicy_choose_c",
     "contact_play_equity": "EvalPolicy_contact_play_equity",
     "contact_features_c": "contact_features_c",
+    "contact_features_ext_c (252 inputs)": "contact_features_ext_c",
     "fbg_q_addmul (features x rows)": "fbg_q_addmul",
     "q_pre_play (point rows)": "q_pre_play",
     "position_class_c": "position_class_c",
@@ -51,8 +57,19 @@ from fastbg.game.position import Position, START_BOARD
 eng = get_engine("cython")
 pid = sys.argv[3]
 board = START_BOARD if pid == "start" else Position.from_position_id(pid).board
-print(eng.rollout_block(board, int(sys.argv[2]), np.random.PCG64DXSM(1),
-                        eng.make_policy(sys.argv[1]), opening=pid == "start").tolist())
+name = sys.argv[1]
+if name.startswith("nn-252-"):         # the shipped nets, the contact net widened to 252
+    from fastbg.reference.evaluator import default_nets
+    nets = dict(default_nets())
+    c = dict(nets["contact"])
+    rows = np.random.default_rng(1).normal(0.0, 0.05, (16, c["w1"].shape[1]))
+    c["w1"] = np.vstack([c["w1"], rows if name.endswith("rand") else 0 * rows])
+    nets["contact"] = c
+    policy = eng.evaluator.EvalPolicy(nets)
+else:
+    policy = eng.make_policy(name)
+print(eng.rollout_block(board, int(sys.argv[2]), np.random.PCG64DXSM(1), policy,
+                        opening=pid == "start").tolist())
 """
 
 
@@ -84,7 +101,8 @@ def count(policy: str, games: int, position: str = "start") -> dict:
 
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--policy", default="random", choices=("random", "pubeval", "nn"))
+    ap.add_argument("--policy", default="random",
+                    choices=("random", "pubeval", "nn", "nn-252-zero", "nn-252-rand"))
     ap.add_argument("--games", type=int, default=2000)
     ap.add_argument("--position", default="start",
                     help="GNU Position ID of the position rolled out (side on roll "

@@ -8,6 +8,8 @@
 """
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -24,12 +26,40 @@ def core():
     return pytest.importorskip("fastbg._core.evaluator", reason="Cython core not built")
 
 
-def random_nets(seed: int, hidden: int = 16, scale: float = 0.3) -> dict:
+def random_nets(seed: int, hidden: int = 16, scale: float = 0.3, contact: int | None = None) -> dict:
+    """Random nets; the contact net at its full width (252 inputs) or ``contact`` inputs."""
     rng = np.random.default_rng(seed)
-    return {kind: {"w1": rng.normal(0, scale, (rev.N_INPUTS[kind], hidden)),
+    width = {"contact": contact or rev.N_INPUTS["contact"], "race": rev.N_INPUTS["race"]}
+    return {kind: {"w1": rng.normal(0, scale, (width[kind], hidden)),
                    "b1": rng.normal(0, scale, hidden),
                    "w2": rng.normal(0, scale, (5, hidden)),
                    "b2": rng.normal(0, scale, 5)} for kind in rev.KINDS}
+
+
+def random_walk(seed: int, steps: int):
+    """``(board, plays)`` of the decisions with more than one play in ``steps`` random
+    rolls of games of random plays (a new game from the start when one ends)."""
+    rng = np.random.default_rng(seed)
+    b = np.array(START_BOARD)
+    for _ in range(steps):
+        d1, d2 = (int(x) for x in rng.integers(1, 7, 2))
+        plays = legal_plays(b, d1, d2)
+        if len(plays) > 1:
+            yield b, plays
+        if len(plays):
+            b = plays[rng.integers(len(plays))]
+        if not b[0].any():
+            b = np.array(START_BOARD)
+            continue
+        b = b[::-1].copy()
+
+
+def widen(nets: dict, rows: np.ndarray | None = None) -> dict:
+    """``nets`` with a 236-input contact net widened to 252 (the new rows zero, or ``rows``)."""
+    c = dict(nets["contact"])
+    extra = np.zeros((16, c["w1"].shape[1])) if rows is None else rows
+    c["w1"] = np.vstack([c["w1"], extra])
+    return {"contact": c, "race": nets["race"]}
 
 
 def warm_nets() -> dict:
@@ -84,36 +114,157 @@ def test_classes_choose_the_net():
     np.testing.assert_array_equal(pol.probabilities(home), bearoffdb.bearoff_probabilities(home))
 
 
+@pytest.mark.parametrize("width", [236, 252])
 @settings(max_examples=150, deadline=None)
-@given(boards())
-def test_engines_agree_bit_for_bit(board):
+@given(board=boards())
+def test_engines_agree_bit_for_bit(width, board):
     if rfeat.position_class(board) == "over":
         return
-    nets = random_nets(7)
+    nets = random_nets(7, contact=width)
     rp = rev.EvalPolicy(nets).probabilities(board)
     cp = core().EvalPolicy(nets).probabilities(board)
     np.testing.assert_array_equal(rp, cp)
+
+
+# ------------------------------------------------------------------ the two contact widths
+
+# The shipped nets (generation 8, a 236-input contact net) on main before the extra
+# features, from the reference engine (the Cython core's are the same bit for bit):
+# probabilities (win, win_gammon, win_backgammon, lose_gammon, lose_backgammon).
+SHIPPED = {
+    "4HPwATDgc/ABMA": [0.5263425094942084, 0.143554820104168, 0.0032957545754513334,
+                       0.11316804289957448, 0.002699139090177624],
+    "XGID=---BBBBBA----B--a-a-Bbcce-:0:0:1:00:0:0:3:0:10": [
+        0.5838511765745916, 0.06833223757099718, 0.0030498032714360713,
+        0.0780996988996616, 0.0006474366207604729],
+}
+SHIPPED_BOARDS = [
+    # tests/test_features.py's BACKGAME, BAR, and a crashed side with 5 checkers off
+    ([[0, 0, 0, 2, 3, 3, 0, 0, 1, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 3, 0, 0, 0],
+      [0, 2, 0, 2, 0, 2, 0, 3, 0, 0, 3, 0, 2, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0]],
+     [0.427486522885371, 0.08953012802463188, 0.0020516205737326786, 0.1522103719725696,
+      0.0049530146980713285]),
+    ([[0, 0, 0, 0, 0, 5, 0, 4, 0, 0, 0, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2],
+      [0, 2, 1, 2, 2, 2, 0, 6, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]],
+     [0.11355023307032937, 0.007201597767989522, 0.00023132121568038787, 0.6343360855994469,
+      0.013995072712581528]),
+    ([[4, 3, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0],
+      [0, 0, 2, 0, 2, 3, 0, 0, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 3, 2, 0, 0, 0, 0, 0]],
+     [0.6726597671758441, 0.46922513892036444, 0.013884611491964453, 0.0, 0.0]),
+]
+
+
+def test_the_shipped_nets_are_unchanged():
+    # The shipped contact net reads 236 inputs: the extra features must change nothing,
+    # in either engine (the numbers above were computed on main before they existed).
+    from fastbg.game import Position
+
+    assert rev.default_nets()["contact"]["w1"].shape[0] == 236
+    cases = [(Position.parse(spec).board, p) for spec, p in SHIPPED.items()]
+    cases += [(np.array(b, dtype=np.int8), p) for b, p in SHIPPED_BOARDS]
+    for pol in (rev.EvalPolicy(), core().EvalPolicy()):
+        tables = pol.q if isinstance(pol, rev.EvalPolicy) else pol.tables
+        assert tables["contact"]["feat"].shape[0] == 40     # no extra features computed
+        for b, p in cases:
+            assert pol.probabilities(b).tolist() == p
+
+
+def test_the_shipped_nets_play_and_roll_out_as_before():
+    # main's numbers (the core, before the extra features): the play equities of 6-4 in
+    # the priming position, and two seeded rollouts of 300 games
+    import fastbg
+    from fastbg._core.movegen import legal_plays as clegal
+    from fastbg.game import Position
+
+    prime = "XGID=---BBBBBA----B--a-a-Bbcce-:0:0:1:00:0:0:3:0:10"
+    b = Position.parse(prime).board
+    plays = clegal(b, 6, 4)
+    e = core().EvalPolicy().play_equities(b, plays)
+    assert len(plays) == 25 and int(np.argmax(e)) == 4 and float(e.max()) == 0.6701152340927912
+    assert e[:3].tolist() == [0.5142053816164799, 0.6584068494974344, -1.1194452656739946]
+    np.testing.assert_array_equal(rev.EvalPolicy().play_equities(b, plays), e)
+    r = fastbg.rollout(prime, 300, seed=5, workers=1, policy="nn")
+    assert r.counts.tolist() == [144, 29, 1, 105, 20, 1]
+    r = fastbg.rollout("start", 300, seed=5, workers=1, policy="nn")
+    assert r.counts.tolist() == [112, 38, 5, 106, 37, 2]
+
+
+@settings(max_examples=100, deadline=None)
+@given(board=boards())
+def test_zero_extra_rows_change_nothing(board):
+    # A 252-input net whose 16 extra rows are zero is its 236-input truncation exactly
+    # (the integer sums gain only zero terms), in both engines.
+    if rfeat.position_class(board) == "over":
+        return
+    narrow = random_nets(13, contact=236)
+    wide = widen(narrow)
+    for engine in (rev, core()):
+        p236 = engine.EvalPolicy(narrow).probabilities(board)
+        p252 = engine.EvalPolicy(wide).probabilities(board)
+        np.testing.assert_array_equal(p236, p252)
+
+
+def test_zero_extra_rows_play_the_same_games():
+    from fastbg._core import rollout as crollout
+
+    narrow = random_nets(17, hidden=12, contact=236)
+    wide = widen(narrow)
+    # the shipped nets too: the same games, widened or not
+    shipped = rev.default_nets()
+    for n, w in ((narrow, wide), (shipped, widen(shipped))):
+        a = crollout.rollout_block(START_BOARD, 40, np.random.PCG64DXSM(3), core().EvalPolicy(n))
+        b = crollout.rollout_block(START_BOARD, 40, np.random.PCG64DXSM(3), core().EvalPolicy(w))
+        assert a.tolist() == b.tolist()
+    r236, r252, c252 = rev.EvalPolicy(narrow), rev.EvalPolicy(wide), core().EvalPolicy(wide)
+    for b, plays in random_walk(2, 40):
+        e = r236.play_equities(b, plays)
+        np.testing.assert_array_equal(r252.play_equities(b, plays), e)
+        np.testing.assert_array_equal(c252.play_equities(b, plays), e)
+
+
+def test_the_extra_rows_are_read():
+    # Non-zero extra rows change the evaluation of a position whose extra features are
+    # not zero, and the quantized table has one row per extra input (56 in all).
+    narrow = random_nets(19, contact=236)
+    rows = np.random.default_rng(0).normal(0, 0.3, (16, 16))
+    wide = widen(narrow, rows)
+    q = rev.quantize_net(wide["contact"], "contact")
+    assert q["feat"].shape == (56, 16)
+    den = np.concatenate([rfeat.EXTRA_FEATURE_DENOMINATORS] * 2)
+    np.testing.assert_array_equal(q["feat"][40:], np.rint(rows / den[:, None] * 65536))
+    b = np.array(START_BOARD)
+    for engine in (rev, core()):
+        assert not np.array_equal(engine.EvalPolicy(narrow).probabilities(b),
+                                  engine.EvalPolicy(wide).probabilities(b))
+
+
+def test_contact_widths_and_the_overflow_bound():
+    nets = random_nets(23, hidden=4, contact=236)
+    for bad in (235, 237, 251, 253):
+        w = dict(nets["contact"])
+        w["w1"] = np.zeros((bad, 4))
+        with pytest.raises(ValueError, match=r"contact net: w1 has shape .*236 or 252"):
+            rev.check_net(w, "contact")
+    # One weight on side 0's moment2 (input 237; D 400, at most 1280): the bound is
+    # 1280 / 400 * |w| in units, the limit 2**31 / 2**16 = 32768.
+    w = widen(nets)["contact"]
+    w["b1"] = np.zeros(4)
+    w["w1"] = np.zeros((252, 4))
+    w["w1"][237, 0] = 0.99 * 32768 * 400 / 1280
+    rev.quantize_net(w, "contact")
+    w["w1"][237, 0] = 1.01 * 32768 * 400 / 1280
+    with pytest.raises(ValueError, match="too large"):
+        rev.quantize_net(w, "contact")
 
 
 @pytest.mark.parametrize("seed", [1, 2])
 def test_engines_choose_the_same_plays(seed):
     nets = random_nets(seed, hidden=24)
     r, c = rev.EvalPolicy(nets), core().EvalPolicy(nets)
-    rng = np.random.default_rng(seed)
-    b = np.array(START_BOARD)
-    for _ in range(80):
-        d1, d2 = (int(x) for x in rng.integers(1, 7, 2))
-        plays = legal_plays(b, d1, d2)
-        if len(plays) > 1:
-            np.testing.assert_array_equal(r.play_equities(b, plays), c.play_equities(b, plays))
-            bg = np.random.PCG64DXSM(0)
-            assert r.choose(b, plays, bg) == c.choose(b, plays, bg)
-        if len(plays):
-            b = plays[rng.integers(len(plays))]
-        if not b[0].any():
-            b = np.array(START_BOARD)
-            continue
-        b = b[::-1].copy()
+    for b, plays in random_walk(seed, 80):
+        np.testing.assert_array_equal(r.play_equities(b, plays), c.play_equities(b, plays))
+        bg = np.random.PCG64DXSM(0)
+        assert r.choose(b, plays, bg) == c.choose(b, plays, bg)
 
 
 def test_the_same_games_in_both_engines():
@@ -196,22 +347,9 @@ def test_lookahead_labels_agree_between_engines(plies):
 def test_one_ply_policies_agree_between_engines():
     nets = random_nets(9, hidden=8)
     r, c = rev.EvalPolicy1Ply(nets, candidates=3), core().EvalPolicy1Ply(nets, candidates=3)
-    rng = np.random.default_rng(5)
-    b = np.array(START_BOARD)
-    checked = 0
-    while checked < 6:
-        d1, d2 = (int(x) for x in rng.integers(1, 7, 2))
-        plays = legal_plays(b, d1, d2)
-        if len(plays) > 1:
-            np.testing.assert_array_equal(r.play_values(plays[:3]), c.play_values(plays[:3]))
-            assert r.choose(b, plays) == c.choose(b, plays, np.random.PCG64DXSM(0))
-            checked += 1
-        if len(plays):
-            b = plays[rng.integers(len(plays))]
-        if not b[0].any():
-            b = np.array(START_BOARD)
-            continue
-        b = b[::-1].copy()
+    for b, plays in itertools.islice(random_walk(5, 10**6), 6):
+        np.testing.assert_array_equal(r.play_values(plays[:3]), c.play_values(plays[:3]))
+        assert r.choose(b, plays) == c.choose(b, plays, np.random.PCG64DXSM(0))
 
 
 @pytest.mark.parametrize("position, games", [("ZEQAADIKAAAAAA", 30), ("bJ7BARiw5+ABMA", 2)])

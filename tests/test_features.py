@@ -43,16 +43,25 @@ def mask(*distances: int) -> int:
 
 
 def test_names_and_denominators_are_the_spec_table():
-    # Read the table of docs/evaluator.md, so that the constants and the text the
-    # Cython twin reads cannot drift apart.
+    # Read the tables of docs/evaluator.md (the 20 features, then the 8 extra ones,
+    # numbered on), so that the constants and the text the Cython twin reads cannot
+    # drift apart.
     rows = re.findall(r"^\| (\d+) \| `(\w+)` \| .* \| (\d+) \|$", SPEC.read_text(), re.M)
-    assert [int(r[0]) for r in rows] == list(range(20))
+    assert [int(r[0]) for r in rows] == list(range(28))
+    first, extra = rows[:20], rows[20:]
     assert F.N_FEATURES == 20
-    assert F.FEATURE_NAMES == tuple(r[1] for r in rows)
+    assert F.FEATURE_NAMES == tuple(r[1] for r in first)
     assert F.FEATURE_DENOMINATORS.dtype == np.int64
-    assert F.FEATURE_DENOMINATORS.tolist() == [int(r[2]) for r in rows]
+    assert F.FEATURE_DENOMINATORS.tolist() == [int(r[2]) for r in first]
     assert F.FEATURE_DENOMINATORS.tolist() == [
         25, 24, 6, 2, 6, 6, 6, 167, 167, 100, 100, 36, 36, 1296, 36, 36, 36, 36, 3600, 15]
+    assert F.N_EXTRA_FEATURES == 8
+    assert F.EXTRA_FEATURE_NAMES == tuple(r[1] for r in extra)
+    assert F.EXTRA_FEATURE_DENOMINATORS.dtype == np.int64
+    assert not F.EXTRA_FEATURE_DENOMINATORS.flags.writeable
+    assert F.EXTRA_FEATURE_DENOMINATORS.tolist() == [int(r[2]) for r in extra]
+    assert F.EXTRA_FEATURE_DENOMINATORS.tolist() == [60, 400, 10, 100, 100, 3, 3, 9]
+    assert (F.LEGACY_CONTACT_INPUTS, F.CONTACT_INPUTS) == (236, 252)
 
 
 # --------------------------------------------------------------- escape table
@@ -552,12 +561,15 @@ def test_every_legal_hit_is_counted(b):
 @given(boards())
 def test_contact_inputs(b):
     x = F.contact_inputs(b)
-    assert x.shape == (F.CONTACT_INPUTS,) == (236,) and x.dtype == np.float64
+    assert x.shape == (F.CONTACT_INPUTS,) == (252,) and x.dtype == np.float64
     assert np.isfinite(x).all() and (x >= 0).all()
     assert np.array_equal(x[:196], encode(b))
     f = F.contact_features(b)
     assert np.array_equal(x[196:216], f[0] / F.FEATURE_DENOMINATORS)
-    assert np.array_equal(x[216:], f[1] / F.FEATURE_DENOMINATORS)
+    assert np.array_equal(x[216:236], f[1] / F.FEATURE_DENOMINATORS)
+    e = F.extra_features(b)
+    assert np.array_equal(x[236:244], e[0] / F.EXTRA_FEATURE_DENOMINATORS)
+    assert np.array_equal(x[244:], e[1] / F.EXTRA_FEATURE_DENOMINATORS)
 
 
 def test_contact_inputs_of_the_start():
@@ -617,11 +629,14 @@ def test_batches():
     bs = np.array([bs[k] for k in rng.integers(0, 4, 9)], dtype=np.int8)
     c = F.contact_inputs_many(bs)
     r = F.race_inputs_many(bs)
-    assert c.shape == (9, 236) and r.shape == (9, 226)
+    e = F.extra_features_many(bs)
+    assert c.shape == (9, 252) and r.shape == (9, 226) and e.shape == (9, 2, 8)
     for k in range(9):
         assert np.array_equal(c[k], F.contact_inputs(bs[k]))
         assert np.array_equal(r[k], F.race_inputs(bs[k]))
-    assert F.contact_inputs_many(np.zeros((0, 2, 25), np.int8)).shape == (0, 236)
+        assert np.array_equal(e[k], F.extra_features(bs[k]))
+    assert F.contact_inputs_many(np.zeros((0, 2, 25), np.int8)).shape == (0, 252)
+    assert F.extra_features_many(np.zeros((0, 2, 25), np.int8)).shape == (0, 2, 8)
     assert F.race_inputs_many(np.zeros((0, 2, 25), np.int8)).shape == (0, 226)
     with pytest.raises(ValueError):
         F.contact_inputs_many(START_BOARD)
@@ -654,7 +669,7 @@ def test_position_class(b, cls):
 
 
 @pytest.mark.parametrize("fn", [
-    F.contact_features, F.contact_inputs, F.race_inputs, F.position_class,
+    F.contact_features, F.extra_features, F.contact_inputs, F.race_inputs, F.position_class,
     lambda b: F.shots(b, 0),
 ])
 def test_invalid_boards_are_rejected(fn):
@@ -677,7 +692,8 @@ def test_bad_side_and_dice():
 
 def test_inputs_do_not_modify_the_board():
     b = BACKGAME.copy()
-    for fn in (F.contact_features, F.contact_inputs, F.race_inputs, F.position_class):
+    for fn in (F.contact_features, F.extra_features, F.contact_inputs, F.race_inputs,
+               F.position_class):
         fn(b)
     F.shots(b, 1)
     assert np.array_equal(b, BACKGAME)

@@ -334,11 +334,15 @@ def test_swap_exchanges_the_rows(b):
 @given(boards())
 def test_contact_inputs_layout(b):
     x = F.contact_inputs(b)
-    assert x.dtype == np.float64 and x.shape == (236,)
+    assert x.dtype == np.float64 and x.shape == (F.CONTACT_INPUTS,) == (252,)
+    assert F.LEGACY_CONTACT_INPUTS == 236
     assert np.array_equal(x[:196], cnn.encode_board(b))
     f = F.contact_features(b)
     assert np.array_equal(x[196:216], f[0] / F.FEATURE_DENOMINATORS)
-    assert np.array_equal(x[216:], f[1] / F.FEATURE_DENOMINATORS)
+    assert np.array_equal(x[216:236], f[1] / F.FEATURE_DENOMINATORS)
+    e = F.extra_features(b)
+    assert np.array_equal(x[236:244], e[0] / F.EXTRA_FEATURE_DENOMINATORS)
+    assert np.array_equal(x[244:], e[1] / F.EXTRA_FEATURE_DENOMINATORS)
 
 
 @settings(max_examples=200, deadline=None)
@@ -379,23 +383,28 @@ def test_many_equal_one_by_one():
         bs.append(b)
     arr = np.array(bs, dtype=np.int8)
     cf = F.contact_features_many(arr)
+    xf = F.extra_features_many(arr)
     ci = F.contact_inputs_many(arr)
     ri = F.race_inputs_many(arr)
     assert cf.shape == (len(bs), 2, 20) and cf.dtype == np.int64
-    assert ci.shape == (len(bs), 236) and ri.shape == (len(bs), 226)
+    assert xf.shape == (len(bs), 2, 8) and xf.dtype == np.int64
+    assert ci.shape == (len(bs), 252) and ri.shape == (len(bs), 226)
     for k, b in enumerate(bs):
         assert np.array_equal(cf[k], F.contact_features(b))
+        assert np.array_equal(xf[k], F.extra_features(b))
         assert np.array_equal(ci[k], F.contact_inputs(b))
         assert np.array_equal(ri[k], F.race_inputs(b))
     # any integer dtype and layout; an empty batch
     assert np.array_equal(F.contact_features_many(arr.astype(np.int64)[::1]), cf)
     assert np.array_equal(F.contact_features_many(np.asfortranarray(arr)), cf)
     assert F.contact_features_many(np.zeros((0, 2, 25), np.int8)).shape == (0, 2, 20)
+    assert F.extra_features_many(np.zeros((0, 2, 25), np.int8)).shape == (0, 2, 8)
 
 
 def test_many_refuse_bad_boards():
     good = np.array([START_BOARD, START_BOARD], dtype=np.int8)
-    for fn in (F.contact_features_many, F.contact_inputs_many, F.race_inputs_many):
+    for fn in (F.contact_features_many, F.extra_features_many, F.contact_inputs_many,
+               F.race_inputs_many):
         with pytest.raises(ValueError, match="shape"):
             fn(good[0])
         bad = good.copy()
@@ -422,7 +431,8 @@ def test_many_refuse_bad_boards():
 def test_single_board_functions_validate():
     bad = np.array(START_BOARD, dtype=np.int8)
     bad[0, 0] = 1
-    for fn in (F.contact_features, F.contact_inputs, F.race_inputs, F.position_class):
+    for fn in (F.contact_features, F.extra_features, F.contact_inputs, F.race_inputs,
+               F.position_class):
         with pytest.raises(ValueError, match="16 checkers"):
             fn(bad)
     with pytest.raises(ValueError, match="side"):

@@ -45,10 +45,11 @@ def test_the_api_mirrors_the_reference():
     # blots_hit is the reference's per-roll detail ("the twin need not have it")
     missing = [name for name in R.__all__ if name != "blots_hit" and not hasattr(C, name)]
     assert not missing
-    for name in ("N_FEATURES", "FEATURE_NAMES", "CONTACT_INPUTS", "RACE_INPUTS",
+    for name in ("N_FEATURES", "FEATURE_NAMES", "N_EXTRA_FEATURES", "EXTRA_FEATURE_NAMES",
+                 "CONTACT_INPUTS", "LEGACY_CONTACT_INPUTS", "RACE_INPUTS",
                  "POSITION_CLASSES", "ESCAPE_BITS"):
         assert getattr(C, name) == getattr(R, name), name
-    for name in ("FEATURE_DENOMINATORS", "ESCAPE_TABLE"):
+    for name in ("FEATURE_DENOMINATORS", "EXTRA_FEATURE_DENOMINATORS", "ESCAPE_TABLE"):
         r, c = getattr(R, name), getattr(C, name)
         assert c.dtype == r.dtype and np.array_equal(c, r), name
 
@@ -60,6 +61,7 @@ def test_escape_tables_agree():
 
 def check(b: np.ndarray) -> None:
     assert np.array_equal(C.contact_features(b), R.contact_features(b))
+    assert np.array_equal(C.extra_features(b), R.extra_features(b))
     for side in (0, 1):
         assert C.shots(b, side) == R.shots(b, side)
     assert np.array_equal(C.contact_inputs(b), R.contact_inputs(b))
@@ -95,13 +97,27 @@ def test_random_game_positions(game_positions):
     assert [C.position_class(b) for b in game_positions] == [R.position_class(b) for b in game_positions]
 
 
+def test_random_game_extra_features(game_positions):
+    n = len(game_positions)
+    cx = C.extra_features_many(game_positions)
+    ref = R.extra_features_many(game_positions)
+    bad = np.flatnonzero((cx != ref).any(axis=(1, 2)))
+    assert bad.size == 0, f"{bad.size} of {n} positions differ, first {game_positions[bad[0]].tolist()}"
+    # the games reach what the extra features are for: crashed boards with checkers
+    # off, two-anchor backgames behind in the race, a side on the bar
+    names = R.EXTRA_FEATURE_NAMES
+    for name in ("backgame", "backgame2", "off3"):
+        assert (ref[:, :, names.index(name)] > 0).any(), name
+
+
 def test_random_game_inputs(game_positions):
     sub = game_positions[::5]
     assert np.array_equal(C.contact_inputs_many(sub), R.contact_inputs_many(sub))
     assert np.array_equal(C.race_inputs_many(sub), R.race_inputs_many(sub))
 
 
-@pytest.mark.parametrize("fn", ["contact_features", "contact_inputs", "race_inputs", "position_class"])
+@pytest.mark.parametrize("fn", ["contact_features", "extra_features", "contact_inputs",
+                                "race_inputs", "position_class"])
 def test_both_refuse_the_same_boards(fn):
     bad = np.array(START_BOARD, dtype=np.int8)
     bad[0, 0] = 1                       # 16 checkers, and a point held by both sides

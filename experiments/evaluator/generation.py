@@ -91,6 +91,9 @@ def main(argv=None) -> int:
     ap.add_argument("--contact-epochs", type=int, default=12)
     ap.add_argument("--race-epochs", type=int, default=20)
     ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--contact-width", type=int, default=252, choices=(236, 252),
+                    help="the contact net's inputs (train.py --width): 252 reads the extra "
+                         "features; generations 1-8 were trained with 236")
     ap.add_argument("--also-gen", type=int, action="append", default=[],
                     help="train on that generation's positions and labels as well")
     ap.add_argument("--candidates", type=int, default=3, help="2 plies: plays valued at 1 ply")
@@ -124,6 +127,7 @@ def main(argv=None) -> int:
                  "--init", str(last_epoch(inits[kind])), "--positions", str(pos.with_suffix(".npz")),
                  "--labels", f"lookahead:{lab}", "--epochs", str(epochs),
                  "--threads", str(args.threads)]
+                + (["--width", str(args.contact_width)] if kind == "contact" else [])
                 + [x for p, lb in sets + also
                    for x in ("--also", str(p.with_suffix(".npz")), f"lookahead:{lb}")], log)
     nets = RUNS / f"nets_g{k}.npz"

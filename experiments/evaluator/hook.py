@@ -23,7 +23,8 @@ def _sigmoid(x):
 
 
 def _forward(w: dict, x: np.ndarray) -> np.ndarray:
-    h = _sigmoid(x @ w["w1"] + w["b1"])
+    # a contact net reads the first w1.shape[0] of the 252 inputs (236: no extra features)
+    h = _sigmoid(x[:, :w["w1"].shape[0]] @ w["w1"] + w["b1"])
     return _sigmoid(h @ w["w2"].T + w["b2"])
 
 

@@ -1,7 +1,8 @@
 """Supervised training of the contact and race nets on rollout labels (PyTorch, CPU).
 
 Step 6 of the recipe (``/work/shared/EVALUATOR.md``): a net of ``docs/evaluator.md``'s
-inputs (the contact net's 236 or the race net's 226), one sigmoid hidden layer and five
+inputs (the contact net's 252, or its first 236 with ``--width 236``; the race net's 226),
+one sigmoid hidden layer and five
 sigmoid outputs, trained by minibatch AdamW on the cross-entropy between its outputs and
 the label probabilities (win, win gammon, win backgammon, lose gammon, lose backgammon of
 the rollouts of ``labels.py``; each output a Bernoulli with a soft target).
@@ -10,7 +11,9 @@ the rollouts of ``labels.py``; each output a Bernoulli with a soft target).
 first layer of Tesauro's 196 units; the new inputs start at zero, so the first step's net
 *is* the shipped one (for the race net the off-count unit becomes the one-hot units with
 the same contribution), which keeps the TD-trained "natural" minimum bgsage warns about
-losing when starting supervised training from random weights.
+losing when starting supervised training from random weights. A 236-input contact
+checkpoint (generation 8 and before) warm-starts a 252-input net the same way: the 16 rows
+of the extra features start at zero, so the first step's net is the checkpoint's.
 
 **Validation.** Positions of every 20th game (``game % 20 == 0``) are held out, so no
 validation position shares a game with a training one. Each epoch logs the training loss,
@@ -46,10 +49,13 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 import labels as labels_mod  # noqa: E402
 import lookahead as lookahead_mod  # noqa: E402
+from fastbg.reference.features import CONTACT_INPUTS, LEGACY_CONTACT_INPUTS  # noqa: E402
 from fastbg.reference.nn import load_weights  # noqa: E402
 
 RUNS = HERE.parent / "runs" / "evaluator"
-N_INPUTS = {"contact": 236, "race": 226, "crashed": 236}
+N_INPUTS = {"contact": CONTACT_INPUTS, "race": 226, "crashed": CONTACT_INPUTS}    # contact: --width
+#: A contact net reads all 252 inputs or the first 236 (no extra features; generation 8).
+CONTACT_WIDTHS = (LEGACY_CONTACT_INPUTS, CONTACT_INPUTS)
 SIDE_RACE = 113          # race inputs per side: 96 point units, 15 off one-hot, 2 numbers
 SIDE_TESAURO = 98        # Tesauro's units per side: 96 point units, bar, off
 
@@ -71,6 +77,7 @@ def equity(p) -> np.ndarray:
 def warm_start(kind: str, old: dict, hidden: int) -> dict:
     """First weights of a ``kind`` net: a checkpoint of the same kind as it is, or a
     196-input first-generation net mapped onto the new layout (new inputs at zero)."""
+    old = with_extra_rows(kind, old)
     if old["w1"].shape[0] == N_INPUTS[kind]:
         w = {k: np.array(old[k], dtype=np.float64) for k in ("w1", "b1", "w2", "b2")}
         return widen(w, hidden)
@@ -106,6 +113,18 @@ def widen(w: dict, hidden: int, seed: int = 12345) -> dict:
             "b1": np.concatenate([w["b1"], rng.normal(0.0, 0.1, extra)]),
             "w2": np.concatenate([w["w2"], np.zeros((w["w2"].shape[0], extra))], axis=1),
             "b2": w["b2"].copy()}
+
+
+def with_extra_rows(kind: str, old: dict) -> dict:
+    """``old`` as it is, or a 236-input contact net with the rows of the 16 extra feature
+    inputs (docs/evaluator.md: inputs 236..251) at zero, when the net to train reads them:
+    the same function of the position (the integer engines give bit-identical results)."""
+    rows = old["w1"].shape[0]
+    if kind not in ("contact", "crashed") or rows != LEGACY_CONTACT_INPUTS or N_INPUTS[kind] == rows:
+        return old
+    w1 = np.zeros((N_INPUTS[kind], old["w1"].shape[1]))
+    w1[:rows] = old["w1"]
+    return {"w1": w1, **{k: np.array(old[k], dtype=np.float64) for k in ("b1", "w2", "b2")}}
 
 
 def load_init(path: str) -> dict:
@@ -169,7 +188,8 @@ def _load_one(args, positions: str, labels: str):
         raise SystemExit(f"no labels in {labels} yet")
     if cache.exists():
         z = np.load(cache)
-        if "grp" in z.files or "role" not in pos.files:
+        if z["x"].shape[1] >= N_INPUTS[args.net] and ("grp" in z.files or "role" not in pos.files):
+            # (a cache of 236 columns, or one without decision groups, is recomputed)
             grp = z["grp"] if "grp" in z.files else np.full(len(z["y"]), -1, np.int64)
             return z["x"], z["y"], z["val"], grp
     feats = importlib.import_module(f"fastbg.{'_core' if args.engine == 'cython' else 'reference'}.features")
@@ -266,12 +286,17 @@ def main(argv=None) -> int:
                     help="which engine's features module computes the inputs (same numbers)")
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--drop-features", action="store_true",
-                    help="ablation: zero the contact net's 40 feature inputs (Tesauro's 196 only)")
+                    help="ablation: zero the contact net's feature inputs (Tesauro's 196 only)")
+    ap.add_argument("--width", type=int, choices=CONTACT_WIDTHS, default=CONTACT_INPUTS,
+                    help="the contact net's inputs: all 252, or the first 236 (without the "
+                         "extra features of docs/evaluator.md)")
     args = ap.parse_args(argv)
+    N_INPUTS["contact"] = N_INPUTS["crashed"] = args.width   # what warm_start builds (a script's setting)
     torch.set_num_threads(args.threads)
     run = RUNS / args.name
     run.mkdir(parents=True, exist_ok=True)
     x, y, val, grp = load_data(args)
+    x = x[:, :N_INPUTS[args.net]]       # a cache may hold more columns than the net reads
     if args.drop_features and args.net == "contact":
         x = x.copy()
         x[:, 196:] = 0.0

@@ -38,19 +38,25 @@ from . import features as F
 from .nn import (H_MAXV, H_OFFSET, H_SHIFT, NN_OUTPUTS, Q_BITS, consistent, equity,
                  hidden_table, quantize_output, sigmoid)
 
-__all__ = ["KINDS", "N_INPUTS", "check_net", "quantize_net", "forward", "forward_q",
+__all__ = ["KINDS", "N_INPUTS", "INPUT_WIDTHS", "check_net", "quantize_net", "forward", "forward_q",
            "probabilities", "load_nets", "save_nets", "nets_path", "default_nets",
            "EvalPolicy", "EvalPolicy1Ply"]
 
 KINDS = ("contact", "race")
-#: Inputs of each net (docs/evaluator.md).
+#: Inputs of each net at its full width (docs/evaluator.md).
 N_INPUTS = {"contact": F.CONTACT_INPUTS, "race": F.RACE_INPUTS}
+#: The widths a net may have: a contact net reads the first 236 inputs (the legacy width,
+#: the shipped nets up to generation 8) or all 252.
+INPUT_WIDTHS = {"contact": (F.LEGACY_CONTACT_INPUTS, F.CONTACT_INPUTS), "race": (F.RACE_INPUTS,)}
 _TESAURO_SIDE = 98        # the contact net's first 196 inputs: 98 a side
 _RACE_SIDE = F.RACE_INPUTS // 2   # 96 point units, 15 off units, crossovers, pips
 _INT32_MAX = 2**31 - 1
 #: The largest numerator of each contact feature (docs/evaluator.md), for the overflow
 #: bound of :func:`quantize_net`: 15 checkers at the worst place, 36 rolls, 36 * 24 pips.
 FEATURE_MAX = (25, 24, 6, 6, 24, 6, 15, 375, 375, 375, 285, 36, 36, 1296, 36, 36, 36, 36, 864, 15)
+#: The same for the extra features: 15 points x 6 dice, docs/evaluator.md's bound on
+#: moment2, 7 made points in a row, a deficit of at most 375 pips, the ramps of 15 off.
+EXTRA_FEATURE_MAX = (90, 1280, 21, 375, 375, 3, 3, 9)
 
 DATA_DIR = Path(__file__).resolve().parent.parent / "data" / "nn"
 NETS_NAME = "nn2.npz"
@@ -59,6 +65,8 @@ NETS_META = "nn2.json"
 
 def check_net(w: dict, kind: str) -> dict:
     """``w1`` (inputs, nh), ``b1`` (nh,), ``w2`` (5, nh), ``b2`` (5,) as float64, checked.
+
+    ``inputs`` is one of :data:`INPUT_WIDTHS` (a contact net: 236 or 252).
 
     Raises
     ------
@@ -72,11 +80,16 @@ def check_net(w: dict, kind: str) -> dict:
     except KeyError as exc:
         raise ValueError(f"{kind} net lacks {exc.args[0]!r}") from None
     nh = out["b1"].shape[0] if out["b1"].ndim == 1 else -1
-    want = {"w1": (N_INPUTS[kind], nh), "b1": (nh,), "w2": (NN_OUTPUTS, nh), "b2": (NN_OUTPUTS,)}
+    widths = INPUT_WIDTHS[kind]
+    if out["w1"].ndim != 2 or out["w1"].shape[0] not in widths or out["w1"].shape[1] != nh:
+        raise ValueError(f"{kind} net: w1 has shape {out['w1'].shape}, expected "
+                         f"({' or '.join(map(str, widths))}, {nh})")
+    want = {"b1": (nh,), "w2": (NN_OUTPUTS, nh), "b2": (NN_OUTPUTS,)}
     for k, shape in want.items():
         if out[k].shape != shape:
             raise ValueError(f"{kind} net: {k} has shape {out[k].shape}, expected {shape}")
-        if not np.all(np.isfinite(out[k])):
+    for k, v in out.items():
+        if not np.all(np.isfinite(v)):
             raise ValueError(f"{kind} net: {k} is not finite")
     return out
 
@@ -93,6 +106,12 @@ def _point_units(w1: np.ndarray, u: int, n: int) -> np.ndarray:
     return v
 
 
+def _feature_rows(first, extra) -> np.ndarray:
+    """Per-side values in the order of the contact net's feature inputs (int64, (56,)):
+    side 0's and side 1's of the first 20 features, then side 0's and side 1's extra."""
+    return np.array(tuple(first) * 2 + tuple(extra) * 2, dtype=np.int64)
+
+
 def quantize_net(weights: dict, kind: str) -> dict:
     """A net in integers: per-point, per-off-count and per-feature tables, int16 outputs.
 
@@ -107,9 +126,11 @@ def quantize_net(weights: dict, kind: str) -> dict:
     dict
         ``kind``; ``point`` int32 (2, 25, 16, nh) and ``off`` int32 (2, 16, nh): the
         contribution of ``n`` checkers of side ``s`` on index ``i`` (24 = bar) and of ``n``
-        checkers off, each rounded to a multiple of 2**-16; ``feat`` int32 (40, nh): the
-        contact net's weights per unit of each feature numerator (side 0's 20, then side
-        1's), ``round(w / D * 2**16)``, or shape (0, nh) for the race net; ``bias``, ``w2``,
+        checkers off, each rounded to a multiple of 2**-16; ``feat`` int32 (40, nh) or
+        (56, nh), one row per input after Tesauro's 196: the contact net's weights per
+        unit of each feature numerator (side 0's 20, side 1's 20, and for a 252-input
+        net side 0's 8 extra, side 1's 8), ``round(w / D * 2**16)``, or shape (0, nh) for
+        the race net; ``bias``, ``w2``,
         ``b2``, ``w_bits``, ``out_scale`` as :func:`fastbg.reference.nn.quantize`.
 
     Raises
@@ -130,9 +151,10 @@ def quantize_net(weights: dict, kind: str) -> dict:
                     point[s, i, n] = np.rint(_point_units(w1, base + 4 * i, n) * one)
                 point[s, 24, n] = np.rint((n / 2.0) * w1[base + 96] * one)
                 off[s, n] = np.rint((n / 15.0) * w1[base + 97] * one)
-        den = np.concatenate([F.FEATURE_DENOMINATORS, F.FEATURE_DENOMINATORS]).astype(np.float64)
-        feat = np.rint(w1[196:] / den[:, None] * one).astype(np.int64)
-        fmax = np.array(FEATURE_MAX * 2, dtype=np.int64)
+        rows = w1.shape[0] - 196
+        den = _feature_rows(F.FEATURE_DENOMINATORS, F.EXTRA_FEATURE_DENOMINATORS)[:rows]
+        feat = np.rint(w1[196:] / den.astype(np.float64)[:, None] * one).astype(np.int64)
+        fmax = _feature_rows(FEATURE_MAX, EXTRA_FEATURE_MAX)[:rows]
     else:
         for s in range(2):
             base = _RACE_SIDE * s
@@ -171,9 +193,12 @@ def _pre_q(q: dict, boards: np.ndarray) -> np.ndarray:
     for s in range(2):
         pre += q["point"][s, idx[None, :], b[:, s, :]].astype(np.int64).sum(axis=1)
         pre += q["off"][s, 15 - b[:, s, :].sum(axis=1)]
-    if q["feat"].shape[0]:
-        nums = np.array([F.contact_features(x).reshape(-1) for x in boards], dtype=np.int64)
-        pre += nums @ q["feat"].astype(np.int64)
+    rows = q["feat"].shape[0]
+    if rows:
+        nums = [F.contact_features(x).reshape(-1) for x in boards]
+        if rows > 2 * F.N_FEATURES:     # a 252-input net reads the extra features too
+            nums = [np.concatenate([v, F.extra_features(x).reshape(-1)]) for v, x in zip(nums, boards)]
+        pre += np.array(nums, dtype=np.int64).reshape(-1, rows) @ q["feat"].astype(np.int64)
     return pre
 
 
@@ -194,6 +219,7 @@ def forward(weights: dict, kind: str, boards) -> np.ndarray:
     w = check_net(weights, kind)
     b = np.asarray(boards, dtype=np.int8).reshape(-1, 2, 25)
     x = F.contact_inputs_many(b) if kind == "contact" else F.race_inputs_many(b)
+    x = x[:, :w["w1"].shape[0]]     # a 236-input contact net reads the first 236
     h = 1.0 / (1.0 + np.exp(-(x @ w["w1"] + w["b1"])))
     return 1.0 / (1.0 + np.exp(-(h @ w["w2"].T + w["b2"])))
 

@@ -28,17 +28,23 @@ __all__ = [
     "N_FEATURES",
     "FEATURE_NAMES",
     "FEATURE_DENOMINATORS",
+    "N_EXTRA_FEATURES",
+    "EXTRA_FEATURE_NAMES",
+    "EXTRA_FEATURE_DENOMINATORS",
     "CONTACT_INPUTS",
+    "LEGACY_CONTACT_INPUTS",
     "RACE_INPUTS",
     "POSITION_CLASSES",
     "ESCAPE_BITS",
     "ESCAPE_TABLE",
     "escapes",
     "contact_features",
+    "extra_features",
     "shots",
     "blots_hit",
     "contact_inputs",
     "contact_inputs_many",
+    "extra_features_many",
     "race_inputs",
     "race_inputs_many",
     "position_class",
@@ -76,8 +82,30 @@ FEATURE_DENOMINATORS = np.array(
 )
 FEATURE_DENOMINATORS.setflags(write=False)
 
-#: Tesauro's 196 units, then side 0's and side 1's features.
-CONTACT_INPUTS = 196 + 2 * N_FEATURES
+#: The extra contact features of one side (the specification's second table), which
+#: come after the first 20 of both sides in the contact net's inputs.
+EXTRA_FEATURE_NAMES = (
+    "mobility",
+    "moment2",
+    "backbone",
+    "backgame",
+    "backgame2",
+    "off1",
+    "off2",
+    "off3",
+)
+N_EXTRA_FEATURES = len(EXTRA_FEATURE_NAMES)
+
+#: The denominators ``D`` of the extra features, in :data:`EXTRA_FEATURE_NAMES` order.
+EXTRA_FEATURE_DENOMINATORS = np.array([60, 400, 10, 100, 100, 3, 3, 9], dtype=np.int64)
+EXTRA_FEATURE_DENOMINATORS.setflags(write=False)
+
+#: The first contact net's width: Tesauro's 196 units, then side 0's and side 1's
+#: 20 features (the shipped nets of generation 8 read these).
+LEGACY_CONTACT_INPUTS = 196 + 2 * N_FEATURES
+#: The full width: the legacy inputs, then side 0's and side 1's extra features. A
+#: contact net reads the first ``w1.shape[0]`` of them (either width).
+CONTACT_INPUTS = LEGACY_CONTACT_INPUTS + 2 * N_EXTRA_FEATURES
 #: Per side: 96 point units, 15 one-hot checkers-off units, crossovers, pips.
 RACE_INPUTS = 2 * (96 + 15 + 2)
 _RACE_SIDE = RACE_INPUTS // 2
@@ -378,6 +406,13 @@ def _side_features(n: list[int], opp: list[int]) -> list[int]:
     ]
 
 
+def _both_sides(board, side_fn) -> np.ndarray:
+    """``side_fn(n, opp)`` of side 0 then side 1 of a validated board, int64 (2, k)."""
+    b = validate_board(board)
+    rows = [[int(v) for v in b[s]] for s in (0, 1)]
+    return np.array([side_fn(rows[0], rows[1]), side_fn(rows[1], rows[0])], dtype=np.int64)
+
+
 def contact_features(board) -> np.ndarray:
     """The 20 contact-feature numerators of both sides, each in its own frame.
 
@@ -398,11 +433,84 @@ def contact_features(board) -> np.ndarray:
     ValueError
         For an invalid board (:func:`fastbg.reference.board.validate_board`).
     """
-    b = validate_board(board)
-    rows = [[int(v) for v in b[s]] for s in (0, 1)]
-    return np.array(
-        [_side_features(rows[0], rows[1]), _side_features(rows[1], rows[0])], dtype=np.int64
-    )
+    return _both_sides(board, _side_features)
+
+
+# ------------------------------------------------------------- extra features
+
+
+def _mobility(n: list[int], opp: list[int]) -> int:
+    """``mobility``: the (checker point, die) pairs of the side that can move.
+
+    On the bar only the bar checker moves: the dice that enter. Otherwise each point
+    ``i`` with a checker and each die ``d``: to ``i - d`` if the other side does not
+    hold it; past the ace point only when every checker is home, exactly (``i - d ==
+    -1``) or from the rearmost point.
+    """
+    if n[_BAR] >= 1:
+        return sum(not _omade(opp, 24 - d) for d in range(1, 7))
+    home = all(n[i] == 0 for i in range(6, 25))
+    back = _back(n)
+    count = 0
+    for i in range(24):
+        if n[i] == 0:
+            continue
+        for d in range(1, 7):
+            t = i - d
+            if t >= 0:
+                count += not _omade(opp, t)
+            else:
+                count += home and (t == -1 or i == back)
+    return count
+
+
+def _moment2(n: list[int]) -> int:
+    """``moment2``: the squared distances behind the mean of the checkers behind it.
+
+    With ``T`` checkers (bar included) and pip count ``P`` (mean ``P / T``):
+    ``floor(sum over p T > P of n_p (p T - P) ** 2 / T ** 2)`` over the pips ``p``
+    (``i + 1``, the bar 25), exact in integers; 0 with no checker.
+    """
+    total = sum(n)
+    if total == 0:
+        return 0
+    pips = sum(n[i] * (i + 1) for i in range(25))
+    s = sum(n[i] * ((i + 1) * total - pips) ** 2 for i in range(25) if (i + 1) * total > pips)
+    return s // (total * total)
+
+
+def _backbone(n: list[int]) -> int:
+    """``backbone``: pairs of made points at most 6 pips apart."""
+    made = [i for i in range(24) if _made(n, i)]
+    return sum(1 for a in made for b in made if 1 <= a - b <= 6)
+
+
+def _side_extra(n: list[int], opp: list[int]) -> list[int]:
+    """The extra numerators (:data:`EXTRA_FEATURE_NAMES`) of the side whose row is ``n``."""
+    anchors = sum(_made(n, i) for i in range(18, 24))
+    deficit = max(0, sum(n[i] * (i + 1) for i in range(25)) - sum(opp[i] * (i + 1) for i in range(25)))
+    off = 15 - sum(n)
+    return [
+        _mobility(n, opp),
+        _moment2(n),
+        _backbone(n),
+        deficit if anchors == 1 else 0,
+        deficit if anchors >= 2 else 0,
+        min(off, 3),
+        min(max(off - 3, 0), 3),
+        max(off - 6, 0),
+    ]
+
+
+def extra_features(board) -> np.ndarray:
+    """The 8 extra contact-feature numerators of both sides, each in its own frame.
+
+    As :func:`contact_features`, for ``docs/evaluator.md``'s "Extra contact features":
+    int64 array of shape (2, 8), row ``s`` side ``s``'s numerators in
+    :data:`EXTRA_FEATURE_NAMES` order (the inputs are ``N / EXTRA_FEATURE_DENOMINATORS``);
+    ``ValueError`` for an invalid board.
+    """
+    return _both_sides(board, _side_extra)
 
 
 # --------------------------------------------------------------------- inputs
@@ -417,9 +525,10 @@ def contact_inputs(board) -> np.ndarray:
 
     Returns
     -------
-    numpy.ndarray of float64, shape (236,)
+    numpy.ndarray of float64, shape (252,)
         Tesauro's 196 units (:func:`fastbg.reference.nn.encode`), then side 0's
-        20 features ``N / D``, then side 1's.
+        20 features ``N / D``, then side 1's (the first 236, what a 236-input net
+        reads), then side 0's 8 extra features ``N / D``, then side 1's.
 
     Raises
     ------
@@ -428,7 +537,8 @@ def contact_inputs(board) -> np.ndarray:
     """
     b = validate_board(board)
     f = contact_features(b) / FEATURE_DENOMINATORS
-    return np.concatenate([encode(b), f[0], f[1]])
+    x = extra_features(b) / EXTRA_FEATURE_DENOMINATORS
+    return np.concatenate([encode(b), f[0], f[1], x[0], x[1]])
 
 
 def race_inputs(board) -> np.ndarray:
@@ -469,11 +579,12 @@ def race_inputs(board) -> np.ndarray:
     return x
 
 
-def _many(fn, boards, width: int) -> np.ndarray:
+def _many(fn, boards, shape: tuple, dtype=np.float64) -> np.ndarray:
+    """``fn`` of each board of an (n, 2, 25) array, into an (n, *shape) array."""
     b = np.asarray(boards)
     if b.ndim != 3 or b.shape[1:] != (2, 25):
         raise ValueError(f"boards have shape (n, 2, 25), got {b.shape}")
-    out = np.zeros((b.shape[0], width), dtype=np.float64)
+    out = np.zeros((b.shape[0], *shape), dtype=dtype)
     for k in range(b.shape[0]):
         out[k] = fn(b[k])
     return out
@@ -488,9 +599,25 @@ def contact_inputs_many(boards) -> np.ndarray:
 
     Returns
     -------
-    numpy.ndarray of float64, shape (n, 236)
+    numpy.ndarray of float64, shape (n, 252)
+        All :data:`CONTACT_INPUTS` columns; a 236-input net reads the first
+        :data:`LEGACY_CONTACT_INPUTS`.
     """
-    return _many(contact_inputs, boards, CONTACT_INPUTS)
+    return _many(contact_inputs, boards, (CONTACT_INPUTS,))
+
+
+def extra_features_many(boards) -> np.ndarray:
+    """:func:`extra_features` of each board.
+
+    Parameters
+    ----------
+    boards : array_like of int, shape (n, 2, 25)
+
+    Returns
+    -------
+    numpy.ndarray of int64, shape (n, 2, 8)
+    """
+    return _many(extra_features, boards, (2, N_EXTRA_FEATURES), np.int64)
 
 
 def race_inputs_many(boards) -> np.ndarray:
@@ -504,7 +631,7 @@ def race_inputs_many(boards) -> np.ndarray:
     -------
     numpy.ndarray of float64, shape (n, 226)
     """
-    return _many(race_inputs, boards, RACE_INPUTS)
+    return _many(race_inputs, boards, (RACE_INPUTS,))
 
 
 def position_class(board) -> str:

@@ -19,19 +19,22 @@ from fastbg._core.movegen cimport movegen_t
 
 cdef struct enet_t:
     qnet_t q                # point, off, bias, hidden table, output layer of the net
-    int nfeat               # feature rows: 40 (contact net: side 0's 20, side 1's 20) or 0
+    int nfeat               # feature rows: 40 (a 236-input contact net: side 0's 20, side
+                            # 1's 20), 56 (a 252-input one: then side 0's 8 extra, side
+                            # 1's 8), or 0 (the race net)
     const int32_t* feat     # [nfeat][nh]: weights per unit of each feature numerator
 
 
 cdef void e_pre(const enet_t* e, const board_t* b, qpre_t* pre) noexcept nogil
     # Integer hidden pre-activations of b (row 0 on roll): nn.q_pre's point and off rows
-    # plus, for the contact net, sum over the 40 numerators N_f of N_f * feat[f].
+    # plus, for the contact net, sum over its nfeat numerators N_f of N_f * feat[f] (the
+    # extra features are computed only when nfeat = 56).
 
 cdef class EvalPolicy(Evaluator):
     # 0-ply: the play of highest mover's equity, ties to the canonically first; a play
     # bearing off the last checker scores its exact 1, 2 or 3. Read-only after __init__,
     # so one instance may serve several threads. Never draws from the bit generator.
-    cdef enet_t contact     # the contact net (nfeat = 40)
+    cdef enet_t contact     # the contact net (nfeat = 40 or 56)
     cdef enet_t race        # the race net (nfeat = 0)
     cdef readonly object tables     # {"contact": {...}, "race": {...}}: the numpy arrays behind them
 

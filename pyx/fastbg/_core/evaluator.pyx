@@ -18,8 +18,9 @@ from fastbg._core.eval cimport Policy, Evaluator
 from fastbg._core.nn cimport (NN_OUTPUTS, NN_MAX_HIDDEN, q_pre, q_pre_play, q_outputs,
                               consistent, equity5)
 from fastbg._core.bearoffdb cimport ensure_db, bearoff_probabilities_c
-from fastbg._core.features cimport (contact_features_c, position_class_c, PC_BEAROFF,
-                                    PC_RACE, PC_CONTACT)
+from fastbg._core.features cimport (contact_features_c, contact_features_ext_c,
+                                    position_class_c, N_FEATURES, N_ALL_FEATURES,
+                                    PC_BEAROFF, PC_RACE, PC_CONTACT)
 
 from fastbg.reference.evaluator import KINDS, default_nets, quantize_net
 from fastbg.reference.nn import hidden_table, sigmoid_table
@@ -27,7 +28,8 @@ from fastbg.reference.nn import hidden_table, sigmoid_table
 cnp.import_array()
 
 cdef enum:
-    N_FEAT_ROWS = 40
+    N_FEAT_ROWS = 2 * N_FEATURES        # a 236-input contact net: the first 20 a side
+    N_FEAT_ROWS_EXT = N_ALL_FEATURES    # a 252-input one: and the 8 extra a side
 
 
 cdef extern from "nn_kernels.h":
@@ -37,10 +39,17 @@ cdef extern from "nn_kernels.h":
 
 
 cdef inline void e_add_features(const enet_t* e, const board_t* b, qpre_t* pre) noexcept nogil:
-    cdef int32_t nums[N_FEAT_ROWS]
-    if e.nfeat:
+    """pre += the feature rows times their numerators: one dense product, over the 40
+    numerators of contact_features_c or, for a net that reads them (nfeat 56), the 56 of
+    contact_features_ext_c (the extras are computed only then)."""
+    cdef int32_t nums[N_FEAT_ROWS_EXT]
+    if e.nfeat == N_FEAT_ROWS:
         contact_features_c(b, nums)
-        fbg_q_addmul(pre, e.feat, nums, e.nfeat, e.q.nh)
+    elif e.nfeat == N_FEAT_ROWS_EXT:
+        contact_features_ext_c(b, nums)
+    else:
+        return
+    fbg_q_addmul(pre, e.feat, nums, e.nfeat, e.q.nh)
 
 
 cdef void e_pre(const enet_t* e, const board_t* b, qpre_t* pre) noexcept nogil:
@@ -118,8 +127,9 @@ cdef class EvalPolicy(Evaluator):
             nets = default_nets()
         ensure_db()
         self.tables = {kind: _net_tables(nets[kind], kind) for kind in KINDS}
-        if self.tables["contact"]["feat"].shape[0] != N_FEAT_ROWS:
-            raise ValueError("the contact net must have 40 feature rows")
+        if self.tables["contact"]["feat"].shape[0] not in (N_FEAT_ROWS, N_FEAT_ROWS_EXT):
+            raise ValueError(f"the contact net must have {N_FEAT_ROWS} or {N_FEAT_ROWS_EXT} "
+                             "feature rows (236 or 252 inputs)")
         if max(t["bias"].shape[0] for t in self.tables.values()) > NN_MAX_HIDDEN:
             raise ValueError(f"at most {NN_MAX_HIDDEN} hidden units")
         _bind(&self.contact, self.tables["contact"])

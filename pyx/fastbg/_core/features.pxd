@@ -1,9 +1,10 @@
 # cython: language_level=3
 """The second evaluator's inputs (docs/evaluator.md), mirroring fastbg.reference.features.
 
-Position classes, the 20 contact features of each side (integer numerators N over
-fixed denominators D: the network reads N / D), the escape table E and the dense
-inputs of the contact net (236) and the race net (226). Every number is defined in
+Position classes, the 20 contact features of each side and the 8 extra ones
+(integer numerators N over fixed denominators D: the network reads N / D), the
+escape table E and the dense inputs of the contact net (252: a 236-input net reads
+the first 236) and the race net (226). Every number is defined in
 docs/evaluator.md; the pure-Python engine implements the same text independently
 and the two are tested equal, exactly.
 
@@ -25,9 +26,12 @@ from fastbg._core._types cimport board_t
 
 cpdef enum:
     N_FEATURES = 20         # contact features per side (also a Python int of the module)
+    N_EXTRA_FEATURES = 8    # extra contact features per side (also a Python int)
 
 cdef enum:
-    N_CONTACT_INPUTS = 236  # 196 Tesauro units + 2 x 20 features
+    N_LEGACY_CONTACT_INPUTS = 236   # 196 Tesauro units + 2 x 20 features
+    N_CONTACT_INPUTS = 252  # the legacy 236 + 2 x 8 extra features
+    N_ALL_FEATURES = 56     # contact_features_ext_c's numerators: 2 x 20, then 2 x 8
     N_RACE_INPUTS = 226     # 2 x (96 point units + 15 one-hot off + crossovers + pips)
     N_RACE_SIDE = 113       # race inputs per side
     N_RACE_NUM = 3          # race numerators per side: off, crossovers, pips
@@ -56,6 +60,18 @@ cdef enum:
     F_PIP_LOSS = 18         # sum over rolls of the largest 24 - y hit         D 3600
     F_BACK_COUNT = 19       # checkers on indices 12..24                       D 15
 
+# Extra feature numbers (column of extra_features' output; docs/evaluator.md's second
+# table, features 20..27). T: the side's checkers on board and bar, P: its pips.
+cdef enum:
+    X_MOBILITY = 0          # (point, die) pairs that can move (docs: Mobility) D 60
+    X_MOMENT2 = 1           # floor(S / T^2), S over checkers behind the mean  D 400
+    X_BACKBONE = 2          # pairs of made points 1..6 pips apart             D 10
+    X_BACKGAME = 3          # max(0, P - P_o) with exactly 1 anchor in 18..23  D 100
+    X_BACKGAME2 = 4         # max(0, P - P_o) with 2+ anchors in 18..23        D 100
+    X_OFF1 = 5              # min(off, 3)                                      D 3
+    X_OFF2 = 6              # min(max(off - 3, 0), 3)                          D 3
+    X_OFF3 = 7              # max(off - 6, 0)                                  D 9
+
 # Position classes (docs/evaluator.md, "Position classes"), in the order of its table.
 cdef enum:
     PC_OVER = 0             # a side has no checker left
@@ -70,6 +86,8 @@ cdef enum:
 cdef int8_t E[ESCAPE_SIZE]
 # The features' denominators D, in feature order.
 cdef int32_t DENOM[N_FEATURES]
+# The extra features' denominators D, in extra feature order.
+cdef int32_t DENOM_EXTRA[N_EXTRA_FEATURES]
 
 
 cdef int escape_count(int mask) noexcept nogil
@@ -83,6 +101,12 @@ cdef void side_features_c(const unsigned char* n, const unsigned char* o,
 cdef void contact_features_c(const board_t* b, int32_t* out) noexcept nogil
     # out[0..19]: side 0's 20 numerators; out[20..39]: side 1's.
 
+cdef void contact_features_ext_c(const board_t* b, int32_t* out) noexcept nogil
+    # out[0..39] as contact_features_c, then out[40..47]: side 0's 8 extra numerators,
+    # out[48..55]: side 1's (N_ALL_FEATURES, the order of the contact net's feature
+    # inputs 196..251). The extras reuse the masks, pip counts and anchors of the first
+    # 20; contact_features_c itself is untouched (a 236-input net pays nothing).
+
 cdef void shots_c(const unsigned char* n, const unsigned char* o, int32_t* out) noexcept nogil
     # out[0..2] = shots, double_shots, pip_loss against the side whose row is n:
     # what o's next roll can hit (docs/evaluator.md, "Shots").
@@ -93,8 +117,9 @@ cdef void race_numerators_c(const board_t* b, int32_t* out) noexcept nogil
     # point units: off one-hot, crossovers / 60, pips / 167).
 
 cdef void contact_inputs_c(const board_t* b, double* out) noexcept nogil
-    # out[0..235]: the contact net's inputs (Tesauro's 196 units as in
-    # fastbg._core.nn.encode, then side 0's N / D, then side 1's).
+    # out[0..251]: the contact net's inputs (Tesauro's 196 units as in
+    # fastbg._core.nn.encode, then side 0's N / D, then side 1's, then side 0's extra
+    # N / D, then side 1's).
 
 cdef void race_inputs_c(const board_t* b, double* out) noexcept nogil
     # out[0..225]: the race net's inputs; side s at 113 s: its 96 point units, the 15

@@ -1,9 +1,10 @@
 # cython: language_level=3
 """The second evaluator's inputs (docs/evaluator.md), mirroring :mod:`fastbg.reference.features`.
 
-Position classes, the 20 contact features per side as integer numerators ``N`` over
-fixed denominators ``D``, the escape table ``E`` and the dense inputs of the contact
-net (236) and of the race net (226), all as docs/evaluator.md defines them. The
+Position classes, the 20 contact features and the 8 extra ones per side as integer
+numerators ``N`` over fixed denominators ``D``, the escape table ``E`` and the dense
+inputs of the contact net (252; a 236-input net reads the first 236) and of the race
+net (226), all as docs/evaluator.md defines them. The
 pure-Python reference implements the same text independently; the tests check the
 two are equal, exactly (the float inputs are the same IEEE divisions ``N / D``).
 
@@ -38,6 +39,20 @@ cdef extern from *:
         x = x - ((x >> 1) & 0x55555555u);
         x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
         return (int)((((x + (x >> 4)) & 0x0F0F0F0Fu) * 0x01010101u) >> 24);
+    }
+    /* popcount(a0) + ... + popcount(a5): three 64-bit SWAR counts (two masks a word)
+       whose byte counts (<= 8 each, <= 24 summed) are added before the one horizontal sum. */
+    static inline int fbgf_popsum6(uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3,
+                                   uint32_t a4, uint32_t a5) {
+        uint64_t w[3], x, t = 0;
+        int k;
+        w[0] = a0 | (uint64_t)a1 << 32; w[1] = a2 | (uint64_t)a3 << 32; w[2] = a4 | (uint64_t)a5 << 32;
+        for (k = 0; k < 3; k++) {
+            x = w[k] - ((w[k] >> 1) & 0x5555555555555555ULL);
+            x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+            t += (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+        }
+        return (int)((t * 0x0101010101010101ULL) >> 56);
     }
     static inline int fbgf_ctz(uint32_t x) { return __builtin_ctz(x); }
     static inline int fbgf_top(uint32_t x) { return 31 - __builtin_clz(x); }
@@ -186,6 +201,8 @@ cdef extern from *:
     }
     """
     int popcount "fbgf_popcount"(uint32_t x) noexcept nogil
+    int popsum6 "fbgf_popsum6"(uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3,
+                               uint32_t a4, uint32_t a5) noexcept nogil
     int ctz "fbgf_ctz"(uint32_t x) noexcept nogil        # x != 0
     int top "fbgf_top"(uint32_t x) noexcept nogil        # highest set bit, x != 0
     uint32_t rev32 "fbgf_rev32"(uint32_t x) noexcept nogil
@@ -208,6 +225,7 @@ cdef enum:
 cdef int8_t E[ESCAPE_SIZE]
 cdef int32_t DENOM[N_FEATURES]
 DENOM[:] = [25, 24, 6, 2, 6, 6, 6, 167, 167, 100, 100, 36, 36, 1296, 36, 36, 36, 36, 3600, 15]
+DENOM_EXTRA[:] = [60, 400, 10, 100, 100, 3, 3, 9]
 
 
 cdef inline bint _blocked(int mask, int p) noexcept nogil:
@@ -276,6 +294,56 @@ cdef inline void _shots(uint32_t made, uint32_t blots, uint32_t occ_o, int nbar,
     `occ_o`, `nbar` on its bar), by fbgf_shots in the frame shifted by one."""
     # only the bar checker hits while the other side has one; its index j is at bit 24 - j
     shots_masks(1 if nbar else rev25(occ_o), blots << 1, ~(made << 1), nbar, out)
+
+
+cdef inline void _extra(const unsigned char* n, uint32_t occ, uint32_t made,
+                        uint32_t made_o, int pips, int32_t* ext) noexcept nogil:
+    """The extra numerators of a side from its masks and its pip count, but the backgame
+    pair, which needs o's pips too."""
+    cdef uint32_t x, opn
+    cdef int i, k, m, dv, s
+    cdef int back = top(occ) if occ else -1
+    cdef int total = row_sum(n)
+    if n[BAR]:
+        m = 6 - popcount(made_o & 0x3F)     # only the bar checker moves: the dice that enter
+    else:
+        opn = ~rev24(made_o) & LOW24    # points o does not hold, in our frame
+        # the points a die d = 1..6 moves from, at their landing bits
+        m = popsum6((occ >> 1) & opn, (occ >> 2) & opn, (occ >> 3) & opn,
+                    (occ >> 4) & opn, (occ >> 5) & opn, (occ >> 6) & opn)
+        if occ and not (occ >> 6):
+            # all home: each point bears off with its exact die, the rearmost also with
+            # the 5 - back dice larger than back + 1
+            m += popcount(occ) + 5 - back
+    ext[X_MOBILITY] = m
+    s = 0
+    if total:
+        # (i + 1) T > P  <=>  i >= P // T: the slots from index P // T (<= 25) up
+        k = pips // total
+        x = occ & ~((<uint32_t>1 << k) - 1)
+        while x:
+            i = ctz(x)
+            dv = (i + 1) * total - pips
+            s += n[i] * dv * dv         # <= 15 * 375 ** 2: no overflow
+            x &= x - 1
+        s = s // (total * total)
+    ext[X_MOMENT2] = s
+    ext[X_BACKBONE] = popsum6(made & (made >> 1), made & (made >> 2), made & (made >> 3),
+                              made & (made >> 4), made & (made >> 5), made & (made >> 6))
+    k = NCHECKERS - total               # checkers off
+    ext[X_OFF1] = k if k < 3 else 3
+    ext[X_OFF2] = 0 if k < 3 else (k - 3 if k < 6 else 3)
+    ext[X_OFF3] = k - 6 if k > 6 else 0
+
+
+cdef inline void _backgames(const int32_t* f, const int32_t* f_o, int32_t* ext) noexcept nogil:
+    """backgame and backgame2 of the side whose first 20 numerators are f (f_o: the
+    other side's): the race deficit by the number of anchors in o's home board."""
+    cdef int d = f[F_PIPS] - f_o[F_PIPS]
+    if d < 0:
+        d = 0
+    ext[X_BACKGAME] = d if f[F_ANCHORS_BACK] == 1 else 0
+    ext[X_BACKGAME2] = d if f[F_ANCHORS_BACK] >= 2 else 0
 
 
 cdef inline void _side(const unsigned char* n, const unsigned char* o,
@@ -352,6 +420,20 @@ cdef void contact_features_c(const board_t* b, int32_t* out) noexcept nogil:
     _side(b.p[1], b.p[0], occ1, made1, occ0, made0, out + N_FEATURES)
 
 
+cdef void contact_features_ext_c(const board_t* b, int32_t* out) noexcept nogil:
+    cdef uint32_t occ0, made0, occ1, made1
+    cdef int32_t* ext = out + 2 * N_FEATURES
+    side_masks(b.p[0], &occ0, &made0)
+    side_masks(b.p[1], &occ1, &made1)
+    _side(b.p[0], b.p[1], occ0, made0, occ1, made1, out)
+    _side(b.p[1], b.p[0], occ1, made1, occ0, made0, out + N_FEATURES)
+    # the extras reuse the masks and the first 20's pip counts and anchors
+    _extra(b.p[0], occ0, made0, made1, out[F_PIPS], ext)
+    _extra(b.p[1], occ1, made1, made0, out[N_FEATURES + F_PIPS], ext + N_EXTRA_FEATURES)
+    _backgames(out, out + N_FEATURES, ext)
+    _backgames(out + N_FEATURES, out, ext + N_EXTRA_FEATURES)
+
+
 cdef void race_numerators_c(const board_t* b, int32_t* out) noexcept nogil:
     cdef int s, i, total, cross, pips
     cdef const unsigned char* n
@@ -386,16 +468,18 @@ cdef inline void _point_units(const unsigned char* n, double* out) noexcept nogi
 
 
 cdef void contact_inputs_c(const board_t* b, double* out) noexcept nogil:
-    cdef int32_t f[2 * N_FEATURES]
+    cdef int32_t f[N_ALL_FEATURES]
     cdef int s, k
     memset(out, 0, N_CONTACT_INPUTS * sizeof(double))
     for s in range(2):
         _point_units(b.p[s], out + 98 * s)
         out[98 * s + 96] = b.p[s][BAR] * 0.5
         out[98 * s + 97] = (NCHECKERS - row_sum(b.p[s])) / 15.0
-    contact_features_c(b, f)
+    contact_features_ext_c(b, f)
     for k in range(2 * N_FEATURES):
         out[196 + k] = (<double>f[k]) / DENOM[k % N_FEATURES]
+    for k in range(2 * N_EXTRA_FEATURES):
+        out[N_LEGACY_CONTACT_INPUTS + k] = (<double>f[2 * N_FEATURES + k]) / DENOM_EXTRA[k % N_EXTRA_FEATURES]
 
 
 cdef void race_inputs_c(const board_t* b, double* out) noexcept nogil:
@@ -443,10 +527,17 @@ FEATURE_NAMES = (
 )
 FEATURE_DENOMINATORS = np.array([DENOM[k] for k in range(N_FEATURES)], dtype=np.int64)
 FEATURE_DENOMINATORS.setflags(write=False)
+EXTRA_FEATURE_NAMES = (
+    "mobility", "moment2", "backbone", "backgame", "backgame2", "off1", "off2", "off3",
+)
+EXTRA_FEATURE_DENOMINATORS = np.array([DENOM_EXTRA[k] for k in range(N_EXTRA_FEATURES)],
+                                      dtype=np.int64)
+EXTRA_FEATURE_DENOMINATORS.setflags(write=False)
 ESCAPE_BITS = 12                # a mask covers the 12 points ahead of a checker
 ESCAPE_TABLE = np.array([E[k] for k in range(ESCAPE_SIZE)], dtype=np.int8)   # a copy of E
 ESCAPE_TABLE.setflags(write=False)
-CONTACT_INPUTS = N_CONTACT_INPUTS
+CONTACT_INPUTS = N_CONTACT_INPUTS                   # the full width
+LEGACY_CONTACT_INPUTS = N_LEGACY_CONTACT_INPUTS     # what a 236-input net reads
 RACE_INPUTS = N_RACE_INPUTS
 POSITION_CLASSES = ("over", "bearoff", "race", "contact")
 
@@ -499,12 +590,29 @@ def contact_features(board):
     cdef int32_t f[2 * N_FEATURES]
     load_board(board, &b)
     contact_features_c(&b, f)
-    out = np.empty((2, N_FEATURES), dtype=np.int64)
+    return _sides(f, 0, N_FEATURES)
+
+
+cdef object _sides(const int32_t* f, int first, int nf):
+    """The (2, nf) int64 array of side 0's nf numerators at f[first], side 1's after."""
+    out = np.empty((2, nf), dtype=np.int64)
     cdef int64_t[:, ::1] v = out
     cdef int k
-    for k in range(2 * N_FEATURES):
-        v[k // N_FEATURES, k % N_FEATURES] = f[k]
+    for k in range(nf):
+        v[0, k] = f[first + k]
+        v[1, k] = f[first + nf + k]
     return out
+
+
+def extra_features(board):
+    """The 8 extra contact feature numerators of each side (docs/evaluator.md): int64
+    array of shape (2, 8) in the order of ``EXTRA_FEATURE_NAMES`` (the network reads
+    ``N / EXTRA_FEATURE_DENOMINATORS``); as ``contact_features`` otherwise."""
+    cdef board_t b
+    cdef int32_t f[N_ALL_FEATURES]
+    load_board(board, &b)
+    contact_features_ext_c(&b, f)
+    return _sides(f, 2 * N_FEATURES, N_EXTRA_FEATURES)
 
 
 def shots(board, side):
@@ -532,13 +640,14 @@ def shots(board, side):
 
 
 def contact_inputs(board):
-    """The contact net's 236 inputs.
+    """The contact net's 252 inputs.
 
     Returns
     -------
-    numpy.ndarray of float64, shape (236,)
+    numpy.ndarray of float64, shape (252,)
         Tesauro's 196 units (as ``fastbg._core.nn.encode_board``), then side 0's 20
-        features ``N / D``, then side 1's.
+        features ``N / D``, then side 1's (the 236 a legacy net reads), then side 0's
+        8 extra features ``N / D``, then side 1's.
     """
     cdef board_t b
     load_board(board, &b)
@@ -610,6 +719,28 @@ cdef int _raise_invalid(object arr, Py_ssize_t i) except -1:
     raise AssertionError(f"board {i} was refused but is valid")
 
 
+cdef object _features_many(object boards, bint extra):
+    """contact_features_many (extra False) or extra_features_many (True)."""
+    arr = _boards_array(boards)
+    cdef const unsigned char[:, :, ::1] v = arr.view(np.uint8)
+    cdef Py_ssize_t i, k, n = arr.shape[0]
+    cdef int nf = N_EXTRA_FEATURES if extra else N_FEATURES
+    cdef int first = 2 * N_FEATURES if extra else 0     # side 0's first numerator in f
+    out = np.empty((n, 2, nf), dtype=np.int64)
+    cdef int64_t[:, :, ::1] o = out
+    cdef int32_t f[N_ALL_FEATURES]
+    with nogil:
+        for i in range(n):
+            if extra:
+                contact_features_ext_c(<const board_t*>&v[i, 0, 0], f)
+            else:
+                contact_features_c(<const board_t*>&v[i, 0, 0], f)
+            for k in range(nf):
+                o[i, 0, k] = f[first + k]
+                o[i, 1, k] = f[first + nf + k]
+    return out
+
+
 def contact_features_many(boards):
     """``contact_features`` of many boards, in one nogil loop.
 
@@ -627,23 +758,18 @@ def contact_features_many(boards):
     ValueError
         If the shape is wrong or a board is not valid (the message names the first).
     """
-    arr = _boards_array(boards)
-    cdef const unsigned char[:, :, ::1] v = arr.view(np.uint8)
-    cdef Py_ssize_t i, k, n = arr.shape[0]
-    out = np.empty((n, 2, N_FEATURES), dtype=np.int64)
-    cdef int64_t[:, :, ::1] o = out
-    cdef int32_t f[2 * N_FEATURES]
-    with nogil:
-        for i in range(n):
-            contact_features_c(<const board_t*>&v[i, 0, 0], f)
-            for k in range(N_FEATURES):
-                o[i, 0, k] = f[k]
-                o[i, 1, k] = f[N_FEATURES + k]
-    return out
+    return _features_many(boards, False)
+
+
+def extra_features_many(boards):
+    """``extra_features`` of many boards, in one nogil loop: int64 array of shape
+    (n, 2, 8); as ``contact_features_many`` otherwise."""
+    return _features_many(boards, True)
 
 
 def contact_inputs_many(boards):
-    """``contact_inputs`` of many boards: float64 array of shape (n, 236)."""
+    """``contact_inputs`` of many boards: float64 array of shape (n, 252) (a 236-input
+    net reads the first 236 columns)."""
     arr = _boards_array(boards)
     cdef const unsigned char[:, :, ::1] v = arr.view(np.uint8)
     cdef Py_ssize_t i, n = arr.shape[0]
