@@ -16,7 +16,8 @@ import numpy as np
 from ..game.picture import pyplot
 from ..rollouts.cubeless import normal_quantile, outcome_statistics, vr_statistics
 
-__all__ = ["convergence", "plot_convergence", "plot_table", "save_figure", "PLOT_FORMATS"]
+__all__ = ["convergence", "plot_convergence", "plot_table", "save_figure", "check_plot_path",
+           "PLOT_FORMATS"]
 
 #: File formats of the plots, by file name suffix.
 PLOT_FORMATS = ("png", "svg", "pdf")
@@ -115,7 +116,7 @@ def save_figure(fig, path) -> Path:
     """
     plt = pyplot("plots")
     try:
-        _check_suffix(path)
+        check_plot_path(path)
         path = Path(path)
         try:
             fig.savefig(path, format=path.suffix.lstrip(".").lower(), dpi=120,
@@ -127,11 +128,14 @@ def save_figure(fig, path) -> Path:
     return path
 
 
-def _check_suffix(path) -> None:
-    """The suffix check of :func:`save_figure`, before anything is computed or drawn."""
+def check_plot_path(path) -> None:
+    """The checks of :func:`save_figure` that need no figure (a plot's file name ends in
+    .png, .svg or .pdf; matplotlib is there), before anything is computed or drawn:
+    ValueError or ImportError."""
     if Path(path).suffix.lstrip(".").lower() not in PLOT_FORMATS:
         raise ValueError(f"a plot is PNG, SVG or PDF (by its file name's suffix), not "
                          f"{Path(path).name!r}")
+    pyplot("plots")
 
 
 def plot_convergence(curve: dict, path, title: str = "") -> Path:
@@ -158,7 +162,7 @@ def plot_convergence(curve: dict, path, title: str = "") -> Path:
     ImportError
         Without matplotlib.
     """
-    _check_suffix(path)
+    check_plot_path(path)
     plt = pyplot("plots")
     fig, ax = plt.subplots(figsize=(8, 4.5))
     x = np.asarray(curve["games"], dtype=np.float64)
@@ -198,7 +202,7 @@ def plot_table(table: dict, path) -> Path:
     ImportError
         Without matplotlib.
     """
-    _check_suffix(path)
+    check_plot_path(path)
     if not table.get("rows"):
         raise ValueError("the table has no finished row yet: nothing to plot")
     draw = _DRAW.get(table.get("table"))

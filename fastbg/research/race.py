@@ -361,6 +361,7 @@ def race_table(
     **Reproducibility.** As :func:`fastbg.research.openings_table`: positions, seeds and
     numbers depend only on the seed and the settings.
     """
+    pips, leads = list(pips), list(leads)
     cells = _grid(pips, leads)
     if isinstance(positions, bool) or not isinstance(positions, (int, np.integer)) or positions < 1:
         raise ValueError(f"positions must be a positive number of positions per cell, got {positions!r}")
@@ -374,8 +375,8 @@ def race_table(
     keys = [(p, q, lead, j) for p, q, lead in cells for j in range(int(positions))]
     options = dict(vr=vr, quasi_random=quasi_random, truncate_bearoff=truncate_bearoff)
     request = dict(position="race", table="race", games=games, seed=entropy, policy=policy,
-                   cells=[[p, q, lead] for p, q, lead in cells], positions=int(positions),
-                   **options)
+                   pips=[int(p) for p in pips], leads=[float(v) for v in leads],
+                   positions=int(positions), **options)
     settings = rollout_settings(
         policy=policy, seed=entropy, games=games, block_size=block_size_for(policy), vr=vr,
         first_roll="rolled",

@@ -18,7 +18,7 @@ import numpy as np
 
 from ..rollouts.store import OpenRun, ResultsStore, open_run
 
-__all__ = ["TableResult", "TABLES", "derived_seed", "StoredTable"]
+__all__ = ["TableResult", "TABLES", "derived_seed", "StoredTable", "check_table_run", "run_rows"]
 
 #: The tables, by name: what each is (``fastbg table NAME``).
 TABLES = {
@@ -105,6 +105,16 @@ def _a(word: str) -> str:
     return ("an " if word[:1] in "aeiou" else "a ") + word
 
 
+def check_table_run(run, table: str) -> None:
+    """ValueError unless stored run ``run`` is a ``table`` table (saying what it is)."""
+    name = run.request.get("table") if run.kind == "table" else None
+    if name != table:
+        what = f"{_a(name)} table" if name else _a(run.kind)
+        raise ValueError(f"run {run.id} is {what}, not {_a(table)} table"
+                         + (f": `fastbg table {name} --resume {run.id}` continues it"
+                            if name else ""))
+
+
 class StoredTable:
     """A table's run in a results store, and its rows' runs (none without a store).
 
@@ -130,13 +140,7 @@ class StoredTable:
         st = store if isinstance(store, ResultsStore) else ResultsStore(store)
         try:
             if run_id is not None:
-                old = st.run(run_id)
-                name = old.request.get("table") if old.kind == "table" else None
-                if name != table:
-                    what = f"{_a(name)} table" if name else _a(old.kind)
-                    raise ValueError(f"run {run_id} is {what}, not {_a(table)} table"
-                                     + (f": `fastbg table {name} --resume {run_id}` continues it"
-                                        if name else ""))
+                check_table_run(st.run(run_id), table)
             self.run = open_run(st, run_id, "table", request, settings, int(settings["block_size"]))
         except BaseException:
             if st is not store:
