@@ -34,6 +34,7 @@ from fastbg.research import (convergence, derived_seed, gammons_table, keith_cou
 from fastbg.research.gammons import _block_counts, phase_statistics, selfplay_game
 from fastbg.research.race import _errors
 from fastbg.rollouts.store import STORE_VERSION, ResultsStore
+from test_cli import run_status
 
 pytest.importorskip("fastbg._core.rollout", reason="Cython core not built")
 
@@ -269,20 +270,6 @@ def test_the_convergence_curve_ends_at_the_runs_result(tmp_path):
 
 
 # ---------------------------------------------------------------------------- CLI
-def _exit_code(argv) -> int:
-    """``fastbg ARGV``'s exit status (argparse's errors exit from inside main)."""
-    try:
-        return main(argv)
-    except SystemExit as exc:
-        return exc.code
-
-
-def _err(capsys) -> str:
-    err = capsys.readouterr().err
-    assert "Traceback" not in err and err.count("\n") == 1, err
-    return err
-
-
 def test_cli_tables_csv_json_plots_and_runs(tmp_path, monkeypatch, capsys):
     pytest.importorskip("matplotlib")
     monkeypatch.setenv("FASTBG_STORE", str(tmp_path / "runs.sqlite"))
@@ -349,8 +336,9 @@ def test_cli_bad_input_is_one_line_exit_2_and_changes_nothing(tmp_path, monkeypa
             (["table", "openings", "--store", str(junk)], "not a fastbg results store"),
             (["table", "chess"], "invalid choice"),
             (["table"], "required")):
-        assert _exit_code(argv) == 2, argv
-        assert why in _err(capsys), argv
+        code, _, err = run_status(capsys, *argv)
+        assert code == 2 and why in err and "Traceback" not in err and err.count("\n") == 1, \
+            (argv, err)
     assert _dump(path) == before and junk.read_bytes() == b"not a database" * 200
 
 

@@ -16,7 +16,7 @@ from ..rollouts.plays import DEFAULT_MAX_PLAYS, DEFAULT_WITHIN
 from ..rollouts.store import ResultsStore
 from .common import (EXIT_INTERRUPTED, _games, _number_arg, _policy_help, _positive_int, _seed,
                      plural, print_json)
-from .rollouts import _VR_HELP, progress_bar
+from .rollouts import _VR_HELP, add_prune_options, add_store_options, progress_bar
 
 #: Games per row unless told, by table (per candidate play, per race position; gammons: all).
 DEFAULT_GAMES = {"openings": 1296, "replies": 1296, "race": 1296, "gammons": 10_000}
@@ -114,14 +114,9 @@ def _add_run_options(p, name: str) -> None:
         p.add_argument("--quasi-random", action=argparse.BooleanOptionalAction, default=True,
                        help="quasi-random dice (default): the first two random rolls "
                             "stratified, as GNU Backgammon rotates them")
-    p.add_argument("--store", nargs="?", const="", default=None, metavar="PATH",
-                   help="keep the table in a results store (SQLite), each row a run, block by "
-                        "block, so that it can be resumed (--resume); PATH default "
-                        "$FASTBG_STORE or ~/.local/share/fastbg/runs.sqlite")
-    p.add_argument("--resume", type=_positive_int, default=None, metavar="RUN",
-                   help="continue stored table RUN with its own settings, from its first "
-                        "missing block (the numbers equal those of one uninterrupted table); "
-                        "`fastbg runs` lists the runs")
+    add_store_options(p, "the table", "(--resume)", "Each row is a run of its own",
+                      "table RUN with its own settings, from its first missing block (the "
+                      "numbers equal those of one uninterrupted table)")
     fmt = p.add_mutually_exclusive_group()
     fmt.add_argument("--csv", action="store_true",
                      help="comma-separated values: a header, then one record a line")
@@ -145,13 +140,7 @@ def _add_candidate_options(p, name: str) -> None:
                    help=f"at most N candidates (default {DEFAULT_MAX_PLAYS})")
     p.add_argument("--ply", type=int, choices=(0, 1), default=0,
                    help="the evaluation that picks the candidates: 0 (default) or 1")
-    p.add_argument("--prune-se", type=_number_arg, nargs="?", const=3.0, default=None,
-                   metavar="K",
-                   help="drop the plays more than K (default 3) standard errors of the paired "
-                        "difference behind the best, after --min-games and then every 2 blocks "
-                        "(default: every candidate plays every game)")
-    p.add_argument("--min-games", type=_games, default=None, metavar="N",
-                   help="with --prune-se: play at least N games before pruning")
+    add_prune_options(p)
 
 
 def _options(args) -> dict:

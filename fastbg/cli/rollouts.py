@@ -48,6 +48,31 @@ def add_rollout_run_options(p, games: int) -> None:
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
 
 
+def add_store_options(p, what: str, later: str, scope: str, resume: str) -> None:
+    """``--store [PATH]`` and ``--resume RUN`` of a command whose runs the results store
+    keeps (``rollout``, ``table``)."""
+    p.add_argument("--store", nargs="?", const="", default=None, metavar="PATH",
+                   help=f"keep {what} in a results store (SQLite), block by block, so that it "
+                        f"can be resumed after Ctrl-C, kill -9 or a crash {later}; PATH "
+                        "default $FASTBG_STORE or ~/.local/share/fastbg/runs.sqlite" +
+                        (f". {scope}" if scope else ""))
+    p.add_argument("--resume", type=_positive_int, default=None, metavar="RUN",
+                   help=f"continue stored {resume}; `fastbg runs` lists the runs")
+
+
+def add_prune_options(p, scope: str = "") -> None:
+    """``--prune-se [K]`` and ``--min-games N`` of candidate-play rollouts (``moves
+    --rollout``, ``table openings``); ``scope`` opens their help ("with --rollout: ")."""
+    p.add_argument("--prune-se", type=_number_arg, nargs="?", const=3.0, default=None,
+                   metavar="K",
+                   help=f"{scope}after --min-games, and then after every 2 blocks of "
+                        "games, drop the plays more than K (default 3) standard errors of the "
+                        "paired difference behind the best; they keep the games they played")
+    p.add_argument("--min-games", type=_games, default=None, metavar="N",
+                   help="with --prune-se: play at least N games before pruning (rounded up "
+                        "to a block of 324 games; default 648)")
+
+
 def add_parsers(sub) -> None:
     """The ``rollout`` command."""
     r = sub.add_parser("rollout", help="Monte Carlo rollout of a position")
@@ -93,15 +118,9 @@ def add_parsers(sub) -> None:
                    help="with --cubeful: cube efficiency in [0, 1] for every decision "
                         "(default: GNU Backgammon's by position, 0 on the last roll)")
     _add_state_options(r)
-    r.add_argument("--store", nargs="?", const="", default=None, metavar="PATH",
-                   help="keep the run in a results store (SQLite), block by block, so that it "
-                        "can be resumed after Ctrl-C, kill -9 or a crash and extended later; "
-                        "PATH default $FASTBG_STORE or ~/.local/share/fastbg/runs.sqlite. "
-                        "Cubeless rollouts")
-    r.add_argument("--resume", type=_positive_int, default=None, metavar="RUN",
-                   help="continue stored run RUN from its first missing block (its own "
-                        "position and settings; the numbers equal those of one uninterrupted "
-                        "run); `fastbg runs` lists the runs")
+    add_store_options(r, "the run", "and extended later",
+                      "Cubeless rollouts", "run RUN from its first missing block (its own "
+                      "position and settings; the numbers equal those of one uninterrupted run)")
     r.add_argument("--extend", type=_games, default=None, metavar="N",
                    help="with --resume: add N games to the run (the same numbers as having "
                         "asked for the total at first)")

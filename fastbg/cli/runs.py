@@ -23,12 +23,15 @@ def add_parsers(sub) -> None:
     """The ``runs`` command."""
     p = sub.add_parser(
         "runs", help="list, show or export the runs of a results store",
-        description="The runs kept by `fastbg rollout --store`: `fastbg runs` lists them "
-                    "(id, what, progress, status, equity +- SE), `fastbg runs show RUN` "
-                    "shows one with its settings, `fastbg runs export RUN --csv|--json` "
-                    "writes its blocks (counts and sums, as stored). A run that was "
+        description="The runs kept by `fastbg rollout --store` and `fastbg table --store` (a "
+                    "table is a run, and each of its rows a run of its own): `fastbg runs` "
+                    "lists them (id, what, progress, status, equity +- SE, the table a row "
+                    "belongs to), `fastbg runs show RUN` shows one with its settings (a "
+                    "table with its rows), `fastbg runs export RUN --csv|--json` writes its "
+                    "blocks (counts and sums, as stored; a table: its rows). A run that was "
                     "interrupted or killed is listed with the games of its stored blocks; "
-                    "`fastbg rollout --resume RUN` continues it.")
+                    "`fastbg rollout --resume RUN` (a table: `fastbg table NAME --resume "
+                    "RUN`) continues it.")
     p.add_argument("action", nargs="?", choices=ACTIONS, default="list",
                    help="list (default), show or export")
     p.add_argument("run", nargs="?", type=_positive_int, default=None, metavar="RUN",

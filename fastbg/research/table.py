@@ -105,11 +105,17 @@ def _a(word: str) -> str:
     return ("an " if word[:1] in "aeiou" else "a ") + word
 
 
+#: What a stored run of each kind is, in an error message.
+_KINDS = {"rollout": "a rollout", "plays": "a rollout of candidate plays"}
+
+
 def check_table_run(run, table: str) -> None:
     """ValueError unless stored run ``run`` is a ``table`` table (saying what it is)."""
     name = run.request.get("table") if run.kind == "table" else None
     if name != table:
-        what = f"{_a(name)} table" if name else _a(run.kind)
+        what = f"{_a(name)} table" if name else _KINDS.get(run.kind, _a(run.kind))
+        if run.parent is not None:
+            what += f" (a row of table run {run.parent})"
         raise ValueError(f"run {run.id} is {what}, not {_a(table)} table"
                          + (f": `fastbg table {name} --resume {run.id}` continues it"
                             if name else ""))
