@@ -333,6 +333,7 @@ def test_cli_bad_input_is_one_line_exit_2_and_changes_nothing(tmp_path, monkeypa
             (["table", "race", "--pips", "10"], "race positions have 20 to 160"),
             (["table", "race", "--leads", "x"], "not a comma-separated list"),
             (["table", "openings", "--plot", "t.txt"], "PNG, SVG or PDF"),
+            (["table", "gammons", "--plot", str(tmp_path / "no" / "g.png")], "no directory"),
             (["table", "openings", "--store", str(junk)], "not a fastbg results store"),
             (["table", "chess"], "invalid choice"),
             (["table"], "required")):

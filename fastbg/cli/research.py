@@ -145,13 +145,10 @@ def _add_candidate_options(p, name: str) -> None:
 
 def _options(args) -> dict:
     """The table function's arguments from the command line (a new table)."""
-    out = {k: getattr(args, k) for k in _SETTINGS[args.table] if k not in ("rolls",)}
-    if args.table in ("openings", "replies"):
-        out["rolls"] = args.rolls
-        if args.table == "replies" and args.opening is None:
-            raise ValueError("give the OPENING play, e.g. `fastbg table replies 31` or "
-                             "`fastbg table replies '8/5 6/5'` (or --resume RUN)")
-    return out
+    if args.table == "replies" and args.opening is None:
+        raise ValueError("give the OPENING play, e.g. `fastbg table replies 31` or "
+                         "`fastbg table replies '8/5 6/5'` (or --resume RUN)")
+    return {k: getattr(args, k) for k in _SETTINGS[args.table]}
 
 
 def _resumed_options(args, defaults: dict) -> dict:
@@ -171,6 +168,11 @@ def _resumed_options(args, defaults: dict) -> dict:
         raise
     return {"store": store, "run_id": run.id,
             **{k: run.request[k] for k in _SETTINGS[args.table] if k in run.request}}
+
+
+def resume_command(table: str, run_id: int, store: str | None) -> str:
+    """The command that continues stored table ``run_id`` (``store``: the --store given)."""
+    return f"fastbg table {table} --resume {run_id}" + (f" --store {store}" if store else "")
 
 
 _FUNCTIONS = {"openings": openings_table, "replies": replies_table, "race": race_table,
@@ -206,8 +208,7 @@ def _cmd_table(args) -> int:
                 store.close()
     if not res.rows or (args.table == "gammons" and not res.summary["games"]):
         print("interrupted before any row finished; nothing to report"
-              + (f" (resume with: fastbg table {args.table} --resume {res.run_id}"
-                 + ("" if not args.store else f" --store {args.store}") + ")"
+              + (f" (resume with: {resume_command(args.table, res.run_id, args.store)})"
                  if res.run_id is not None else ""), file=sys.stderr)
         return EXIT_INTERRUPTED
     if args.plot is not None:
@@ -226,8 +227,7 @@ def _cmd_table(args) -> int:
             tail.append(f"plot drawn into {args.plot}")
         if store is not None:
             tail.append(f"stored as table run {res.run_id} in {store.path}"
-                        + (f"; resume with: fastbg table {args.table} --resume {res.run_id}"
-                           + ("" if not args.store else f" --store {args.store}")
+                        + (f"; resume with: {resume_command(args.table, res.run_id, args.store)}"
                            if res.interrupted else ""))
         for line in tail:
             print(f"  {line}")
@@ -252,9 +252,9 @@ def _head(t: dict, what: str) -> list[str]:
 def _format_plays(t: dict) -> str:
     st = t["settings"]
     cand = st["candidates"]
-    how = (f"top {cand['top']}" if cand["top"] is not None else
-           f"within {cand['within']:g} of the best, at most {cand['max_plays']}") \
-        + f" at {cand['ply']} ply"
+    how = (f"the top {cand['top']} at {cand['ply']} ply" if cand["top"] is not None else
+           f"within {cand['within']:g} of the best at {cand['ply']} ply, at most "
+           f"{cand['max_plays']}")
     lines = _head(t, f"{plural(len(t['rows']), 'roll')}, {t['games']:,} games per candidate "
                      f"play, the same dice for every play of a roll; candidates {how}"
                   + ("; pruned at {prune_se:g} SE".format(**st["prune"]) if st.get("prune") else ""))
@@ -302,8 +302,9 @@ def _format_race(t: dict) -> str:
                   "doubles and takes; the formulas' wrong decisions, double and take)"]
     for rule, name in (("keith", "Keith count"), ("trice", "Trice's rule")):
         r = s[rule]
-        lines.append(f"  {name}: {r['double_errors']} wrong doubles and {r['take_errors']} "
-                     f"wrong takes in {plural(s['positions'], 'position')} "
+        lines.append(f"  {name}: {plural(r['double_errors'], 'wrong double')} and "
+                     f"{plural(r['take_errors'], 'wrong take')} in "
+                     f"{plural(s['positions'], 'position')} "
                      f"({r['error_rate']:.1%} of the decisions), costing "
                      f"{r['mean_cost']:.4f} equity per position")
     lines.append(f"  {t['seconds']:.1f} s")

@@ -14,7 +14,7 @@ from ..research.plots import check_plot_path
 from ..rollouts.cubeless import outcome_statistics, vr_statistics
 from ..rollouts.store import ResultsStore, default_store_path
 from .common import _positive_int, plural, print_json
-from .research import write_table_csv
+from .research import resume_command, write_table_csv
 
 ACTIONS = ("list", "show", "export")
 
@@ -189,13 +189,11 @@ def _cmd_runs(args) -> int:
 
 def _resume_hint(run, store, args) -> str:
     """The command that continues ``run`` (a table's row: its table)."""
-    where = "" if args.store is None else f" --store {args.store}"
     if run.parent is not None:
-        parent = store.run(run.parent)
-        return f"fastbg table {parent.request.get('table')} --resume {parent.id}{where}"
+        run = store.run(run.parent)
     if run.kind == "table":
-        return f"fastbg table {run.request.get('table')} --resume {run.id}{where}"
-    return f"fastbg rollout --resume {run.id}{where}"
+        return resume_command(run.request.get("table"), run.id, args.store)
+    return f"fastbg rollout --resume {run.id}" + (f" --store {args.store}" if args.store else "")
 
 
 def _show(run, row, store, args) -> None:

@@ -130,11 +130,14 @@ def save_figure(fig, path) -> Path:
 
 def check_plot_path(path) -> None:
     """The checks of :func:`save_figure` that need no figure (a plot's file name ends in
-    .png, .svg or .pdf; matplotlib is there), before anything is computed or drawn:
-    ValueError or ImportError."""
-    if Path(path).suffix.lstrip(".").lower() not in PLOT_FORMATS:
+    .png, .svg or .pdf, in a directory that exists; matplotlib is there), before anything
+    is computed or drawn: ValueError or ImportError."""
+    path = Path(path)
+    if path.suffix.lstrip(".").lower() not in PLOT_FORMATS:
         raise ValueError(f"a plot is PNG, SVG or PDF (by its file name's suffix), not "
-                         f"{Path(path).name!r}")
+                         f"{path.name!r}")
+    if not path.parent.is_dir():
+        raise ValueError(f"cannot write the plot {path}: there is no directory {path.parent}")
     pyplot("plots")
 
 
