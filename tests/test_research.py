@@ -33,6 +33,7 @@ from fastbg.research import (convergence, derived_seed, gammons_table, keith_cou
                              trice_point_of_last_take)
 from fastbg.research.gammons import _block_counts, phase_statistics, selfplay_game
 from fastbg.research.race import _errors
+from fastbg.research.table import StoredTable, run_rows
 from fastbg.rollouts.store import STORE_VERSION, ResultsStore
 from test_cli import run_status
 
@@ -192,6 +193,23 @@ def test_a_table_cut_short_in_the_store_resumes_to_the_numbers_of_one_run(tmp_pa
     with ResultsStore(path) as st:
         assert st.run(stored.run_id).status == "done"
         assert all(r.status == "done" for r in st.rows(stored.run_id))
+
+
+def test_ctrl_c_in_a_rows_last_block_stops_the_table_after_that_row():
+    # a rollout that notices Ctrl-C while its last blocks play finishes whole and is not
+    # interrupted: the table must stop after it all the same
+    told = []
+
+    def play_row(j, key, store_args, on_interrupt):
+        if j == 1:
+            on_interrupt(1)
+        return {"row": j}, False, None, 0
+
+    rows, interrupted, _ = run_rows(range(4), play_row, StoredTable(None, None, "x", {}, {}),
+                                    on_interrupt=told.append)
+    assert rows == [{"row": 0}, {"row": 1}] and interrupted and told == [1]
+    rows, interrupted, _ = run_rows(range(2), play_row, StoredTable(None, None, "x", {}, {}))
+    assert len(rows) == 2 and not interrupted           # the last row: the table is whole
 
 
 def test_resuming_with_other_settings_or_another_kind_is_refused(tmp_path):
@@ -380,34 +398,40 @@ def _blocks_stored(path):
 
 
 def test_kill_9_of_a_table_at_random_moments_then_resume_gives_the_numbers_of_one_run(tmp_path):
-    """Four kill -9 of a stored openings table at random moments, each time resumed; the
-    finished table equals one uninterrupted table."""
+    """Three kill -9 and a Ctrl-C of a stored openings table at random moments, each time
+    resumed; the finished table equals one uninterrupted table."""
     path = tmp_path / "runs.sqlite"
     env = dict(os.environ, FASTBG_STORE=str(path))
-    table = ["-n", "972", "--rolls", "31,42,65", "--top", "3", "--seed", "5", "--policy",
-             "pubeval", "--workers", "2"]
+    table = ["-n", "1620", "--rolls", "31,42,65", "--top", "3", "--seed", "5", "--policy",
+             "pubeval"]
     rng = random.Random(20261203)
     kills = 0
     while kills < 4:
         before = _blocks_stored(path)
-        proc = _spawn(["table", "openings", "--no-progress"]
+        # one thread: blocks one at a time, so a kill lands in a known block
+        proc = _spawn(["table", "openings", "--no-progress", "--workers", "1"]
                       + (["--resume", "1"] if before is not None else [*table, "--store"]), env)
-        # kill at a random moment once this process has stored a block of its own (start-up
-        # takes seconds on a busy machine), so that every kill cuts a table at work
-        while proc.poll() is None and (_blocks_stored(path) or 0) <= (before or 0):
-            time.sleep(0.05)
-        time.sleep(rng.uniform(0.0, 1.5))
-        if proc.poll() is not None:
-            break                           # finished before the kill
-        proc.send_signal(signal.SIGKILL)
-        proc.wait(timeout=60)
+        # kill at a random moment in the first to third block this process plays (start-up
+        # takes seconds on a busy machine, a block a fraction of one), so that every kill
+        # cuts a table at work
+        target = (before or 0) + rng.randint(1, 2)
+        while proc.poll() is None and (_blocks_stored(path) or 0) < target:
+            time.sleep(0.02)
+        time.sleep(rng.uniform(0.0, 0.2))
+        if proc.poll() is not None:         # finished before the kill
+            assert proc.returncode == 0, proc.stderr.read().decode()
+            break
+        proc.send_signal(signal.SIGINT if kills == 1 else signal.SIGKILL)
+        proc.wait(timeout=120)
+        if kills == 1:                      # Ctrl-C: the rows done, how to resume, 130
+            assert proc.returncode == 130, proc.stderr.read().decode()
         kills += 1
-    assert kills >= 2, "the table finished too fast to be killed at random moments"
+    assert kills >= 3, "the table finished too fast to be killed at random moments"
     proc = _spawn(["table", "openings", "--resume", "1", "--no-progress", "--json"], env)
     out, err = proc.communicate(timeout=300)
     assert proc.returncode == 0, err.decode()
     got = json.loads(out)
-    whole = json.loads(json.dumps(_finite(openings_table(972, seed=5, rolls="31,42,65", top=3,
+    whole = json.loads(json.dumps(_finite(openings_table(1620, seed=5, rolls="31,42,65", top=3,
                                                          **FAST).to_dict())))
     assert _rows(got["rows"]) == whole["rows"] and got["summary"] == whole["summary"]
     assert got["stored_games"] > 0

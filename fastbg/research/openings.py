@@ -115,7 +115,7 @@ def _candidate_rows(position, rolls, key, games, seed, workers, policy, engine, 
                     stored, progress, on_row, on_interrupt):
     """The rows of an openings or replies table: one candidate-play rollout per roll."""
 
-    def play_row(j, dice, store_args):
+    def play_row(j, dice, store_args, on_interrupt):
         res = rollout_plays(position, dice, games, seed=derived_seed(seed, key, *dice),
                             workers=workers, policy=policy, engine=engine, progress=progress,
                             on_interrupt=on_interrupt, **options, **store_args)
@@ -132,7 +132,7 @@ def _candidate_rows(position, rolls, key, games, seed, workers, policy, engine, 
 
     return run_rows(rolls, play_row, stored,
                     on_row=None if on_row is None else lambda label, j, n: on_row(
-                        _roll_text(rolls[j]), j, n))
+                        _roll_text(rolls[j]), j, n), on_interrupt=on_interrupt)
 
 
 def _options(top, within, max_plays, ply, vr, quasi_random, prune_se, min_games) -> dict:

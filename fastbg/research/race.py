@@ -388,7 +388,7 @@ def race_table(
     stored = StoredTable(store, run_id, "race", request, settings)
     t0 = time.perf_counter()
 
-    def play_row(j, key, store_args):
+    def play_row(j, key, store_args, on_interrupt):
         p, q, lead, i = key
         pos = random_race_position(p, q, np.random.Generator(np.random.PCG64DXSM(
             derived_seed(entropy, _RACE_KEY, p, q, i, 0))))
@@ -414,7 +414,8 @@ def race_table(
     rows, interrupted, stored_games = run_rows(
         keys, play_row, stored,
         on_row=None if on_row is None else
-        lambda label, j, n: on_row(f"{keys[j][0]}-{keys[j][1]} #{keys[j][3] + 1}", j, n))
+        lambda label, j, n: on_row(f"{keys[j][0]}-{keys[j][1]} #{keys[j][3] + 1}", j, n),
+        on_interrupt=on_interrupt)
     result = TableResult(table="race", title="race: cubeless win probability and cube action "
                          "by pip count, against the Keith count and Trice's rule",
                          rows=rows, summary=_race_summary(rows, cells), games=games,

@@ -183,22 +183,33 @@ class StoredTable:
             self.run.finish(result.interrupted, result.to_dict())
 
 
-def run_rows(keys, play_row: Callable, stored: StoredTable, on_row=None):
+def run_rows(keys, play_row: Callable, stored: StoredTable, on_row=None, on_interrupt=None):
     """Compute a table's rows in order, stopping at the first interrupted one.
 
-    ``play_row(j, key, store_args) -> (row dict or None, interrupted, run_id, stored_games)``
-    computes row ``j``; ``on_row(label, j, n)`` is told as each starts. Returns the rows
-    computed, whether the table was interrupted, and the games read from the store.
+    ``play_row(j, key, store_args, on_interrupt) -> (row dict or None, interrupted, run_id,
+    stored_games)`` computes row ``j``; ``on_row(label, j, n)`` is told as each starts.
+    Ctrl-C noticed while a row plays its last blocks lets that row finish whole (its
+    rollout is then not interrupted), so the ``on_interrupt`` handed to the rows remembers
+    it, and the table stops after that row. Returns the rows computed, whether the table
+    was interrupted, and the games read from the store.
     """
+    noticed = []
+
+    def interrupt(running: int) -> None:
+        noticed.append(running)
+        if on_interrupt is not None:
+            on_interrupt(running)
+
     rows, interrupted, stored_games = [], False, 0
     for j, key in enumerate(keys):
         if on_row is not None:
             on_row(str(key), j, len(keys))
-        row, interrupted, run_id, from_store = play_row(j, key, stored.row(j))
+        row, interrupted, run_id, from_store = play_row(j, key, stored.row(j), interrupt)
         stored.started(j, run_id)
         stored_games += from_store
         if row is not None:
             rows.append(row)
+        interrupted = interrupted or bool(noticed and j + 1 < len(keys))
         if interrupted:
             break
     return rows, interrupted, stored_games

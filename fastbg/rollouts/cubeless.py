@@ -574,6 +574,8 @@ def rollout(
         raise ValueError(f"opening must be True, False or None, got {opening!r}")
     if progress is not None and not callable(progress):
         raise ValueError(f"progress must be a callable taking a number of games, got {progress!r}")
+    if on_block is not None and not callable(on_block):
+        raise ValueError(f"on_block must be a callable taking (k, games, counts, sums), got {on_block!r}")
     if opening and dice is not None:
         raise ValueError("choose either a fixed first roll (dice) or the opening roll, not both")
     vr = resolve_vr(vr, policy)

@@ -444,6 +444,12 @@ def rollout_plays(
     stages = []                 # (candidates, games, counts, sums) of each stage
     interrupted = False
     stored_games = 0
+    noticed = []                # Ctrl-C in a stage's last blocks ends that stage whole
+
+    def interrupt(running: int) -> None:
+        noticed.append(running)
+        if on_interrupt is not None:
+            on_interrupt(running)
     while offset[0] < nblocks and not interrupted:
         first = offset[0]
         if prune_se is None:
@@ -461,11 +467,11 @@ def rollout_plays(
         run = run_blocks(pos.board, stage_games, entropy, engine=engine, policy=policy,
                          workers=max(1, min(nworkers, stop - first - len(stage_done))),
                          progress=progress, block_size=block_size, block=block,
-                         counts_shape=(len(active), 6), on_interrupt=on_interrupt,
+                         counts_shape=(len(active), 6), on_interrupt=interrupt,
                          done=stage_done,
                          on_block=None if stored is None else
                          (lambda k, n, c, f, first=first: stored.on_block(k + first, n, c, f)))
-        interrupted = run.interrupted
+        interrupted = run.interrupted or bool(noticed and stop < nblocks)
         if run.games:
             stages.append((list(active), run.games, run.counts, run.sums))
         offset[0] = stop
