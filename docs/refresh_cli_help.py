@@ -13,13 +13,14 @@ import sys
 from pathlib import Path
 
 CLI_MD = Path(__file__).resolve().parent / "cli.md"
-_BLOCK = re.compile(r"(```console\n\$ fastbg (?:(\S+) )?--help\n)(.*?)(```)", re.S)
+_BLOCK = re.compile(r"(```console\n\$ fastbg (?:(\S+(?: \S+)?) )?--help\n)(.*?)(```)", re.S)
 
 
 def help_text(command: str | None) -> str:
-    """``fastbg COMMAND --help`` (``fastbg --help`` for ``None``)."""
+    """``fastbg COMMAND --help`` (``fastbg --help`` for ``None``; COMMAND may be two words,
+    ``table openings``)."""
     env = {**os.environ, "COLUMNS": "100"}  # argparse wraps to the terminal width
-    out = subprocess.run([sys.executable, "-m", "fastbg", *([command] if command else []),
+    out = subprocess.run([sys.executable, "-m", "fastbg", *(command.split() if command else []),
                           "--help"],
                          capture_output=True, text=True, check=True, env=env)
     return out.stdout

@@ -1,8 +1,8 @@
 """fastbg: a backgammon simulation engine with a Cython core.
 
 The package is layered; each layer imports only the ones below it (checked by
-import-linter, ``pyproject.toml``): ``cli`` > ``rollouts`` > ``cube`` | ``nn`` > ``game``
-> ``formats`` > ``engine`` > ``_core`` (compiled) > ``reference`` (pure Python).
+import-linter, ``pyproject.toml``): ``cli`` > ``research`` > ``rollouts`` > ``cube`` | ``nn``
+> ``game`` > ``formats`` > ``engine`` > ``_core`` (compiled) > ``reference`` (pure Python).
 
 Public API
 ----------
@@ -28,6 +28,10 @@ Public API
     Match equity tables (Kazaross-XG2 by default) and the arithmetic on them.
 ``match_cube_decision(probabilities, match_length, score, ...)``
     Match-play cube decisions in MWC and EMG -> MatchCubeDecision.
+``openings_table(games, seed=None, ...), replies_table(opening, ...), race_table(...), gammons_table(...)``
+    Equity tables, each a resumable run of the results store -> TableResult (module
+    :mod:`fastbg.research`: also the Keith count, Trice's rule, random race positions and
+    plots).
 ``nn.evaluate(position, engine="cython")``
     The shipped network's (or, in a pure bear-off, the bear-off database's)
     probabilities and cubeless equity -> dict (module :mod:`fastbg.nn`).
@@ -53,11 +57,18 @@ __all__ = [
     "probability_covariance", "take_point",
     "DEFAULT_MET", "SHIPPED_METS", "MatchEquityTable", "load_met",
     "MatchCubeDecision", "match_cube_decision", "MatchState", "parse_game", "nn",
+    "research", "openings_table", "replies_table", "race_table", "gammons_table", "TableResult",
 ]
 
 #: Where each public name lives.
 _EXPORTS = {
     'nn': 'fastbg.nn',
+    'research': 'fastbg.research',
+    'openings_table': 'fastbg.research',
+    'replies_table': 'fastbg.research',
+    'race_table': 'fastbg.research',
+    'gammons_table': 'fastbg.research',
+    'TableResult': 'fastbg.research',
     'CUBE_OWNERS': 'fastbg.cube',
     'DEFAULT_MET': 'fastbg.cube',
     'SHIPPED_METS': 'fastbg.cube',
@@ -100,7 +111,7 @@ _EXPORTS = {
 }
 
 if TYPE_CHECKING:  # what the names are, for type checkers and editors
-    from . import nn
+    from . import nn, research
     from .cube import (CUBE_OWNERS, DEFAULT_MET, SHIPPED_METS, MatchCubeDecision, MatchEquityTable,
                        MoneyCubeDecision, cash_point, cube_action, cubeful_equity,
                        default_cube_efficiency, gammon_values, load_met, match_cube_decision,
@@ -108,6 +119,7 @@ if TYPE_CHECKING:  # what the names are, for type checkers and editors
     from .engine import ENGINES, get_engine
     from .formats import decode_position_id, decode_xgid, encode_position_id, encode_xgid, parse_dice
     from .game import PROBABILITY_KEYS, MatchState, Play, Position, legal_plays, parse_game
+    from .research import TableResult, gammons_table, openings_table, race_table, replies_table
     from .rollouts import (POLICIES, CubefulRolloutResult, CubeRolloutResult,
                            PlaysRolloutResult, RolloutResult, cube_rollout, cubeful_rollout,
                            rank_plays, rollout, rollout_plays)

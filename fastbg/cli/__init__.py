@@ -60,7 +60,7 @@ if os.path.basename(sys.argv[0]) in ("fastbg", "__main__.py"):
     signal.signal(signal.SIGINT, _interrupted_at_start)
 
 from .. import __version__  # noqa: E402  (after the handler, on purpose)
-from . import bench, cube, positions, rollouts, runs, tables  # noqa: E402
+from . import bench, cube, positions, research, rollouts, runs, tables  # noqa: E402
 from .common import EXIT_INTERRUPTED, EXIT_USAGE, shorten  # noqa: E402
 
 __all__ = ["main", "build_parser"]
@@ -75,7 +75,7 @@ class _Parser(argparse.ArgumentParser):
 
 
 #: The command groups, one module each, in the order of ``fastbg --help``.
-_GROUPS = (positions, rollouts, runs, bench, cube, tables)
+_GROUPS = (positions, rollouts, runs, research, bench, cube, tables)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -110,6 +110,12 @@ def _join_dash_values(parser, argv: list[str]) -> list[str]:
     if start is None:
         return argv
     sub = parser.commands[argv[start]]
+    # a command with commands of its own (`fastbg table race ...`): the options are theirs
+    nested = next((a.choices for a in sub._actions
+                   if isinstance(a, argparse._SubParsersAction)), None)
+    if nested and start + 1 < len(argv) and argv[start + 1] in nested:
+        start += 1
+        sub = nested[argv[start]]
     options = {o: a for a in sub._actions for o in a.option_strings}
     out = argv[: start + 1]
     k = start + 1

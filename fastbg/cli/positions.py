@@ -9,9 +9,9 @@ from ..game import Position, decode_gnubg_id, diagram, legal_plays, parse_game, 
 from ..nn import evaluate, network_info
 from ..game.picture import save_board
 
-from .common import (_POSITION_HELP, _games, _is_xgid, _number_arg, _positive_int,
+from .common import (_POSITION_HELP, _is_xgid, _positive_int,
                      print_json)
-from .rollouts import add_rollout_run_options, moves_eval, moves_rollout
+from .rollouts import add_prune_options, add_rollout_run_options, moves_eval, moves_rollout
 from .state import (_describe_state)
 
 
@@ -51,14 +51,7 @@ def add_parsers(sub) -> None:
                    help="with --rollout: the N best plays at --ply")
     m.add_argument("--play", action="append", default=None, metavar="MOVE",
                    help="with --rollout: roll out this play (repeat for each), e.g. '13/11 6/5'")
-    m.add_argument("--prune-se", type=_number_arg, nargs="?", const=3.0, default=None,
-                   metavar="K",
-                   help="with --rollout: after --min-games, and then after every 2 blocks of "
-                        "games, drop the plays more than K (default 3) standard errors of the "
-                        "paired difference behind the best; they keep the games they played")
-    m.add_argument("--min-games", type=_games, default=None, metavar="N",
-                   help="with --prune-se: play at least N games before pruning (rounded up "
-                        "to a block of 324 games; default 648)")
+    add_prune_options(m, "with --rollout: ")
     add_rollout_run_options(m, games=None)
     m.add_argument("--json", action="store_true", help="machine-readable output")
 

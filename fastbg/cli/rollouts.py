@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 
 from ..engine import ENGINES
@@ -10,6 +11,8 @@ from ..rollouts import DEFAULT_POLICY, POLICIES, cubeful_rollout, rollout
 from ..rollouts.cubeless import normal_quantile
 from ..rollouts.plays import rank_plays, rollout_plays
 from ..rollouts.store import ResultsStore
+from ..research import convergence, plot_convergence
+from ..research.plots import check_plot_path
 
 from .common import (EXIT_INTERRUPTED, _dice_arg, _games, _number_arg, _policy_help, _positive_int, _seed, plural,
                      print_json)
@@ -43,6 +46,31 @@ def add_rollout_run_options(p, games: int) -> None:
                         "Backgammon rotates them; --no-quasi-random draws every roll (cubeless "
                         "and cubeful rollouts)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
+
+
+def add_store_options(p, what: str, later: str, scope: str, resume: str) -> None:
+    """``--store [PATH]`` and ``--resume RUN`` of a command whose runs the results store
+    keeps (``rollout``, ``table``)."""
+    p.add_argument("--store", nargs="?", const="", default=None, metavar="PATH",
+                   help=f"keep {what} in a results store (SQLite), block by block, so that it "
+                        f"can be resumed after Ctrl-C, kill -9 or a crash {later}; PATH "
+                        "default $FASTBG_STORE or ~/.local/share/fastbg/runs.sqlite" +
+                        (f". {scope}" if scope else ""))
+    p.add_argument("--resume", type=_positive_int, default=None, metavar="RUN",
+                   help=f"continue stored {resume}; `fastbg runs` lists the runs")
+
+
+def add_prune_options(p, scope: str = "") -> None:
+    """``--prune-se [K]`` and ``--min-games N`` of candidate-play rollouts (``moves
+    --rollout``, ``table openings``); ``scope`` opens their help ("with --rollout: ")."""
+    p.add_argument("--prune-se", type=_number_arg, nargs="?", const=3.0, default=None,
+                   metavar="K",
+                   help=f"{scope}after --min-games, and then after every 2 blocks of "
+                        "games, drop the plays more than K (default 3) standard errors of the "
+                        "paired difference behind the best; they keep the games they played")
+    p.add_argument("--min-games", type=_games, default=None, metavar="N",
+                   help="with --prune-se: play at least N games before pruning (rounded up "
+                        "to a block of 324 games; default 648)")
 
 
 def add_parsers(sub) -> None:
@@ -90,19 +118,18 @@ def add_parsers(sub) -> None:
                    help="with --cubeful: cube efficiency in [0, 1] for every decision "
                         "(default: GNU Backgammon's by position, 0 on the last roll)")
     _add_state_options(r)
-    r.add_argument("--store", nargs="?", const="", default=None, metavar="PATH",
-                   help="keep the run in a results store (SQLite), block by block, so that it "
-                        "can be resumed after Ctrl-C, kill -9 or a crash and extended later; "
-                        "PATH default $FASTBG_STORE or ~/.local/share/fastbg/runs.sqlite. "
-                        "Cubeless rollouts")
-    r.add_argument("--resume", type=_positive_int, default=None, metavar="RUN",
-                   help="continue stored run RUN from its first missing block (its own "
-                        "position and settings; the numbers equal those of one uninterrupted "
-                        "run); `fastbg runs` lists the runs")
+    add_store_options(r, "the run", "and extended later",
+                      "Cubeless rollouts", "run RUN from its first missing block (its own "
+                      "position and settings; the numbers equal those of one uninterrupted run)")
     r.add_argument("--extend", type=_games, default=None, metavar="N",
                    help="with --resume: add N games to the run (the same numbers as having "
                         "asked for the total at first)")
     r.add_argument("--json", action="store_true", help="machine-readable output")
+    r.add_argument("--plot", metavar="FILE", default=None,
+                   help="also draw the convergence of the estimate into FILE (.png, .svg or "
+                        ".pdf): the cubeless equity and its 95%% interval after each block "
+                        "of games (needs matplotlib: pip install 'fastbg[plot]'; a stored run "
+                        "again: fastbg runs show RUN --plot FILE)")
     r.set_defaults(rollout_parser=r)
 
 
@@ -165,14 +192,17 @@ def _format_table(res) -> str:
     return "\n".join(lines)
 
 
-def _with_progress(args, run):
-    """``run(progress=..., on_interrupt=...)`` under a tqdm progress bar on stderr unless
-    ``--no-progress``; Ctrl-C is acknowledged on stderr as soon as the run notices it."""
+@contextlib.contextmanager
+def progress_bar(args, total, per_row=None):
+    """A tqdm progress bar on stderr unless ``--no-progress``, counting games: yields
+    ``(update, on_interrupt, describe)`` for a run's ``progress``, ``on_interrupt`` (Ctrl-C
+    is acknowledged on stderr as soon as the run notices it) and a table's ``on_row(label,
+    j, n)`` (the bar shows the row; its total becomes ``n * per_row``)."""
     bar = None
     if not args.no_progress:  # tqdm shows nothing when stderr is not a terminal
         from tqdm import tqdm  # third-party, loaded only when a bar is drawn
 
-        bar = tqdm(total=args.games, unit="game", unit_scale=True, file=sys.stderr,
+        bar = tqdm(total=total, unit="game", unit_scale=True, file=sys.stderr,
                    disable=None, dynamic_ncols=True, leave=False)
 
     def interrupted(running: int) -> None:
@@ -182,11 +212,23 @@ def _with_progress(args, run):
                          "to finish, then reporting the games played\n")
         sys.stderr.flush()
 
+    def describe(label: str, j: int, n: int) -> None:
+        if bar is not None:
+            if per_row is not None and bar.total != n * per_row:
+                bar.total = n * per_row
+            bar.set_description_str(f"{label} ({j + 1}/{n})")
+
     try:
-        return run(progress=None if bar is None else bar.update, on_interrupt=interrupted)
+        yield (None if bar is None else bar.update), interrupted, describe
     finally:
         if bar is not None:
             bar.close()
+
+
+def _with_progress(args, run):
+    """``run(progress=..., on_interrupt=...)`` under a :func:`progress_bar` of ``args.games``."""
+    with progress_bar(args, args.games) as (update, interrupted, _):
+        return run(progress=update, on_interrupt=interrupted)
 
 
 def _run_rollout(pos, args, **options):
@@ -227,16 +269,28 @@ def _cmd_resume(args, parser_defaults) -> int:
     pos = req.pop("position")
     req.pop("games")
     dice = req.pop("dice")
+    blocks = []
     res = _with_progress(args, lambda **shown: rollout(
         pos, games, workers=args.workers, engine=args.engine, dice=tuple(dice) if dice else None,
-        store=store, run_id=run.id, **req, **shown))
-    return _report_rollout(res, args, store)
+        store=store, run_id=run.id, on_block=_collect(blocks), **req, **shown))
+    return _report_rollout(res, args, store, blocks)
 
 
-def _report_rollout(res, args, store=None) -> int:
+def _collect(blocks: list):
+    """An ``on_block`` that keeps each block's games, counts and sums (for ``--plot``)."""
+    return lambda k, n, counts, sums: blocks.append((n, counts, sums))
+
+
+def _report_rollout(res, args, store=None, blocks=()) -> int:
     if res.games == 0:
         print("interrupted before any game finished; nothing to report", file=sys.stderr)
         return EXIT_INTERRUPTED
+    if args.plot is not None:
+        if res.stored_games:           # the blocks read from the store were not handed over
+            blocks = store.blocks(res.run_id).values()
+        plot_convergence(convergence(blocks), args.plot,
+                         f"rollout of {res.position_id}" + (f" (run {res.run_id})"
+                                                           if res.run_id is not None else ""))
     if args.json:
         d = res.to_dict()
         if store is not None:
@@ -244,6 +298,8 @@ def _report_rollout(res, args, store=None) -> int:
         print_json(d, indent=2)
     else:
         print(_format_table(res))
+        if args.plot is not None:
+            print(f"  plot drawn into {args.plot}")
         if store is not None:
             print(f"  stored as run {res.run_id} in {store.path}"
                   + (f"; resume with: fastbg rollout --resume {res.run_id}"
@@ -253,6 +309,10 @@ def _report_rollout(res, args, store=None) -> int:
 
 
 def _cmd_rollout(args) -> int:
+    if args.plot is not None:
+        if args.cubeful:
+            raise ValueError("--plot draws cubeless rollouts for now: drop --cubeful or --plot")
+        check_plot_path(args.plot)    # a bad file name or no matplotlib: before any game
     if args.resume is not None:
         return _cmd_resume(args, vars(args.rollout_parser.parse_args([])))
     if args.extend is not None:
@@ -280,12 +340,13 @@ def _cmd_rollout(args) -> int:
     if args.until_se is not None and not 0 < args.until_se < float("inf"):
         raise ValueError(f"--until-se must be a positive, finite standard error, got {args.until_se:g}")
     store = _store(args) if args.store is not None else None
+    blocks = []
     res = _run_rollout(pos, args, dice=dice, opening=args.opening, vr=args.vr,
                        quasi_random=args.quasi_random is not False, until_se=args.until_se,
                        min_games=args.min_games, by_first_roll=args.by_first_roll,
                        truncate=args.truncate, truncate_bearoff=args.truncate_bearoff,
-                       store=store)
-    return _report_rollout(res, args, store)
+                       store=store, on_block=_collect(blocks))
+    return _report_rollout(res, args, store, blocks)
 
 
 def _cmd_cubeful_rollout(args) -> int:

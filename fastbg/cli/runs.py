@@ -9,9 +9,12 @@ from pathlib import Path
 import numpy as np
 
 from ..game import PROBABILITY_KEYS
+from ..research import convergence, plot_convergence, plot_table
+from ..research.plots import check_plot_path
 from ..rollouts.cubeless import outcome_statistics, vr_statistics
 from ..rollouts.store import ResultsStore, default_store_path
 from .common import _positive_int, plural, print_json
+from .research import resume_command, write_table_csv
 
 ACTIONS = ("list", "show", "export")
 
@@ -20,12 +23,15 @@ def add_parsers(sub) -> None:
     """The ``runs`` command."""
     p = sub.add_parser(
         "runs", help="list, show or export the runs of a results store",
-        description="The runs kept by `fastbg rollout --store`: `fastbg runs` lists them "
-                    "(id, what, progress, status, equity +- SE), `fastbg runs show RUN` "
-                    "shows one with its settings, `fastbg runs export RUN --csv|--json` "
-                    "writes its blocks (counts and sums, as stored). A run that was "
+        description="The runs kept by `fastbg rollout --store` and `fastbg table --store` (a "
+                    "table is a run, and each of its rows a run of its own): `fastbg runs` "
+                    "lists them (id, what, progress, status, equity +- SE, the table a row "
+                    "belongs to), `fastbg runs show RUN` shows one with its settings (a "
+                    "table with its rows), `fastbg runs export RUN --csv|--json` writes its "
+                    "blocks (counts and sums, as stored; a table: its rows). A run that was "
                     "interrupted or killed is listed with the games of its stored blocks; "
-                    "`fastbg rollout --resume RUN` continues it.")
+                    "`fastbg rollout --resume RUN` (a table: `fastbg table NAME --resume "
+                    "RUN`) continues it.")
     p.add_argument("action", nargs="?", choices=ACTIONS, default="list",
                    help="list (default), show or export")
     p.add_argument("run", nargs="?", type=_positive_int, default=None, metavar="RUN",
@@ -34,19 +40,38 @@ def add_parsers(sub) -> None:
                    help="the store (default $FASTBG_STORE or ~/.local/share/fastbg/runs.sqlite)")
     fmt = p.add_mutually_exclusive_group()
     fmt.add_argument("--json", action="store_true", help="machine-readable output")
-    fmt.add_argument("--csv", action="store_true", help="export: comma-separated block rows")
+    fmt.add_argument("--csv", action="store_true", help="export: comma-separated block rows "
+                     "(a table: its rows, as `fastbg table --csv` writes them)")
+    p.add_argument("--plot", metavar="FILE", default=None,
+                   help="show: also draw the run into FILE (.png, .svg or .pdf): a rollout's "
+                        "equity and 95%% interval against games played, after each block; "
+                        "a table's plot")
 
 
-def _estimate(run, blocks) -> dict:
-    """Games, equity and its SE from a run's stored blocks (its summary's if it has one)."""
+def _estimate(run, blocks, store) -> dict:
+    """Games, equity and its SE from a run's stored blocks: a rollout's estimate, the best
+    play of candidate plays, a table's headline (from its summary) and its rows done."""
+    if run.kind == "table":
+        return _table_estimate(run, store)
     if not blocks:
         return {"games": 0, "equity": None, "stderr": None}
+    n = sum(g for g, _, _ in blocks.values())
+    if run.kind == "plays":
+        try:
+            curves = convergence(blocks.values(), "plays",
+                                 run.settings.get("candidate_moves"))["curves"]
+        except ValueError:            # pruned on the way: the summary has its numbers
+            s = run.summary or {}
+            return {"games": n, "equity": s.get("equity"),
+                    "stderr": (s.get("stderr") or {}).get("equity"), "best": s.get("best")}
+        best = max(curves, key=lambda c: c["equity"][-1])
+        return {"games": n, "equity": best["equity"][-1], "stderr": best["stderr"][-1],
+                "best": best["label"]}
     counts = sum(c for _, c, _ in blocks.values())
     sums = None
     if all(f is not None for _, _, f in blocks.values()):
         sums = np.array([math.fsum(v) for v in zip(*(f.ravel() for _, _, f in blocks.values()))])
         sums = sums.reshape(next(iter(blocks.values()))[2].shape)
-    n = sum(g for g, _, _ in blocks.values())
     if counts.ndim == 2:                    # with a breakdown by first roll: row 0 the totals
         counts = counts[0]
         sums = None if sums is None else sums[0]
@@ -58,10 +83,33 @@ def _estimate(run, blocks) -> dict:
             **{k: est[k] for k in PROBABILITY_KEYS}}
 
 
+def _table_estimate(run, store) -> dict:
+    """A table's rows done (of how many) and its headline equity, if it has one."""
+    req = run.request
+    size = {"openings": lambda: len(req["rolls"]), "replies": lambda: len(req["rolls"]),
+            "race": lambda: len(req["pips"]) * len(req["leads"]) * req["positions"]}
+    if req.get("table") in size:
+        rows = store.rows(run.id)
+        done = sum(r.status == "done" for r in rows)
+        out = {"rows": done, "of_rows": size[req["table"]]()}
+    else:                                   # gammons: the table's own blocks
+        out = {"games": sum(g for g, _, _ in store.blocks(run.id).values())}
+    head = (run.summary or {}).get("summary", {})
+    out.update(equity=head.get("equity"), stderr=head.get("stderr"))
+    return out
+
+
 def _row(run, store) -> dict:
     d = run.to_dict()
-    d["estimate"] = _estimate(run, store.blocks(run.id))
+    d["estimate"] = _estimate(run, store.blocks(run.id), store)
     return d
+
+
+def _progress(r) -> str:
+    e = r["estimate"]
+    if "rows" in e:
+        return f"{e['rows']:>7,}/{e['of_rows']:<4,}rows"
+    return f"{e['games']:>7,}/{r['games']:<7,}"
 
 
 def _cmd_runs(args) -> int:
@@ -87,13 +135,13 @@ def _cmd_runs(args) -> int:
             print(f"{plural(len(rows), 'run')} in {store.path}")
             if rows:
                 print(f"  {'id':>4}  {'kind':<8} {'position':<16} {'games':>15}  "
-                      f"{'status':<11} {'equity':>8} {'s.e.':>7}  created")
+                      f"{'status':<11} {'equity':>8} {'s.e.':>7}  {'table':>5}  created")
             for r in rows:
                 e = r["estimate"]
                 eq = "" if e["equity"] is None else f"{e['equity']:+8.4f} {e['stderr']:7.4f}"
-                print(f"  {r['id']:>4}  {r['kind']:<8} {r['position']:<16} "
-                      f"{e['games']:>7,}/{r['games']:<7,}  {_status(r):<11} {eq:>16}  "
-                      f"{r['created']}")
+                print(f"  {r['id']:>4}  {r['kind']:<8} {r['position'][:16]:<16} "
+                      f"{_progress(r)}  {_status(r):<11} {eq:>16}  "
+                      f"{'' if r['parent'] is None else r['parent']:>5}  {r['created']}")
             return 0
         if args.run is None:
             raise ValueError(f"`fastbg runs {args.action}` needs a RUN id (`fastbg runs` "
@@ -101,26 +149,25 @@ def _cmd_runs(args) -> int:
         run = store.run(args.run)
         if args.action == "show":
             row = _row(run, store)
+            if args.plot is not None:
+                _plot(run, store, args.plot)
             if args.json:
                 print_json(row, indent=2)
                 return 0
-            e = row["estimate"]
-            print(f"run {run.id} in {store.path}: {run.kind} of {run.position}, "
-                  f"{_status(row)}")
-            print(f"  games {e['games']:,} of {run.games:,} in {plural(run.blocks, 'block')} "
-                  f"(of up to {run.block_size:,} games); seed {run.seed}; created "
-                  f"{run.created}, updated {run.updated}")
-            if e["equity"] is not None:
-                print(f"  cubeless equity {e['equity']:+.4f} (s.e. {e['stderr']:.4f}); "
-                      + ", ".join(f"{k} {e[k]:.4f}" for k in PROBABILITY_KEYS))
-            print("  settings:")
-            for k, v in run.settings.items():
-                print(f"    {k}: {v}")
-            if run.status != "done":
-                print(f"  resume with: fastbg rollout --resume {run.id}"
-                      + ("" if args.store is None else f" --store {args.store}"))
+            _show(run, row, store, args)
+            if args.plot is not None:
+                print(f"  plot drawn into {args.plot}")
             return 0
+        if args.plot is not None:
+            raise ValueError("--plot is for `fastbg runs show RUN`")
         # export
+        if run.kind == "table":
+            table = _table_summary(run)
+            if args.csv:
+                write_table_csv(table, sys.stdout)
+            else:
+                print_json({**_row(run, store), "table": table}, indent=2)
+            return 0
         blocks = store.blocks(run.id)
         if args.csv:
             w = csv.writer(sys.stdout, lineterminator="\n")
@@ -138,6 +185,69 @@ def _cmd_runs(args) -> int:
                          for k, (g, c, f) in blocks.items()]
         print_json(out, indent=2)
         return 0
+
+
+def _resume_hint(run, store, args) -> str:
+    """The command that continues ``run`` (a table's row: its table)."""
+    if run.parent is not None:
+        run = store.run(run.parent)
+    if run.kind == "table":
+        return resume_command(run.request.get("table"), run.id, args.store)
+    return f"fastbg rollout --resume {run.id}" + (f" --store {args.store}" if args.store else "")
+
+
+def _show(run, row, store, args) -> None:
+    e = row["estimate"]
+    what = (f"{run.request.get('table')} table ({run.position})" if run.kind == "table"
+            else f"{run.kind} of {run.position}")
+    print(f"run {run.id} in {store.path}: {what}, {_status(row)}"
+          + ("" if run.parent is None else f"; a row of table run {run.parent}"))
+    if run.kind == "table":
+        rows = store.rows(run.id)
+        done = f"{e['rows']:,} of {e['of_rows']:,} rows done" if "rows" in e else \
+            f"games {e['games']:,} of {run.games:,}"
+        print(f"  {done}; {run.games:,} games a row; seed {run.seed}; created {run.created}, "
+              f"updated {run.updated}")
+        head = (run.summary or {}).get("summary", {})
+        if "meaning" in head:
+            print(f"  {head['meaning']}: {head['equity']:+.4f} (s.e. {head['stderr']:.4f})")
+        for r in rows:
+            print(f"    row run {r.id}: {r.kind} of {r.position}, {r.games_done:,} of "
+                  f"{r.games:,} games, {_status(r.to_dict())}")
+    else:
+        print(f"  games {e['games']:,} of {run.games:,} in {plural(run.blocks, 'block')} "
+              f"(of up to {run.block_size:,} games); seed {run.seed}; created "
+              f"{run.created}, updated {run.updated}")
+        if e["equity"] is not None and run.kind == "plays":
+            print(f"  best play {e['best']}: cubeless equity {e['equity']:+.4f} (s.e. "
+                  f"{e['stderr']:.4f})")
+        elif e["equity"] is not None:
+            print(f"  cubeless equity {e['equity']:+.4f} (s.e. {e['stderr']:.4f}); "
+                  + ", ".join(f"{k} {e[k]:.4f}" for k in PROBABILITY_KEYS))
+    print("  settings:")
+    for k, v in run.settings.items():
+        print(f"    {k}: {v}")
+    if run.status != "done":
+        print(f"  resume with: {_resume_hint(run, store, args)}")
+
+
+def _table_summary(run) -> dict:
+    """A stored table's result (what it wrote when it finished or was stopped)."""
+    if not (run.summary or {}).get("rows"):
+        raise ValueError(f"table run {run.id} has no finished row stored yet: `fastbg table "
+                         f"{run.request.get('table')} --resume {run.id}` computes it")
+    return run.summary
+
+
+def _plot(run, store, path) -> None:
+    """``fastbg runs show RUN --plot FILE``: a table's plot, or a rollout's convergence."""
+    check_plot_path(path)
+    if run.kind == "table":
+        plot_table(_table_summary(run), path)
+        return
+    curve = convergence(store.blocks(run.id).values(), run.kind,
+                        run.settings.get("candidate_moves") if run.kind == "plays" else None)
+    plot_convergence(curve, path, f"run {run.id}: {run.kind} of {run.position}")
 
 
 #: A cubeless block's six outcome counts and, with variance reduction or truncation, its

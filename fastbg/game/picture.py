@@ -15,7 +15,7 @@ import numpy as np
 
 from .matchstate import MatchState
 
-__all__ = ["board_figure", "save_board", "PICTURE_FORMATS"]
+__all__ = ["board_figure", "save_board", "PICTURE_FORMATS", "pyplot"]
 
 #: File formats of :func:`save_board`.
 PICTURE_FORMATS = ("svg", "png")
@@ -26,13 +26,15 @@ _POINT_A, _POINT_B = "#b5651d", "#e8c27a"
 _FELT, _FRAME = "#2e7d4f", "#5b3a1e"
 
 
-def _pyplot():
+def pyplot(what: str = "board pictures"):
+    """``matplotlib.pyplot`` on the Agg backend (files, no window), imported on first use;
+    ImportError saying that ``what`` needs matplotlib, and how to install it, without it."""
     try:
         import matplotlib
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
-        raise ImportError("board pictures need matplotlib: pip install 'fastbg[plot]'") from None
+        raise ImportError(f"{what} need matplotlib: pip install 'fastbg[plot]'") from None
     return plt
 
 
@@ -69,7 +71,7 @@ def board_figure(position, *, state=None, dice=None):
     ImportError
         Without matplotlib.
     """
-    plt = _pyplot()
+    plt = pyplot()
     from matplotlib.patches import Circle, Polygon, Rectangle
 
     state = MatchState() if state is None else state
@@ -194,5 +196,5 @@ def save_board(position, path, *, state=None, dice=None, fmt: str | None = None)
     except OSError as exc:
         raise ValueError(f"cannot write the picture {path}: {exc.strerror or exc}") from None
     finally:
-        _pyplot().close(fig)
+        pyplot().close(fig)
     return path

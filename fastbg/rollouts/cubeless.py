@@ -20,7 +20,7 @@ from .blocks import (block_size_for, block_size_of, check_games, check_policy_en
                      resolve_workers, run_blocks,
                      stratified_rolls)
 from .settings import rollout_settings
-from .store import ResultsStore
+from .store import open_run
 
 __all__ = ["rollout", "RolloutResult", "POLICIES", "DEFAULT_POLICY", "DEFAULT_VR", "INDICATORS6",
            "resolve_vr", "check_flag",
@@ -428,6 +428,8 @@ def rollout(
     on_interrupt: Callable[[int], None] | None = None,
     store=None,
     run_id: int | None = None,
+    table_run: int | None = None,
+    on_block: Callable[[int, int, np.ndarray, np.ndarray | None], None] | None = None,
 ) -> RolloutResult:
     """Roll a position out: play ``games`` games to the end and count the results.
 
@@ -513,6 +515,14 @@ def rollout(
         ``games``, which may be more (extend); its stored blocks are used and the run plays
         from the first missing one, so the result equals that of one uninterrupted run of
         ``games`` games.
+    table_run : int, optional
+        With ``store``: a new run is stored as a row of this table run
+        (:mod:`fastbg.research`).
+    on_block : callable, optional
+        ``on_block(k, games, counts, sums)``, called as each block is merged, in block order
+        (not for blocks read from the store): block ``k``'s games, its integer counts
+        (shape (6,), or (22, 6) with ``by_first_roll``) and its float sums (None for a plain
+        rollout); for a convergence plot (:func:`fastbg.research.convergence`).
 
     Returns
     -------
@@ -564,6 +574,8 @@ def rollout(
         raise ValueError(f"opening must be True, False or None, got {opening!r}")
     if progress is not None and not callable(progress):
         raise ValueError(f"progress must be a callable taking a number of games, got {progress!r}")
+    if on_block is not None and not callable(on_block):
+        raise ValueError(f"on_block must be a callable taking (k, games, counts, sums), got {on_block!r}")
     if opening and dice is not None:
         raise ValueError("choose either a fixed first roll (dice) or the opening roll, not both")
     vr = resolve_vr(vr, policy)
@@ -656,7 +668,12 @@ def rollout(
                    quasi_random=bool(quasi_random), until_se=until_se, min_games=min_games,
                    by_first_roll=bool(by_first_roll), truncate=truncate or None,
                    truncate_bearoff=bool(truncate_bearoff))
-    st, run_id, done, on_block = _open_run(store, run_id, request, settings, block_size)
+    stored = open_run(store, run_id, "rollout", request, settings, block_size, parent=table_run)
+    done = None if stored is None else stored.done
+    if on_block is not None and stored is not None:
+        on_block = _both(stored.on_block, on_block)
+    elif stored is not None:
+        on_block = stored.on_block
 
     t0 = time.perf_counter()
     run = run_blocks(
@@ -714,71 +731,25 @@ def rollout(
         settings=settings,
         by_first_roll=breakdown,
         truncated=int(run.games - int(np.asarray(counts).sum())),
-        run_id=run_id,
+        run_id=None if stored is None else stored.run_id,
         stored_games=0 if not done else
         sum(block_size_of(k, int(games), block_size) for k in done),
     )
-    if st is not None:
-        st.finish_run(run_id, "interrupted" if run.interrupted else "done",
-                      _summary(result))
-        st.unlock(run_id)
-        if st is not store:          # opened here from a path: closed here
-            st.close()
+    if stored is not None:
+        stored.finish(run.interrupted, _summary(result))
     return result
 
 
-#: Settings a resumed run may change: they do not change its numbers.
-_FREE_SETTINGS = ("games", "engine")
+def _both(f, g):
+    """One block callback that calls ``f`` (the store's, first: a block is kept before
+    anyone is told of it), then ``g``."""
+    def both(*args):
+        f(*args)
+        g(*args)
+    return both
 
 
 def _summary(res: RolloutResult) -> dict:
     """What a store keeps of a finished run's result (``fastbg runs`` lists it)."""
     return {"games": res.games, **{k: getattr(res, k) for k in (*PROBABILITY_KEYS, "equity")},
             "stderr": dict(res.stderr), "interrupted": res.interrupted}
-
-
-def _open_run(store, run_id, request, settings, block_size):
-    """The store, run id, stored blocks and block writer of a stored rollout (all None
-    without a store); a resumed run is checked against the request first."""
-    if store is None:
-        if run_id is not None:
-            raise ValueError("run_id is for a stored run: give its store too")
-        return None, None, None, None
-    st = store if isinstance(store, ResultsStore) else ResultsStore(store)
-    games = request["games"]
-    if run_id is None:
-        run_id = st.create_run("rollout", request["position"], request, settings)
-        st.lock(run_id)
-        done = {}
-    else:
-        old = st.run(run_id)
-        st.lock(run_id)
-        if old.kind != "rollout":
-            raise ValueError(f"run {run_id} is a {old.kind}, not a rollout")
-        for key in sorted(set(old.request) | set(request)):
-            if key != "games" and old.request.get(key) != request.get(key):
-                raise ValueError(f"run {run_id} was stored with {key} {old.request.get(key)!r}, "
-                                 f"not {request.get(key)!r}: a resumed run keeps its settings")
-        for key in sorted(set(old.settings) | set(settings)):
-            if key not in _FREE_SETTINGS and old.settings.get(key) != settings.get(key):
-                raise ValueError(f"run {run_id} was stored with {key} "
-                                 f"{old.settings.get(key)!r}, now {settings.get(key)!r}: its "
-                                 "numbers could not be continued")
-        if games < old.games:
-            raise ValueError(f"run {run_id} asked for {old.games:,} games; a resumed run may "
-                             f"ask for more (extend), not fewer ({games:,})")
-        if games > old.games and request.get("until_se") is not None:
-            raise ValueError(f"run {run_id} has a stop rule (until_se "
-                             f"{request['until_se']:g}): more games would stop where it "
-                             "stopped; start a run with a smaller until_se instead")
-        st.resume_run(run_id, games, settings)
-        done = {}
-        for k, (n, c, f) in st.blocks(run_id).items():
-            if n != block_size_of(k, games, block_size):
-                break
-            done[k] = (c, f)
-
-    def on_block(k, n, c, f):
-        st.add_block(run_id, k, n, c, f)
-
-    return st, run_id, done, on_block

@@ -27,9 +27,10 @@ from ..reference.board import outcome
 from .cubeless import (DEFAULT_POLICY, INDICATORS6, VR_PREFILTER, _check_seed,
                        check_flag, resolve_vr, vr_statistics)
 from .settings import rollout_settings
+from .store import open_run
 
 __all__ = ["rank_plays", "rollout_plays", "RankedPlay", "PlaysRolloutResult", "DEFAULT_WITHIN",
-           "DEFAULT_MAX_PLAYS"]
+           "DEFAULT_MAX_PLAYS", "check_plays_options"]
 
 #: Candidates by default: the plays within this much equity of the best at 0 ply ...
 DEFAULT_WITHIN = 0.10
@@ -180,6 +181,10 @@ class PlaysRolloutResult:
     seconds : float
     interrupted : bool
     workers : int
+    run_id : int or None
+        With a ``store``: the run's id in it.
+    stored_games : int
+        Games per play read from the store rather than played now.
     """
 
     position_id: str
@@ -191,14 +196,54 @@ class PlaysRolloutResult:
     seconds: float = 0.0
     interrupted: bool = False
     workers: int = 1
+    run_id: int | None = None
+    stored_games: int = 0
 
     def to_dict(self) -> dict:
         """JSON-ready: ``position_id``, ``dice``, ``plays``, ``games``, ``seed``,
-        ``seconds``, ``interrupted``, ``workers``, ``settings``."""
-        return {"position_id": self.position_id, "dice": list(self.dice),
-                "plays": [dict(p) for p in self.plays], "games": self.games, "seed": self.seed,
-                "seconds": self.seconds, "interrupted": self.interrupted,
-                "workers": self.workers, "settings": dict(self.settings)}
+        ``seconds``, ``interrupted``, ``workers``, ``settings`` (and ``run_id`` and
+        ``stored_games`` of a stored run)."""
+        d = {"position_id": self.position_id, "dice": list(self.dice),
+             "plays": [dict(p) for p in self.plays], "games": self.games, "seed": self.seed,
+             "seconds": self.seconds, "interrupted": self.interrupted,
+             "workers": self.workers, "settings": dict(self.settings)}
+        if self.run_id is not None:
+            d.update(run_id=self.run_id, stored_games=self.stored_games)
+        return d
+
+
+def check_plays_options(games, policy: str, engine: str, *, vr=None, quasi_random=True,
+                        top=None, ply=0, within=DEFAULT_WITHIN, max_plays=DEFAULT_MAX_PLAYS,
+                        prune_se=None, min_games=None) -> tuple:
+    """The options of :func:`rollout_plays` checked (ValueError naming the first bad one),
+    before anything is played or stored: ``(games, vr, quasi_random, prune_se, min_games)``
+    normalised (``vr`` None resolved for the policy)."""
+    games = check_games(games)
+    check_policy_engine(policy, engine)
+    vr = resolve_vr(vr, policy)
+    quasi_random = check_flag("quasi_random", quasi_random)
+    if ply not in (0, 1):
+        raise ValueError(f"ply must be 0 or 1, got {ply!r}")
+    if top is not None and (isinstance(top, bool) or not isinstance(top, (int, np.integer))
+                            or top < 1):
+        raise ValueError(f"top must be a positive integer, got {top!r}")
+    if isinstance(max_plays, bool) or not isinstance(max_plays, (int, np.integer)) or max_plays < 1:
+        raise ValueError(f"max_plays must be a positive integer, got {max_plays!r}")
+    if isinstance(within, bool) or not isinstance(within, (int, float, np.floating)) \
+            or not within >= 0:
+        raise ValueError(f"within must be a non-negative equity, got {within!r}")
+    if prune_se is not None:
+        if isinstance(prune_se, bool) or not isinstance(prune_se, (int, float, np.floating)) \
+                or not 0 < prune_se < float("inf"):
+            raise ValueError(f"prune_se must be a positive, finite number of standard errors, "
+                             f"got {prune_se!r}")
+        if min_games is not None:
+            min_games = check_games(min_games)
+            if min_games > games:
+                raise ValueError(f"min_games ({min_games:,}) is more than the games asked for ({games:,})")
+    elif min_games is not None:
+        raise ValueError("min_games is for pruning: give prune_se too")
+    return games, vr, quasi_random, prune_se, min_games
 
 
 def _candidates(ranked, top, plays, position, dice, engine, within, max_plays):
@@ -215,8 +260,6 @@ def _candidates(ranked, top, plays, position, dice, engine, within, max_plays):
             chosen.append(by_board[key])
         return chosen
     if top is not None:
-        if isinstance(top, bool) or not isinstance(top, (int, np.integer)) or top < 1:
-            raise ValueError(f"top must be a positive integer, got {top!r}")
         return ranked[:int(top)]
     best = ranked[0].equity
     return [r for r in ranked if r.equity >= best - within][:max_plays]
@@ -242,6 +285,9 @@ def rollout_plays(
     min_games: int | None = None,
     progress: Callable[[int], None] | None = None,
     on_interrupt: Callable[[int], None] | None = None,
+    store=None,
+    run_id: int | None = None,
+    table_run: int | None = None,
 ) -> PlaysRolloutResult:
     """Roll out the candidate plays of a roll with common random numbers.
 
@@ -281,6 +327,13 @@ def rollout_plays(
         :data:`PLAYS_BLOCK_SIZE` games; default :data:`PRUNE_STAGE` blocks, 648 games).
     progress, on_interrupt : callable, optional
         As :func:`fastbg.rollout`; ``progress`` counts games per candidate.
+    store, run_id, table_run : optional
+        As :func:`fastbg.rollout`: keep the run in a results store block by block (each
+        block's counts and sums of every candidate still played), continue stored run
+        ``run_id`` (same position, roll and settings; ``games`` may grow), or store a new
+        run as a row of table run ``table_run``. Where pruning dropped plays is decided
+        again from the stored blocks, so a resumed run ends with the numbers of one
+        uninterrupted run.
 
     Returns
     -------
@@ -305,15 +358,14 @@ def rollout_plays(
     if pos.game_over:
         raise ValueError("the game is over in this position: a side has borne off all 15 checkers")
     dice = _dice(dice, rolled)
-    games = check_games(games)
-    check_policy_engine(policy, engine)
-    vr = resolve_vr(vr, policy)
-    quasi_random = check_flag("quasi_random", quasi_random)
-    if isinstance(max_plays, bool) or not isinstance(max_plays, (int, np.integer)) or max_plays < 1:
-        raise ValueError(f"max_plays must be a positive integer, got {max_plays!r}")
-    if not within >= 0:
-        raise ValueError(f"within must be a non-negative equity, got {within!r}")
+    games, vr, quasi_random, prune_se, min_games = check_plays_options(
+        games, policy, engine, vr=vr, quasi_random=quasi_random, top=top, ply=ply,
+        within=within, max_plays=max_plays, prune_se=prune_se, min_games=min_games)
     entropy = _check_seed(seed)
+    request = dict(position=pos.to_position_id(), games=games, dice=list(dice), seed=entropy,
+                   policy=policy, top=top, plays=None if plays is None else list(plays),
+                   ply=ply, within=within, max_plays=max_plays, vr=vr,
+                   quasi_random=quasi_random, prune_se=prune_se, min_games=min_games)
     ranked = rank_plays(pos, dice, ply=ply, engine=engine)
     if not ranked:
         raise ValueError(f"{dice[0]}-{dice[1]} has no legal play here: nothing to compare")
@@ -325,17 +377,6 @@ def rollout_plays(
     eng = get_engine(engine)
     yardstick = eng.evaluator.EvalPolicy() if vr else None
     starts = [np.ascontiguousarray(c.board[::-1]) for c in cands]
-    if prune_se is not None:
-        if isinstance(prune_se, bool) or not isinstance(prune_se, (int, float, np.floating)) \
-                or not 0 < prune_se < float("inf"):
-            raise ValueError(f"prune_se must be a positive, finite number of standard errors, "
-                             f"got {prune_se!r}")
-        if min_games is not None:
-            min_games = check_games(min_games)
-            if min_games > games:
-                raise ValueError(f"min_games ({min_games:,}) is more than the games asked for ({games:,})")
-    elif min_games is not None:
-        raise ValueError("min_games is for pruning: give prune_se too")
     active = list(range(C))     # the candidates the blocks play (pruning shrinks it)
     offset = [0]                # the first block of the stage being run
 
@@ -379,30 +420,8 @@ def rollout_plays(
         cross = np.array([[(e[a] * e[b]).sum() for b in range(m)] for a in range(m)])
         return counts, np.concatenate([s.ravel(), ss.ravel(), cross.ravel()])
 
-    t0 = time.perf_counter()
-    stages = []                 # (candidates, games, counts, sums) of each stage
-    interrupted = False
     nblocks = n_blocks(games, block_size)
     first_stop = PRUNE_STAGE if min_games is None else max(1, -(-min_games // block_size))
-    while offset[0] < nblocks and not interrupted:
-        if prune_se is None:
-            stop = nblocks
-        else:
-            stop = min(nblocks, first_stop if offset[0] == 0 else offset[0] + PRUNE_STAGE)
-        stage_games = min(games, stop * block_size) - offset[0] * block_size
-        run = run_blocks(pos.board, stage_games, entropy, engine=engine, policy=policy,
-                         workers=min(nworkers, stop - offset[0]), progress=progress,
-                         block_size=block_size, block=block, counts_shape=(len(active), 6),
-                         on_interrupt=on_interrupt)
-        interrupted = run.interrupted
-        if run.games:
-            stages.append((list(active), run.games, run.counts, run.sums))
-        offset[0] = stop
-        if prune_se is not None and run.games and offset[0] < nblocks and len(active) > 1:
-            active[:] = _survivors(stages, float(prune_se))
-    seconds = time.perf_counter() - t0
-    n = sum(st[1] for st in stages)
-    out = _staged_statistics(cands, stages, C) if n else []
     settings = rollout_settings(
         policy=policy, seed=entropy, games=games, block_size=block_size, vr=bool(vr),
         vr_prefilter=VR_PREFILTER if vr else None, first_roll="rolled", engine=engine,
@@ -414,13 +433,66 @@ def rollout_plays(
                                          else "")
                     if top is not None
                     else f"within {within:g} of the best, at most {max_plays}"),
-        common_random_numbers=True,
+        common_random_numbers=True, candidate_moves=[c.move for c in cands],
         prune=None if prune_se is None else {"prune_se": float(prune_se),
                                              "min_games": min(games, first_stop * block_size),
                                              "stage_games": PRUNE_STAGE * block_size})
-    return PlaysRolloutResult(position_id=pos.to_position_id(), dice=tuple(dice), plays=out,
-                              games=n, seed=entropy, settings=settings, seconds=seconds,
-                              interrupted=interrupted, workers=nworkers)
+    stored = open_run(store, run_id, "plays", request, settings, block_size, parent=table_run)
+    done = {} if stored is None else stored.done
+
+    t0 = time.perf_counter()
+    stages = []                 # (candidates, games, counts, sums) of each stage
+    interrupted = False
+    stored_games = 0
+    noticed = []                # Ctrl-C in a stage's last blocks ends that stage whole
+
+    def interrupt(running: int) -> None:
+        noticed.append(running)
+        if on_interrupt is not None:
+            on_interrupt(running)
+    while offset[0] < nblocks and not interrupted:
+        first = offset[0]
+        if prune_se is None:
+            stop = nblocks
+        else:
+            stop = min(nblocks, first_stop if first == 0 else first + PRUNE_STAGE)
+        stage_games = min(games, stop * block_size) - first * block_size
+        # the stage's stored blocks, numbered from the stage's first block as its blocks are
+        stage_done = {}
+        for k in range(first, stop):
+            if k not in done:
+                break
+            stage_done[k - first] = done[k]
+            stored_games += min(block_size, games - k * block_size)
+        run = run_blocks(pos.board, stage_games, entropy, engine=engine, policy=policy,
+                         workers=max(1, min(nworkers, stop - first - len(stage_done))),
+                         progress=progress, block_size=block_size, block=block,
+                         counts_shape=(len(active), 6), on_interrupt=interrupt,
+                         done=stage_done,
+                         on_block=None if stored is None else
+                         (lambda k, n, c, f, first=first: stored.on_block(k + first, n, c, f)))
+        interrupted = run.interrupted or bool(noticed and stop < nblocks)
+        if run.games:
+            stages.append((list(active), run.games, run.counts, run.sums))
+        offset[0] = stop
+        if prune_se is not None and run.games and offset[0] < nblocks and len(active) > 1:
+            active[:] = _survivors(stages, float(prune_se))
+    seconds = time.perf_counter() - t0
+    n = sum(st[1] for st in stages)
+    out = _staged_statistics(cands, stages, C) if n else []
+    result = PlaysRolloutResult(position_id=pos.to_position_id(), dice=tuple(dice), plays=out,
+                                games=n, seed=entropy, settings=settings, seconds=seconds,
+                                interrupted=interrupted, workers=nworkers,
+                                run_id=None if stored is None else stored.run_id,
+                                stored_games=stored_games)
+    if stored is not None:
+        best = out[0] if out else None
+        stored.finish(interrupted, {
+            "games": n, "interrupted": interrupted, "best": best and best["move"],
+            "equity": best and best["equity"], "stderr": best and {"equity": best["stderr"]["equity"]},
+            "plays": [{k: p[k] for k in ("move", "equity", "diff", "diff_stderr", "p_best")}
+                      | {"se": p["stderr"]["equity"], "games": p["games"]} for p in out]})
+    return result
 
 
 def _statistics(cands, sums, n, C) -> list[dict]:

@@ -11,7 +11,7 @@ writes; SQLite's write-ahead log keeps every committed block through ``kill -9``
 The file is SQLite (the standard library's :mod:`sqlite3`, WAL mode). Tables: ``meta``
 (``format = fastbg-results-store``, ``version``), ``runs`` (id, kind, position, request and
 settings as JSON, seed as decimal text (seeds are 128-bit), games, block size, status,
-timestamps, summary) and ``blocks``
+timestamps, summary, and the parent table of a table's row) and ``blocks``
 (run, block index, games, counts and sums as JSON). Floats are written with ``repr``, which
 reads back bit for bit.
 """
@@ -27,10 +27,16 @@ from pathlib import Path
 
 import numpy as np
 
-__all__ = ["ResultsStore", "StoredRun", "default_store_path", "STORE_FORMAT", "STORE_VERSION"]
+from .blocks import block_size_of
+
+__all__ = ["ResultsStore", "StoredRun", "OpenRun", "open_run", "default_store_path",
+           "STORE_FORMAT", "STORE_VERSION"]
 
 STORE_FORMAT = "fastbg-results-store"
-STORE_VERSION = 1
+#: 2 added ``runs.parent``: the table a run is a row of (:mod:`fastbg.research`). A version-1
+#: file is upgraded in place when opened (the column is added, empty); older fastbg versions
+#: then refuse it as newer.
+STORE_VERSION = 2
 
 _SCHEMA = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -46,7 +52,8 @@ CREATE TABLE runs (
     status TEXT NOT NULL,
     created TEXT NOT NULL,
     updated TEXT NOT NULL,
-    summary TEXT
+    summary TEXT,
+    parent INTEGER REFERENCES runs(id)
 );
 CREATE TABLE blocks (
     run INTEGER NOT NULL REFERENCES runs(id),
@@ -62,7 +69,7 @@ CREATE TABLE blocks (
 
 #: A run's row with the number of its stored blocks and their games (StoredRun's fields).
 _RUNS_QUERY = ("SELECT r.id, r.kind, r.position, r.request, r.settings, r.seed, r.games, "
-               "r.block_size, r.status, r.created, r.updated, r.summary, COUNT(b.k), "
+               "r.block_size, r.status, r.created, r.updated, r.summary, r.parent, COUNT(b.k), "
                "COALESCE(SUM(b.games), 0) FROM runs r LEFT JOIN blocks b ON b.run = r.id "
                "{where} GROUP BY r.id ORDER BY r.id")
 
@@ -98,7 +105,9 @@ class StoredRun:
     id : int
         The run's number in its store.
     kind : str
-        ``"rollout"`` (cubeless).
+        ``"rollout"`` (cubeless), ``"plays"`` (candidate plays rolled out side by side,
+        :func:`fastbg.rollouts.plays.rollout_plays`) or ``"table"`` (an equity table of
+        :mod:`fastbg.research`, whose rows are runs of their own).
     position : str
         The position rolled out (Position ID, or XGID with the roll).
     request : dict
@@ -113,6 +122,8 @@ class StoredRun:
         UTC timestamps (ISO 8601).
     summary : dict or None
         The final estimates of a finished or interrupted run.
+    parent : int or None
+        The table run this run is a row of (None for a run of its own).
     blocks : int
         Blocks stored.
     games_done : int
@@ -131,6 +142,7 @@ class StoredRun:
     created: str
     updated: str
     summary: dict | None
+    parent: int | None
     blocks: int
     games_done: int
 
@@ -202,9 +214,15 @@ class ResultsStore:
         if rows.get("format") != STORE_FORMAT:
             raise ValueError(f"{self.path} is an SQLite database but not a fastbg results "
                              "store (no fastbg format record); give another --store")
-        if int(rows.get("version", "0")) > STORE_VERSION:
+        version = int(rows.get("version", "0"))
+        if version > STORE_VERSION:
             raise ValueError(f"{self.path} is a results store of a newer fastbg (version "
                              f"{rows['version']}; this one reads {STORE_VERSION})")
+        if version < 2:
+            with self._tx():
+                self.db.execute("ALTER TABLE runs ADD COLUMN parent INTEGER REFERENCES runs(id)")
+                self.db.execute("UPDATE meta SET value = ? WHERE key = 'version'",
+                                (str(STORE_VERSION),))
 
     @contextlib.contextmanager
     def _tx(self):
@@ -256,16 +274,18 @@ class ResultsStore:
         self.close()
 
     # ------------------------------------------------------------------ writing
-    def create_run(self, kind: str, position: str, request: dict, settings: dict) -> int:
-        """A new run (status ``running``, no blocks); returns its id."""
+    def create_run(self, kind: str, position: str, request: dict, settings: dict,
+                   parent: int | None = None) -> int:
+        """A new run (status ``running``, no blocks), a row of table run ``parent`` if
+        given; returns its id."""
         now = _now()
         with self._tx():
             cur = self.db.execute(
                 "INSERT INTO runs (kind, position, request, settings, seed, games, block_size,"
-                " status, created, updated) VALUES (?, ?, ?, ?, ?, ?, ?, 'running', ?, ?)",
+                " status, created, updated, parent) VALUES (?, ?, ?, ?, ?, ?, ?, 'running', ?, ?, ?)",
                 (kind, position, json.dumps(request), json.dumps(settings),
                  str(int(settings["seed"])), int(settings["games"]), int(settings["block_size"]),
-                 now, now))
+                 now, now, None if parent is None else int(parent)))
         return int(cur.lastrowid)
 
     def add_block(self, run: int, k: int, games: int, counts, sums=None) -> None:
@@ -314,14 +334,22 @@ class ResultsStore:
         rows = self.db.execute(_RUNS_QUERY.format(where="")).fetchall()
         return [self._stored(r) for r in rows]
 
+    def rows(self, table: int) -> list[StoredRun]:
+        """The runs that are rows of table run ``table``, oldest first (a table creates
+        its rows in row order, so this is row order)."""
+        rows = self.db.execute(_RUNS_QUERY.format(where="WHERE r.parent = ?"),
+                               (int(table),)).fetchall()
+        return [self._stored(r) for r in rows]
+
     @staticmethod
     def _stored(row) -> StoredRun:
-        (i, kind, pos, req, st, seed, games, bs, status, created, updated, summary,
+        (i, kind, pos, req, st, seed, games, bs, status, created, updated, summary, parent,
          nb, ng) = row
         return StoredRun(id=int(i), kind=kind, position=pos, request=json.loads(req),
                          settings=json.loads(st), seed=int(seed), games=int(games),
                          block_size=int(bs), status=status, created=created, updated=updated,
                          summary=None if summary is None else json.loads(summary),
+                         parent=None if parent is None else int(parent),
                          blocks=int(nb), games_done=int(ng))
 
     def blocks(self, run: int) -> dict:
@@ -336,3 +364,114 @@ class ResultsStore:
                            None if sums is None else np.asarray(json.loads(sums),
                                                                 dtype=np.float64))
         return out
+
+
+#: Settings a resumed run may change: they do not change its numbers.
+_FREE_SETTINGS = ("games", "engine")
+
+
+@dataclass
+class OpenRun:
+    """A stored run being played (:func:`open_run`).
+
+    Attributes
+    ----------
+    store : ResultsStore
+    run_id : int
+    done : dict
+        Its stored blocks, ``{k: (counts, sums)}`` for ``k = 0, 1, ...`` (the ``done`` of
+        :func:`fastbg.rollouts.blocks.run_blocks`).
+    owned : bool
+        The store was opened here from a path, and is closed by :meth:`finish`.
+    """
+
+    store: ResultsStore
+    run_id: int
+    done: dict
+    owned: bool
+
+    def on_block(self, k: int, games: int, counts, sums) -> None:
+        """Store block ``k`` (the ``on_block`` of :func:`~fastbg.rollouts.blocks.run_blocks`)."""
+        self.store.add_block(self.run_id, k, games, counts, sums)
+
+    def finish(self, interrupted: bool, summary: dict) -> None:
+        """Record the end of the run and release it (and close a store opened here)."""
+        self.store.finish_run(self.run_id, "interrupted" if interrupted else "done", summary)
+        self.store.unlock(self.run_id)
+        if self.owned:
+            self.store.close()
+
+
+def open_run(store, run_id, kind: str, request: dict, settings: dict, block_size: int,
+             parent: int | None = None) -> OpenRun | None:
+    """Start a stored run, or continue one: what the rollout functions share.
+
+    Parameters
+    ----------
+    store : ResultsStore, str, Path or None
+        None: the run is not stored (then ``run_id`` must be None too); returns None.
+    run_id : int or None
+        None: a new run of ``kind`` (a row of table run ``parent`` if given); else the
+        stored run to continue, which must be of ``kind`` with the same ``request`` and
+        ``settings``, except ``games``, which may grow (extend), and the engine.
+    kind : str
+        ``"rollout"``, ``"plays"``, ...
+    request : dict
+        The arguments that determine the numbers (with ``position`` and ``games``).
+    settings : dict
+        :func:`fastbg.rollouts.settings.rollout_settings` of the run.
+    block_size : int
+        Games per block.
+    parent : int, optional
+        The table run a new run is a row of.
+
+    Returns
+    -------
+    OpenRun or None
+        The run, locked for this process, with its stored blocks of the present length.
+
+    Raises
+    ------
+    ValueError
+        No such run, a run of another kind or with other settings, fewer games than it
+        asked for, more games for a run with a stop rule, a run locked by another process;
+        nothing in the store is changed then.
+    """
+    if store is None:
+        if run_id is not None or parent is not None:
+            raise ValueError(f"{'run_id' if run_id is not None else 'table_run'} is for a "
+                             "stored run: give its store too")
+        return None
+    st = store if isinstance(store, ResultsStore) else ResultsStore(store)
+    games = request["games"]
+    if run_id is None:
+        run_id = st.create_run(kind, request["position"], request, settings, parent=parent)
+        st.lock(run_id)
+        return OpenRun(st, run_id, {}, st is not store)
+    old = st.run(run_id)
+    st.lock(run_id)
+    if old.kind != kind:
+        raise ValueError(f"run {run_id} is a {old.kind}, not a {kind}")
+    for key in sorted(set(old.request) | set(request)):
+        if key != "games" and old.request.get(key) != request.get(key):
+            raise ValueError(f"run {run_id} was stored with {key} {old.request.get(key)!r}, "
+                             f"not {request.get(key)!r}: a resumed run keeps its settings")
+    for key in sorted(set(old.settings) | set(settings)):
+        if key not in _FREE_SETTINGS and old.settings.get(key) != settings.get(key):
+            raise ValueError(f"run {run_id} was stored with {key} "
+                             f"{old.settings.get(key)!r}, now {settings.get(key)!r}: its "
+                             "numbers could not be continued")
+    if games < old.games:
+        raise ValueError(f"run {run_id} asked for {old.games:,} games; a resumed run may "
+                         f"ask for more (extend), not fewer ({games:,})")
+    if games > old.games and request.get("until_se") is not None:
+        raise ValueError(f"run {run_id} has a stop rule (until_se "
+                         f"{request['until_se']:g}): more games would stop where it "
+                         "stopped; start a run with a smaller until_se instead")
+    st.resume_run(run_id, games, settings)
+    done = {}
+    for k, (n, c, f) in st.blocks(run_id).items():
+        if n != block_size_of(k, games, block_size):
+            break
+        done[k] = (c, f)
+    return OpenRun(st, run_id, done, st is not store)
