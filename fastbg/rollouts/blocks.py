@@ -11,20 +11,23 @@ from __future__ import annotations
 import os
 import signal
 import threading
+import uuid
+from collections import OrderedDict
 from fractions import Fraction
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Callable
 
 import numpy as np
 
+from .. import __version__
 from ..engine import ENGINES, get_engine
 from ..reference.policies import POLICIES
 from ..reference.dice import bounded
 
 __all__ = ["MAX_GAMES", "check_games", "BLOCK_SIZE", "SLOW_POLICY_BLOCK_SIZES", "block_size_for",
            "block_bit_generator", "block_sizes", "block_size_of", "n_blocks", "run_blocks",
-           "BlockRun", "stratified_rolls", "OPENING_OUTCOMES"]
+           "BlockRun", "BlockRecipe", "play_block", "stratified_rolls", "OPENING_OUTCOMES"]
 
 #: The most games one run may ask for: a trillion, about 200 days at 60,000 games/s on two
 #: cores (a count beyond it is a typo, not a plan; split such work into runs).
@@ -196,6 +199,116 @@ def resolve_workers(workers) -> int:
     return int(workers)
 
 
+#: Block functions built from recipes in this process (:meth:`BlockRecipe.cached`), newest
+#: last: a worker keeps the evaluator of the runs it serves instead of loading it per block.
+_BUILT: OrderedDict = OrderedDict()
+_BUILT_LOCK = threading.Lock()
+_BUILT_MAX = 8
+
+
+@dataclass(frozen=True, eq=False)
+class BlockRecipe:
+    """How to make a run's block function in any process: ``factory(**kwargs)``.
+
+    A distributed run (:mod:`fastbg.rollouts.cluster`) sends each worker the recipe, not
+    the function: the function holds the evaluator's networks (megabytes, and compiled
+    objects that cannot be pickled), which the worker builds itself, once per run.
+
+    Attributes
+    ----------
+    factory : callable
+        A module-level function (pickled by reference, so the worker needs the same fastbg)
+        returning ``block(k, games_in_block, bit_generator)`` as :func:`run_blocks` takes it.
+    kwargs : dict
+        Its arguments: plain values and numpy arrays only, everything the block's numbers
+        depend on, so a block is a pure function of (recipe, k).
+    token : str
+        Names the run's recipe in the workers' cache (a fresh one for every recipe).
+    version : str
+        The fastbg version that wrote the recipe; a worker with another refuses it.
+    """
+
+    factory: Callable[..., Callable]
+    kwargs: dict
+    token: str = field(default_factory=lambda: uuid.uuid4().hex)
+    version: str = __version__
+
+    def make(self) -> Callable:
+        """A new block function."""
+        return self.factory(**self.kwargs)
+
+    def cached(self) -> Callable:
+        """The block function of this recipe, built once per process (a worker's cache)."""
+        if self.version != __version__:
+            raise RuntimeError(f"this worker runs fastbg {__version__}, the run is fastbg "
+                               f"{self.version}'s: every machine of a cluster needs the same "
+                               "fastbg")
+        with _BUILT_LOCK:
+            fn = _BUILT.get(self.token)
+            if fn is None:
+                fn = _BUILT[self.token] = self.make()
+                while len(_BUILT) > _BUILT_MAX:
+                    _BUILT.popitem(last=False)
+            else:
+                _BUILT.move_to_end(self.token)
+        return fn
+
+
+def _engine_block(*, engine: str, policy: str, board: np.ndarray, dice, opening: bool) -> Callable:
+    """The engine's own ``rollout_block`` (cubeless counts): :func:`run_blocks`' default."""
+    eng = get_engine(engine)
+
+    def block(k, n, bitgen):
+        return eng.rollout_block(board, n, bitgen, eng.make_policy(policy), dice=dice,
+                                 opening=opening)
+    block.keeps_partial = True   # a cut pure-Python block hands over its finished games
+    return block
+
+
+def play_block(block: Callable, k: int, games: int, entropy: int):
+    """Block ``k`` of ``games`` games of a run with root seed ``entropy``:
+    ``(k, counts, sums)`` (int64 counts, float64 sums or None), wherever it runs."""
+    c = block(k, games, block_bit_generator(entropy, k))
+    if isinstance(c, tuple):
+        return k, np.asarray(c[0], dtype=np.int64), np.asarray(c[1], dtype=np.float64)
+    return k, np.asarray(c, dtype=np.int64), None
+
+
+class _Threads:
+    """Blocks on threads of this process (the compiled core releases the GIL): what
+    :func:`run_blocks` needs of an executor; :class:`fastbg.rollouts.cluster.DaskBlocks` is
+    the other one."""
+
+    def __init__(self, play: Callable[[int], tuple], workers: int):
+        self.play = play
+        self.workers = workers
+        self.pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="fastbg")
+
+    def in_flight(self) -> int:
+        """Blocks to keep submitted (running and queued)."""
+        return 2 * self.workers
+
+    def submit(self, k: int):
+        return self.pool.submit(self.play, k)
+
+    def wait(self, pending: set, timeout: float):
+        """``(finished, pending)`` after at most ``timeout`` seconds."""
+        return wait(pending, timeout=timeout, return_when=FIRST_COMPLETED)
+
+    def drop_queued(self, pending: set) -> set:
+        """Cancel the blocks not started; return the ones that will still report."""
+        return {fut for fut in pending if not fut.cancel()}
+
+    def running(self, pending: set) -> int:
+        return sum(1 for fut in pending if not fut.done())
+
+    def result(self, fut):
+        return fut.result()
+
+    def close(self) -> None:
+        self.pool.shutdown(wait=True, cancel_futures=True)
+
+
 @dataclass
 class BlockRun:
     """What a run of blocks produced.
@@ -239,11 +352,13 @@ def run_blocks(
     until: Callable[[np.ndarray, np.ndarray | None, int], bool] | None = None,
     done: dict | None = None,
     on_block: Callable[[int, int, np.ndarray, np.ndarray | None], None] | None = None,
+    cluster=None,
 ) -> BlockRun:
-    """Play ``games`` games from ``board`` in blocks, on ``workers`` threads.
+    """Play ``games`` games from ``board`` in blocks, on ``workers`` threads or a Dask cluster.
 
     The compiled engine releases the GIL inside a block, so threads run blocks in
-    parallel; the pure-Python engine gives the same numbers, only slower.
+    parallel; the pure-Python engine gives the same numbers, only slower. On a cluster
+    each block is a task, and its results are merged here, in block order, as on threads.
 
     Parameters
     ----------
@@ -265,13 +380,15 @@ def run_blocks(
         Called with the number of games of each block as it finishes.
     block_size : int
         Games per block.
-    block : callable, optional
+    block : callable or BlockRecipe, optional
         ``block(k, games_in_block, bit_generator) -> counts`` (or ``(counts, sums)``, ``sums``
         an array of float sums merged exactly: variance reduction): plays block ``k`` instead
         of the engine's ``rollout_block`` (for example cubeful games,
         :mod:`fastbg.rollouts.cubeful`); ``engine``, ``policy``, ``dice`` and ``opening`` are then
         unused except that ``engine="python"`` still runs in the calling thread. Its
-        counts are integers of shape ``counts_shape``, merged by addition.
+        counts are integers of shape ``counts_shape``, merged by addition. On a cluster, a
+        :class:`BlockRecipe` (the workers build the function once per run) or a function
+        that cloudpickle can send.
     counts_shape : tuple of int
         Shape of a block's counts (``(6,)`` for the engine's outcome classes).
     on_interrupt : callable, optional
@@ -291,6 +408,10 @@ def run_blocks(
     on_block : callable, optional
         ``on_block(k, games, counts, sums)``, called in the calling thread as each block is
         merged, in block order (the results store writes it), not for ``done`` blocks.
+    cluster : fastbg.rollouts.cluster.DaskCluster, optional
+        Play the blocks as tasks of this Dask cluster instead of threads (``workers`` is
+        then unused): the same numbers. A worker lost in a run costs only the blocks it was
+        playing, which the scheduler gives to another worker.
 
     Returns
     -------
@@ -300,9 +421,11 @@ def run_blocks(
     -----
     On ``KeyboardInterrupt`` no new block starts, blocks already running are
     allowed to finish, and the finished ones are returned with
-    ``interrupted=True``.
+    ``interrupted=True``. (On a cluster, where this process cannot see which queued blocks
+    a worker has started, as many of the earliest blocks as it has threads are waited for
+    and the rest dropped.)
     """
-    eng = get_engine(engine)
+    get_engine(engine)   # a missing compiled core is an error here, not in a worker
     nblocks = n_blocks(games, block_size)
     board = np.ascontiguousarray(board, dtype=np.int8)
     counts = np.zeros(counts_shape, dtype=np.int64)
@@ -310,16 +433,14 @@ def run_blocks(
     sums_shape = None
     done_games = 0
 
+    if block is None:
+        block = BlockRecipe(_engine_block, dict(engine=engine, policy=policy, board=board,
+                                                dice=dice, opening=opening))
+    # threads share one block function; a cluster's workers build their own from the recipe
+    fn = block.make() if isinstance(block, BlockRecipe) and cluster is None else block
+
     def run_one(k: int):
-        if block is not None:
-            c = block(k, block_size_of(k, games, block_size), block_bit_generator(entropy, k))
-        else:
-            pol = eng.make_policy(policy)
-            c = eng.rollout_block(board, block_size_of(k, games, block_size),
-                                  block_bit_generator(entropy, k), pol, dice=dice, opening=opening)
-        if isinstance(c, tuple):
-            return k, np.asarray(c[0], dtype=np.int64), np.asarray(c[1], dtype=np.float64)
-        return k, np.asarray(c, dtype=np.int64), None
+        return play_block(fn, k, block_size_of(k, games, block_size), entropy)
 
     def add_sums(f: np.ndarray | None) -> None:
         nonlocal exact, sums_shape
@@ -377,7 +498,7 @@ def run_blocks(
     # for whole blocks: it runs in the calling thread (same numbers either way).
     # Compiled blocks run in worker threads even for workers=1, so that the calling
     # thread stays free to notice Ctrl-C at once.
-    if engine == "python":
+    if engine == "python" and cluster is None:
         try:
             for k in range(first, nblocks):
                 absorb(*run_one(k))
@@ -388,7 +509,7 @@ def run_blocks(
             # a pure-Python block cut short hands over the games it finished
             part = getattr(exc, "partial_counts", None)
             if part is not None and part.shape == counts.shape and (
-                    block is None or getattr(block, "keeps_partial", False)):
+                    getattr(fn, "keeps_partial", False)):
                 counts[:] += part
                 add_sums(getattr(exc, "partial_sums", None))
                 done_games += int(part.sum())
@@ -398,7 +519,8 @@ def run_blocks(
     # updates of `absorb`; the loop then stops submitting and drains what runs.
     stop = threading.Event()
     previous = _on_sigint(lambda signum, frame: stop.set())
-    pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="fastbg")
+    ex = (_Threads(run_one, workers) if cluster is None else
+          cluster.blocks(block, entropy, games, block_size))
     pending = set()
     next_k = first
     told = False  # on_interrupt called
@@ -407,36 +529,34 @@ def run_blocks(
         while next_k < nblocks or pending:
             if enough.is_set():
                 stop.set()
-            while not stop.is_set() and next_k < nblocks and len(pending) < 2 * workers:
-                pending.add(pool.submit(run_one, next_k))
+            while not stop.is_set() and next_k < nblocks and len(pending) < ex.in_flight():
+                pending.add(ex.submit(next_k))
                 next_k += 1
             if stop.is_set():
                 # queued blocks that have not started are dropped at once; only the
                 # running ones are waited for
-                pending = {fut for fut in pending if not fut.cancel()}
+                pending = ex.drop_queued(pending)
                 if on_interrupt is not None and not told and not enough.is_set():
                     told = True
-                    on_interrupt(sum(1 for fut in pending if not fut.done()))
-            finished, pending = wait(pending, timeout=0.1, return_when=FIRST_COMPLETED)
+                    on_interrupt(ex.running(pending))
+            finished, pending = ex.wait(pending, 0.1)
             for fut in finished:          # cancelled ones left `pending` above
-                absorb(*fut.result())
+                absorb(*ex.result(fut))
             if stop.is_set() and not pending:
                 break
     except KeyboardInterrupt:  # raised by a progress callback
         stop.set()
-        for fut in pending:
-            fut.cancel()
+        pending = ex.drop_queued(pending)
         if on_interrupt is not None and not told:
-            on_interrupt(sum(1 for fut in pending if not fut.cancelled() and not fut.done()))
+            on_interrupt(ex.running(pending))
         # Blocks already running cannot be stopped inside compiled code (a block
         # takes under a second with pubeval or nn, longer with nn-1ply); let them
         # finish and keep what they played.
         for fut in pending:
-            if not fut.cancelled():
-                absorb(*fut.result())
+            absorb(*ex.result(fut))
     finally:
         _restore_sigint(previous)
-        pool.shutdown(wait=True, cancel_futures=True)
+        ex.close()
     # (a block that finished after a gap would stay in `ready`, dropped: the result is always
     # a prefix of blocks; workers start blocks in order, so after Ctrl-C there is no gap)
     interrupted = stop.is_set() and done_games < games

@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass, field
+from types import SimpleNamespace
 from typing import Callable
 
 import numpy as np
@@ -29,8 +30,9 @@ from ..game.position import START_BOARD, Position
 from ..reference.evaluator import EvalPolicy as _ReferenceEvaluator
 from ..reference.policies import make_policy as _reference_make_policy
 from . import reference_cubeful as _reference_cubeful
-from .blocks import (block_size_for, check_games, check_policy_engine, n_blocks, resolve_workers,
-                     run_blocks, stratified_rolls)
+from .blocks import (BlockRecipe, block_size_for, check_games, check_policy_engine, n_blocks,
+                     resolve_workers, run_blocks, stratified_rolls)
+from .cluster import connect
 from .cubeless import VR_PREFILTER, check_flag, resolve_vr
 from .settings import rollout_settings
 
@@ -134,6 +136,9 @@ class CubefulRolloutResult:
         and the cube statistics are those of the games as played.
     settings : dict
         Everything that determines the numbers (:func:`cubeful_settings`).
+    dask : str or None
+        The Dask scheduler's address when the blocks ran on a cluster (``workers`` is then
+        its threads).
     """
 
     equity: float
@@ -163,6 +168,7 @@ class CubefulRolloutResult:
     interrupted: bool = False
     vr: bool = False
     settings: dict = field(default_factory=dict)
+    dask: str | None = None
 
     @property
     def games_per_second(self) -> float:
@@ -170,9 +176,11 @@ class CubefulRolloutResult:
         return self.games / self.seconds if self.seconds > 0 else float("inf")
 
     def to_dict(self) -> dict:
-        """JSON-ready dict: the attributes (``counts`` as nested lists) and
-        ``games_per_second``."""
+        """JSON-ready dict: the attributes (``counts`` as nested lists; ``dask`` only for a
+        run on a cluster) and ``games_per_second``."""
         d = {k: getattr(self, k) for k in self.__dataclass_fields__}
+        if self.dask is None:
+            del d["dask"]
         d["counts"] = self.counts.tolist()
         d["outcomes"] = dict(self.outcomes)
         d["score"] = list(self.score)
@@ -295,6 +303,44 @@ def vr_options(su: _Setup) -> dict:
     """The keyword arguments of the engines' ``cubeful_block`` that turn variance reduction
     on (empty without it)."""
     return dict(yardstick=su.evaluator, prefilter=VR_PREFILTER) if su.vr else {}
+
+
+def block_parts(su: _Setup, engine: str) -> dict:
+    """The plain parts of a cubeful run's setup that its blocks need (the keyword arguments
+    of :func:`block_setup`: a :class:`~fastbg.rollouts.blocks.BlockRecipe` sends them to
+    a cluster's workers)."""
+    return dict(engine=engine, board=su.board, opts=su.opts, vr=su.vr,
+                quasi_random=su.quasi_random, entropy=su.entropy, block_size=su.block_size,
+                opening=su.opening)
+
+
+def block_setup(*, engine: str, **parts) -> SimpleNamespace:
+    """What the blocks of a cubeful run use, built where they are played: ``parts``
+    (:func:`block_parts`) with the engine's game loop ``cub``, ``make_policy`` and the
+    cube decisions' ``evaluator``; :func:`qrolls` and :func:`vr_options` take it as a setup."""
+    cub, make_policy, Evaluator = _modules(engine)
+    # the shipped evaluator, read-only: shared by all blocks and threads
+    return SimpleNamespace(cub=cub, make_policy=make_policy, evaluator=Evaluator(), **parts)
+
+
+def _cubeful_block(*, policy: str, cell_values: np.ndarray, **parts):
+    """The block function of :func:`cubeful_rollout` (a recipe's factory)."""
+    su = block_setup(**parts)
+
+    def block(k, n, bitgen):
+        # One checker policy per block: nn-1ply keeps a workspace per instance.
+        q = qrolls(su, k, n)
+        if not su.vr:
+            return su.cub.cubeful_block(su.board, n, bitgen, su.make_policy(policy),
+                                        su.evaluator, qrolls=q, **su.opts)
+        cells = np.empty(n, dtype=np.int64)
+        luck = np.empty(n, dtype=np.float64)
+        counts = su.cub.cubeful_block(su.board, n, bitgen, su.make_policy(policy), su.evaluator,
+                                      cells=cells, luck=luck, qrolls=q, **su.opts,
+                                      **vr_options(su))
+        adj = cell_values[cells] - luck
+        return counts, np.array([math.fsum(adj), math.fsum(adj * adj)])
+    return block
 
 
 def mean_and_se(s: float, ss: float, n: int) -> tuple[float, float]:
@@ -428,6 +474,25 @@ def _setup(position, games, seed, workers, policy, engine, state, x, jacoby, ope
                   table=table, tables=tables, vr=vr, quasi_random=quasi_random)
 
 
+def run_setup_blocks(su: _Setup, dask, workers, **options):
+    """:func:`~fastbg.rollouts.blocks.run_blocks` of a cubeful run (``options`` its
+    arguments), on ``su``'s threads or on the Dask cluster ``dask`` (:func:`fastbg.rollouts.
+    cluster.connect` with ``workers``); returns the run, its seconds (a local cluster's
+    start-up not counted), the threads that played and the scheduler's address (or None)."""
+    cl = connect(dask, workers, blocks=n_blocks(int(su.games), su.block_size))
+    try:
+        t0 = time.perf_counter()
+        run = run_blocks(su.board, int(su.games), su.entropy, workers=su.nworkers,
+                         block_size=su.block_size, cluster=cl, **options)
+        seconds = time.perf_counter() - t0
+        if cl is None:
+            return run, seconds, su.nworkers, None
+        return run, seconds, cl.threads() or su.nworkers, cl.address
+    finally:
+        if cl is not None:
+            cl.close()
+
+
 def cubeful_settings(su: _Setup, policy: str, engine: str, **extra) -> dict:
     """The settings of a cubeful run (:func:`cubeful_rollout`, cube rollouts):
     :func:`fastbg.rollouts.settings.rollout_settings` with the cube, match and rules of
@@ -463,6 +528,7 @@ def cubeful_rollout(
     met=None,
     vr: bool | None = None,
     quasi_random: bool = True,
+    dask=None,
 ) -> CubefulRolloutResult:
     """Roll a position out with the cube in play, for its cubeful equity (money or match).
 
@@ -524,6 +590,9 @@ def cubeful_rollout(
         Quasi-random dice, as :func:`fastbg.rollout`: the first two random rolls of the
         games (the opening roll's 30 outcomes first, from the start) stratified by game
         index.
+    dask : bool or str or distributed.Client, optional
+        Play the blocks on a Dask cluster, as :func:`fastbg.rollout` (``True``: a local
+        cluster of ``workers`` processes); the same numbers.
 
     Returns
     -------
@@ -538,7 +607,8 @@ def cubeful_rollout(
         engine, a bad seed, worker count or ``x``, Jacoby in match play, or a score
         beyond the table.
     ImportError
-        For ``engine="cython"`` when the core is not built.
+        For ``engine="cython"`` when the core is not built; with ``dask`` when
+        dask.distributed is not installed.
 
     Notes
     -----
@@ -566,7 +636,7 @@ def cubeful_rollout(
     ``k`` draws its dice from ``PCG64DXSM(SeedSequence(seed, spawn_key=(k,)))``. Blocks
     return integer counts of (result class, final cube) and the merge is integer
     addition, so the same fastbg version, seed and options give the same numbers for
-    any ``workers`` and either engine.
+    any ``workers``, either engine, and on a Dask cluster.
     """
     su = _setup(position, games, seed, workers, policy, engine, state, x, jacoby, opening,
                 progress, met, vr, quasi_random)
@@ -574,26 +644,11 @@ def cubeful_rollout(
     cell_values = (result_points(state.cube, state.cube_owner, su.jac) / state.cube
                    if state.is_money else match_cells(su.tables[0])).ravel()
 
-    def block(k, n, bitgen):
-        # One checker policy per block: nn-1ply keeps a workspace per instance.
-        q = qrolls(su, k, n)
-        if not su.vr:
-            return su.cub.cubeful_block(su.board, n, bitgen, su.make_policy(policy),
-                                        su.evaluator, qrolls=q, **su.opts)
-        cells = np.empty(n, dtype=np.int64)
-        luck = np.empty(n, dtype=np.float64)
-        counts = su.cub.cubeful_block(su.board, n, bitgen, su.make_policy(policy), su.evaluator,
-                                      cells=cells, luck=luck, qrolls=q, **su.opts,
-                                      **vr_options(su))
-        adj = cell_values[cells] - luck
-        return counts, np.array([math.fsum(adj), math.fsum(adj * adj)])
-
-    t0 = time.perf_counter()
-    run = run_blocks(su.board, int(su.games), su.entropy, engine=engine, workers=su.nworkers,
-                     progress=progress, block_size=su.block_size, block=block,
-                     on_interrupt=on_interrupt,
-                     counts_shape=(len(RESULT_CLASSES), N_CUBE_VALUES))
-    seconds = time.perf_counter() - t0
+    block = BlockRecipe(_cubeful_block, dict(block_parts(su, engine), policy=policy,
+                                             cell_values=cell_values))
+    run, seconds, workers, address = run_setup_blocks(
+        su, dask, workers, engine=engine, progress=progress, block=block,
+        on_interrupt=on_interrupt, counts_shape=(len(RESULT_CLASSES), N_CUBE_VALUES))
     st = cubeful_statistics(run.counts, state.cube, state.cube_owner, su.jac)
     extra = {}
     if su.vr:
@@ -613,7 +668,7 @@ def cubeful_rollout(
         seed=su.entropy, seconds=seconds, outcomes=st["outcomes"], doubled=st["doubled"],
         passed=st["passed"], mean_cube=st["mean_cube"], engine=engine, policy=policy, x=su.x,
         cube=int(state.cube), cube_owner=state.cube_owner, max_cube=su.max_cube, jacoby=su.jac,
-        opening=su.opening, workers=su.nworkers, interrupted=run.interrupted, vr=su.vr,
-        settings=cubeful_settings(su, policy, engine),
+        opening=su.opening, workers=workers, interrupted=run.interrupted, vr=su.vr,
+        settings=cubeful_settings(su, policy, engine), dask=address,
         **extra,
     )

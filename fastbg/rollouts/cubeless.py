@@ -16,9 +16,9 @@ from ..reference import evaluator as _ref_evaluator
 from ..reference import luck as _luck
 from ..reference.board import START_BOARD
 from ..reference.policies import POLICIES as _ENGINE_POLICIES
-from .blocks import (block_size_for, block_size_of, check_games, check_policy_engine, n_blocks,
-                     resolve_workers, run_blocks,
-                     stratified_rolls)
+from .blocks import (BlockRecipe, block_size_for, block_size_of, check_games, check_policy_engine,
+                     n_blocks, resolve_workers, run_blocks, stratified_rolls)
+from .cluster import connect
 from .settings import rollout_settings
 from .store import open_run
 
@@ -286,6 +286,9 @@ class RolloutResult:
     stored_games : int
         Games of a resumed run read from its store rather than played now (``seconds``
         and ``games_per_second`` are those of the games played now).
+    dask : str or None
+        The Dask scheduler's address when the blocks ran on a cluster (``workers`` is
+        then its threads).
     """
 
     win: float
@@ -313,6 +316,7 @@ class RolloutResult:
     truncated: int = 0
     run_id: int | None = None
     stored_games: int = 0
+    dask: str | None = None
 
     @property
     def lose(self) -> float:
@@ -363,7 +367,8 @@ class RolloutResult:
         ``games``, ``seed``, ``engine``, ``policy``, ``seconds``,
         ``games_per_second``, ``position_id``, ``dice``, ``opening``, ``workers``,
         ``counts``, ``interrupted``, ``vr``, ``truncated`` and ``settings`` (and ``by_first_roll`` when
-        asked for)."""
+        asked for; ``run_id`` and ``stored_games`` for a stored run; ``dask``, the scheduler's
+        address, for a run on a cluster)."""
         d = {k: getattr(self, k) for k in PROBABILITY_KEYS}
         d["equity"] = self.equity
         d["stderr"] = dict(self.stderr)
@@ -387,6 +392,8 @@ class RolloutResult:
         if self.run_id is not None:
             d["run_id"] = self.run_id
             d["stored_games"] = self.stored_games
+        if self.dask is not None:
+            d["dask"] = self.dask
         if self.by_first_roll is not None:
             d["by_first_roll"] = [dict(r) for r in self.by_first_roll]
         rule = self.settings.get("stop_rule")
@@ -405,6 +412,55 @@ def _check_seed(seed) -> int:
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
         raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
     return int(seed)
+
+
+def _cubeless_block(*, engine: str, policy: str, board: np.ndarray, dice, opening: bool,
+                    quasi_random: bool, entropy: int, block_size: int, by_first_roll: bool,
+                    vr: bool, truncate: int, truncate_bearoff: bool):
+    """The block function of :func:`rollout` (a :class:`~fastbg.rollouts.blocks.BlockRecipe`'s
+    factory: built where the blocks are played, by the threads or by each cluster worker)."""
+    eng = get_engine(engine)
+    # the games' results come as sums of floats (luck-adjusted or scored when stopped)
+    scored = vr or truncate > 0 or truncate_bearoff
+    yardstick = eng.evaluator.EvalPolicy() if scored else None  # read-only: shared by the threads
+    stops = dict(vr=vr, truncate=truncate, bearoff2=truncate_bearoff)
+    op = opening
+    keys, labels = _first_roll_keys(op)
+    nkeys = len(labels)
+
+    def block(k, n, bitgen):
+        q = stratified_rolls(entropy, k * block_size, n, op) if quasi_random else None
+        pol = eng.make_policy(policy)
+        if not by_first_roll:
+            if scored:
+                return eng.rollout_block_vr(board, n, bitgen, pol, yardstick, dice=dice,
+                                            opening=op, prefilter=VR_PREFILTER, qrolls=q,
+                                            **stops)
+            return eng.rollout_block(board, n, bitgen, pol, dice=dice, opening=op, qrolls=q)
+        key = keys[q[:, 0]]
+        counts = np.zeros((1 + nkeys, 6), dtype=np.int64)
+        if scored:
+            per_game = np.empty((n, 6))
+            c, sums = eng.rollout_block_vr(board, n, bitgen, pol, yardstick, opening=op,
+                                           prefilter=VR_PREFILTER, qrolls=q, per_game=per_game,
+                                           **stops)
+        else:
+            cls = np.empty(n, dtype=np.int8)
+            c = eng.rollout_block(board, n, bitgen, pol, opening=op, qrolls=q, classes=cls)
+            per_game = INDICATORS6[cls]
+            sums = np.array([per_game.sum(axis=0), (per_game * per_game).sum(axis=0)])
+        counts[0] = c
+        fs = np.zeros((1 + nkeys, 2, 6))
+        fs[0] = sums
+        for j in range(nkeys):          # per first roll: games (column 0) and sums
+            rows = per_game[key == j]
+            counts[1 + j, 0] = len(rows)
+            fs[1 + j, 0] = rows.sum(axis=0)
+            fs[1 + j, 1] = (rows * rows).sum(axis=0)
+        return counts, fs
+
+    block.keeps_partial = True   # a cut pure-Python block hands over its finished games
+    return block
 
 
 def rollout(
@@ -430,6 +486,7 @@ def rollout(
     run_id: int | None = None,
     table_run: int | None = None,
     on_block: Callable[[int, int, np.ndarray, np.ndarray | None], None] | None = None,
+    dask=None,
 ) -> RolloutResult:
     """Roll a position out: play ``games`` games to the end and count the results.
 
@@ -445,7 +502,8 @@ def rollout(
     workers : int, optional
         Threads (the compiled engine releases the GIL). ``None`` means one per
         CPU; never more than the number of blocks; the pure-Python engine always
-        runs in the calling thread. The numbers do not depend on it.
+        runs in the calling thread. The numbers do not depend on it. With ``dask=True``:
+        the local cluster's worker processes.
     policy : {"nn", "pubeval", "random", "nn-1ply", "nn1"}
         How both sides choose their plays: the shipped evaluator at 0 ply (default;
         :mod:`fastbg.nn`: a contact net and a race net by position class, the bear-off
@@ -523,6 +581,13 @@ def rollout(
         (not for blocks read from the store): block ``k``'s games, its integer counts
         (shape (6,), or (22, 6) with ``by_first_roll``) and its float sums (None for a plain
         rollout); for a convergence plot (:func:`fastbg.research.convergence`).
+    dask : bool or str or distributed.Client, optional
+        Play the blocks on a Dask cluster (:mod:`fastbg.rollouts.cluster`; needs the
+        ``[dask]`` extra): ``True`` starts a ``LocalCluster`` of ``workers`` worker
+        processes (one thread each) for the run, a scheduler address
+        (``"tcp://HOST:PORT"``) uses that cluster, a ``distributed.Client`` its cluster.
+        The same numbers as threads; a worker lost in the run costs only its blocks, which
+        are played again. ``seconds`` does not count starting a local cluster.
 
     Returns
     -------
@@ -536,7 +601,8 @@ def rollout(
         For a bad position, a game already over, ``games < 1``, bad dice,
         an unknown policy or engine, a bad seed or worker count.
     ImportError
-        For ``engine="cython"`` when the compiled core is not built.
+        For ``engine="cython"`` when the compiled core is not built; with ``dask`` when
+        dask.distributed is not installed.
 
     Notes
     -----
@@ -545,7 +611,8 @@ def rollout(
     block ``k`` draws its dice from
     ``PCG64DXSM(SeedSequence(seed, spawn_key=(k,)))`` (the stratified first two rolls of
     quasi-random dice from ``SeedSequence(seed, spawn_key=(QR_KEY, group))``). The same fastbg version,
-    seed and options give the same numbers for any ``workers`` and either engine.
+    seed and options give the same numbers for any ``workers``, either engine, and on a Dask
+    cluster of any size (blocks are merged in block order).
     If the run is interrupted (Ctrl-C), the result covers the blocks that
     finished and has ``interrupted=True``. With ``vr`` the float sums of the blocks are
     added exactly (as fractions), so they too do not depend on ``workers``.
@@ -585,10 +652,6 @@ def rollout(
     scored = vr or truncate > 0 or truncate_bearoff
 
     quasi_random = check_flag("quasi_random", quasi_random)
-    eng = get_engine(engine)
-    yardstick = eng.evaluator.EvalPolicy() if scored else None  # read-only: shared by the threads
-    stops = dict(vr=vr, truncate=truncate, bearoff2=truncate_bearoff)
-    board = pos.board
     op = bool(opening)
 
     if by_first_roll:
@@ -600,39 +663,11 @@ def rollout(
                              "is nothing to break down")
     keys, labels = _first_roll_keys(op)
     nkeys = len(labels)
-
-    def block(k, n, bitgen):
-        q = stratified_rolls(entropy, k * block_size, n, op) if quasi_random else None
-        pol = eng.make_policy(policy)
-        if not by_first_roll:
-            if scored:
-                return eng.rollout_block_vr(board, n, bitgen, pol, yardstick, dice=dice,
-                                            opening=op, prefilter=VR_PREFILTER, qrolls=q,
-                                            **stops)
-            return eng.rollout_block(board, n, bitgen, pol, dice=dice, opening=op, qrolls=q)
-        key = keys[q[:, 0]]
-        counts = np.zeros((1 + nkeys, 6), dtype=np.int64)
-        if scored:
-            per_game = np.empty((n, 6))
-            c, sums = eng.rollout_block_vr(board, n, bitgen, pol, yardstick, opening=op,
-                                           prefilter=VR_PREFILTER, qrolls=q, per_game=per_game,
-                                           **stops)
-        else:
-            cls = np.empty(n, dtype=np.int8)
-            c = eng.rollout_block(board, n, bitgen, pol, opening=op, qrolls=q, classes=cls)
-            per_game = INDICATORS6[cls]
-            sums = np.array([per_game.sum(axis=0), (per_game * per_game).sum(axis=0)])
-        counts[0] = c
-        fs = np.zeros((1 + nkeys, 2, 6))
-        fs[0] = sums
-        for j in range(nkeys):          # per first roll: games (column 0) and sums
-            rows = per_game[key == j]
-            counts[1 + j, 0] = len(rows)
-            fs[1 + j, 0] = rows.sum(axis=0)
-            fs[1 + j, 1] = (rows * rows).sum(axis=0)
-        return counts, fs
-
-    block.keeps_partial = True   # a cut pure-Python block hands over its finished games
+    block = BlockRecipe(_cubeless_block, dict(
+        engine=engine, policy=policy, board=np.ascontiguousarray(pos.board, dtype=np.int8),
+        dice=dice, opening=op, quasi_random=quasi_random, entropy=entropy,
+        block_size=block_size, by_first_roll=bool(by_first_roll), vr=vr, truncate=truncate,
+        truncate_bearoff=truncate_bearoff))
 
     until = None
     if until_se is not None:
@@ -668,21 +703,32 @@ def rollout(
                    quasi_random=bool(quasi_random), until_se=until_se, min_games=min_games,
                    by_first_roll=bool(by_first_roll), truncate=truncate or None,
                    truncate_bearoff=bool(truncate_bearoff))
-    stored = open_run(store, run_id, "rollout", request, settings, block_size, parent=table_run)
-    done = None if stored is None else stored.done
-    if on_block is not None and stored is not None:
-        on_block = _both(stored.on_block, on_block)
-    elif stored is not None:
-        on_block = stored.on_block
-
-    t0 = time.perf_counter()
-    run = run_blocks(
-        pos.board, int(games), entropy, engine=engine, policy=policy, dice=dice,
-        opening=bool(opening), workers=nworkers, progress=progress, block_size=block_size,
-        on_interrupt=on_interrupt, block=block, until=until,
-        counts_shape=(1 + nkeys, 6) if by_first_roll else (6,), done=done, on_block=on_block,
-    )
-    seconds = time.perf_counter() - t0
+    if run_id is not None and store is None:
+        raise ValueError("run_id is for a stored run: give its store too")
+    # the cluster before the store: a scheduler that does not answer leaves the store untouched
+    cl = connect(dask, workers, blocks=n_blocks(int(games), block_size))
+    try:
+        if cl is not None:
+            nworkers, address = cl.threads() or nworkers, cl.address
+        stored = open_run(store, run_id, "rollout", request, settings, block_size,
+                          parent=table_run)
+        done = None if stored is None else stored.done
+        if on_block is not None and stored is not None:
+            on_block = _both(stored.on_block, on_block)
+        elif stored is not None:
+            on_block = stored.on_block
+        t0 = time.perf_counter()   # (a local cluster's start-up is not counted)
+        run = run_blocks(
+            pos.board, int(games), entropy, engine=engine, policy=policy, dice=dice,
+            opening=bool(opening), workers=nworkers, progress=progress, block_size=block_size,
+            on_interrupt=on_interrupt, block=block, until=until,
+            counts_shape=(1 + nkeys, 6) if by_first_roll else (6,), done=done, on_block=on_block,
+            cluster=cl,
+        )
+        seconds = time.perf_counter() - t0
+    finally:
+        if cl is not None:
+            cl.close()
     counts, sums, breakdown = run.counts, run.sums, None
     if by_first_roll:
         if sums is None:
@@ -734,6 +780,7 @@ def rollout(
         run_id=None if stored is None else stored.run_id,
         stored_games=0 if not done else
         sum(block_size_of(k, int(games), block_size) for k in done),
+        dask=None if cl is None else address,
     )
     if stored is not None:
         stored.finish(run.interrupted, _summary(result))

@@ -13,16 +13,16 @@ per-trial differences, far more precisely than either value.
 from __future__ import annotations
 
 import math
-import time
 from dataclasses import dataclass, field
 from typing import Callable
 
 import numpy as np
 
 from ..cube.money import cube_action
-from .blocks import run_blocks
-from .cubeful import (N_CUBE_VALUES, RESULT_CLASSES, _setup, cubeful_settings, match_cells,
-                      mean_and_se, qrolls, result_points, vr_options)
+from .blocks import BlockRecipe
+from .cubeful import (N_CUBE_VALUES, RESULT_CLASSES, _setup, block_parts, block_setup,
+                      cubeful_settings, match_cells, mean_and_se, qrolls, result_points,
+                      run_setup_blocks, vr_options)
 
 __all__ = ["cube_rollout", "CubeRolloutResult"]
 
@@ -60,6 +60,8 @@ class CubeRolloutResult:
         Why the player may not double, if it may not (only the No double line is played).
     seed, seconds, workers, interrupted, settings
         As for the other rollouts.
+    dask : str or None
+        The Dask scheduler's address when the trials ran on a cluster.
     vr : bool
         Variance reduction: the values and standard errors are those of the luck-adjusted
         trials (``counts`` are the games as played).
@@ -82,12 +84,14 @@ class CubeRolloutResult:
     position_id: str
     settings: dict = field(default_factory=dict)
     vr: bool = False
+    dask: str | None = None
 
     def to_dict(self) -> dict:
         """JSON-ready dict: ``position_id``, ``mode``, ``method`` ("rollout"), ``decision``
         (``action``, ``can_double``, ``why_not``, ``nd``, ``dt``, ``dp``, ``stderr``, ``z``),
         ``games``, ``seed``, ``seconds``, ``workers``, ``interrupted``, ``passed`` (per line:
-        the share of trials that ended in a pass) and ``settings``."""
+        the share of trials that ended in a pass) and ``settings`` (and ``dask`` for a run
+        on a cluster)."""
         def clean(v):
             return None if isinstance(v, float) and math.isnan(v) else v
         n = max(self.games, 1)
@@ -103,7 +107,8 @@ class CubeRolloutResult:
                 "interrupted": self.interrupted,
                 "passed": {line: int(self.counts[i, 6:].sum()) / n
                            for i, line in enumerate(_LINES)},
-                "settings": dict(self.settings)}
+                "settings": dict(self.settings),
+                **({} if self.dask is None else {"dask": self.dask})}
 
 
 def _z(diff: float, se: float) -> float:
@@ -126,6 +131,34 @@ def _values(su) -> tuple[np.ndarray, np.ndarray, float]:
     return cell, cell, float(su.tables[0][j0][0])
 
 
+def _cube_block(*, policy: str, line_opts: list, vals: tuple, luck_scale: list, **parts):
+    """The block function of :func:`cube_rollout` (a recipe's factory): each trial played in
+    both lines with the same dice."""
+    su = block_setup(**parts)
+    vr_opts = vr_options(su)
+
+    def block(k, n, _bitgen):
+        counts = np.zeros((2, len(RESULT_CLASSES), N_CUBE_VALUES), dtype=np.int64)
+        x = np.zeros((2, n))
+        pol = su.make_policy(policy)
+        streams = np.random.SeedSequence(su.entropy, spawn_key=(k,)).spawn(n)
+        luck = np.zeros(1)
+        q = qrolls(su, k, n)
+        for j in range(n):
+            for i, opts in enumerate(line_opts):
+                c = su.cub.cubeful_block(su.board, 1, np.random.PCG64DXSM(streams[j]), pol,
+                                         su.evaluator, **opts, **vr_opts,
+                                         qrolls=None if q is None else q[j:j + 1],
+                                         luck=luck)     # 0 without variance reduction
+                counts[i] += c
+                cls, lc = np.argwhere(c)[0]
+                x[i, j] = vals[i][cls, lc] - luck_scale[i] * luck[0]
+        sums = np.array([x[0].sum(), x[1].sum(), (x[0] ** 2).sum(), (x[1] ** 2).sum(),
+                         (x[0] * x[1]).sum()])
+        return counts, sums
+    return block
+
+
 def cube_rollout(
     position,
     games: int,
@@ -141,6 +174,7 @@ def cube_rollout(
     met=None,
     vr: bool | None = None,
     quasi_random: bool = True,
+    dask=None,
 ) -> CubeRolloutResult:
     """Decide the cube by rolling out No double and Double/take with the same dice.
 
@@ -164,6 +198,8 @@ def cube_rollout(
     quasi_random : bool, default True
         Quasi-random dice: each trial's first two rolls stratified by trial index (the
         same in both lines), as :func:`fastbg.rollout`.
+    dask : bool or str or distributed.Client, optional
+        Play the blocks on a Dask cluster, as :func:`fastbg.rollout`; the same numbers.
 
     Returns
     -------
@@ -195,34 +231,11 @@ def cube_rollout(
 
     # the luck of a line comes per unit of its own starting cube (money): in units of c
     luck_scale = [1.0, 2.0] if st.is_money else [1.0, 1.0]
-    vr_opts = vr_options(su)
-
-    def block(k, n, _bitgen):
-        counts = np.zeros((2, len(RESULT_CLASSES), N_CUBE_VALUES), dtype=np.int64)
-        x = np.zeros((2, n))
-        pol = su.make_policy(policy)
-        streams = np.random.SeedSequence(su.entropy, spawn_key=(k,)).spawn(n)
-        luck = np.zeros(1)
-        q = qrolls(su, k, n)
-        for j in range(n):
-            for i, opts in enumerate(line_opts):
-                c = su.cub.cubeful_block(su.board, 1, np.random.PCG64DXSM(streams[j]), pol,
-                                         su.evaluator, **opts, **vr_opts,
-                                         qrolls=None if q is None else q[j:j + 1],
-                                         luck=luck)     # 0 without variance reduction
-                counts[i] += c
-                cls, lc = np.argwhere(c)[0]
-                x[i, j] = vals[i][cls, lc] - luck_scale[i] * luck[0]
-        sums = np.array([x[0].sum(), x[1].sum(), (x[0] ** 2).sum(), (x[1] ** 2).sum(),
-                         (x[0] * x[1]).sum()])
-        return counts, sums
-
-    t0 = time.perf_counter()
-    run = run_blocks(su.board, su.games, su.entropy, engine=engine, workers=su.nworkers,
-                     progress=progress, block_size=su.block_size, block=block,
-                     on_interrupt=on_interrupt,
-                     counts_shape=(2, len(RESULT_CLASSES), N_CUBE_VALUES))
-    seconds = time.perf_counter() - t0
+    block = BlockRecipe(_cube_block, dict(block_parts(su, engine), policy=policy,
+                                          line_opts=line_opts, vals=vals, luck_scale=luck_scale))
+    run, seconds, workers, address = run_setup_blocks(
+        su, dask, workers, engine=engine, progress=progress, block=block,
+        on_interrupt=on_interrupt, counts_shape=(2, len(RESULT_CLASSES), N_CUBE_VALUES))
     n = run.games
     nan = float("nan")
     s = np.zeros(5) if run.sums is None else np.asarray(run.sums, dtype=np.float64)
@@ -251,5 +264,5 @@ def cube_rollout(
         nd=nd, dt=dt, dp=dp, stderr={"nd": se_nd, "dt": se_dt, "dt_minus_nd": se_diff},
         action=action, z={"double": z_double, "take": z_take}, games=n, counts=run.counts,
         mode="money" if st.is_money else "match", why_not=st.why_not_double, seed=su.entropy,
-        seconds=seconds, workers=su.nworkers, interrupted=run.interrupted,
-        position_id=su.pos.to_position_id(), settings=settings, vr=su.vr)
+        seconds=seconds, workers=workers, interrupted=run.interrupted,
+        position_id=su.pos.to_position_id(), settings=settings, vr=su.vr, dask=address)

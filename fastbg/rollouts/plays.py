@@ -21,9 +21,10 @@ from ..formats.dice import parse_dice
 from ..game.outcomes import PROBABILITY_KEYS
 from ..game.parse import position_and_roll
 from ..game.plays import find_play, legal_plays
-from .blocks import (block_size_for, check_games, check_policy_engine, n_blocks, resolve_workers,
-                     run_blocks, stratified_rolls)
+from .blocks import (BlockRecipe, block_size_for, check_games, check_policy_engine, n_blocks,
+                     resolve_workers, run_blocks, stratified_rolls)
 from ..reference.board import outcome
+from .cluster import connect
 from .cubeless import (DEFAULT_POLICY, INDICATORS6, VR_PREFILTER, _check_seed,
                        check_flag, resolve_vr, vr_statistics)
 from .settings import rollout_settings
@@ -185,6 +186,8 @@ class PlaysRolloutResult:
         With a ``store``: the run's id in it.
     stored_games : int
         Games per play read from the store rather than played now.
+    dask : str or None
+        The Dask scheduler's address when the blocks ran on a cluster.
     """
 
     position_id: str
@@ -198,17 +201,20 @@ class PlaysRolloutResult:
     workers: int = 1
     run_id: int | None = None
     stored_games: int = 0
+    dask: str | None = None
 
     def to_dict(self) -> dict:
         """JSON-ready: ``position_id``, ``dice``, ``plays``, ``games``, ``seed``,
         ``seconds``, ``interrupted``, ``workers``, ``settings`` (and ``run_id`` and
-        ``stored_games`` of a stored run)."""
+        ``stored_games`` of a stored run, ``dask`` of a run on a cluster)."""
         d = {"position_id": self.position_id, "dice": list(self.dice),
              "plays": [dict(p) for p in self.plays], "games": self.games, "seed": self.seed,
              "seconds": self.seconds, "interrupted": self.interrupted,
              "workers": self.workers, "settings": dict(self.settings)}
         if self.run_id is not None:
             d.update(run_id=self.run_id, stored_games=self.stored_games)
+        if self.dask is not None:
+            d["dask"] = self.dask
         return d
 
 
@@ -265,6 +271,58 @@ def _candidates(ranked, top, plays, position, dice, engine, within, max_plays):
     return [r for r in ranked if r.equity >= best - within][:max_plays]
 
 
+def _plays_block(*, engine: str, policy: str, vr: bool, quasi_random: bool, entropy: int,
+                 block_size: int, starts: list, over: list, active: list, offset: int):
+    """The block function of one stage of :func:`rollout_plays` (a
+    :class:`~fastbg.rollouts.blocks.BlockRecipe`'s factory): the candidates ``active`` (of
+    ``starts``, the positions after each play, the opponent on roll; ``over[g]`` the outcome
+    class of a play that ends the game, else None), its block ``k0`` being the run's block
+    ``k0 + offset``."""
+    eng = get_engine(engine)
+    yardstick = eng.evaluator.EvalPolicy() if vr else None
+
+    def block(k0, n, _bitgen):
+        k = k0 + offset
+        sel = list(active)
+        x = np.empty((len(sel), n, 6))
+        counts = np.zeros((len(sel), 6), dtype=np.int64)
+        pol = eng.make_policy(policy)
+        # Game j of block k draws its dice from its own stream, SeedSequence(seed,
+        # spawn_key=(k, j)), the same for every candidate: games that last longer after one
+        # play than after another do not shift the dice of the games after them.
+        streams = np.random.SeedSequence(entropy, spawn_key=(k,)).spawn(n)
+        q = stratified_rolls(entropy, k * block_size, n, False) if quasi_random else None
+        buf = np.empty((1, 6))
+        cls = np.empty(1, dtype=np.int8)
+        for c, g in enumerate(sel):     # c: the row of this block, g: the candidate
+            if over[g] is not None:
+                cls_over = over[g]
+                x[c] = INDICATORS6[cls_over]
+                counts[c, cls_over] = n
+                continue
+            for j in range(n):
+                bitgen = np.random.PCG64DXSM(streams[j])
+                if vr:
+                    cnt, _ = eng.rollout_block_vr(starts[g], 1, bitgen, pol, yardstick,
+                                                  prefilter=VR_PREFILTER, per_game=buf,
+                                                  qrolls=None if q is None else q[j:j + 1])
+                    x[c, j] = _to_mover(buf[0])
+                    counts[c] += np.asarray(cnt)[_FLIP_CLASS]
+                else:
+                    eng.rollout_block(starts[g], 1, bitgen, pol, classes=cls,
+                                      qrolls=None if q is None else q[j:j + 1])
+                    x[c, j] = _to_mover(INDICATORS6[cls[0]])
+                    counts[c, _FLIP_CLASS[cls[0]]] += 1
+        s = x.sum(axis=1)
+        ss = (x * x).sum(axis=1)
+        e = x[:, :, 5]
+        m = len(sel)
+        cross = np.array([[(e[a] * e[b]).sum() for b in range(m)] for a in range(m)])
+        return counts, np.concatenate([s.ravel(), ss.ravel(), cross.ravel()])
+
+    return block
+
+
 def rollout_plays(
     position,
     dice=None,
@@ -288,6 +346,7 @@ def rollout_plays(
     store=None,
     run_id: int | None = None,
     table_run: int | None = None,
+    dask=None,
 ) -> PlaysRolloutResult:
     """Roll out the candidate plays of a roll with common random numbers.
 
@@ -334,6 +393,8 @@ def rollout_plays(
         run as a row of table run ``table_run``. Where pruning dropped plays is decided
         again from the stored blocks, so a resumed run ends with the numbers of one
         uninterrupted run.
+    dask : bool or str or distributed.Client, optional
+        Play the blocks on a Dask cluster, as :func:`fastbg.rollout`; the same numbers.
 
     Returns
     -------
@@ -352,7 +413,8 @@ def rollout_plays(
     differences; ``p_best`` is the share of 20,000 draws from the estimates' joint normal
     distribution (means and covariance of the per-game equities, a fixed draw seed) in which
     the play has the highest equity. **Reproducibility**: as :func:`fastbg.rollout`, the
-    numbers depend only on the seed and the settings, not on ``workers``.
+    numbers depend only on the seed and the settings, not on ``workers`` nor on a Dask
+    cluster.
     """
     pos, rolled = position_and_roll(position)
     if pos.game_over:
@@ -374,51 +436,11 @@ def rollout_plays(
     block_size = min(block_size_for(policy), PLAYS_BLOCK_SIZE)
     nworkers = resolve_workers(workers)
     nworkers = 1 if engine == "python" else min(nworkers, n_blocks(games, block_size))
-    eng = get_engine(engine)
-    yardstick = eng.evaluator.EvalPolicy() if vr else None
+    get_engine(engine)
     starts = [np.ascontiguousarray(c.board[::-1]) for c in cands]
+    over = [_exact_class(c.board) if c.over else None for c in cands]
     active = list(range(C))     # the candidates the blocks play (pruning shrinks it)
-    offset = [0]                # the first block of the stage being run
-
-    def block(k0, n, _bitgen):
-        k = k0 + offset[0]
-        sel = list(active)
-        x = np.empty((len(sel), n, 6))
-        counts = np.zeros((len(sel), 6), dtype=np.int64)
-        pol = eng.make_policy(policy)
-        # Game j of block k draws its dice from its own stream, SeedSequence(seed,
-        # spawn_key=(k, j)), the same for every candidate: games that last longer after one
-        # play than after another do not shift the dice of the games after them.
-        streams = np.random.SeedSequence(entropy, spawn_key=(k,)).spawn(n)
-        q = stratified_rolls(entropy, k * block_size, n, False) if quasi_random else None
-        buf = np.empty((1, 6))
-        cls = np.empty(1, dtype=np.int8)
-        for c, g in enumerate(sel):     # c: the row of this block, g: the candidate
-            cand = cands[g]
-            if cand.over:
-                cls_over = _exact_class(cand.board)
-                x[c] = INDICATORS6[cls_over]
-                counts[c, cls_over] = n
-                continue
-            for j in range(n):
-                bitgen = np.random.PCG64DXSM(streams[j])
-                if vr:
-                    cnt, _ = eng.rollout_block_vr(starts[g], 1, bitgen, pol, yardstick,
-                                                  prefilter=VR_PREFILTER, per_game=buf,
-                                                  qrolls=None if q is None else q[j:j + 1])
-                    x[c, j] = _to_mover(buf[0])
-                    counts[c] += np.asarray(cnt)[_FLIP_CLASS]
-                else:
-                    eng.rollout_block(starts[g], 1, bitgen, pol, classes=cls,
-                                      qrolls=None if q is None else q[j:j + 1])
-                    x[c, j] = _to_mover(INDICATORS6[cls[0]])
-                    counts[c, _FLIP_CLASS[cls[0]]] += 1
-        s = x.sum(axis=1)
-        ss = (x * x).sum(axis=1)
-        e = x[:, :, 5]
-        m = len(sel)
-        cross = np.array([[(e[a] * e[b]).sum() for b in range(m)] for a in range(m)])
-        return counts, np.concatenate([s.ravel(), ss.ravel(), cross.ravel()])
+    offset = 0                  # the first block of the stage being run
 
     nblocks = n_blocks(games, block_size)
     first_stop = PRUNE_STAGE if min_games is None else max(1, -(-min_games // block_size))
@@ -437,54 +459,67 @@ def rollout_plays(
         prune=None if prune_se is None else {"prune_se": float(prune_se),
                                              "min_games": min(games, first_stop * block_size),
                                              "stage_games": PRUNE_STAGE * block_size})
-    stored = open_run(store, run_id, "plays", request, settings, block_size, parent=table_run)
-    done = {} if stored is None else stored.done
+    # the cluster before the store: a scheduler that does not answer leaves the store untouched
+    cl = connect(dask, workers, blocks=nblocks)   # one cluster for every stage
+    try:
+        if cl is not None:
+            nworkers, address = cl.threads() or nworkers, cl.address
+        stored = open_run(store, run_id, "plays", request, settings, block_size,
+                          parent=table_run)
+        done = {} if stored is None else stored.done
 
-    t0 = time.perf_counter()
-    stages = []                 # (candidates, games, counts, sums) of each stage
-    interrupted = False
-    stored_games = 0
-    noticed = []                # Ctrl-C in a stage's last blocks ends that stage whole
+        t0 = time.perf_counter()   # (a local cluster's start-up is not counted)
+        stages = []                 # (candidates, games, counts, sums) of each stage
+        interrupted = False
+        stored_games = 0
+        noticed = []                # Ctrl-C in a stage's last blocks ends that stage whole
 
-    def interrupt(running: int) -> None:
-        noticed.append(running)
-        if on_interrupt is not None:
-            on_interrupt(running)
-    while offset[0] < nblocks and not interrupted:
-        first = offset[0]
-        if prune_se is None:
-            stop = nblocks
-        else:
-            stop = min(nblocks, first_stop if first == 0 else first + PRUNE_STAGE)
-        stage_games = min(games, stop * block_size) - first * block_size
-        # the stage's stored blocks, numbered from the stage's first block as its blocks are
-        stage_done = {}
-        for k in range(first, stop):
-            if k not in done:
-                break
-            stage_done[k - first] = done[k]
-            stored_games += min(block_size, games - k * block_size)
-        run = run_blocks(pos.board, stage_games, entropy, engine=engine, policy=policy,
-                         workers=max(1, min(nworkers, stop - first - len(stage_done))),
-                         progress=progress, block_size=block_size, block=block,
-                         counts_shape=(len(active), 6), on_interrupt=interrupt,
-                         done=stage_done,
-                         on_block=None if stored is None else
-                         (lambda k, n, c, f, first=first: stored.on_block(k + first, n, c, f)))
-        interrupted = run.interrupted or bool(noticed and stop < nblocks)
-        if run.games:
-            stages.append((list(active), run.games, run.counts, run.sums))
-        offset[0] = stop
-        if prune_se is not None and run.games and offset[0] < nblocks and len(active) > 1:
-            active[:] = _survivors(stages, float(prune_se))
-    seconds = time.perf_counter() - t0
+        def interrupt(running: int) -> None:
+            noticed.append(running)
+            if on_interrupt is not None:
+                on_interrupt(running)
+        while offset < nblocks and not interrupted:
+            first = offset
+            if prune_se is None:
+                stop = nblocks
+            else:
+                stop = min(nblocks, first_stop if first == 0 else first + PRUNE_STAGE)
+            stage_games = min(games, stop * block_size) - first * block_size
+            # the stage's stored blocks, numbered from the stage's first block as its blocks are
+            stage_done = {}
+            for k in range(first, stop):
+                if k not in done:
+                    break
+                stage_done[k - first] = done[k]
+                stored_games += min(block_size, games - k * block_size)
+            block = BlockRecipe(_plays_block, dict(
+                engine=engine, policy=policy, vr=vr, quasi_random=quasi_random, entropy=entropy,
+                block_size=block_size, starts=starts, over=over, active=list(active),
+                offset=first))
+            run = run_blocks(pos.board, stage_games, entropy, engine=engine, policy=policy,
+                             workers=max(1, min(nworkers, stop - first - len(stage_done))),
+                             progress=progress, block_size=block_size, block=block,
+                             counts_shape=(len(active), 6), on_interrupt=interrupt,
+                             done=stage_done, cluster=cl,
+                             on_block=None if stored is None else
+                             (lambda k, n, c, f, first=first: stored.on_block(k + first, n, c, f)))
+            interrupted = run.interrupted or bool(noticed and stop < nblocks)
+            if run.games:
+                stages.append((list(active), run.games, run.counts, run.sums))
+            offset = stop
+            if prune_se is not None and run.games and offset < nblocks and len(active) > 1:
+                active = _survivors(stages, float(prune_se))
+        seconds = time.perf_counter() - t0
+    finally:
+        if cl is not None:
+            cl.close()
     n = sum(st[1] for st in stages)
     out = _staged_statistics(cands, stages, C) if n else []
     result = PlaysRolloutResult(position_id=pos.to_position_id(), dice=tuple(dice), plays=out,
                                 games=n, seed=entropy, settings=settings, seconds=seconds,
                                 interrupted=interrupted, workers=nworkers,
                                 run_id=None if stored is None else stored.run_id,
-                                stored_games=stored_games)
+                                stored_games=stored_games, dask=None if cl is None else address)
     if stored is not None:
         best = out[0] if out else None
         stored.finish(interrupted, {

@@ -1,0 +1,286 @@
+"""Distributed runs: rollout blocks as the tasks of a Dask cluster (``dask.distributed``).
+
+:func:`connect` turns the ``dask=`` argument of the rollout functions (``True`` for a
+``LocalCluster`` of worker processes on this machine, a scheduler address, or a
+``distributed.Client``) into a :class:`DaskCluster`, which :func:`fastbg.rollouts.blocks.
+run_blocks` uses in place of its threads. Each block is one task, a pure function of the
+run's :class:`~fastbg.rollouts.blocks.BlockRecipe` and the block's index, so a block lost
+with its worker is simply played again by another, and the results are merged in block
+order by the calling process: the numbers are those of a threaded run with the same seed
+and settings (DESIGN section 4).
+
+dask.distributed is an optional extra (``pip install 'fastbg[dask]'``), imported only when
+a cluster is asked for.
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+import time
+
+from .. import __version__
+from ..engine import get_engine
+from .blocks import BlockRecipe, block_size_of, play_block, resolve_workers
+
+__all__ = ["DaskCluster", "DaskBlocks", "connect", "check_address", "INSTALL_HINT"]
+
+INSTALL_HINT = "pip install 'fastbg[dask]'"
+
+#: A scheduler address as ``dask scheduler`` prints it (``tcp://HOST:PORT``; the scheme may be
+#: left out, tcp being Dask's default; HOST a name, an IPv4 address or a bracketed IPv6 one).
+_ADDRESS = re.compile(r"^(?:(?:tcp|tls|ws|wss|ucx)://)?(?:[A-Za-z0-9_.-]+|\[[0-9A-Fa-f:.]+\]):[0-9]{1,5}$")
+
+#: Seconds between two questions to the scheduler about the cluster's threads (workers come
+#: and go; asking at every block would cost a round trip each).
+_THREADS_EVERY = 1.0
+
+
+def _distributed():
+    try:  # lazy on purpose: dask.distributed is an optional extra, needed only for a cluster
+        import distributed
+    except ImportError:
+        raise ImportError("distributed runs need dask.distributed, which is not installed: "
+                          f"{INSTALL_HINT}") from None
+    return distributed
+
+
+def check_address(address: str) -> str:
+    """``address`` if it reads as a Dask scheduler's address (``tcp://HOST:PORT``), else
+    ValueError naming it (a position given after ``--dask`` lands here, for one)."""
+    text = address.strip()
+    if not _ADDRESS.match(text):
+        raise ValueError(f"{address!r} is not a Dask scheduler address: give tcp://HOST:PORT, "
+                         "as `dask scheduler` prints it (a position goes before --dask)")
+    return text
+
+
+def _warm_up() -> str:
+    """On a worker: import the engine and load the networks before the first block, so that
+    a run's time holds games, not start-up; returns the worker's fastbg version."""
+    try:
+        get_engine("cython").evaluator.EvalPolicy()
+    except ImportError:     # a worker without the compiled core can still play engine="python"
+        pass
+    return __version__
+
+
+def _play(block, k: int, games: int, entropy: int):
+    """One block, on a worker: ``(k, counts, sums)`` (:func:`fastbg.rollouts.blocks.play_block`).
+
+    A pure function of its arguments: the scheduler may run it again, on another worker,
+    when the worker that had it is lost, and gets the same numbers.
+    """
+    fn = block.cached() if isinstance(block, BlockRecipe) else block
+    return play_block(fn, k, games, entropy)
+
+
+class DaskCluster:
+    """A Dask client ready to play a run's blocks.
+
+    Parameters
+    ----------
+    client : distributed.Client
+    local : distributed.LocalCluster, optional
+        The cluster this object started (closed with it).
+    own_client : bool
+        Close ``client`` with this object (False for a client the caller passed in).
+
+    Attributes
+    ----------
+    address : str
+        The scheduler's address.
+    local : bool
+        Whether the cluster is a ``LocalCluster`` started for the run.
+    """
+
+    def __init__(self, client, local=None, own_client: bool = False):
+        self.client = client
+        self._local = local
+        self._own = own_client
+        self.address = str(client.scheduler.address)
+        self.local = local is not None
+
+    def threads(self) -> int:
+        """Threads of the cluster's workers now (0 while it has none)."""
+        return int(sum(self.client.nthreads().values()))
+
+    def blocks(self, block, entropy: int, games: int, block_size: int) -> "DaskBlocks":
+        """The executor of one run (:func:`fastbg.rollouts.blocks.run_blocks`)."""
+        return DaskBlocks(self, block, entropy, games, block_size)
+
+    def check_workers(self) -> None:
+        """Wait for a worker (the scheduler's connect time-out at most), load fastbg and
+        the networks on every worker, and check that each runs this fastbg version;
+        ValueError naming the problem otherwise."""
+        import dask  # lazy on purpose: part of the optional extra
+        timeout = dask.utils.parse_timedelta(dask.config.get("distributed.comm.timeouts.connect"),
+                                             default="seconds")
+        try:
+            self.client.wait_for_workers(1, timeout=timeout)
+        except (TimeoutError, asyncio.TimeoutError):
+            raise ValueError(f"the Dask scheduler at {self.address} has no workers: start "
+                             f"some with `dask worker {self.address}`") from None
+        try:
+            versions = self.client.run(_warm_up)
+        except Exception as exc:   # a worker that cannot import fastbg
+            raise ValueError(f"a worker of {self.address} cannot run fastbg "
+                             f"({type(exc).__name__}: {exc}): every machine needs fastbg "
+                             f"{__version__} in the same Python") from None
+        other = {w: v for w, v in versions.items() if v != __version__}
+        if other:
+            w, v = next(iter(other.items()))
+            raise ValueError(f"worker {w} runs fastbg {v}, this is fastbg {__version__}: "
+                             "every machine of a cluster needs the same version")
+
+    def close(self) -> None:
+        """Close the client and the local cluster if this object opened them."""
+        if self._own:
+            self.client.close()
+        if self._local is not None:
+            self._local.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
+class DaskBlocks:
+    """The blocks of one run as Dask tasks: the executor interface of
+    :func:`fastbg.rollouts.blocks.run_blocks` (as its threads' ``_Threads``)."""
+
+    def __init__(self, cluster: DaskCluster, block, entropy: int, games: int, block_size: int):
+        self.cluster = cluster
+        self.client = cluster.client
+        self._dist = _distributed()
+        self.block = block
+        self.entropy = int(entropy)
+        self.games = games
+        self.block_size = block_size
+        # task keys name the run, so that two runs (or a run and its resume) never share one
+        self.run = block.token if isinstance(block, BlockRecipe) else BlockRecipe(None, {}).token
+        self._k: dict = {}          # future -> its block
+        self._threads = cluster.threads()
+        self._asked = time.monotonic()
+
+    def threads(self) -> int:
+        now = time.monotonic()
+        if now - self._asked > _THREADS_EVERY:
+            self._threads, self._asked = self.cluster.threads(), now
+        return self._threads
+
+    def in_flight(self) -> int:
+        # two blocks a thread: one playing, one waiting on its worker, so no worker idles
+        # for the round trip to this process
+        return 2 * max(1, self.threads())
+
+    def submit(self, k: int):
+        # priority -k: the earliest blocks first, as threads take them (merging is in order)
+        fut = self.client.submit(_play, self.block, k, block_size_of(k, self.games, self.block_size),
+                                 self.entropy, key=f"fastbg-block-{self.run}-{k}", priority=-k)
+        self._k[fut] = k
+        return fut
+
+    def wait(self, pending: set, timeout: float):
+        if pending:
+            try:
+                self._dist.wait(list(pending), timeout=timeout, return_when="FIRST_COMPLETED")
+            except (TimeoutError, asyncio.TimeoutError):
+                pass
+        done = {fut for fut in pending if fut.done()}
+        return done, pending - done
+
+    def drop_queued(self, pending: set) -> set:
+        # Which queued blocks a worker has started is not known here: keep as many of the
+        # earliest as the cluster has threads (they were sent first), cancel the rest.
+        done = {fut for fut in pending if fut.done()}
+        live = sorted(pending - done, key=self._k.__getitem__)
+        keep = max(1, self.threads())
+        for fut in live[keep:]:
+            fut.cancel()
+            self._k.pop(fut, None)
+        return done | set(live[:keep])
+
+    def running(self, pending: set) -> int:
+        return sum(1 for fut in pending if not fut.done())
+
+    def result(self, fut):
+        self._k.pop(fut, None)       # the cluster may forget the block once it is merged
+        return fut.result()
+
+    def close(self) -> None:
+        if self._k:
+            self.client.cancel(list(self._k))
+            self._k.clear()
+
+
+def connect(dask, workers: int | None = None, *, blocks: int | None = None) -> DaskCluster | None:
+    """The cluster a run asked for with ``dask=``, started or connected and checked.
+
+    Parameters
+    ----------
+    dask : None, bool, str or distributed.Client
+        ``None`` or ``False``: no cluster (threads; returns None). ``True``: a
+        ``LocalCluster`` of ``workers`` worker processes on this machine, one thread
+        each. A scheduler address (``tcp://HOST:PORT``): that cluster, its workers as
+        they are. A ``distributed.Client``: its cluster (left open at the end).
+    workers : int, optional
+        With ``dask=True``: the worker processes (default one per CPU, never more than
+        ``blocks``). Not allowed with an address or a client, whose workers are their own.
+    blocks : int, optional
+        Blocks of the run.
+
+    Returns
+    -------
+    DaskCluster or None
+        To be closed by the caller (it closes only what it opened).
+
+    Raises
+    ------
+    ImportError
+        If dask.distributed is not installed.
+    ValueError
+        For a bad ``dask`` or ``workers``, a scheduler that does not answer within Dask's
+        connect time-out (``distributed.comm.timeouts.connect``, 30 s unless configured),
+        one with no workers, or workers without this fastbg version.
+    """
+    if dask is None or dask is False:
+        return None
+    if isinstance(dask, str):
+        address = check_address(dask)
+    dist = _distributed()
+    if not isinstance(dask, (bool, str, dist.Client)):
+        raise ValueError(f"dask must be True, a scheduler address (tcp://HOST:PORT) or a "
+                         f"distributed.Client, got {dask!r}")
+    if dask is not True and workers is not None:
+        raise ValueError("workers is the number of worker processes of a local cluster "
+                         "(dask=True); an existing cluster's workers are its own")
+    if dask is True:
+        n = resolve_workers(workers)
+        if blocks is not None:
+            n = max(1, min(n, blocks))
+        local = dist.LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
+                                  dashboard_address=None, silence_logs=logging.ERROR)
+        try:
+            client = dist.Client(local)
+        except BaseException:
+            local.close()
+            raise
+        cluster = DaskCluster(client, local=local, own_client=True)
+    elif isinstance(dask, str):
+        try:
+            client = dist.Client(address)
+        except (OSError, TimeoutError, asyncio.TimeoutError, ValueError) as exc:
+            raise ValueError(f"no Dask scheduler answers at {address} ({exc}); start one "
+                             "with `dask scheduler` and give the address it prints") from None
+        cluster = DaskCluster(client, own_client=True)
+    else:
+        cluster = DaskCluster(dask)
+    try:
+        cluster.check_workers()
+    except BaseException:
+        cluster.close()
+        raise
+    return cluster
