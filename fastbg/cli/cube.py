@@ -20,7 +20,7 @@ from ..rollouts.cuberollout import cube_rollout
 from .common import (EXIT_INTERRUPTED, _games, _load_met, _number_arg, _policy_help, _positive_int, _seed, _table_name, plural,
                      print_json)
 from .state import (_add_state_options, _cube_state, _describe_state)
-from .rollouts import _VR_HELP, _run_rollout, _with_progress
+from .rollouts import _VR_HELP, _WORKERS_HELP, _run_rollout, _with_progress, add_dask_option, workers_text
 
 
 #: Games of a `fastbg cube` rollout unless --games says otherwise: about ten seconds on
@@ -87,7 +87,8 @@ def add_parsers(sub) -> None:
                         f"{CUBE_TRIALS:,}, about 20 s on 2 cores), or games of the cubeless "
                         f"rollout with --method janowski (default {CUBE_GAMES:,})")
     c.add_argument("--seed", type=_seed, default=None, help="root seed (default: fresh entropy, reported)")
-    c.add_argument("--workers", "-w", type=_positive_int, default=None, help="threads (default: one per CPU)")
+    c.add_argument("--workers", "-w", type=_positive_int, default=None, help=_WORKERS_HELP)
+    add_dask_option(c)
     c.add_argument("--policy", choices=POLICIES, default=DEFAULT_POLICY,
                    help="how both sides play in the cubeless rollout: " + _policy_help()
                         + "; the weaker the policy, the more biased the probabilities")
@@ -374,7 +375,7 @@ def _cube_by_rollout(pos, state, table, args) -> int:
     res = _with_progress(args, lambda **shown: cube_rollout(
         pos, args.games, seed=args.seed, workers=args.workers, policy=args.policy,
         engine=args.engine, state=state, x=args.x, met=table, vr=args.vr,
-        quasi_random=args.quasi_random is not False, **shown))
+        quasi_random=args.quasi_random is not False, dask=args.dask, **shown))
     if res.games == 0:
         print("interrupted before any game finished; nothing to report", file=sys.stderr)
         return EXIT_INTERRUPTED
@@ -404,7 +405,7 @@ def _cube_by_rollout(pos, state, table, args) -> int:
                 if res.vr else "no variance reduction; ")
              + ("quasi-random dice; " if res.settings["dice"].startswith("quasi")
                 else "pseudo-random dice; ")
-             + f"workers {res.workers}, seed {res.seed}, {res.seconds:.2f} s", "",
+             + f"{workers_text(res)}, seed {res.seed}, {res.seconds:.2f} s", "",
              f"{unit}:", f"  {'':<18} {'value':>9} {'std.err':>9}",
              f"  {'No ' + dbl.lower():<18} {res.nd:{sign}9.4f} {res.stderr['nd']:9.4f}"]
     if not math.isnan(res.dt):
@@ -456,7 +457,8 @@ def _rollout_options_given(args) -> list[str]:
     """The rollout options given on the command line (for a note when they go unused)."""
     return [opt for opt, given in (
         ("--games", args.games is not None), ("--seed", args.seed is not None),
-        ("--workers", args.workers is not None), ("--policy", args.policy != DEFAULT_POLICY),
+        ("--workers", args.workers is not None), ("--dask", args.dask is not None),
+        ("--policy", args.policy != DEFAULT_POLICY),
         ("--engine", args.engine != "cython"), ("--x", args.x is not None),
         ("--vr", args.vr is not None), ("--quasi-random", args.quasi_random is not None))
         if given]
@@ -513,8 +515,8 @@ def _format_cube(res, pos, state, table, x, x_source, d) -> str:
              f"{_describe_state(state, table)}",
              f"cubeless rollout: {plural(res.games, 'game')}"
              + (f" of {res.games_requested:,} requested" if res.interrupted else "")
-             + f", policy {res.policy} for both sides, engine {res.engine}, workers "
-               f"{res.workers}, seed {res.seed}, {res.seconds:.2f} s",
+             + f", policy {res.policy} for both sides, engine {res.engine}, "
+               f"{workers_text(res)}, seed {res.seed}, {res.seconds:.2f} s",
              f"(biased by {res.policy}'s play and by Janowski's model of the cube: the "
              "standard errors cover only the dice)",
              "",

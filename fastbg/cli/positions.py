@@ -158,7 +158,7 @@ def _cmd_moves(args) -> int:
         raise ValueError(f"POSITION has {rolled[0]}-{rolled[1]} rolled but DICE is "
                          f"{dice[0]}-{dice[1]}: give the same roll")
     if not args.rollout:
-        for opt in ("top", "play", "games", "seed", "workers", "vr", "quasi_random",
+        for opt in ("top", "play", "games", "seed", "workers", "dask", "vr", "quasi_random",
                     "prune_se", "min_games"):
             if getattr(args, opt) is not None:
                 raise ValueError(f"--{opt.replace('_', '-')} is for --rollout")

@@ -9,6 +9,7 @@ from ..engine import ENGINES
 from ..game import parse_game, PROBABILITY_KEYS
 from ..rollouts import DEFAULT_POLICY, POLICIES, cubeful_rollout, rollout
 from ..rollouts.cubeless import normal_quantile
+from ..rollouts.cluster import check_address
 from ..rollouts.plays import rank_plays, rollout_plays
 from ..rollouts.store import ResultsStore
 from ..research import convergence, plot_convergence
@@ -28,14 +29,50 @@ _VR_HELP = ("variance reduction (luck adjustment by the nn evaluator at 0 ply, a
             "experiments/bench_vr_cubeful.py)")
 
 
+_DASK_HELP = ("play the blocks of games on a Dask cluster (needs dask.distributed: pip install "
+              "'fastbg[dask]'): alone, a local cluster of --workers processes started for the "
+              "run; with tcp://HOST:PORT, the cluster of that scheduler (`dask scheduler`, then "
+              "`dask worker tcp://HOST:PORT` on each machine, with the same fastbg and Python). "
+              "The same numbers as threads; a worker lost in the run costs only its blocks, "
+              "which are played again")
+
+_WORKERS_HELP = "threads (default: one per CPU); with --dask alone, the local cluster's processes"
+
+
+def _dask_arg(text: str) -> str:
+    try:
+        return check_address(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def add_dask_option(p) -> None:
+    """--dask [ADDRESS] of a command that runs rollouts."""
+    p.add_argument("--dask", nargs="?", const=True, default=None, type=_dask_arg,
+                   metavar="ADDRESS", help=_DASK_HELP)
+
+
+def check_dask_options(args) -> None:
+    """--workers with --dask ADDRESS: an error (the cluster's workers are its own)."""
+    if isinstance(args.dask, str) and args.workers is not None:
+        raise ValueError(f"--workers is for threads or a local cluster (--dask alone); the "
+                         f"cluster at {args.dask} has the workers started there")
+
+
+def workers_text(res) -> str:
+    """``workers N`` of a result's header, with the Dask cluster that played it."""
+    return f"workers {res.workers}" + (f" on the Dask cluster at {res.dask}" if res.dask else "")
+
+
 def add_rollout_run_options(p, games: int) -> None:
-    """--games, --seed, --workers, --policy, --vr/--no-vr and --no-progress of a command that
-    runs rollouts (``rollout``, ``moves --rollout``)."""
+    """--games, --seed, --workers, --dask, --policy, --vr/--no-vr and --no-progress of a
+    command that runs rollouts (``rollout``, ``moves --rollout``)."""
     p.add_argument("--games", "-n", type=_games, default=games,
                    help=f"games to play (default {games:,})" if games else
                         "games per candidate play with --rollout (default 1,296)")
     p.add_argument("--seed", type=_seed, default=None, help="root seed (default: fresh entropy, reported)")
-    p.add_argument("--workers", "-w", type=_positive_int, default=None, help="threads (default: one per CPU)")
+    p.add_argument("--workers", "-w", type=_positive_int, default=None, help=_WORKERS_HELP)
+    add_dask_option(p)
     p.add_argument("--policy", choices=POLICIES, default=DEFAULT_POLICY,
                    help="how both sides play: " + _policy_help())
     p.add_argument("--vr", action=argparse.BooleanOptionalAction, default=None, help=_VR_HELP)
@@ -156,7 +193,7 @@ def _format_table(res) -> str:
         extra += f", truncated after {plural(res.settings['truncation'], 'half-move')}"
     if res.settings.get("truncate_bearoff"):
         extra += ", exact in the two-sided bear-off database"
-    lines.append(f"policy {res.policy}, engine {res.engine}, workers {res.workers}, seed {res.seed}{extra}")
+    lines.append(f"policy {res.policy}, engine {res.engine}, {workers_text(res)}, seed {res.seed}{extra}")
     lines.append("")
     lines.append(f"  {'':<16} {'estimate':>9} {'std.err':>9}   {'95% confidence interval':>24}")
     for key in (*PROBABILITY_KEYS, "equity"):
@@ -227,6 +264,7 @@ def progress_bar(args, total, per_row=None):
 
 def _with_progress(args, run):
     """``run(progress=..., on_interrupt=...)`` under a :func:`progress_bar` of ``args.games``."""
+    check_dask_options(args)
     with progress_bar(args, args.games) as (update, interrupted, _):
         return run(progress=update, on_interrupt=interrupted)
 
@@ -236,7 +274,7 @@ def _run_rollout(pos, args, **options):
     under a progress bar (:func:`_with_progress`)."""
     return _with_progress(args, lambda **shown: rollout(
         pos, args.games, seed=args.seed, workers=args.workers, policy=args.policy,
-        engine=args.engine, **shown, **options))
+        engine=args.engine, dask=args.dask, **shown, **options))
 
 
 #: Options of `fastbg rollout` that a resumed run takes from the store, not the command line.
@@ -272,7 +310,7 @@ def _cmd_resume(args, parser_defaults) -> int:
     blocks = []
     res = _with_progress(args, lambda **shown: rollout(
         pos, games, workers=args.workers, engine=args.engine, dice=tuple(dice) if dice else None,
-        store=store, run_id=run.id, on_block=_collect(blocks), **req, **shown))
+        store=store, run_id=run.id, on_block=_collect(blocks), dask=args.dask, **req, **shown))
     return _report_rollout(res, args, store, blocks)
 
 
@@ -363,7 +401,7 @@ def _cmd_cubeful_rollout(args) -> int:
         pos, args.games, seed=args.seed, workers=args.workers, policy=args.policy,
         engine=args.engine, state=state, x=args.x, jacoby=state.jacoby, opening=args.opening,
         met=None if state.is_money else (args.met or None), vr=args.vr,
-        quasi_random=args.quasi_random is not False, **shown))
+        quasi_random=args.quasi_random is not False, dask=args.dask, **shown))
     if res.games == 0:
         print("interrupted before any game finished; nothing to report", file=sys.stderr)
         return EXIT_INTERRUPTED
@@ -383,7 +421,7 @@ def _format_cubeful(res, pos, state) -> str:
              f"network's 0-ply probabilities, x = "
              + ("GNU Backgammon's default by position (0 on the last roll)" if res.x is None
                 else f"{res.x:g}"),
-             f"engine {res.engine}, workers {res.workers}, seed {res.seed}"
+             f"engine {res.engine}, {workers_text(res)}, seed {res.seed}"
              + (", opening roll" if res.opening else "")
              + (", variance reduction (luck by the nn at 0 ply, valued at the cube of each "
                 "roll)" if res.vr else ", no variance reduction")
@@ -448,7 +486,7 @@ def moves_rollout(pos, dice, args) -> int:
         pos, dice, args.games, seed=args.seed, workers=args.workers, policy=args.policy,
         engine=args.engine, top=args.top, plays=args.play, ply=args.ply, vr=args.vr,
         quasi_random=args.quasi_random is not False, prune_se=args.prune_se,
-        min_games=args.min_games, **shown))
+        min_games=args.min_games, dask=args.dask, **shown))
     if res.games == 0:
         print("interrupted before any game finished; nothing to report", file=sys.stderr)
         return EXIT_INTERRUPTED
@@ -461,7 +499,7 @@ def moves_rollout(pos, dice, args) -> int:
     each = "a play, fewer for the pruned plays" if some_pruned else "each"
     print(f"{head}Rollout of {plural(len(res.plays), 'play')} of {dice[0]}-{dice[1]} in "
           f"{res.position_id}: {plural(res.games, 'game')} {each}, the same dice for every play")
-    print(f"policy {st['policy']}, engine {st['engine']}, workers {res.workers}, seed {res.seed}"
+    print(f"policy {st['policy']}, engine {st['engine']}, {workers_text(res)}, seed {res.seed}"
           + (", variance reduction" if st["vr"] else "")
           + (", quasi-random dice" if st["dice"].startswith("quasi") else "")
           + f"; candidates {st['candidates']}"

@@ -16,20 +16,25 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import re
+import signal
 import time
 
 from .. import __version__
 from ..engine import get_engine
 from .blocks import BlockRecipe, block_size_of, play_block, resolve_workers
 
-__all__ = ["DaskCluster", "DaskBlocks", "connect", "check_address", "INSTALL_HINT"]
+__all__ = ["DaskCluster", "DaskBlocks", "connect", "check_address", "dask_setup", "INSTALL_HINT"]
 
 INSTALL_HINT = "pip install 'fastbg[dask]'"
 
 #: A scheduler address as ``dask scheduler`` prints it (``tcp://HOST:PORT``; the scheme may be
 #: left out, tcp being Dask's default; HOST a name, an IPv4 address or a bracketed IPv6 one).
 _ADDRESS = re.compile(r"^(?:(?:tcp|tls|ws|wss|ucx)://)?(?:[A-Za-z0-9_.-]+|\[[0-9A-Fa-f:.]+\]):[0-9]{1,5}$")
+
+#: Set in the environment of a local cluster's workers (:func:`dask_setup`).
+_LOCAL_WORKER = "FASTBG_LOCAL_DASK_WORKER"
 
 #: Seconds between two questions to the scheduler about the cluster's threads (workers come
 #: and go; asking at every block would cost a round trip each).
@@ -63,6 +68,20 @@ def _warm_up() -> str:
     except ImportError:     # a worker without the compiled core can still play engine="python"
         pass
     return __version__
+
+
+def dask_setup(worker=None) -> None:
+    """Dask's preload hook, run as a worker starts (every worker of a local cluster, restarted
+    ones too; ``dask worker --preload fastbg.rollouts.cluster`` elsewhere): load fastbg and
+    the networks before the first block. A local cluster's worker also ignores Ctrl-C, which
+    the terminal sends to the whole process group: the process running the rollout stops
+    the run (keeping the blocks in flight), then closes the cluster."""
+    if os.environ.get(_LOCAL_WORKER):
+        try:
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
+        except ValueError:     # not the main thread: nothing to change there
+            pass
+    _warm_up()
 
 
 def _play(block, k: int, games: int, entropy: int):
@@ -261,8 +280,11 @@ def connect(dask, workers: int | None = None, *, blocks: int | None = None) -> D
         n = resolve_workers(workers)
         if blocks is not None:
             n = max(1, min(n, blocks))
+        # the scheduler's web server on a free port (":8787" warns when another cluster
+        # holds it); its logs only for errors, so that a run prints only its results
         local = dist.LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
-                                  dashboard_address=None, silence_logs=logging.ERROR)
+                                  dashboard_address=":0", silence_logs=logging.ERROR,
+                                  preload=[__name__], env={_LOCAL_WORKER: "1"})
         try:
             client = dist.Client(local)
         except BaseException:

@@ -478,16 +478,16 @@ def run_setup_blocks(su: _Setup, dask, workers, **options):
     """:func:`~fastbg.rollouts.blocks.run_blocks` of a cubeful run (``options`` its
     arguments), on ``su``'s threads or on the Dask cluster ``dask`` (:func:`fastbg.rollouts.
     cluster.connect` with ``workers``); returns the run, its seconds (a local cluster's
-    start-up not counted), the threads that played and the scheduler's address (or None)."""
+    start-up not counted), the threads that played (the cluster's when it started) and the
+    scheduler's address (or None)."""
     cl = connect(dask, workers, blocks=n_blocks(int(su.games), su.block_size))
     try:
+        threads = su.nworkers if cl is None else cl.threads() or su.nworkers
         t0 = time.perf_counter()
         run = run_blocks(su.board, int(su.games), su.entropy, workers=su.nworkers,
                          block_size=su.block_size, cluster=cl, **options)
         seconds = time.perf_counter() - t0
-        if cl is None:
-            return run, seconds, su.nworkers, None
-        return run, seconds, cl.threads() or su.nworkers, cl.address
+        return run, seconds, threads, None if cl is None else cl.address
     finally:
         if cl is not None:
             cl.close()

@@ -1,0 +1,276 @@
+"""Distributed runs on Dask: the numbers of threads, through a lost worker too.
+
+One local cluster of two worker processes (one thread each, as ``--dask --workers 2``
+starts) serves the module; the test that kills a worker comes last. The games are few: what
+is tested is that every block lands where it belongs, which a handful of blocks shows.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+
+import numpy as np
+import pytest
+
+from fastbg import cube_rollout, cubeful_rollout, rollout
+from fastbg.cli import main
+from fastbg.rollouts.blocks import BlockRecipe, run_blocks
+from fastbg.rollouts.cluster import connect
+from fastbg.rollouts.plays import rollout_plays
+from fastbg.rollouts.store import ResultsStore
+from fastbg.game import Position
+
+pytest.importorskip("fastbg._core.rollout", reason="Cython core not built")
+
+CONTACT = "4HPMwQCMz+AIIQ"
+#: A race, 12 checkers a side, about 50 pips each: short games, so that the slow
+#: variance-reduced and cubeful games stay quick.
+RACE = "bWsDAKBtywAAAA"
+#: A bear-off of 5 and 6 checkers, for the cube rollout.
+BEAROFF = "ZgYAALIBAAAAAA"
+
+#: Keys of a result that say how it was run, not what it found.
+HOW = {"seconds", "games_per_second", "workers", "dask"}
+
+
+def numbers(res) -> dict:
+    """A result's JSON without how it was run: what two runs must agree on, to the bit."""
+    return {k: v for k, v in res.to_dict().items() if k not in HOW}
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    """fastbg's own local cluster: two worker processes, one thread each."""
+    cl = connect(True, workers=2)
+    yield cl
+    cl.close()
+
+
+def test_the_local_cluster_is_two_warm_single_thread_processes(cluster):
+    assert cluster.local and cluster.threads() == 2
+    pids = cluster.client.run(os.getpid)
+    assert len(set(pids.values())) == 2 and os.getpid() not in pids.values()
+    # the networks were loaded as each worker started (dask_setup), not in its first block
+    loaded = cluster.client.run(_nets_loaded)
+    assert list(loaded.values()) == [True, True]
+
+
+def _nets_loaded() -> bool:
+    from fastbg.reference import evaluator
+    return evaluator._DEFAULT is not None
+
+
+@pytest.mark.parametrize("position, games, options", [
+    ("start", 5500, dict(policy="pubeval")),              # plain counts, a short last block
+    (RACE, 2500, dict(policy="nn", vr=True, by_first_roll=True)),   # float sums, merged exactly
+    (CONTACT, 2000, dict(policy="nn", vr=False, truncate=6)),
+])
+def test_a_rollout_on_dask_equals_the_threaded_rollout(cluster, position, games, options):
+    threads = rollout(position, games, seed=11, workers=2, **options)
+    dask = rollout(position, games, seed=11, dask=cluster.client, **options)
+    assert numbers(dask) == numbers(threads)
+    assert np.array_equal(dask.counts, threads.counts) and dask.games == games
+    assert dask.dask == cluster.address and dask.workers == 2 and threads.dask is None
+
+
+def test_run_blocks_sums_on_dask_equal_the_threads(cluster):
+    """The variance-reduction sums themselves (not only the estimates made from them)."""
+    from fastbg.rollouts.cubeless import _cubeless_block
+    board = Position.parse(RACE).board
+    recipe = BlockRecipe(_cubeless_block, dict(
+        engine="cython", policy="nn", board=board, dice=None, opening=False,
+        quasi_random=True, entropy=5, block_size=1000, by_first_roll=False, vr=True,
+        truncate=0, truncate_bearoff=False))
+    a = run_blocks(board, 2300, 5, workers=2, block=recipe)
+    b = run_blocks(board, 2300, 5, block=recipe, cluster=cluster)
+    assert np.array_equal(a.counts, b.counts) and np.array_equal(a.sums, b.sums)
+    assert a.sums.shape == (2, 6) and b.games == 2300 and not b.interrupted
+
+
+def test_candidate_plays_cubeful_and_cube_rollouts_on_dask_equal_threads(cluster):
+    c = cluster.client
+    a = rollout_plays(CONTACT, "31", 700, seed=3, workers=2, policy="pubeval", top=3,
+                      prune_se=0.5, min_games=324)
+    b = rollout_plays(CONTACT, "31", 700, seed=3, dask=c, policy="pubeval", top=3,
+                      prune_se=0.5, min_games=324)
+    assert numbers(a) == numbers(b) and b.dask == cluster.address
+    a = cubeful_rollout(RACE, 2100, seed=4, workers=2, policy="pubeval", vr=True)
+    b = cubeful_rollout(RACE, 2100, seed=4, dask=c, policy="pubeval", vr=True)
+    assert numbers(a) == numbers(b) and "dask" not in a.to_dict()
+    a = cube_rollout(BEAROFF, 1500, seed=5, workers=2, policy="pubeval")
+    b = cube_rollout(BEAROFF, 1500, seed=5, dask=c, policy="pubeval")
+    assert numbers(a) == numbers(b) and b.to_dict()["dask"] == cluster.address
+
+
+def _fastbg(*args, env=None, timeout=120):
+    return subprocess.run([sys.executable, "-m", "fastbg", *args], capture_output=True,
+                          text=True, env=env, timeout=timeout)
+
+
+def test_cli_dask_alone_starts_a_local_cluster_with_the_numbers_of_threads():
+    common = ["rollout", "start", "-n", "3000", "--seed", "5", "--policy", "pubeval", "--json",
+              "--no-progress", "--workers", "2"]
+    threads = _fastbg(*common)
+    dask = _fastbg(*common, "--dask")
+    assert threads.returncode == 0 and dask.returncode == 0, dask.stderr
+    t, d = json.loads(threads.stdout), json.loads(dask.stdout)
+    assert d["dask"].startswith("tcp://127.0.0.1:") and "dask" not in t
+    assert d["workers"] == t["workers"] == 2 and d["games"] == 3000
+    assert {k: v for k, v in d.items() if k not in HOW} == \
+           {k: v for k, v in t.items() if k not in HOW}
+    assert dask.stderr == ""            # no log lines of the cluster
+
+
+def test_cli_stored_run_resumed_and_extended_on_a_scheduler(cluster, tmp_path):
+    path = tmp_path / "runs.sqlite"
+    first = _fastbg("rollout", CONTACT, "-n", "1500", "--seed", "2", "--policy", "pubeval",
+                    "--store", str(path), "--no-progress", "--dask", cluster.address)
+    assert first.returncode == 0, first.stderr
+    assert f"workers 2 on the Dask cluster at {cluster.address}" in first.stdout
+    more = _fastbg("rollout", "--resume", "1", "--extend", "2500", "--store", str(path),
+                   "--no-progress", "--json", "--dask", cluster.address)
+    assert more.returncode == 0, more.stderr
+    d = json.loads(more.stdout)
+    full = rollout(CONTACT, 4000, seed=2, policy="pubeval", workers=2)
+    # (the short last block of 500 games is played again, in full)
+    assert d["games"] == 4000 and d["stored_games"] == 1000
+    assert d["counts"] == full.counts.tolist() and d["equity"] == full.equity
+    with ResultsStore(path) as st:
+        assert st.run(1).status == "done" and len(st.blocks(1)) == 4
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _digest(path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def test_a_scheduler_that_does_not_answer_is_one_line_and_leaves_the_store_alone(
+        tmp_path, capsys):
+    import dask
+    path = tmp_path / "runs.sqlite"
+    rollout(CONTACT, 1200, seed=1, policy="pubeval", store=path)     # run 1: 2 blocks
+    before = _digest(path)
+    address = f"tcp://127.0.0.1:{_free_port()}"
+    want = "error: no Dask scheduler answers at " + address
+    # Dask's own setting of how long to try (30 s unless configured): 1 s here
+    env = dict(os.environ, DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT="1s")
+    out = _fastbg("rollout", "--resume", "1", "--extend", "1000", "--store", str(path),
+                  "--no-progress", "--dask", address, env=env)
+    assert out.returncode == 2 and out.stdout == "", out.stderr
+    assert out.stderr.startswith("fastbg rollout: " + want) and out.stderr.count("\n") == 1
+    with dask.config.set({"distributed.comm.timeouts.connect": "1s"}):
+        for args in (["rollout", CONTACT, "-n", "2000", "--store", str(path)],
+                     ["rollout", CONTACT, "--cubeful"],
+                     ["moves", CONTACT, "31", "--rollout"],
+                     ["cube", CONTACT, "--method", "rollout"]):
+            assert main([*args, "--no-progress", "--dask", address]) == 2, args
+            got = capsys.readouterr()
+            assert got.err.startswith(f"fastbg {args[0]}: {want}"), got.err
+            assert got.err.count("\n") == 1 and got.out == ""
+    assert _digest(path) == before
+    with ResultsStore(path) as st:
+        assert len(st.runs()) == 1 and st.run(1).games == 1200 and len(st.blocks(1)) == 2
+
+
+def _status(argv) -> int:
+    """``main(argv)``'s exit status, whether it returns it or argparse exits with it."""
+    try:
+        return main(argv)
+    except SystemExit as exc:
+        return exc.code
+
+
+def test_bad_dask_arguments_are_one_line_errors(capsys, monkeypatch):
+    for argv, why in ((["rollout", "--dask", "start"], "'start' is not a Dask scheduler address"),
+                      (["rollout", "--dask", "tcp://127.0.0.1:1", "--workers", "2"],
+                       "--workers is for threads or a local cluster"),
+                      (["moves", "start", "31", "--dask"], "--dask is for --rollout")):
+        assert _status(argv) == 2, argv
+        err = capsys.readouterr().err
+        assert why in err and err.count("\n") == 1, (argv, err)
+    with pytest.raises(ValueError, match="dask must be True, a scheduler address"):
+        rollout("start", 10, dask=5)
+    with pytest.raises(ValueError, match="workers is the number of worker processes"):
+        rollout("start", 10, workers=2, dask="tcp://127.0.0.1:1")
+    # dask.distributed not installed: the install hint, exit 2, before any game is played
+    monkeypatch.setitem(sys.modules, "distributed", None)
+    with pytest.raises(ImportError, match=r"pip install 'fastbg\[dask\]'"):
+        rollout("start", 10, dask=True)
+    assert main(["rollout", "-n", "10", "--dask", "--no-progress"]) == 2
+    err = capsys.readouterr().err
+    assert err == ("fastbg rollout: error: distributed runs need dask.distributed, which is "
+                   "not installed: pip install 'fastbg[dask]'\n")
+
+
+def test_ctrl_c_of_a_local_cluster_run_keeps_its_blocks(tmp_path):
+    """Ctrl-C reaches the whole process group, the cluster's workers included: they leave it
+    to the rollout, which stops cleanly, stores the blocks it merged and exits 130; the
+    run resumed on threads ends with the numbers of one run."""
+    path = tmp_path / "runs.sqlite"
+    games = 200_000
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "fastbg", "rollout", "start", "-n", str(games), "--seed", "9",
+         "--policy", "pubeval", "--store", str(path), "--no-progress", "--dask", "--workers",
+         "2"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        start_new_session=True)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:          # until a block is stored
+        time.sleep(0.5)
+        if path.exists():
+            with ResultsStore(path) as st:
+                if st.runs() and st.blocks(1):
+                    break
+    os.killpg(proc.pid, signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert "INTERRUPTED" in out and err.startswith("fastbg: Ctrl-C: stopping"), err
+    assert "Traceback" not in err and err.count("\n") == 1, err
+    with ResultsStore(path) as st:
+        stored = st.run(1).games_done
+        assert st.run(1).status == "interrupted" and 0 < stored < games
+    # the rest on threads, with fewer games for the test's sake: extend needs the whole run,
+    # so compare the stored prefix instead
+    with ResultsStore(path) as st:
+        counts = sum(c for _, c, _ in st.blocks(1).values())
+    prefix = rollout("start", stored, seed=9, policy="pubeval", workers=2)
+    assert counts.tolist() == prefix.counts.tolist()
+
+
+def test_a_worker_killed_in_the_run_costs_only_its_blocks(cluster):
+    """SIGKILL of a worker process holding blocks: the nanny starts another, the scheduler
+    plays the lost blocks again, and the numbers are those of threads."""
+    c = cluster.client
+    pids = c.run(os.getpid)
+    killed = []
+
+    def kill_a_busy_worker(_games):
+        if killed:
+            return
+        busy = [w for w, keys in c.processing().items()
+                if any(str(k).startswith("fastbg-block-") for k in keys)]
+        if busy:
+            os.kill(pids[busy[0]], signal.SIGKILL)
+            killed.append(pids[busy[0]])
+
+    res = rollout(CONTACT, 4000, seed=21, policy="nn", vr=False, dask=c,
+                  progress=kill_a_busy_worker)
+    assert killed, "no worker was playing a block when the first block was merged"
+    want = rollout(CONTACT, 4000, seed=21, policy="nn", vr=False, workers=2)
+    assert numbers(res) == numbers(want) and not res.interrupted
+    # the nanny replaced the killed process
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and len(c.run(os.getpid)) < 2:
+        time.sleep(0.2)
+    now = set(c.run(os.getpid).values())
+    assert killed[0] not in now and len(now) == 2
