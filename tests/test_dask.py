@@ -258,7 +258,7 @@ def test_a_worker_killed_in_the_run_costs_only_its_blocks(cluster):
         if killed:
             return
         busy = [w for w, keys in c.processing().items()
-                if any(str(k).startswith("fastbg-block-") for k in keys)]
+                if any(str(k).startswith("fastbg-blocks-") for k in keys)]
         if busy:
             os.kill(pids[busy[0]], signal.SIGKILL)
             killed.append(pids[busy[0]])

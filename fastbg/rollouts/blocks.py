@@ -285,11 +285,13 @@ class _Threads:
         self.pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="fastbg")
 
     def in_flight(self) -> int:
-        """Blocks to keep submitted (running and queued)."""
+        """Tasks to keep submitted (running and queued)."""
         return 2 * self.workers
 
-    def submit(self, k: int):
-        return self.pool.submit(self.play, k)
+    def submit(self, k: int, nblocks: int):
+        """A task playing block ``k`` (and maybe more of the ``nblocks``): ``(future,
+        blocks it plays)``."""
+        return self.pool.submit(self.play, k), 1
 
     def wait(self, pending: set, timeout: float):
         """``(finished, pending)`` after at most ``timeout`` seconds."""
@@ -302,8 +304,9 @@ class _Threads:
     def running(self, pending: set) -> int:
         return sum(1 for fut in pending if not fut.done())
 
-    def result(self, fut):
-        return fut.result()
+    def result(self, fut) -> list:
+        """The task's blocks, ``[(k, counts, sums), ...]``."""
+        return [fut.result()]
 
     def close(self) -> None:
         self.pool.shutdown(wait=True, cancel_futures=True)
@@ -530,8 +533,9 @@ def run_blocks(
             if enough.is_set():
                 stop.set()
             while not stop.is_set() and next_k < nblocks and len(pending) < ex.in_flight():
-                pending.add(ex.submit(next_k))
-                next_k += 1
+                fut, taken = ex.submit(next_k, nblocks)
+                pending.add(fut)
+                next_k += taken
             if stop.is_set():
                 # queued blocks that have not started are dropped at once; only the
                 # running ones are waited for
@@ -541,7 +545,8 @@ def run_blocks(
                     on_interrupt(ex.running(pending))
             finished, pending = ex.wait(pending, 0.1)
             for fut in finished:          # cancelled ones left `pending` above
-                absorb(*ex.result(fut))
+                for one in ex.result(fut):
+                    absorb(*one)
             if stop.is_set() and not pending:
                 break
     except KeyboardInterrupt:  # raised by a progress callback
@@ -553,7 +558,8 @@ def run_blocks(
         # takes under a second with pubeval or nn, longer with nn-1ply); let them
         # finish and keep what they played.
         for fut in pending:
-            absorb(*ex.result(fut))
+            for one in ex.result(fut):
+                absorb(*one)
     finally:
         _restore_sigint(previous)
         ex.close()

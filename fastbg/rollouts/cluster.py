@@ -40,6 +40,29 @@ _LOCAL_WORKER = "FASTBG_LOCAL_DASK_WORKER"
 #: and go; asking at every block would cost a round trip each).
 _THREADS_EVERY = 1.0
 
+#: Seconds of play a task aims at. A task costs this process and a worker a few
+#: milliseconds of CPU (scheduling, messages, pickling): a fast policy's 1,000-game block
+#: (pubeval: a few hundredths of a second) pays 10-60% for it, so such blocks go to the
+#: workers several at a time (experiments/bench_dask.py). A task no longer than this keeps
+#: a lost worker's or a Ctrl-C's cost small.
+TASK_SECONDS = 1.0
+
+#: The most blocks one task plays.
+MAX_TASK_BLOCKS = 64
+
+#: Dask settings of a local cluster: its periodic chores cost the two cores a few percent even
+#: while it waits (3% of a core for each worker, 3% for the scheduler's process, measured on
+#: 2 cores: experiments/bench_dask.py), about what issue 13 allows for Dask in all. The
+#: workers' statistical profiler samples every thread's stack every 10 ms, the event loops
+#: check their own health every 20 ms, and the system monitor samples CPU and memory every
+#: 0.5 s; with these, about a third of that. (Set the same with ``DASK_...`` variables for
+#: ``dask scheduler`` / ``dask worker``, docs/distributed.md.)
+LOCAL_CLUSTER_CONFIG = {
+    "distributed.worker.profile.enabled": False,
+    "distributed.admin.tick.interval": "1s",
+    "distributed.admin.system-monitor.interval": "2s",
+}
+
 
 def _distributed():
     try:  # lazy on purpose: dask.distributed is an optional extra, needed only for a cluster
@@ -84,14 +107,17 @@ def dask_setup(worker=None) -> None:
     _warm_up()
 
 
-def _play(block, k: int, games: int, entropy: int):
-    """One block, on a worker: ``(k, counts, sums)`` (:func:`fastbg.rollouts.blocks.play_block`).
+def _play(block, first: int, sizes: list, entropy: int):
+    """Blocks ``first, first + 1, ...`` of ``sizes`` games each, on a worker: the seconds
+    they took and their ``[(k, counts, sums), ...]`` (:func:`fastbg.rollouts.blocks.play_block`).
 
     A pure function of its arguments: the scheduler may run it again, on another worker,
     when the worker that had it is lost, and gets the same numbers.
     """
     fn = block.cached() if isinstance(block, BlockRecipe) else block
-    return play_block(fn, k, games, entropy)
+    t0 = time.perf_counter()
+    out = [play_block(fn, first + i, n, entropy) for i, n in enumerate(sizes)]
+    return time.perf_counter() - t0, out
 
 
 class DaskCluster:
@@ -180,9 +206,10 @@ class DaskBlocks:
         self.block_size = block_size
         # task keys name the run, so that two runs (or a run and its resume) never share one
         self.run = block.token if isinstance(block, BlockRecipe) else BlockRecipe(None, {}).token
-        self._k: dict = {}          # future -> its block
+        self._k: dict = {}          # future -> its first block
         self._threads = cluster.threads()
         self._asked = time.monotonic()
+        self._per_block: float | None = None   # seconds a block takes on a worker
 
     def threads(self) -> int:
         now = time.monotonic()
@@ -195,12 +222,24 @@ class DaskBlocks:
         # for the round trip to this process
         return 2 * max(1, self.threads())
 
-    def submit(self, k: int):
+    def task_blocks(self, k: int, nblocks: int) -> int:
+        """Blocks of the task starting at block ``k``: one until a block's time is known,
+        then as many as fill :data:`TASK_SECONDS`, but no more than leave two tasks for
+        each thread in the rest of the run (so that the last tasks end together)."""
+        if self._per_block is None:
+            return 1
+        m = int(TASK_SECONDS / max(self._per_block, 1e-6))
+        share = (nblocks - k) // (2 * max(1, self.threads()))
+        return max(1, min(m, share, MAX_TASK_BLOCKS))
+
+    def submit(self, k: int, nblocks: int):
+        m = self.task_blocks(k, nblocks)
+        sizes = [block_size_of(j, self.games, self.block_size) for j in range(k, k + m)]
         # priority -k: the earliest blocks first, as threads take them (merging is in order)
-        fut = self.client.submit(_play, self.block, k, block_size_of(k, self.games, self.block_size),
-                                 self.entropy, key=f"fastbg-block-{self.run}-{k}", priority=-k)
+        fut = self.client.submit(_play, self.block, k, sizes, self.entropy,
+                                 key=f"fastbg-blocks-{self.run}-{k}-{k + m - 1}", priority=-k)
         self._k[fut] = k
-        return fut
+        return fut, m
 
     def wait(self, pending: set, timeout: float):
         if pending:
@@ -225,9 +264,14 @@ class DaskBlocks:
     def running(self, pending: set) -> int:
         return sum(1 for fut in pending if not fut.done())
 
-    def result(self, fut):
-        self._k.pop(fut, None)       # the cluster may forget the block once it is merged
-        return fut.result()
+    def result(self, fut) -> list:
+        self._k.pop(fut, None)       # the cluster may forget the task once it is merged
+        seconds, out = fut.result()
+        per_block = seconds / len(out)
+        # the slowest recent block: a task does not grow past TASK_SECONDS on a lucky one
+        self._per_block = per_block if self._per_block is None else \
+            max(per_block, 0.5 * (self._per_block + per_block))
+        return out
 
     def close(self) -> None:
         if self._k:
@@ -280,16 +324,19 @@ def connect(dask, workers: int | None = None, *, blocks: int | None = None) -> D
         n = resolve_workers(workers)
         if blocks is not None:
             n = max(1, min(n, blocks))
-        # the scheduler's web server on a free port (":8787" warns when another cluster
-        # holds it); its logs only for errors, so that a run prints only its results
-        local = dist.LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
-                                  dashboard_address=":0", silence_logs=logging.ERROR,
-                                  preload=[__name__], env={_LOCAL_WORKER: "1"})
-        try:
-            client = dist.Client(local)
-        except BaseException:
-            local.close()
-            raise
+        import dask  # lazy on purpose: part of the optional extra
+        # (a nanny hands the settings to its worker processes, restarted ones too)
+        with dask.config.set(LOCAL_CLUSTER_CONFIG):
+            # the scheduler's web server on a free port (":8787" warns when another cluster
+            # holds it); its logs only for errors, so that a run prints only its results
+            local = dist.LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
+                                      dashboard_address=":0", silence_logs=logging.ERROR,
+                                      preload=[__name__], env={_LOCAL_WORKER: "1"})
+            try:
+                client = dist.Client(local)
+            except BaseException:
+                local.close()
+                raise
         cluster = DaskCluster(client, local=local, own_client=True)
     elif isinstance(dask, str):
         try:
