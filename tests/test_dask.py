@@ -59,6 +59,15 @@ def test_the_local_cluster_is_two_warm_single_thread_processes(cluster):
     # the networks were loaded as each worker started (dask_setup), not in its first block
     loaded = cluster.client.run(_nets_loaded)
     assert list(loaded.values()) == [True, True]
+    # the local cluster's settings reached the worker processes (LOCAL_CLUSTER_CONFIG)
+    settings = cluster.client.run(_worker_settings)
+    assert list(settings.values()) == [(False, None, "1")] * 2
+
+
+def _worker_settings():
+    import dask
+    return (dask.config.get("distributed.worker.profile.enabled"),
+            os.environ.get("MALLOC_TRIM_THRESHOLD_"), os.environ.get("FASTBG_LOCAL_DASK_WORKER"))
 
 
 def _nets_loaded() -> bool:

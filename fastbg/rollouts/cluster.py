@@ -325,8 +325,14 @@ def connect(dask, workers: int | None = None, *, blocks: int | None = None) -> D
         if blocks is not None:
             n = max(1, min(n, blocks))
         import dask  # lazy on purpose: part of the optional extra
+        # Dask's nannies start workers with MALLOC_TRIM_THRESHOLD_=65536, which also fixes
+        # glibc's mmap threshold: every block then maps its buffers afresh (about 1,000 page
+        # faults a block with the nn, none on threads); a local cluster's workers go without
+        environ = {k: v for k, v in dask.config.get("distributed.nanny.pre-spawn-environ").items()
+                   if k != "MALLOC_TRIM_THRESHOLD_"}
         # (a nanny hands the settings to its worker processes, restarted ones too)
-        with dask.config.set(LOCAL_CLUSTER_CONFIG):
+        with dask.config.set({**LOCAL_CLUSTER_CONFIG,
+                              "distributed.nanny.pre-spawn-environ": environ}):
             # the scheduler's web server on a free port (":8787" warns when another cluster
             # holds it); its logs only for errors, so that a run prints only its results
             local = dist.LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
