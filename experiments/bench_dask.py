@@ -11,8 +11,11 @@ run's games per second (2 workers, 2 cores).
 
 On a machine shared with other work the wall clock swings with their load, so the script
 also counts the CPU seconds each run cost (this process's, and with Dask the workers'
-too): the ratio of those, ``cpu_ratio`` (threads / dask), is what Dask costs in work
-whatever the load; the wall-clock ratio adds what it costs in waiting.
+too): ``cpu_ratio`` (threads / dask) compares two runs, which the load sways too (the same
+blocks can cost 15% more CPU in one run than in the next when other processes crowd the
+caches); ``dask_own_cpu`` is Dask's own work within one run, all the CPU of the run's
+processes less that of the blocks (timed inside the tasks), as a share of the blocks':
+what Dask costs, free of the run-to-run swings.
 
 The cluster is started once, before the timings, and is not counted: its start-up (a few
 seconds: two Python processes importing fastbg and loading the networks) is paid once per
@@ -56,17 +59,41 @@ def _cpu() -> float:
     return r.ru_utime + r.ru_stime
 
 
-def _timed(run, client=None) -> tuple[float, float, object]:
+def _count_task_cpu() -> None:
+    """On a worker: make the block tasks add up their threads' CPU seconds."""
+    from fastbg.rollouts import cluster
+    if hasattr(cluster, "_task_cpu"):
+        return
+    play = cluster._play
+    cluster._task_cpu = [0.0]
+
+    def counted(*args):
+        c0 = time.thread_time()
+        try:
+            return play(*args)
+        finally:
+            cluster._task_cpu[0] += time.thread_time() - c0
+    cluster._play = counted       # tasks name _play by module and name: they get this one
+
+
+def _worker_cpu() -> tuple[float, float]:
+    from fastbg.rollouts import cluster
+    return _cpu(), cluster._task_cpu[0]
+
+
+def _timed(run, client=None) -> tuple[float, float, float, object]:
     """Wall-clock seconds, CPU seconds (this process's, plus the workers' of ``client``'s
-    cluster, read before and after the run, outside its wall clock) and the result."""
-    workers = client.run(_cpu) if client is not None else {}
+    cluster, read before and after the run, outside its wall clock), the CPU seconds of
+    the block tasks on the workers, and the result."""
+    workers = client.run(_worker_cpu) if client is not None else {}
     c0, t0 = _cpu(), time.perf_counter()
     res = run()
-    wall, cpu = time.perf_counter() - t0, _cpu() - c0
+    wall, cpu, tasks = time.perf_counter() - t0, _cpu() - c0, 0.0
     if client is not None:
-        after = client.run(_cpu)
-        cpu += sum(after[w] - workers.get(w, 0.0) for w in after)
-    return wall, cpu, res
+        after = client.run(_worker_cpu)
+        cpu += sum(after[w][0] - workers.get(w, (0.0, 0.0))[0] for w in after)
+        tasks = sum(after[w][1] - workers.get(w, (0.0, 0.0))[1] for w in after)
+    return wall, cpu, tasks, res
 
 
 def main(argv=None) -> int:
@@ -82,14 +109,15 @@ def main(argv=None) -> int:
     startup = time.perf_counter() - t0
     print(f"local cluster of {cluster.threads()} single-thread worker processes started in "
           f"{startup:.1f} s (not counted below)")
+    cluster.client.run(_count_task_cpu)
     rows = []
     print(f"{'case':<24} {'games':>7} {'threads g/s':>12} {'dask g/s':>9} {'dask/threads':>13} "
-          f"{'overhead':>9} {'CPU ratio':>10} {'CPU ovh.':>8}")
+          f"{'overhead':>9} {'CPU ratio':>10} {'CPU ovh.':>8} {'Dask own':>9}")
     try:
         for name, pos, policy, vr, games in CASES:
             games = max(1, int(games * args.scale))
             common = dict(seed=args.seed, policy=policy, vr=vr)
-            threads, dask, ratios, cpu_ratios = [], [], [], []
+            threads, dask, ratios, cpu_ratios, own = [], [], [], [], []
             for i in range(args.repeats):
                 runs = [("threads", lambda: _timed(lambda: fastbg.rollout(
                             pos, games, workers=args.workers, **common))),
@@ -98,22 +126,24 @@ def main(argv=None) -> int:
                 if i % 2:
                     runs.reverse()
                 got = {how: run() for how, run in runs}
-                (ta, ca, a), (tb, cb, b) = got["threads"], got["dask"]
+                (ta, ca, _, a), (tb, cb, tasks, b) = got["threads"], got["dask"]
                 assert a.counts.tolist() == b.counts.tolist() and a.equity == b.equity \
                     and a.stderr == b.stderr
                 threads.append(games / ta)
                 dask.append(games / tb)
                 ratios.append(ta / tb)
                 cpu_ratios.append(ca / cb)
+                own.append((cb - tasks) / tasks)
             t, d, r = statistics.median(threads), statistics.median(dask), statistics.median(ratios)
-            rc = statistics.median(cpu_ratios)
+            rc, ro = statistics.median(cpu_ratios), statistics.median(own)
             rows.append(dict(case=name, position=pos, policy=policy, vr=vr, games=games,
                              blocks=-(-games // 1000), threads_games_per_s=t,
                              dask_games_per_s=d, ratio=r, overhead=1 - r, cpu_ratio=rc,
-                             cpu_overhead=1 - rc, threads_runs=threads, dask_runs=dask,
-                             ratios=ratios, cpu_ratios=cpu_ratios))
+                             cpu_overhead=1 - rc, dask_own_cpu=ro, threads_runs=threads,
+                             dask_runs=dask, ratios=ratios, cpu_ratios=cpu_ratios,
+                             dask_own_cpus=own))
             print(f"{name:<24} {games:>7,} {t:>12,.0f} {d:>9,.0f} {r:>13.3f} {1 - r:>8.1%} "
-                  f"{rc:>10.3f} {1 - rc:>8.1%}", flush=True)
+                  f"{rc:>10.3f} {1 - rc:>8.1%} {ro:>9.1%}", flush=True)
     finally:
         cluster.close()
     out = dict(repeats=args.repeats, workers=args.workers, seed=args.seed,

@@ -3,11 +3,12 @@
 :func:`connect` turns the ``dask=`` argument of the rollout functions (``True`` for a
 ``LocalCluster`` of worker processes on this machine, a scheduler address, or a
 ``distributed.Client``) into a :class:`DaskCluster`, which :func:`fastbg.rollouts.blocks.
-run_blocks` uses in place of its threads. Each block is one task, a pure function of the
-run's :class:`~fastbg.rollouts.blocks.BlockRecipe` and the block's index, so a block lost
-with its worker is simply played again by another, and the results are merged in block
-order by the calling process: the numbers are those of a threaded run with the same seed
-and settings (DESIGN section 4).
+run_blocks` uses in place of its threads. A task plays one block or a few consecutive ones
+(:data:`TASK_SECONDS`) and is a pure function of the run's
+:class:`~fastbg.rollouts.blocks.BlockRecipe` and its first block, so the blocks lost with a
+worker are simply played again by another, and the results are merged in block order by
+the calling process: the numbers are those of a threaded run with the same seed and
+settings (DESIGN section 4).
 
 dask.distributed is an optional extra (``pip install 'fastbg[dask]'``), imported only when
 a cluster is asked for.
@@ -20,6 +21,7 @@ import os
 import re
 import signal
 import time
+import uuid
 
 from .. import __version__
 from ..engine import get_engine
@@ -50,17 +52,21 @@ TASK_SECONDS = 1.0
 #: The most blocks one task plays.
 MAX_TASK_BLOCKS = 64
 
-#: Dask settings of a local cluster: its periodic chores cost the two cores a few percent even
-#: while it waits (3% of a core for each worker, 3% for the scheduler's process, measured on
-#: 2 cores: experiments/bench_dask.py), about what issue 13 allows for Dask in all. The
-#: workers' statistical profiler samples every thread's stack every 10 ms, the event loops
-#: check their own health every 20 ms, and the system monitor samples CPU and memory every
-#: 0.5 s; with these, about a third of that. (Set the same with ``DASK_...`` variables for
-#: ``dask scheduler`` / ``dask worker``, docs/distributed.md.)
+#: Dask settings of a local cluster: with Dask's own, its periodic chores cost the two cores a
+#: few percent even while it waits (3% of a core for each worker, 3% for the scheduler's
+#: process, measured on the 2-core development machine), about what issue 13 allows for Dask
+#: in all: the workers' statistical profiler samples every thread's stack every 10 ms, the
+#: event loops check their own health every 20 ms, and the system monitor samples CPU and
+#: memory every 0.5 s. With these, about a fifth of that. (The same settings for ``dask
+#: scheduler`` / ``dask worker`` as ``DASK_...`` variables: docs/distributed.md.)
 LOCAL_CLUSTER_CONFIG = {
     "distributed.worker.profile.enabled": False,
     "distributed.admin.tick.interval": "1s",
     "distributed.admin.system-monitor.interval": "2s",
+    # a worker's and its nanny's memory checks every 0.1 s (a block holds kilobytes), and
+    # work stealing, which rebalances queues of many tasks (a run keeps two per thread)
+    "distributed.worker.memory.monitor-interval": "1s",
+    "distributed.scheduler.work-stealing": False,
 }
 
 
@@ -205,7 +211,7 @@ class DaskBlocks:
         self.games = games
         self.block_size = block_size
         # task keys name the run, so that two runs (or a run and its resume) never share one
-        self.run = block.token if isinstance(block, BlockRecipe) else BlockRecipe(None, {}).token
+        self.run = block.token if isinstance(block, BlockRecipe) else uuid.uuid4().hex
         self._k: dict = {}          # future -> its first block
         self._threads = cluster.threads()
         self._asked = time.monotonic()
@@ -218,7 +224,7 @@ class DaskBlocks:
         return self._threads
 
     def in_flight(self) -> int:
-        # two blocks a thread: one playing, one waiting on its worker, so no worker idles
+        # two tasks a thread: one playing, one waiting on its worker, so that no worker idles
         # for the round trip to this process
         return 2 * max(1, self.threads())
 
