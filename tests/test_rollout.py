@@ -1,12 +1,16 @@
 """Rollout API: reproducibility, engine agreement, interruption, bad input."""
 from __future__ import annotations
 
+import os
+import signal
+import threading
+
 import numpy as np
 import pytest
 
 from fastbg import Position, rollout
 from fastbg.rollouts.blocks import block_sizes, run_blocks
-from fastbg.game import PROBABILITY_KEYS
+from fastbg.game import PROBABILITY_KEYS, START_BOARD
 from fastbg.rollouts import outcome_statistics
 
 
@@ -107,6 +111,29 @@ def test_interrupt_keeps_finished_blocks():
         if workers == 1:
             full = rollout(MIDGAME, res.games, seed=5, workers=1, policy="pubeval")
             assert np.array_equal(full.counts, res.counts)
+
+
+def test_ctrl_c_as_the_last_block_ends_is_still_reported():
+    # Ctrl-C delivered while the last block is merged (here: from the on_block callback,
+    # in the calling thread) sets the flag after the loop's last look at it; the run is
+    # whole, but on_interrupt must still be told (with 0 blocks running), or a table or a
+    # staged candidate rollout would play on past the user's Ctrl-C
+    _need_cython()
+    if threading.current_thread() is not threading.main_thread():
+        pytest.skip("SIGINT handlers are installed in the main thread only")
+    told = []
+
+    def on_block(k, n, c, f):
+        if k == 2:                       # the last of 3 blocks
+            os.kill(os.getpid(), signal.SIGINT)
+
+    run = run_blocks(START_BOARD, 3000, 5, policy="pubeval", workers=1, on_block=on_block,
+                     on_interrupt=told.append)
+    assert run.games == 3000 and not run.interrupted and told == [0]
+    # and a run left alone is told nothing
+    told.clear()
+    run_blocks(START_BOARD, 2000, 5, policy="pubeval", workers=1, on_interrupt=told.append)
+    assert told == []
 
 
 def test_block_sizes():

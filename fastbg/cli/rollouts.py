@@ -245,8 +245,9 @@ def progress_bar(args, total, per_row=None):
     def interrupted(running: int) -> None:
         if bar is not None:
             bar.clear()
-        sys.stderr.write(f"fastbg: Ctrl-C: stopping; waiting for {plural(running, 'running block')} "
-                         "to finish, then reporting the games played\n")
+        sys.stderr.write(("fastbg: Ctrl-C: stopping; waiting for "
+                          f"{plural(running, 'running block')} to finish, then " if running else
+                          "fastbg: Ctrl-C: stopping; ") + "reporting the games played\n")
         sys.stderr.flush()
 
     def describe(label: str, j: int, n: int) -> None:

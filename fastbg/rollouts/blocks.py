@@ -397,7 +397,9 @@ def run_blocks(
     on_interrupt : callable, optional
         Called once, in the calling thread, as soon as Ctrl-C is noticed (within 0.1 s),
         with the number of blocks still running, which the run waits for (compiled code
-        cannot be stopped inside a block).
+        cannot be stopped inside a block); with 0 when Ctrl-C came as the last blocks ended
+        (the run is then whole and not ``interrupted``, but a caller running several in a
+        row should stop after this one).
     until : callable, optional
         A stop rule, ``until(counts, sums, games) -> bool``, asked after each block with the
         totals of blocks ``0..k`` (blocks are merged in block order): once it says True the
@@ -553,6 +555,7 @@ def run_blocks(
         stop.set()
         pending = ex.drop_queued(pending)
         if on_interrupt is not None and not told:
+            told = True
             on_interrupt(ex.running(pending))
         # Blocks already running cannot be stopped inside compiled code (a block
         # takes under a second with pubeval or nn, longer with nn-1ply); let them
@@ -563,6 +566,11 @@ def run_blocks(
     finally:
         _restore_sigint(previous)
         ex.close()
+    if stop.is_set() and on_interrupt is not None and not told and not enough.is_set():
+        # Ctrl-C came as the last blocks ended (after the loop's last look at the flag):
+        # the run is whole, but a caller running several (a table, the stages of candidate
+        # rollouts) must still hear of it, or the Ctrl-C is lost
+        on_interrupt(0)
     # (a block that finished after a gap would stay in `ready`, dropped: the result is always
     # a prefix of blocks; workers start blocks in order, so after Ctrl-C there is no gap)
     interrupted = stop.is_set() and done_games < games
