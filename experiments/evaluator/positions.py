@@ -15,12 +15,15 @@ equities), each game seeded by ``PCG64DXSM(SeedSequence(seed, spawn_key=(game,))
     odd primes come from, which self-play between equals rarely reaches.
 ``pubeval``
     One side plays pubeval throughout: a weaker but different style.
+``backgame``
+    Self-play as ``nn`` from a random backgame set-up (``backgame_start``) instead of the
+    opening position: the positions the rollouts of backgames need.
 
 Every position before a roll (row 0 on roll) of every game is a candidate, except pure
 bear-offs (both sides home: the one-sided database is exact there) and finished games;
 each candidate is kept with probability ``--keep`` (fewer near-duplicates of one game),
 and the pool is de-duplicated. Output: ``<out>.npz`` with ``boards`` (N, 2, 25) int8,
-``kind`` (N,) int8 (0 nn, 1 wild, 2 pubeval, 3 random race), ``game`` and ``ply`` (N,)
+``kind`` (N,) int8 (0 nn, 1 wild, 2 pubeval, 3 random race, 4 backgame), ``game`` and ``ply`` (N,)
 int32 (-1 for the random races), ``role`` (N,) int8 (0: a position before its roll;
 k >= 1: the position after the k-th alternative play of the roll at that game and ply, so
 the positions of one (game, ply) with role >= 1 are the candidates of one decision), and the
@@ -47,7 +50,7 @@ from fastbg.engine import get_engine
 from fastbg.reference.evaluator import load_nets
 from fastbg.game import START_BOARD
 
-KINDS = {"nn": 0, "wild": 1, "pubeval": 2}
+KINDS = {"nn": 0, "wild": 1, "pubeval": 2, "backgame": 4}
 
 
 def _roll(bg: np.random.Generator) -> tuple[int, int]:
@@ -69,15 +72,22 @@ def play_game(eng, nn, pubeval, seed: int, game: int, kind: str, explore: float,
     board = np.array(START_BOARD, dtype=np.int8)
     odd_side = int(rng.integers(0, 2))
     wild_turns = int(rng.integers(3, 13))
-    # opening roll: no doubles; the higher die's side moves first
-    while True:
-        a, b = _roll(rng)
-        if a != b:
-            break
-    side = 0 if a > b else 1
-    if side == 1:
-        board = board[::-1].copy()
-    d1, d2 = max(a, b), min(a, b)
+    if kind == "backgame":             # a backgame set up, either side on roll, any roll
+        board = backgame_start(rng)
+        side = int(rng.integers(0, 2))
+        if side == 1:
+            board = board[::-1].copy()
+        d1, d2 = _roll(rng)
+    else:
+        # opening roll: no doubles; the higher die's side moves first
+        while True:
+            a, b = _roll(rng)
+            if a != b:
+                break
+        side = 0 if a > b else 1
+        if side == 1:
+            board = board[::-1].copy()
+        d1, d2 = max(a, b), min(a, b)
     turns = [0, 0]
     ply = 0
     while True:
@@ -109,6 +119,37 @@ def play_game(eng, nn, pubeval, seed: int, game: int, kind: str, explore: float,
         turns[side] += 1
         side ^= 1
         ply += 1
+
+
+#: Anchor pairs of backgames (indices of the backgame side: 23 = the opponent's ace point).
+BACKGAME_ANCHORS = [(23, 21), (22, 21), (23, 22), (22, 20), (21, 20), (23, 20), (22, 19), (21, 19)]
+
+
+def backgame_start(rng: np.random.Generator) -> np.ndarray:
+    """A random backgame: row 0 holds two points in row 1's home board (with 0-2 spare
+    checkers back there) and has its other checkers spread over its indices 4..17 (timing
+    varies); row 1 has most of its checkers home or in its outer board, on points row 0
+    does not occupy, with sometimes a straggler further back. Self-play from such starts
+    gives the backgames, containment and crashed boards that games from the opening
+    position rarely reach (the rollouts of backgames were the furthest off)."""
+    while True:
+        b = np.zeros((2, 25), np.int8)
+        a1, a2 = BACKGAME_ANCHORS[int(rng.integers(0, len(BACKGAME_ANCHORS)))]
+        b[0, a1] = b[0, a2] = 2
+        for _ in range(int(rng.integers(0, 3))):
+            b[0, int(rng.choice([a1, a2, int(rng.integers(18, 24))]))] += 1
+        rest = 15 - int(b[0].sum())
+        np.add.at(b[0], rng.integers(4, 18, rest), 1)
+        # row 1: its index j is row 0's 23 - j; it may not share a point with row 0
+        free = [j for j in range(24) if b[0, 23 - j] == 0]
+        home = [j for j in free if j <= 11]
+        w = np.array([3.0 if j <= 5 else 1.0 for j in home])
+        n_back = int(rng.integers(0, 2))
+        np.add.at(b[1], rng.choice(home, 15 - n_back, p=w / w.sum()), 1)
+        for _ in range(n_back):
+            b[1, int(rng.choice([j for j in free if j >= 12]))] += 1
+        if (b[1] > 0).sum() >= 3:
+            return b
 
 
 def random_races(n: int, seed: int) -> np.ndarray:
