@@ -163,6 +163,8 @@ def load_data(args):
     ``--also POSITIONS LABELS``, those of more data sets appended (validation stays by
     game within each)."""
     parts = [_load_one(args, args.positions, args.labels)]
+    if args.rank_also_only:        # no ranking loss on the main set's decisions
+        parts[0] = (*parts[0][:3], np.full(len(parts[0][3]), -1, np.int64))
     for positions, labels in args.also or ():
         parts.append(_load_one(args, positions, labels))
     offset = 0                       # group numbers unique across the data sets
@@ -278,6 +280,9 @@ def main(argv=None) -> int:
                     help="learning rate: constant, or a cosine decay over the epochs from "
                          "--lr to --lr-min (by minibatch)")
     ap.add_argument("--lr-min", type=float, default=1e-6)
+    ap.add_argument("--rank-also-only", action="store_true",
+                    help="the ranking loss on the --also sets' decisions only (e.g. those with "
+                         "2-ply labels), not on the main set's")
     ap.add_argument("--rank", type=float, default=0.0,
                     help="weight of the ranking loss: the squared error of each candidate's "
                          "equity relative to the mean of its decision's candidates (0: off)")
