@@ -13,6 +13,12 @@ Usage::
 
     python experiments/evaluator/candidates.py --positions RUNS/positions_g9.npz \\
         --out RUNS/positions_g9c
+    python experiments/evaluator/candidates.py --positions RUNS/positions_g9b.npz \\
+        --race-decisions --out RUNS/positions_g9r
+
+``--race-decisions`` keeps only the decisions with at least one race candidate (a race,
+or a contact position whose play can break contact), all their candidates: the race
+net's 2-ply set of generation 9.
 """
 from __future__ import annotations
 
@@ -32,19 +38,35 @@ def candidate_rows(pos) -> np.ndarray:
     return np.flatnonzero((key >= 0) & (cnt[inv] >= 2))
 
 
+def race_decision_rows(pos, rows: np.ndarray) -> np.ndarray:
+    """Those of ``rows`` (candidate rows) whose decision has at least one race candidate."""
+    from fastbg._core.features import position_class
+
+    race = np.array([position_class(b) == "race" for b in pos["boards"][rows]], dtype=bool)
+    key = pos["game"][rows].astype(np.int64) * 100000 + pos["ply"][rows].astype(np.int64)
+    return rows[np.isin(key, key[race])]
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--positions", required=True)
     ap.add_argument("--out", required=True, help="output path without .npz")
+    ap.add_argument("--race-decisions", action="store_true",
+                    help="only the decisions with at least one race candidate")
     args = ap.parse_args(argv)
     pos = np.load(args.positions)
     if "role" not in pos.files:
         raise SystemExit(f"{args.positions} has no 'role' array: make it with this "
                          "version of positions.py")
     rows = candidate_rows(pos)
+    extra = {}
+    if args.race_decisions:
+        rows = race_decision_rows(pos, rows)
+        extra = {"race_decisions": True}
     out = {k: pos[k][rows] for k in ("boards", "kind", "game", "ply", "role")}
     np.savez_compressed(Path(args.out).with_suffix(".npz"), **out, source=rows.astype(np.int64),
-                        args=json.dumps({**json.loads(str(pos["args"])), "candidates_of": args.positions}))
+                        args=json.dumps({**json.loads(str(pos["args"])), "candidates_of": args.positions,
+                                     **extra}))
     print(f"{len(rows)} candidates of {len(pos['boards'])} positions -> {args.out}.npz")
     return 0
 

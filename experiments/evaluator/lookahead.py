@@ -64,7 +64,7 @@ def main(argv=None) -> int:
     ap.add_argument("--positions", required=True)
     ap.add_argument("--out", required=True)
     ap.add_argument("--chunk", type=int, default=20000)
-    ap.add_argument("--part", default="0/1", help="K/N: label only chunks k with k % N == K "
+    ap.add_argument("--part", default="0/1", help="K/N: label only chunks k with k %% N == K "
                     "(run N processes, one a core)")
     ap.add_argument("--plies", type=int, default=1, choices=(1, 2),
                     help="1: the best play of each roll at 0 ply; 2: its candidates at 1 ply "
