@@ -231,7 +231,9 @@ class Yardstick:
                "weights_sha256": h.hexdigest(), "hidden": int(self.net.hidden)}
         if net_is_default(self.net):
             path = weights_path()
-            out.update(file=str(path.relative_to(HERE.parent)), file_sha256=sha256_file(path))
+            # (the package may be installed from another checkout: then the absolute path)
+            shown = path.relative_to(HERE.parent) if path.is_relative_to(HERE.parent) else path
+            out.update(file=str(shown), file_sha256=sha256_file(path))
         return out
 
     def best(self, board, plays) -> float:

@@ -7,10 +7,10 @@
 #   sh experiments/evaluator/generation9.sh            # from the repository's root
 #
 # Compute on a 2-core VM (2026-12-02), see experiments/TRAINING.md:
-#   positions 30,000 + 20,000 games              ~15 min
-#   1-ply labels of positions_g9b (1.3M)         ~1.5 h on 2 cores
-#   2-ply labels of 566k contact candidates      ~3 h on 2 cores (about 17 ms a position)
-#   2-ply labels of 99k race-decision candidates ~45 min on 2 cores
+#   positions 30,000 + 20,000 games              ~7 min each
+#   1-ply labels of positions_g9b (1.3M)         7 min
+#   2-ply labels of 566k contact candidates      ~3 h on 2 cores (about 19 ms a position)
+#   2-ply labels of 99k race-decision candidates ~40 min
 #   training: contact ~2 min an epoch, race ~5 s an epoch
 # PY: the Python with fastbg and the [train] extra (PyTorch CPU).
 set -e
@@ -61,15 +61,15 @@ label positions_g9r lookahead_g9r 2
 
 # Training from generation 8's nets: all positions' 1-ply labels, the candidates' 2-ply
 # labels, and the ranking loss on the 2-ply decisions only.
-$PY $E/train.py --net contact --name c9d --width 236 \
+$PY $E/train.py --net contact --name c9e --width 236 \
     --positions $R/positions_g9b.npz --labels lookahead:$R/lookahead_g9b \
     --also $R/positions_g9c.npz lookahead:$R/lookahead_g9c \
     --init $R/c8/epoch_000.npz --epochs 12 --schedule cosine --lr 3e-4 \
-    --rank 8 --rank-also-only
+    --rank 16 --rank-also-only
 $PY $E/train.py --net race --name r9a \
     --positions $R/positions_g9b.npz --labels lookahead:$R/lookahead_g9b \
     --also $R/positions_g9r.npz lookahead:$R/lookahead_g9r \
     --init $R/r8/epoch_000.npz --epochs 20 --schedule cosine --lr 3e-4 \
     --rank 8 --rank-also-only
-$PY $E/pack.py --contact $R/c9d/epoch_011.npz --race $R/r9a/epoch_019.npz --out $R/nets_g9.npz
+$PY $E/pack.py --contact $R/c9e/epoch_011.npz --race $R/r9a/epoch_019.npz --out $R/nets_g9.npz
 echo "generation 9: $R/nets_g9.npz (scored as in experiments/TRAINING.md)"
