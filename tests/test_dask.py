@@ -20,11 +20,13 @@ import pytest
 
 from fastbg import cube_rollout, cubeful_rollout, rollout
 from fastbg.cli import main
+from fastbg.research import gammons_table, openings_table, race_table, replies_table
 from fastbg.rollouts.blocks import BlockRecipe, run_blocks
 from fastbg.rollouts.cluster import connect
 from fastbg.rollouts.plays import rollout_plays
 from fastbg.rollouts.store import ResultsStore
 from fastbg.game import Position
+from test_research import _cut
 
 pytest.importorskip("fastbg._core.rollout", reason="Cython core not built")
 
@@ -117,6 +119,83 @@ def test_candidate_plays_cubeful_and_cube_rollouts_on_dask_equal_threads(cluster
     assert numbers(a) == numbers(b) and b.to_dict()["dask"] == cluster.address
 
 
+#: Small tables of every kind (a few rows of a few blocks each, pubeval): candidate plays with
+#: pruning (stages), replies, race positions (cubeless rollouts with variance reduction's
+#: float sums and exact bear-offs), and the gammons table's own blocks (no rows).
+TABLES = {
+    "openings": lambda **kw: openings_table(648, seed=3, rolls="21,65", top=3, prune_se=1.0,
+                                            min_games=324, policy="pubeval", **kw),
+    "replies": lambda **kw: replies_table("8/5 6/5", 700, seed=3, rolls="11,62", top=2,
+                                          policy="pubeval", **kw),
+    "race": lambda **kw: race_table(pips=[40, 60], leads=[0, 12], positions=1, games=1300,
+                                    seed=3, policy="pubeval", vr=True, **kw),
+    "gammons": lambda **kw: gammons_table(1200, seed=3, policy="pubeval", **kw),
+}
+
+
+def table_numbers(t, rows_ids: bool = True) -> dict:
+    """A table's JSON without how it was run (nor, with ``rows_ids=False``, the ids of its
+    rows' runs and the games read from the store, which a resumed table has of its own)."""
+    d = {k: v for k, v in t.to_dict().items() if k not in HOW}
+    if not rows_ids:
+        d["rows"] = [{k: v for k, v in r.items() if k != "run_id"} for r in d["rows"]]
+        d.pop("stored_games", None)
+    return d
+
+
+def stored(path) -> list:
+    """Everything a store holds, run by run and block by block, but when the runs were made
+    and how (a table's summary is its result, with its seconds and cluster)."""
+    out = []
+    with ResultsStore(path) as st:
+        for run in st.runs():
+            d = run.to_dict()
+            del d["created"], d["updated"]
+            if d["summary"] is not None:
+                d["summary"] = {k: v for k, v in d["summary"].items() if k not in HOW}
+            out.append((d, [(k, n, c.tolist(), None if f is None else f.tolist())
+                            for k, (n, c, f) in st.blocks(run.id).items()]))
+    return out
+
+
+@pytest.mark.parametrize("name", TABLES)
+def test_a_table_on_dask_stores_the_numbers_of_threads_and_resumes_on_either(
+        cluster, tmp_path, name):
+    make = TABLES[name]
+    on_threads, on_dask = tmp_path / "threads.sqlite", tmp_path / "dask.sqlite"
+    threads = make(workers=2, store=on_threads)
+    dask = make(dask=cluster.client, store=on_dask)
+    assert dask.dask == cluster.address and threads.dask is None
+    assert dask.to_dict()["dask"] == cluster.address and "dask" not in threads.to_dict()
+    assert table_numbers(dask) == table_numbers(threads) and not dask.interrupted
+    assert stored(on_dask) == stored(on_threads)
+    # a table cut short on threads (a row half done, the next not started) and resumed on the
+    # cluster, and the other way round: the numbers of one uninterrupted table
+    for path, run, other in ((on_threads, threads, dict(dask=cluster.client)),
+                             (on_dask, dask, dict(workers=2))):
+        _cut(path, run.run_id, keep_rows=1, keep_blocks=1)
+        resumed = make(store=path, run_id=run.run_id, **other)
+        assert resumed.stored_games > 0
+        assert table_numbers(resumed, rows_ids=False) == table_numbers(threads, rows_ids=False)
+    assert stored(on_dask) == stored(on_threads)
+
+
+def test_a_table_starts_one_local_cluster_for_all_its_rows(monkeypatch):
+    import distributed
+    started = []
+
+    class Counted(distributed.LocalCluster):
+        def __init__(self, *args, **kwargs):
+            started.append(kwargs["n_workers"])
+            super().__init__(*args, **kwargs)
+
+    monkeypatch.setattr(distributed, "LocalCluster", Counted)
+    kw = dict(pips=[40], leads=[0, 10], positions=2, games=1500, seed=8, policy="pubeval")
+    t = race_table(dask=True, workers=2, **kw)
+    assert started == [2] and len(t.rows) == 4 and t.dask.startswith("tcp://127.0.0.1:")
+    assert table_numbers(t) == table_numbers(race_table(workers=2, **kw))
+
+
 def _fastbg(*args, env=None, timeout=120):
     return subprocess.run([sys.executable, "-m", "fastbg", *args], capture_output=True,
                           text=True, env=env, timeout=timeout)
@@ -154,6 +233,37 @@ def test_cli_stored_run_resumed_and_extended_on_a_scheduler(cluster, tmp_path):
         assert st.run(1).status == "done" and len(st.blocks(1)) == 4
 
 
+def test_cli_table_on_a_scheduler_gives_the_json_of_threads(cluster, tmp_path):
+    common = ["table", "race", "--pips", "40", "--leads", "0,10", "--positions", "1", "-n",
+              "1100", "--seed", "4", "--policy", "pubeval", "--no-progress"]
+    threads = _fastbg(*common, "--json", "--workers", "2")
+    dask = _fastbg(*common, "--json", "--dask", cluster.address)
+    assert threads.returncode == 0 and dask.returncode == 0, dask.stderr
+    t, d = json.loads(threads.stdout), json.loads(dask.stdout)
+    assert d["dask"] == cluster.address and "dask" not in t and dask.stderr == ""
+    assert {k: v for k, v in d.items() if k not in HOW} == \
+           {k: v for k, v in t.items() if k not in HOW}
+    path = str(tmp_path / "runs.sqlite")
+    text = _fastbg(*common, "--dask", cluster.address, "--store", path)
+    assert text.returncode == 0 and f"on the Dask cluster at {cluster.address}" in text.stdout
+    # resumed (here: read back whole) on threads, with its own settings
+    again = _fastbg("table", "race", "--resume", "1", "--store", path, "--json", "--no-progress")
+    assert again.returncode == 0, again.stderr
+    a = json.loads(again.stdout)
+    assert a["rows"] and [r["rollout"] for r in a["rows"]] == [r["rollout"] for r in t["rows"]]
+
+
+def test_a_table_without_dask_does_not_import_it():
+    out = subprocess.run([sys.executable, "-c", (
+        "import sys; from fastbg.cli import main; "
+        "code = main(['table', 'race', '--pips', '40', '--leads', '0', '--positions', '1', "
+        "'-n', '100', '--policy', 'pubeval', '--no-progress', '--json']); "
+        "print(code, sorted(m for m in sys.modules if m.split('.')[0] in ('dask', 'distributed')))")],
+        capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.splitlines()[-1] == "0 []"
+
+
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -182,7 +292,8 @@ def test_a_scheduler_that_does_not_answer_is_one_line_and_leaves_the_store_alone
         for args in (["rollout", CONTACT, "-n", "2000", "--store", str(path)],
                      ["rollout", CONTACT, "--cubeful"],
                      ["moves", CONTACT, "31", "--rollout"],
-                     ["cube", CONTACT, "--method", "rollout"]):
+                     ["cube", CONTACT, "--method", "rollout"],
+                     ["table", "race", "--pips", "40", "--leads", "0", "--store", str(path)]):
             assert main([*args, "--no-progress", "--dask", address]) == 2, args
             got = capsys.readouterr()
             assert got.err.startswith(f"fastbg {args[0]}: {want}"), got.err
@@ -204,7 +315,13 @@ def test_bad_dask_arguments_are_one_line_errors(capsys, monkeypatch):
     for argv, why in ((["rollout", "--dask", "start"], "'start' is not a Dask scheduler address"),
                       (["rollout", "--dask", "tcp://127.0.0.1:1", "--workers", "2"],
                        "--workers is for threads or a local cluster"),
-                      (["moves", "start", "31", "--dask"], "--dask is for --rollout")):
+                      (["moves", "start", "31", "--dask"], "--dask is for --rollout"),
+                      (["table", "race", "--dask", "tcp://127.0.0.1:1", "--workers", "2"],
+                       "--workers is for threads or a local cluster"),
+                      (["table", "openings", "--resume", "1", "--workers", "2", "--dask",
+                        "tcp://127.0.0.1:1"], "--workers is for threads or a local cluster"),
+                      (["table", "replies", "--dask", "31"],
+                       "'31' is not a Dask scheduler address")):
         assert _status(argv) == 2, argv
         err = capsys.readouterr().err
         assert why in err and err.count("\n") == 1, (argv, err)
@@ -212,6 +329,8 @@ def test_bad_dask_arguments_are_one_line_errors(capsys, monkeypatch):
         rollout("start", 10, dask=5)
     with pytest.raises(ValueError, match="workers is the number of worker processes"):
         rollout("start", 10, workers=2, dask="tcp://127.0.0.1:1")
+    with pytest.raises(ValueError, match="workers is the number of worker processes"):
+        gammons_table(10, workers=2, dask="tcp://127.0.0.1:1")
     # dask.distributed not installed: the install hint, exit 2, before any game is played
     monkeypatch.setitem(sys.modules, "distributed", None)
     with pytest.raises(ImportError, match=r"pip install 'fastbg\[dask\]'"):
@@ -220,6 +339,8 @@ def test_bad_dask_arguments_are_one_line_errors(capsys, monkeypatch):
     err = capsys.readouterr().err
     assert err == ("fastbg rollout: error: distributed runs need dask.distributed, which is "
                    "not installed: pip install 'fastbg[dask]'\n")
+    assert main(["table", "gammons", "-n", "10", "--dask", "--no-progress"]) == 2
+    assert capsys.readouterr().err == err.replace("rollout", "table", 1)
 
 
 def test_ctrl_c_of_a_local_cluster_run_keeps_its_blocks(tmp_path):

@@ -16,7 +16,8 @@ from ..rollouts.plays import DEFAULT_MAX_PLAYS, DEFAULT_WITHIN
 from ..rollouts.store import ResultsStore
 from .common import (EXIT_INTERRUPTED, _games, _number_arg, _policy_help, _positive_int, _seed,
                      plural, print_json)
-from .rollouts import _VR_HELP, add_prune_options, add_store_options, progress_bar
+from .rollouts import (_VR_HELP, _WORKERS_HELP, add_dask_option, add_prune_options, add_store_options,
+                       check_dask_options, progress_bar)
 
 #: Games per row unless told, by table (per candidate play, per race position; gammons: all).
 DEFAULT_GAMES = {"openings": 1296, "replies": 1296, "race": 1296, "gammons": 10_000}
@@ -102,8 +103,8 @@ def _add_run_options(p, name: str) -> None:
     p.add_argument("--seed", type=_seed, default=None,
                    help="root seed (default: fresh entropy, reported); each row's seed is "
                         "derived from it")
-    p.add_argument("--workers", "-w", type=_positive_int, default=None,
-                   help="threads (default: one per CPU)")
+    p.add_argument("--workers", "-w", type=_positive_int, default=None, help=_WORKERS_HELP)
+    add_dask_option(p)
     p.add_argument("--policy", choices=POLICIES, default=DEFAULT_POLICY,
                    help="how both sides play: " + _policy_help())
     p.add_argument("--engine", choices=ENGINES, default="cython",
@@ -180,6 +181,7 @@ _FUNCTIONS = {"openings": openings_table, "replies": replies_table, "race": race
 
 
 def _cmd_table(args) -> int:
+    check_dask_options(args)
     if args.plot is not None:
         check_plot_path(args.plot)    # a bad file name or no matplotlib: before any game
     if args.resume is not None:
@@ -201,8 +203,8 @@ def _cmd_table(args) -> int:
                       per_row=games) as (update, interrupted, describe):
         extra = {} if args.table == "gammons" else {"on_row": describe}
         try:
-            res = run(workers=args.workers, engine=args.engine, progress=update,
-                      on_interrupt=interrupted, **extra, **kwargs)
+            res = run(workers=args.workers, engine=args.engine, dask=args.dask,
+                      progress=update, on_interrupt=interrupted, **extra, **kwargs)
         finally:
             if store is not None:
                 store.close()
@@ -245,8 +247,9 @@ def _head(t: dict, what: str) -> list[str]:
     head = "INTERRUPTED: " if t["interrupted"] else ""
     flags = ", variance reduction" if st.get("vr") else ""
     flags += ", quasi-random dice" if str(st.get("dice", "")).startswith("quasi") else ""
+    where = f", on the Dask cluster at {t['dask']}" if t.get("dask") else ""
     return [f"{head}{t['title']}: {what}",
-            f"policy {st['policy']}, engine {st['engine']}, seed {t['seed']}{flags}", ""]
+            f"policy {st['policy']}, engine {st['engine']}, seed {t['seed']}{flags}{where}", ""]
 
 
 def _format_plays(t: dict) -> str:

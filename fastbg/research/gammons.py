@@ -22,10 +22,10 @@ from ..engine import get_engine
 from ..game.outcomes import PROBABILITY_KEYS
 from ..reference.board import START_BOARD, outcome
 from ..reference.dice import opening_roll, roll_index
-from ..rollouts.blocks import check_games, check_policy_engine, resolve_workers, run_blocks
+from ..rollouts.blocks import BlockRecipe, check_games, check_policy_engine, n_blocks, resolve_workers, run_blocks
 from ..rollouts.cubeless import DEFAULT_POLICY, _check_seed
 from ..rollouts.settings import rollout_settings
-from .table import StoredTable, TableResult
+from .table import StoredTable, TableResult, table_cluster
 
 __all__ = ["PHASES", "phase_of", "selfplay_game", "gammons_table", "GAMMONS_BLOCK_SIZE"]
 
@@ -196,6 +196,22 @@ def phase_statistics(counts, games: int) -> list[dict]:
     return rows
 
 
+def _gammons_block(*, engine: str, policy: str):
+    """The block function of the gammons table: a :class:`~fastbg.rollouts.blocks.BlockRecipe`'s
+    factory, built where the blocks are played (the calling process's threads, or each
+    worker of a Dask cluster)."""
+    eng = get_engine(engine)
+
+    def block(k, n, bitgen):
+        pol = eng.make_policy(policy)
+        played = []
+        for _ in range(n):
+            visits, c0, _ = selfplay_game(eng, pol, bitgen)
+            played.append((visits, c0))
+        return _block_counts(played)
+    return block
+
+
 def gammons_table(
     games: int = 10_000,
     seed: int | None = None,
@@ -207,6 +223,7 @@ def gammons_table(
     on_interrupt: Callable[[int], None] | None = None,
     store=None,
     run_id: int | None = None,
+    dask=None,
 ) -> TableResult:
     """Gammon and backgammon rates by game phase, from ``games`` games of self-play.
 
@@ -223,6 +240,11 @@ def gammons_table(
     progress, on_interrupt, store, run_id
         As :func:`fastbg.research.openings_table`; the table's blocks are stored in its own
         run (it has no rows).
+    dask : bool or str or distributed.Client, optional
+        Play the blocks on a Dask cluster, as :func:`fastbg.rollout` (``True``: a local
+        cluster of ``workers`` processes); the same numbers. The self-play loop is Python
+        between the engine's moves, so worker processes, each with its own interpreter,
+        gain what threads cannot.
 
     Returns
     -------
@@ -241,7 +263,8 @@ def gammons_table(
     -----
     No variance reduction: the rates are of positions reached in play, not of a fixed
     position, so there is no root whose luck could be taken off. **Reproducibility.** The
-    games depend only on the seed, the policy and fastbg's version.
+    games depend only on the seed, the policy and fastbg's version (threads or a Dask
+    cluster alike).
     """
     games = check_games(games)
     check_policy_engine(policy, engine)
@@ -252,24 +275,18 @@ def gammons_table(
     settings = rollout_settings(policy=policy, seed=entropy, games=games,
                                 block_size=GAMMONS_BLOCK_SIZE, vr=False, first_roll="opening",
                                 engine=engine, table="gammons", phases=list(PHASES))
-    stored = StoredTable(store, run_id, "gammons", request, settings)
-    eng = get_engine(engine)
-
-    def block(k, n, bitgen):
-        pol = eng.make_policy(policy)
-        played = []
-        for _ in range(n):
-            visits, c0, _ = selfplay_game(eng, pol, bitgen)
-            played.append((visits, c0))
-        return _block_counts(played)
-
-    t0 = time.perf_counter()
-    run = run_blocks(START_BOARD, games, entropy, engine=engine, policy=policy,
-                     workers=nworkers,
-                     progress=progress, block_size=GAMMONS_BLOCK_SIZE, block=block,
-                     counts_shape=(len(PHASES), _COLUMNS), on_interrupt=on_interrupt,
-                     done=None if stored.run is None else stored.run.done,
-                     on_block=None if stored.run is None else stored.run.on_block)
+    # the cluster before the store: a scheduler that does not answer leaves the store untouched
+    with table_cluster(dask, workers, n_blocks(games, GAMMONS_BLOCK_SIZE)) as (cl, _):
+        stored = StoredTable(store, run_id, "gammons", request, settings)
+        t0 = time.perf_counter()   # (a local cluster's start-up is not counted)
+        run = run_blocks(START_BOARD, games, entropy, engine=engine, policy=policy,
+                         workers=nworkers, progress=progress, block_size=GAMMONS_BLOCK_SIZE,
+                         block=BlockRecipe(_gammons_block, dict(engine=engine, policy=policy)),
+                         counts_shape=(len(PHASES), _COLUMNS), on_interrupt=on_interrupt,
+                         done=None if stored.run is None else stored.run.done,
+                         on_block=None if stored.run is None else stored.run.on_block,
+                         cluster=cl)
+        seconds = time.perf_counter() - t0
     rows = phase_statistics(run.counts, run.games)
     first = rows[0]
     summary = {"games": run.games}
@@ -282,8 +299,8 @@ def gammons_table(
         min(GAMMONS_BLOCK_SIZE, games - k * GAMMONS_BLOCK_SIZE) for k in stored.run.done)
     result = TableResult(table="gammons", title="gammons: gammon and backgammon rates by game "
                          "phase, from self-play", rows=rows, summary=summary, games=games,
-                         seed=entropy, settings=settings, seconds=time.perf_counter() - t0,
+                         seed=entropy, settings=settings, seconds=seconds,
                          interrupted=run.interrupted, run_id=stored.run_id,
-                         stored_games=stored_games)
+                         stored_games=stored_games, dask=None if cl is None else cl.address)
     stored.finish(result)
     return result

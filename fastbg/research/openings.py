@@ -18,12 +18,12 @@ import numpy as np
 from ..formats.dice import parse_dice
 from ..game.plays import find_play
 from ..game.position import Position
-from ..rollouts.blocks import resolve_workers
+from ..rollouts.blocks import block_size_for, n_blocks, resolve_workers
 from ..rollouts.cubeless import DEFAULT_POLICY, _check_seed
 from ..rollouts.plays import (DEFAULT_MAX_PLAYS, DEFAULT_WITHIN, PLAYS_BLOCK_SIZE, check_plays_options,
                               rank_plays, rollout_plays)
 from ..rollouts.settings import rollout_settings
-from .table import StoredTable, TableResult, derived_seed, run_rows
+from .table import StoredTable, TableResult, derived_seed, run_rows, table_cluster
 
 __all__ = ["OPENING_ROLLS", "REPLY_ROLLS", "openings_table", "replies_table", "parse_opening",
            "parse_rolls"]
@@ -111,14 +111,15 @@ def parse_opening(text, engine: str = "cython") -> tuple[tuple[int, int], str]:
     return found[0]
 
 
-def _candidate_rows(position, rolls, key, games, seed, workers, policy, engine, options,
+def _candidate_rows(position, rolls, key, games, seed, run_args, policy, engine, options,
                     stored, progress, on_row, on_interrupt):
-    """The rows of an openings or replies table: one candidate-play rollout per roll."""
+    """The rows of an openings or replies table: one candidate-play rollout per roll
+    (``run_args``: its ``workers`` and ``dask``, :func:`~fastbg.research.table.table_cluster`)."""
 
     def play_row(j, dice, store_args, on_interrupt):
         res = rollout_plays(position, dice, games, seed=derived_seed(seed, key, *dice),
-                            workers=workers, policy=policy, engine=engine, progress=progress,
-                            on_interrupt=on_interrupt, **options, **store_args)
+                            policy=policy, engine=engine, progress=progress,
+                            on_interrupt=on_interrupt, **run_args, **options, **store_args)
         if res.interrupted or not res.plays:
             return None, True, res.run_id, res.stored_games
         best = res.plays[0]
@@ -175,6 +176,7 @@ def openings_table(
     on_interrupt: Callable[[int], None] | None = None,
     store=None,
     run_id: int | None = None,
+    dask=None,
 ) -> TableResult:
     """The opening rolls' candidate plays, rolled out, and the equity of winning the opening roll.
 
@@ -203,6 +205,12 @@ def openings_table(
         Keep the table in a results store (:class:`~fastbg.rollouts.store.ResultsStore`
         or its file), each roll a row of it; ``run_id``: continue that stored openings
         table (the same settings; ValueError otherwise).
+    dask : bool or str or distributed.Client, optional
+        Play the rows' blocks on a Dask cluster, as :func:`fastbg.rollout` (``True``: a
+        local cluster of ``workers`` processes, started once for the whole table; an
+        address ``"tcp://HOST:PORT"`` or a ``distributed.Client``: that cluster). The same
+        numbers, seeds and stored runs as threads; a table stored on one may be resumed on
+        the other. ``seconds`` does not count starting a local cluster.
 
     Returns
     -------
@@ -231,18 +239,19 @@ def openings_table(
     equity is ``sqrt(sum se_i^2) / 15`` (independent rows).
 
     **Reproducibility.** The numbers depend only on the seed and the settings, for any
-    ``workers``, whether the table ran through or was interrupted and resumed.
+    ``workers``, on threads or a Dask cluster, whether the table ran through or was
+    interrupted and resumed.
     """
     rolls = parse_rolls(rolls, OPENING_ROLLS, "an opening roll")
     return _table("openings", "openings", "start", "the opening rolls", rolls, _OPENINGS_KEY, games, seed,
                   workers, policy, engine,
                   _options(top, within, max_plays, ply, vr, quasi_random, prune_se, min_games),
-                  progress, on_row, on_interrupt, store, run_id, extra_request={},
+                  progress, on_row, on_interrupt, store, run_id, dask, extra_request={},
                   summary=_openings_summary)
 
 
 def _table(name, label, position, description, rolls, key, games, seed, workers, policy, engine,
-           options, progress, on_row, on_interrupt, store, run_id, extra_request, summary):
+           options, progress, on_row, on_interrupt, store, run_id, dask, extra_request, summary):
     """A table of candidate-play rollouts, one row per roll of ``rolls`` from ``position``;
     ``label`` names it in the store's list of runs."""
     games, vr, quasi_random, prune_se, min_games = check_plays_options(games, policy, engine,
@@ -253,16 +262,20 @@ def _table(name, label, position, description, rolls, key, games, seed, workers,
     request = dict(position=label, table=name, games=games, seed=entropy, policy=policy,
                    rolls=[list(r) for r in rolls], **extra_request, **options)
     settings = _settings(name, description, games, entropy, policy, engine, options)
-    stored = StoredTable(store, run_id, name, request, settings)
-    t0 = time.perf_counter()
-    rows, interrupted, stored_games = _candidate_rows(
-        position, rolls, key, games, entropy, workers, policy, engine, options, stored,
-        progress, on_row, on_interrupt)
+    blocks = n_blocks(games, min(block_size_for(policy), PLAYS_BLOCK_SIZE))
+    # the cluster before the store: a scheduler that does not answer leaves the store untouched
+    with table_cluster(dask, workers, blocks) as (cl, run_args):
+        stored = StoredTable(store, run_id, name, request, settings)
+        t0 = time.perf_counter()   # (a local cluster's start-up is not counted)
+        rows, interrupted, stored_games = _candidate_rows(
+            position, rolls, key, games, entropy, run_args, policy, engine, options, stored,
+            progress, on_row, on_interrupt)
+        seconds = time.perf_counter() - t0
     result = TableResult(table=name, title=f"{name}: {description}", rows=rows,
                          summary=summary(rows, rolls), games=games, seed=entropy,
-                         settings=settings, seconds=time.perf_counter() - t0,
+                         settings=settings, seconds=seconds,
                          interrupted=interrupted, run_id=stored.run_id,
-                         stored_games=stored_games)
+                         stored_games=stored_games, dask=None if cl is None else cl.address)
     stored.finish(result)
     return result
 
@@ -310,6 +323,7 @@ def replies_table(
     on_interrupt: Callable[[int], None] | None = None,
     store=None,
     run_id: int | None = None,
+    dask=None,
 ) -> TableResult:
     """The 21 replies to an opening play, each with its candidate plays rolled out.
 
@@ -319,7 +333,7 @@ def replies_table(
         The opening play (:func:`parse_opening`): ``"31"`` (its best play at 0 ply),
         ``"31 8/5 6/5"`` or ``"8/5 6/5"``.
     games, seed, workers, policy, engine, rolls, top, within, max_plays, ply, vr,
-    quasi_random, prune_se, min_games, progress, on_row, on_interrupt, store, run_id
+    quasi_random, prune_se, min_games, progress, on_row, on_interrupt, store, run_id, dask
         As :func:`openings_table`; ``rolls`` are replies (doubles included), and reply
         ``(d1, d2)`` is rolled out with the seed ``derived_seed(seed, 0x5245, d1, d2)``.
 
@@ -354,7 +368,7 @@ def replies_table(
                   f"the replies to {opening_text}", rolls, _REPLIES_KEY,
                   games, seed, workers, policy, engine,
                   _options(top, within, max_plays, ply, vr, quasi_random, prune_se, min_games),
-                  progress, on_row, on_interrupt, store, run_id,
+                  progress, on_row, on_interrupt, store, run_id, dask,
                   extra_request={"opening": opening_text, "opening_position":
                                  position.to_position_id()},
                   summary=summary)

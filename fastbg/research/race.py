@@ -38,10 +38,10 @@ import numpy as np
 from ..cube import money_cube_decision
 from ..game.outcomes import PROBABILITY_KEYS
 from ..game.position import Position
-from ..rollouts.blocks import block_size_for, check_games, check_policy_engine, resolve_workers
+from ..rollouts.blocks import block_size_for, check_games, check_policy_engine, n_blocks, resolve_workers
 from ..rollouts.cubeless import DEFAULT_POLICY, _check_seed, check_flag, resolve_vr, rollout
 from ..rollouts.settings import rollout_settings
-from .table import StoredTable, TableResult, derived_seed, run_rows
+from .table import StoredTable, TableResult, derived_seed, run_rows, table_cluster
 
 __all__ = ["keith_count", "keith_decision", "trice_point_of_last_take", "trice_decision",
            "random_race_position", "race_table", "DEFAULT_RACE_PIPS", "DEFAULT_RACE_LEADS",
@@ -302,6 +302,7 @@ def race_table(
     on_interrupt: Callable[[int], None] | None = None,
     store=None,
     run_id: int | None = None,
+    dask=None,
 ) -> TableResult:
     """Cubeless win probabilities and cube actions over a grid of races, against two formulas.
 
@@ -323,9 +324,10 @@ def race_table(
     truncate_bearoff : bool, default True
         Score a game exactly once it reaches the two-sided bear-off database
         (:func:`fastbg.rollout`'s ``truncate_bearoff``).
-    progress, on_row, on_interrupt, store, run_id
+    progress, on_row, on_interrupt, store, run_id, dask
         As :func:`fastbg.research.openings_table`; each position is a row (``on_row``'s
-        label ``"100-108 #2"``).
+        label ``"100-108 #2"``), and with ``dask`` every position's rollout plays its blocks
+        on the one cluster of the table.
 
     Returns
     -------
@@ -359,7 +361,7 @@ def race_table(
     decision within a few of them of its threshold is a close call either way.
 
     **Reproducibility.** As :func:`fastbg.research.openings_table`: positions, seeds and
-    numbers depend only on the seed and the settings.
+    numbers depend only on the seed and the settings (threads or a Dask cluster alike).
     """
     pips, leads = list(pips), list(leads)
     cells = _grid(pips, leads)
@@ -385,16 +387,14 @@ def race_table(
         positions="random_race_position(p, q, derived_seed(seed, 0x5241, p, q, j, 0))",
         row_seeds="derived_seed(seed, 0x5241, p, q, j, 1)",
         cube="Janowski, GNU Backgammon's race cube efficiency")
-    stored = StoredTable(store, run_id, "race", request, settings)
-    t0 = time.perf_counter()
 
     def play_row(j, key, store_args, on_interrupt):
         p, q, lead, i = key
         pos = random_race_position(p, q, np.random.Generator(np.random.PCG64DXSM(
             derived_seed(entropy, _RACE_KEY, p, q, i, 0))))
         res = rollout(pos, games, seed=derived_seed(entropy, _RACE_KEY, p, q, i, 1),
-                      workers=workers, policy=policy, engine=engine, progress=progress,
-                      on_interrupt=on_interrupt, **options, **store_args)
+                      policy=policy, engine=engine, progress=progress,
+                      on_interrupt=on_interrupt, **run_args, **options, **store_args)
         if res.interrupted:
             return None, True, res.run_id, res.stored_games
         dec = money_cube_decision(res, position=pos)
@@ -411,17 +411,22 @@ def race_table(
             row["run_id"] = res.run_id
         return row, False, res.run_id, res.stored_games
 
-    rows, interrupted, stored_games = run_rows(
-        keys, play_row, stored,
-        on_row=None if on_row is None else
-        lambda label, j, n: on_row(f"{keys[j][0]}-{keys[j][1]} #{keys[j][3] + 1}", j, n),
-        on_interrupt=on_interrupt)
+    # the cluster before the store: a scheduler that does not answer leaves the store untouched
+    with table_cluster(dask, workers, n_blocks(games, block_size_for(policy))) as (cl, run_args):
+        stored = StoredTable(store, run_id, "race", request, settings)
+        t0 = time.perf_counter()   # (a local cluster's start-up is not counted)
+        rows, interrupted, stored_games = run_rows(
+            keys, play_row, stored,
+            on_row=None if on_row is None else
+            lambda label, j, n: on_row(f"{keys[j][0]}-{keys[j][1]} #{keys[j][3] + 1}", j, n),
+            on_interrupt=on_interrupt)
+        seconds = time.perf_counter() - t0
     result = TableResult(table="race", title="race: cubeless win probability and cube action "
                          "by pip count, against the Keith count and Trice's rule",
                          rows=rows, summary=_race_summary(rows, cells), games=games,
-                         seed=entropy, settings=settings, seconds=time.perf_counter() - t0,
+                         seed=entropy, settings=settings, seconds=seconds,
                          interrupted=interrupted, run_id=stored.run_id,
-                         stored_games=stored_games)
+                         stored_games=stored_games, dask=None if cl is None else cl.address)
     stored.finish(result)
     return result
 

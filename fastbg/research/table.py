@@ -8,17 +8,24 @@ their runs created in row order, so row ``j`` of a resumed table is its ``j``-th
 each continues from its first missing block, so a table interrupted at any moment (Ctrl-C,
 ``kill -9``, a crash) and resumed ends with exactly the numbers of one uninterrupted table,
 losing at most the blocks that were being played.
+
+With ``dask=`` a table's rows play their blocks on one Dask cluster (:func:`table_cluster`),
+started or connected once for the whole table: the numbers, the seeds and the store are
+those of threads.
 """
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass, field
 from typing import Callable
 
 import numpy as np
 
+from ..rollouts.cluster import connect
 from ..rollouts.store import OpenRun, ResultsStore, open_run
 
-__all__ = ["TableResult", "TABLES", "derived_seed", "StoredTable", "check_table_run", "run_rows"]
+__all__ = ["TableResult", "TABLES", "derived_seed", "StoredTable", "check_table_run", "run_rows",
+           "table_cluster"]
 
 #: The tables, by name: what each is (``fastbg table NAME``).
 TABLES = {
@@ -73,6 +80,8 @@ class TableResult:
         With a store: the table's run (``fastbg table NAME --resume RUN`` continues it).
     stored_games : int
         Games read from the store rather than played now (all rows together, per candidate).
+    dask : str or None
+        The Dask scheduler's address when the rows' blocks ran on a cluster.
     """
 
     table: str
@@ -86,18 +95,40 @@ class TableResult:
     interrupted: bool = False
     run_id: int | None = None
     stored_games: int = 0
+    dask: str | None = None
 
     def to_dict(self) -> dict:
         """JSON-ready: ``table``, ``title``, ``games``, ``seed``, ``summary``, ``rows``,
         ``seconds``, ``interrupted``, ``settings`` (and ``run_id``, ``stored_games`` of a
-        stored table)."""
+        stored table; ``dask``, the scheduler's address, of a table run on a cluster)."""
         d = {"table": self.table, "title": self.title, "games": self.games, "seed": self.seed,
              "summary": dict(self.summary), "rows": [dict(r) for r in self.rows],
              "seconds": self.seconds, "interrupted": self.interrupted,
              "settings": dict(self.settings)}
         if self.run_id is not None:
             d.update(run_id=self.run_id, stored_games=self.stored_games)
+        if self.dask is not None:
+            d["dask"] = self.dask
         return d
+
+
+@contextlib.contextmanager
+def table_cluster(dask, workers, blocks: int):
+    """The Dask cluster of a whole table, or None for threads: ``(cluster, row_args)``.
+
+    ``dask`` and ``workers`` as :func:`fastbg.rollout` takes them (:func:`fastbg.rollouts.
+    cluster.connect`; ``blocks``: a row's blocks, the most worker processes a local cluster
+    gets). A local cluster is started once, not for every row (a start costs seconds), and
+    closed at the end. ``row_args`` are the ``workers`` and ``dask`` arguments of each row's
+    rollout: the table's ``workers`` on threads; on a cluster, the cluster itself, which the
+    rows share and leave open.
+    """
+    cl = connect(dask, workers, blocks=blocks)
+    try:
+        yield cl, ({"workers": workers} if cl is None else {"workers": None, "dask": cl})
+    finally:
+        if cl is not None:
+            cl.close()
 
 
 def _a(word: str) -> str:

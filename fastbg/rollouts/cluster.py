@@ -290,16 +290,20 @@ def connect(dask, workers: int | None = None, *, blocks: int | None = None) -> D
 
     Parameters
     ----------
-    dask : None, bool, str or distributed.Client
+    dask : None, bool, str, distributed.Client or DaskCluster
         ``None`` or ``False``: no cluster (threads; returns None). ``True``: a
         ``LocalCluster`` of ``workers`` worker processes on this machine, one thread
         each. A scheduler address (``tcp://HOST:PORT``): that cluster, its workers as
-        they are. A ``distributed.Client``: its cluster (left open at the end).
+        they are. A ``distributed.Client``: its cluster (left open at the end). A
+        :class:`DaskCluster` that this function returned before: that cluster again, left
+        open and not checked again (the runs of a table's rows share the table's cluster:
+        :mod:`fastbg.research`).
     workers : int, optional
         With ``dask=True``: the worker processes (default one per CPU, never more than
-        ``blocks``). Not allowed with an address or a client, whose workers are their own.
+        ``blocks``). Not allowed with an address, a client or a cluster, whose workers are
+        their own.
     blocks : int, optional
-        Blocks of the run.
+        Blocks of the run (of the longest run, for a cluster that serves several).
 
     Returns
     -------
@@ -317,6 +321,15 @@ def connect(dask, workers: int | None = None, *, blocks: int | None = None) -> D
     """
     if dask is None or dask is False:
         return None
+    if isinstance(dask, DaskCluster):
+        if workers is not None:
+            raise ValueError("workers is the number of worker processes of a local cluster "
+                             "(dask=True); an existing cluster's workers are its own")
+        # started (or connected) and checked by its owner, who closes it: a view that
+        # closes nothing, so that each run of a table's rows can `close()` as usual
+        view = DaskCluster(dask.client)
+        view.local = dask.local
+        return view
     if isinstance(dask, str):
         address = check_address(dask)
     dist = _distributed()
