@@ -25,7 +25,7 @@ from libc.stdint cimport int8_t, int32_t, int64_t, uint32_t
 from libc.string cimport memset
 
 from fastbg._core._types cimport board_t, BAR, NSLOTS, NCHECKERS
-from fastbg._core.board cimport load_board, is_race_c, row_sum
+from fastbg._core.board cimport load_board, back_point_c, row_sum
 
 cnp.import_array()
 
@@ -498,17 +498,14 @@ cdef void race_inputs_c(const board_t* b, double* out) noexcept nogil:
 
 
 cdef int position_class_c(const board_t* b) noexcept nogil:
-    cdef int s, i
-    cdef bint home = True
-    if row_sum(b.p[0]) == 0 or row_sum(b.p[1]) == 0:
+    # from the back points (1..25, 0: no checker left): every checker home is a back
+    # point <= 6, and no contact is board.is_race_c's test
+    cdef int b0 = back_point_c(b.p[0]), b1 = back_point_c(b.p[1])
+    if b0 == 0 or b1 == 0:
         return PC_OVER
-    for s in range(2):
-        for i in range(6, NSLOTS):
-            if b.p[s][i]:
-                home = False
-    if home:
+    if b0 <= 6 and b1 <= 6:
         return PC_BEAROFF
-    if is_race_c(b):
+    if b0 + b1 < 25:
         return PC_RACE
     return PC_CONTACT
 

@@ -122,42 +122,6 @@ cdef void forward(const net_t* net, const board_t* b, double* h, double* raw) no
     _forward_enc(net, idx, val, m, h, raw)
 
 
-cdef inline double dmin(double a, double b) noexcept nogil:
-    return a if a < b else b
-
-
-cdef inline int live_outputs(int back0, int back1, int sum0, int sum1) noexcept nogil:
-    """The outputs (bit k: output k) that consistent() does not set to 0, from the sides'
-    back points (1..25, 0 none) and checkers not off: a side's gammons are 0 once its
-    opponent has borne off a checker, and in a race (no contact) its backgammons are 0
-    unless the opponent has a checker in the side's home board (back point > 18)."""
-    cdef bint race = back0 + back1 < 25
-    cdef int mask = 31
-    if sum1 < NCHECKERS:                # the opponent has borne off: no gammon for us
-        mask &= ~6
-    elif race and back1 <= 18:          # no contact, none in our home: no backgammon
-        mask &= ~4
-    if sum0 < NCHECKERS:                # we have borne off: no gammon against us
-        mask &= ~24
-    elif race and back0 <= 18:
-        mask &= ~16
-    return mask
-
-
-cdef inline void clip5(const double* raw, double* p, int live) noexcept nogil:
-    """consistent() given live_outputs(): the order constraints, then the zeros."""
-    cdef double w = raw[0]
-    cdef int k
-    p[0] = w
-    p[1] = dmin(raw[1], w)
-    p[2] = dmin(raw[2], p[1])
-    p[3] = dmin(raw[3], 1.0 - w)
-    p[4] = dmin(raw[4], p[3])
-    for k in range(1, NN_OUTPUTS):
-        if not live & (1 << k):
-            p[k] = 0.0
-
-
 cdef void consistent(const board_t* b, const double* raw, double* p) noexcept nogil:
     clip5(raw, p, live_outputs(back_point_c(b.p[0]), back_point_c(b.p[1]), row_sum(b.p[0]),
                                row_sum(b.p[1])))
@@ -332,27 +296,35 @@ def _tables(Net net):
 
 cdef extern from "nn_kernels.h":
     # The integer kernels, compiled for AVX2 and for the baseline (same results).
-    void fbg_q_adjust(int32_t* dst, const int32_t* src, const int32_t* sub,
-                      const int32_t* add, int nh) noexcept nogil
-    void fbg_q_adjust2(int32_t* dst, const int32_t* src, const int32_t* s1, const int32_t* a1,
-                       const int32_t* s2, const int32_t* a2, int nh) noexcept nogil
-    void fbg_q_add(int32_t* dst, const int32_t* row, int nh) noexcept nogil
     void fbg_q_hidden_out(const int32_t* pre, const int32_t* htab, const int16_t* w2,
                           int nh, int mask, int32_t* acc) noexcept nogil
+    void fbg_q_delta(int32_t* dst, const int32_t* src, const int32_t* const* add, int na,
+                     const int32_t* const* sub, int ns, const int32_t* const* mul,
+                     const int32_t* coef, int nm, int nh) noexcept nogil
 
 
-cdef void q_pre(const qnet_t* q, const board_t* b, qpre_t* pre) noexcept nogil:
-    """Integer pre-activations of b (row 0 on roll): bias + point and off tables."""
-    cdef int nh = q.nh, s, i, n
-    memcpy(pre, q.bias, nh * sizeof(qpre_t))
+cdef int q_rows(const qnet_t* q, const board_t* b, const int32_t** rows) noexcept nogil:
+    """The table rows whose sum, with the bias, is q_pre(b): every occupied slot's and
+    each side's number of checkers off (rows for a count of 0 are zero and skipped)."""
+    cdef int nh = q.nh, s, i, n, m = 0
     for s in range(2):
         for i in range(25):
             n = b.p[s][i]
             if n:
-                fbg_q_add(pre, q.point + ((s * 25 + i) * 16 + n) * nh, nh)
+                rows[m] = q.point + ((s * 25 + i) * 16 + n) * nh
+                m += 1
         n = NCHECKERS - row_sum(b.p[s])
         if n:
-            fbg_q_add(pre, q.off + (s * 16 + n) * nh, nh)
+            rows[m] = q.off + (s * 16 + n) * nh
+            m += 1
+    return m
+
+
+cdef void q_pre(const qnet_t* q, const board_t* b, qpre_t* pre) noexcept nogil:
+    """Integer pre-activations of b (row 0 on roll): bias + point and off tables."""
+    cdef const int32_t* rows[Q_MAX_ROWS]
+    cdef int m = q_rows(q, b, rows)
+    fbg_q_delta(pre, q.bias, rows, m, NULL, 0, NULL, NULL, 0, q.nh)
 
 
 cdef void q_outputs(const qnet_t* q, const qpre_t* pre, double* raw) noexcept nogil:
@@ -360,8 +332,8 @@ cdef void q_outputs(const qnet_t* q, const qpre_t* pre, double* raw) noexcept no
     q_outputs_masked(q, pre, 31, raw)
 
 
-cdef inline void q_outputs_masked(const qnet_t* q, const qpre_t* pre, int mask,
-                                  double* raw) noexcept nogil:
+cdef void q_outputs_masked(const qnet_t* q, const qpre_t* pre, int mask,
+                           double* raw) noexcept nogil:
     """q_outputs for the outputs in `mask` (bit k: output k); the others are set to 0."""
     cdef int32_t acc[NN_OUTPUTS]
     cdef int k
@@ -392,20 +364,14 @@ cdef void q_probabilities(const qnet_t* q, const board_t* b, double* p) noexcept
     consistent(b, raw, p)
 
 
-cdef void q_pre_play(const qnet_t* q, const board_t* before, const qpre_t* base,
-                     const board_t* play, qpre_t* pre) noexcept nogil:
-    """Integer pre-activations of swap(play) from `base`, those of swap(before).
-
-    Only the slots where `play` differs from `before` are corrected (found eight
-    bytes at a time); only the mover's off count can change (hits keep the
-    opponent's checkers on the board). Equal to q_pre of the swapped play.
-    """
-    cdef const int32_t* sub[51]
-    cdef const int32_t* add[51]
+cdef int q_play_slots(const qnet_t* q, const board_t* before, const board_t* play,
+                      const int32_t** sub, const int32_t** add) noexcept nogil:
+    """The table rows that turn the pre-activations of swap(before) into those of
+    swap(play): the slots where `play` differs from `before` (found eight bytes at a
+    time), and the mover's off count (hits keep the opponent's checkers on the board)."""
     cdef int nh = q.nh, j, k, r, i, m = 0, ob, op
     cdef const unsigned char* bb = <const unsigned char*>before
     cdef const unsigned char* pp = <const unsigned char*>play
-    cdef const qpre_t* src = base
     cdef uint64_t wb, wp, x
     for k in range(0, 50, 8):
         if k + 8 <= 50:
@@ -430,15 +396,18 @@ cdef void q_pre_play(const qnet_t* q, const board_t* before, const qpre_t* base,
         sub[m] = q.off + (16 + NCHECKERS - ob) * nh
         add[m] = q.off + (16 + NCHECKERS - op) * nh
         m += 1
-    if m == 0:
-        memcpy(pre, base, nh * sizeof(qpre_t))
-    k = 0
-    while k + 1 < m:
-        fbg_q_adjust2(pre, src, sub[k], add[k], sub[k + 1], add[k + 1], nh)
-        src = pre
-        k += 2
-    if k < m:
-        fbg_q_adjust(pre, src, sub[k], add[k], nh)
+    return m
+
+
+cdef void q_pre_play(const qnet_t* q, const board_t* before, const qpre_t* base,
+                     const board_t* play, qpre_t* pre) noexcept nogil:
+    """Integer pre-activations of swap(play) from `base`, those of swap(before): only
+    the rows q_play_slots finds are corrected, in one pass. Equal to q_pre of the
+    swapped play."""
+    cdef const int32_t* sub[Q_MAX_SLOTS]
+    cdef const int32_t* add[Q_MAX_SLOTS]
+    cdef int m = q_play_slots(q, before, play, sub, add)
+    fbg_q_delta(pre, base, add, m, sub, m, NULL, NULL, 0, q.nh)
 
 
 cdef double q_play_equity(const qnet_t* q, const board_t* before, const qpre_t* base,

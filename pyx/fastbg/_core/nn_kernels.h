@@ -26,43 +26,61 @@
 #define FBG_NN_OUTPUTS 5
 #define FBG_MAX_HIDDEN 512
 
-/* dst[j] = src[j] - sub[j] + add[j] for j < nh (dst may be src). */
-FBG_CLONES static void fbg_q_adjust(int32_t *dst, const int32_t *src, const int32_t *sub,
-                                    const int32_t *add, int nh)
-{
-    for (int j = 0; j < nh; j++)
-        dst[j] = src[j] - sub[j] + add[j];
-}
+/* Eight 32-bit lanes (GCC vector extension): one AVX2 register in the avx2 clone, two
+ * SSE2 registers in the baseline one; fbg_v8u is the same type for unaligned loads.
+ * Unsigned, so that the sums wrap (defined behaviour) where a partial sum leaves the
+ * int32 range: the final sums are in range, hence exact. */
+typedef uint32_t fbg_v8 __attribute__((vector_size(32), may_alias));
+typedef uint32_t fbg_v8u __attribute__((vector_size(32), may_alias, aligned(4)));
+#define FBG_LD(p) (*(const fbg_v8u *)(p))
 
-/* dst[j] = src[j] - s1[j] + a1[j] - s2[j] + a2[j] for j < nh (dst may be src). */
-FBG_CLONES static void fbg_q_adjust2(int32_t *dst, const int32_t *src, const int32_t *s1,
-                                     const int32_t *a1, const int32_t *s2, const int32_t *a2,
-                                     int nh)
-{
-    for (int j = 0; j < nh; j++)
-        dst[j] = src[j] - s1[j] + a1[j] - s2[j] + a2[j];
-}
+/* One block of 8 * NV lanes of fbg_q_delta, its sums kept in registers. */
+#define FBG_DELTA_BLOCK(NV)                                                         \
+    do {                                                                            \
+        fbg_v8 a_[NV];                                                              \
+        for (int v = 0; v < NV; v++) a_[v] = FBG_LD(src + j + 8 * v);               \
+        for (int k = 0; k < na; k++) {                                              \
+            const int32_t *r_ = add[k] + j;                                         \
+            for (int v = 0; v < NV; v++) a_[v] += FBG_LD(r_ + 8 * v);               \
+        }                                                                           \
+        for (int k = 0; k < ns; k++) {                                              \
+            const int32_t *r_ = sub[k] + j;                                         \
+            for (int v = 0; v < NV; v++) a_[v] -= FBG_LD(r_ + 8 * v);               \
+        }                                                                           \
+        for (int k = 0; k < nm; k++) {                                              \
+            const int32_t *r_ = mul[k] + j;                                         \
+            uint32_t c_ = (uint32_t)coef[k];                                        \
+            for (int v = 0; v < NV; v++) a_[v] += c_ * FBG_LD(r_ + 8 * v);          \
+        }                                                                           \
+        for (int v = 0; v < NV; v++) *(fbg_v8u *)(dst + j + 8 * v) = a_[v];        \
+    } while (0)
 
-/* dst[j] += row[j] for j < nh. */
-FBG_CLONES static void fbg_q_add(int32_t *dst, const int32_t *row, int nh)
+/* dst[j] = src[j] + sum over k < na of add[k][j] - sum over k < ns of sub[k][j]
+ *                 + sum over k < nm of coef[k] * mul[k][j],   for j < nh:
+ * e.g. the hidden pre-activations of a play from those of the position before the roll,
+ * in one pass over dst (blocks of 64 lanes held in registers, then 8, then single
+ * lanes). Integer sums, so the order does not matter; the caller guarantees by the
+ * quantizer's bound that the final sums are in the int32 range. dst may be src. */
+FBG_CLONES static void fbg_q_delta(int32_t *dst, const int32_t *src,
+                                   const int32_t *const *add, int na,
+                                   const int32_t *const *sub, int ns,
+                                   const int32_t *const *mul, const int32_t *coef, int nm,
+                                   int nh)
 {
-    for (int j = 0; j < nh; j++)
-        dst[j] += row[j];
-}
-
-/* dst[j] += sum over f < nrows with coef[f] != 0 of coef[f] * rows[f * nh + j], for j < nh:
- * the feature rows of the second evaluator's contact net (fastbg._core.evaluator). The
- * caller guarantees (by the quantizer's bound) that no int32 sum overflows. */
-FBG_CLONES static void fbg_q_addmul(int32_t *dst, const int32_t *rows, const int32_t *coef,
-                                    int nrows, int nh)
-{
-    for (int f = 0; f < nrows; f++) {
-        int32_t c = coef[f];
-        if (!c)
-            continue;
-        const int32_t *row = rows + f * nh;
-        for (int j = 0; j < nh; j++)
-            dst[j] += c * row[j];
+    int j = 0;
+    for (; j + 64 <= nh; j += 64)
+        FBG_DELTA_BLOCK(8);
+    for (; j + 8 <= nh; j += 8)
+        FBG_DELTA_BLOCK(1);
+    for (; j < nh; j++) {
+        uint32_t a = (uint32_t)src[j];
+        for (int k = 0; k < na; k++)
+            a += (uint32_t)add[k][j];
+        for (int k = 0; k < ns; k++)
+            a -= (uint32_t)sub[k][j];
+        for (int k = 0; k < nm; k++)
+            a += (uint32_t)coef[k] * (uint32_t)mul[k][j];
+        dst[j] = (int32_t)a;
     }
 }
 
