@@ -13,10 +13,11 @@ from fastbg._core._types cimport board_t, board_cmp, linear_eval_t, NCHECKERS, M
 from fastbg._core.movegen cimport movegen_t, movegen_new, movegen_free, generate
 from fastbg._core.rank cimport top_plays
 from fastbg._core.luck cimport flip5
-from fastbg._core.board cimport load_board, swap_into, row_sum, loser_class, back_point_c
+from fastbg._core.board cimport (load_board, swap_into, row_sum, checkers_c, loser_class,
+                                 back_point_c)
 from fastbg._core.eval cimport Policy, Evaluator
 from fastbg._core.nn cimport (NN_OUTPUTS, NN_MAX_HIDDEN, Q_MAX_ROWS, Q_MAX_SLOTS, q_rows,
-                              q_play_slots, q_outputs, q_outputs_masked, live_outputs,
+                              q_play_rows, q_outputs, q_outputs_masked, live_outputs,
                               clip5, consistent, equity5)
 from fastbg._core.bearoffdb cimport ensure_db, bearoff_probabilities_c
 from fastbg._core.features cimport (contact_features_c, contact_features_ext_c,
@@ -25,6 +26,7 @@ from fastbg._core.features cimport (contact_features_c, contact_features_ext_c,
 
 from fastbg.reference.evaluator import KINDS, default_nets, quantize_net
 from fastbg.reference.nn import hidden_table, sigmoid_table
+from fastbg._core.nn import point_steps
 
 cnp.import_array()
 
@@ -39,6 +41,9 @@ cdef extern from "nn_kernels.h":
     void fbg_q_delta(int32_t* dst, const int32_t* src, const int32_t* const* add, int na,
                      const int32_t* const* sub, int ns, const int32_t* const* mul,
                      const int32_t* coef, int nm, int nh) noexcept nogil
+    # bit f set iff a[f] != b[f], f < n <= 64
+    uint64_t fbg_changed(const int32_t* a, const int32_t* b, int n) noexcept nogil
+    int fbg_ctz64(uint64_t x) noexcept nogil
 
 
 cdef inline int e_numerators(const enet_t* e, const board_t* b, int32_t* nums) noexcept nogil:
@@ -105,6 +110,7 @@ def _net_tables(weights, kind):
         a.setflags(write=False)
         out[k] = a
     out["htab"] = np.ascontiguousarray(hidden_table(), dtype=np.int32)
+    out["dpoint"] = point_steps(out["point"])
     out["sig"] = np.ascontiguousarray(sigmoid_table(), dtype=np.float64)
     out["out_scale"] = t["out_scale"]
     return out
@@ -113,6 +119,7 @@ def _net_tables(weights, kind):
 cdef void _bind(enet_t* e, dict t):
     e.q.nh = t["bias"].shape[0]
     e.q.point = <const int32_t*>cnp.PyArray_DATA(t["point"])
+    e.q.dpoint = <const int32_t*>cnp.PyArray_DATA(t["dpoint"])
     e.q.off = <const int32_t*>cnp.PyArray_DATA(t["off"])
     e.q.bias = <const int32_t*>cnp.PyArray_DATA(t["bias"])
     e.q.htab = <const int32_t*>cnp.PyArray_DATA(t["htab"])
@@ -191,8 +198,9 @@ cdef class EvalPolicy(Evaluator):
         cdef int32_t coef[N_FEAT_ROWS_EXT]
         cdef const enet_t* e
         cdef const qpre_t* src
-        cdef int m, f, d, nf, nm = 0, back0, back1, live
-        cdef int sum1 = row_sum(play.p[0])      # the mover: row 1 once the turn passes
+        cdef uint64_t changed
+        cdef int na, ns, f, nm = 0, back0, back1, live
+        cdef int sum1 = checkers_c(play.p[0])   # the mover: row 1 once the turn passes
         if sum1 == 0:
             return 1.0 + loser_class(play.p[1])
         # position_class_c of swap(play) from the back points (1..25): contact when the
@@ -205,13 +213,13 @@ cdef class EvalPolicy(Evaluator):
                 base.contact_ready = True
                 e_pre_nums(e, &base.sw, base.nums, base.pre)
             swap_into(play, &sw)
-            nf = e_numerators(e, &sw, nums)
-            for f in range(nf):
-                d = nums[f] - base.nums[f]
-                if d:
-                    mul[nm] = e.feat + f * e.q.nh
-                    coef[nm] = d
-                    nm += 1
+            changed = fbg_changed(nums, base.nums, e_numerators(e, &sw, nums))
+            while changed:
+                f = fbg_ctz64(changed)
+                changed &= changed - 1
+                mul[nm] = e.feat + f * e.q.nh
+                coef[nm] = nums[f] - base.nums[f]
+                nm += 1
             src = base.pre
         elif back0 > 6 or back1 > 6:
             e = &self.race
@@ -223,10 +231,10 @@ cdef class EvalPolicy(Evaluator):
             swap_into(play, &sw)
             self.probabilities_c(&sw, p)        # the bear-off database
             return -equity5(p)
-        m = q_play_slots(&e.q, &base.before, play, sub, add)
-        fbg_q_delta(pre, src, add, m, sub, m, mul, coef, nm, e.q.nh)
+        na = q_play_rows(&e.q, &base.before, play, add, sub, &ns)
+        fbg_q_delta(pre, src, add, na, sub, ns, mul, coef, nm, e.q.nh)
         # consistent() of swap(play), whose outputs set to 0 are not computed
-        live = live_outputs(back0, back1, row_sum(play.p[1]), sum1)
+        live = live_outputs(back0, back1, checkers_c(play.p[1]), sum1)
         q_outputs_masked(&e.q, pre, live, raw)
         clip5(raw, p, live)
         return -equity5(p)

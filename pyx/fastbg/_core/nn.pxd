@@ -68,12 +68,14 @@ cdef enum:
     H_SHIFT = 7             # pre-activation units (2**-16) per bin
     H_OFFSET = 524288       # 8 << 16
     H_MAXV = 1048575        # (16 << 16) - 1
-    Q_MAX_SLOTS = 51        # rows q_play_slots may return: 50 slots and the off count
+    Q_MAX_SLOTS = 51        # add or sub rows q_play_rows may return: 50 slots, the off count
     Q_MAX_ROWS = 52         # rows q_rows may return: 50 slots and two off counts
 
 cdef struct qnet_t:
     int nh
     const int32_t* point    # [2][25][16][nh]: n checkers of side s on index i (24 = bar)
+    const int32_t* dpoint   # [2][25][16][nh]: point[s][i][n + 1] - point[s][i][n] (n < 15;
+                            # int32 wrapping, exact in the sums): one row per checker step
     const int32_t* off      # [2][16][nh]: n checkers of side s off
     const int32_t* bias     # [nh]
     const int32_t* htab     # [H_SIZE]: hidden sigmoid, units of 1/16384 (int32 compiles better)
@@ -113,12 +115,13 @@ cdef void q_pre_play(const qnet_t* q, const board_t* before, const qpre_t* base,
 cdef int q_rows(const qnet_t* q, const board_t* b, const int32_t** rows) noexcept nogil
     # The m (returned, <= Q_MAX_ROWS) table rows whose sum plus the bias is q_pre(q, b).
 
-cdef int q_play_slots(const qnet_t* q, const board_t* before, const board_t* play,
-                      const int32_t** sub, const int32_t** add) noexcept nogil
-    # The m (returned, <= Q_MAX_SLOTS) corrections that turn the pre-activations of
-    # swap(before) into those of swap(play): pre += add[k] - sub[k] for k < m, the table
-    # rows (nh each) of the old and the new count at every slot the play changes, and
-    # of the mover's old and new number of checkers off. Any qnet_t of this layout.
+cdef int q_play_rows(const qnet_t* q, const board_t* before, const board_t* play,
+                     const int32_t** add, const int32_t** sub, int* ns) noexcept nogil
+    # The corrections that turn the pre-activations of swap(before) into those of
+    # swap(play): pre += add[k] (k < the returned na) - sub[k] (k < ns[0]), na and ns at
+    # most Q_MAX_SLOTS. For each slot the play changes one dpoint row when the count
+    # changes by one, else the point rows of the old and the new count; and the point
+    # rows of the mover's old and new number of checkers off. Any qnet_t of this layout.
 
 cdef void q_outputs(const qnet_t* q, const qpre_t* pre, double* raw) noexcept nogil
     # The five raw sigmoid outputs from the pre-activations (integer hidden table and
@@ -177,8 +180,9 @@ cdef void consistent(const board_t* b, const double* raw, double* p) noexcept no
     # its opponent has borne off a checker; in a race, backgammons of a side are 0
     # unless the opponent has a checker in the side's home board.
 
-cdef double equity5(const double* p) noexcept nogil
-    # (2 win - 1) + (win_gammon - lose_gammon) + (win_backgammon - lose_backgammon)
+cdef inline double equity5(const double* p) noexcept nogil:
+    """(2 win - 1) + (win_gammon - lose_gammon) + (win_backgammon - lose_backgammon)"""
+    return (2.0 * p[0] - 1.0) + (p[1] - p[3]) + (p[2] - p[4])
 
 cdef double play_equity(const net_t* net, const board_t* play) noexcept nogil
     # Cubeless equity for the mover of the position after its play (mover in row 0,

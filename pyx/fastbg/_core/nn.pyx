@@ -24,8 +24,8 @@ from libc.stdint cimport int16_t, int32_t, int64_t, uint64_t
 from numpy.random cimport bitgen_t
 
 from fastbg._core._types cimport board_t, BAR, NCHECKERS, MAX_PLAYS, board_cmp
-from fastbg._core.board cimport (load_board, board_to_array, swap_into, row_sum, loser_class,
-                                 back_point_c)
+from fastbg._core.board cimport (load_board, board_to_array, swap_into, row_sum, checkers_c,
+                                 loser_class, back_point_c)
 from fastbg._core.dice cimport roll_index, opening_roll, get_bitgen
 from fastbg._core.movegen cimport movegen_t, movegen_new, movegen_free, generate
 from fastbg._core.turn cimport play_turn_c
@@ -125,10 +125,6 @@ cdef void forward(const net_t* net, const board_t* b, double* h, double* raw) no
 cdef void consistent(const board_t* b, const double* raw, double* p) noexcept nogil:
     clip5(raw, p, live_outputs(back_point_c(b.p[0]), back_point_c(b.p[1]), row_sum(b.p[0]),
                                row_sum(b.p[1])))
-
-
-cdef inline double equity5(const double* p) noexcept nogil:
-    return (2.0 * p[0] - 1.0) + (p[1] - p[3]) + (p[2] - p[4])
 
 
 cdef double play_equity(const net_t* net, const board_t* play) noexcept nogil:
@@ -269,6 +265,28 @@ def default_net():
 _TABLES_CACHE = None    # (weights copy, tables) of the last network quantized
 
 
+def point_steps(point):
+    """The checker-step rows of a point table (qnet_t.dpoint).
+
+    Parameters
+    ----------
+    point : numpy.ndarray of int32, shape (2, 25, 16, nh)
+
+    Returns
+    -------
+    numpy.ndarray of int32, same shape, C-contiguous and read-only
+        ``[s, i, n] = point[s, i, n + 1] - point[s, i, n]`` for ``n < 15`` (0 for
+        ``n = 15``), wrapping modulo 2**32: the integer sums that use it are exact
+        modulo 2**32 and their results are in the int32 range, hence exact.
+    """
+    p = np.asarray(point, dtype=np.int32).view(np.uint32)
+    d = np.zeros_like(p)
+    d[:, :, :-1] = p[:, :, 1:] - p[:, :, :-1]
+    d = np.ascontiguousarray(d.view(np.int32))
+    d.setflags(write=False)
+    return d
+
+
 def _tables(Net net):
     """The policy's integer tables of `net` (fastbg.reference.nn.quantize), read-only.
 
@@ -285,7 +303,8 @@ def _tables(Net net):
     t = {k: (np.ascontiguousarray(v) if isinstance(v, np.ndarray) else v) for k, v in t.items()}
     t["sig"] = net.sig
     t["htab"] = np.ascontiguousarray(hidden_table(), dtype=np.int32)
-    for k, dt in (("point", np.int32), ("off", np.int32), ("bias", np.int32),
+    t["dpoint"] = point_steps(t["point"])
+    for k, dt in (("point", np.int32), ("dpoint", np.int32), ("off", np.int32), ("bias", np.int32),
                   ("w2", np.int16), ("b2", np.int32), ("htab", np.int32)):
         if t[k].dtype != dt or not t[k].flags.c_contiguous:
             raise TypeError(f"quantized table {k} must be C-contiguous {dt.__name__}")
@@ -313,7 +332,7 @@ cdef int q_rows(const qnet_t* q, const board_t* b, const int32_t** rows) noexcep
             if n:
                 rows[m] = q.point + ((s * 25 + i) * 16 + n) * nh
                 m += 1
-        n = NCHECKERS - row_sum(b.p[s])
+        n = NCHECKERS - checkers_c(b.p[s])
         if n:
             rows[m] = q.off + (s * 16 + n) * nh
             m += 1
@@ -364,12 +383,12 @@ cdef void q_probabilities(const qnet_t* q, const board_t* b, double* p) noexcept
     consistent(b, raw, p)
 
 
-cdef int q_play_slots(const qnet_t* q, const board_t* before, const board_t* play,
-                      const int32_t** sub, const int32_t** add) noexcept nogil:
-    """The table rows that turn the pre-activations of swap(before) into those of
-    swap(play): the slots where `play` differs from `before` (found eight bytes at a
-    time), and the mover's off count (hits keep the opponent's checkers on the board)."""
-    cdef int nh = q.nh, j, k, r, i, m = 0, ob, op
+cdef int q_play_rows(const qnet_t* q, const board_t* before, const board_t* play,
+                     const int32_t** add, const int32_t** sub, int* ns) noexcept nogil:
+    """The rows that turn the pre-activations of swap(before) into those of swap(play):
+    the slots where `play` differs from `before` (found eight bytes at a time), and the
+    mover's off count (hits keep the opponent's checkers on the board)."""
+    cdef int nh = q.nh, j, k, slot, a, b, na = 0, nb = 0, ob, op
     cdef const unsigned char* bb = <const unsigned char*>before
     cdef const unsigned char* pp = <const unsigned char*>play
     cdef uint64_t wb, wp, x
@@ -384,30 +403,44 @@ cdef int q_play_slots(const qnet_t* q, const board_t* before, const board_t* pla
             j = fastbg_ctz64(x) >> 3
             x &= ~((<uint64_t>0xFF) << (8 * j))
             j += k
-            r = j // 25          # row r of the play is side 1 - r once the turn passes
-            i = j - 25 * r
-            # table rows for n = 0 are zero, so no special case
-            sub[m] = q.point + (((1 - r) * 25 + i) * 16 + bb[j]) * nh
-            add[m] = q.point + (((1 - r) * 25 + i) * 16 + pp[j]) * nh
-            m += 1
-    ob = row_sum(before.p[0])
-    op = row_sum(play.p[0])
+            # row r of the play is side 1 - r once the turn passes: the table slot of
+            # (side, index) is 25 (1 - r) + j - 25 r, that is j + 25 or j - 25
+            slot = 16 * (j + 25 if j < 25 else j - 25)
+            a = bb[j]
+            b = pp[j]
+            if b == a + 1:
+                add[na] = q.dpoint + (slot + a) * nh
+                na += 1
+            elif a == b + 1:
+                sub[nb] = q.dpoint + (slot + b) * nh
+                nb += 1
+            else:
+                # table rows for n = 0 are zero, so no special case
+                sub[nb] = q.point + (slot + a) * nh
+                add[na] = q.point + (slot + b) * nh
+                nb += 1
+                na += 1
+    ob = checkers_c(before.p[0])
+    op = checkers_c(play.p[0])
     if ob != op:
-        sub[m] = q.off + (16 + NCHECKERS - ob) * nh
-        add[m] = q.off + (16 + NCHECKERS - op) * nh
-        m += 1
-    return m
+        sub[nb] = q.off + (16 + NCHECKERS - ob) * nh
+        add[na] = q.off + (16 + NCHECKERS - op) * nh
+        nb += 1
+        na += 1
+    ns[0] = nb
+    return na
 
 
 cdef void q_pre_play(const qnet_t* q, const board_t* before, const qpre_t* base,
                      const board_t* play, qpre_t* pre) noexcept nogil:
     """Integer pre-activations of swap(play) from `base`, those of swap(before): only
-    the rows q_play_slots finds are corrected, in one pass. Equal to q_pre of the
-    swapped play."""
+    the rows q_play_rows finds are applied, in one pass. Equal to q_pre of the swapped
+    play."""
     cdef const int32_t* sub[Q_MAX_SLOTS]
     cdef const int32_t* add[Q_MAX_SLOTS]
-    cdef int m = q_play_slots(q, before, play, sub, add)
-    fbg_q_delta(pre, base, add, m, sub, m, NULL, NULL, 0, q.nh)
+    cdef int ns
+    cdef int na = q_play_rows(q, before, play, add, sub, &ns)
+    fbg_q_delta(pre, base, add, na, sub, ns, NULL, NULL, 0, q.nh)
 
 
 cdef double q_play_equity(const qnet_t* q, const board_t* before, const qpre_t* base,
@@ -472,6 +505,7 @@ cdef class NNPolicy(Evaluator):
         self.tables = t
         self.q.nh = self.net.c.nh
         self.q.point = <const int32_t*>cnp.PyArray_DATA(t["point"])
+        self.q.dpoint = <const int32_t*>cnp.PyArray_DATA(t["dpoint"])
         self.q.off = <const int32_t*>cnp.PyArray_DATA(t["off"])
         self.q.bias = <const int32_t*>cnp.PyArray_DATA(t["bias"])
         self.q.htab = <const int32_t*>cnp.PyArray_DATA(t["htab"])
