@@ -43,6 +43,7 @@ FUNCTIONS = {
     "evaluator choose_c": "EvalPolicy_choose_c",
     "contact_play_equity": "EvalPolicy_contact_play_equity",
     "contact_features_c": "contact_features_c",
+    "contact_features_given_c (no hit)": "contact_features_given_c",
     "contact_features_ext_c (252 inputs)": "contact_features_ext_c",
     "fbg_q_delta (first-layer rows)": "fbg_q_delta",
     "fbg_q_hidden_out (hidden table, outputs)": "fbg_q_hidden_out",

@@ -7,6 +7,7 @@ probabilities and choose the same plays.
 import numpy as np
 cimport numpy as cnp
 from libc.stdint cimport int16_t, int32_t, int64_t, uint64_t
+from libc.string cimport memcpy
 from numpy.random cimport bitgen_t
 
 from fastbg._core._types cimport board_t, board_cmp, linear_eval_t, NCHECKERS, MAX_PLAYS
@@ -21,6 +22,7 @@ from fastbg._core.nn cimport (NN_OUTPUTS, NN_MAX_HIDDEN, Q_MAX_ROWS, Q_MAX_SLOTS
                               clip5, consistent, equity5)
 from fastbg._core.bearoffdb cimport ensure_db, bearoff_probabilities_c
 from fastbg._core.features cimport (contact_features_c, contact_features_ext_c,
+                                    contact_features_given_c,
                                     position_class_c, N_FEATURES, N_ALL_FEATURES,
                                     PC_BEAROFF, PC_RACE, PC_CONTACT)
 
@@ -55,6 +57,26 @@ cdef inline int e_numerators(const enet_t* e, const board_t* b, int32_t* nums) n
     elif e.nfeat == N_FEAT_ROWS_EXT:
         contact_features_ext_c(b, nums)
     return e.nfeat
+
+
+cdef inline int e_numerators_given(const enet_t* e, const board_t* b, const int32_t* prev,
+                                   int32_t* nums) noexcept nogil:
+    """e_numerators, given prev: the net's numerators of a board whose row 0 equals b's."""
+    if e.nfeat:
+        contact_features_given_c(b, prev, e.nfeat == N_FEAT_ROWS_EXT, nums)
+    return e.nfeat
+
+
+cdef inline bint same_row(const unsigned char* a, const unsigned char* b) noexcept nogil:
+    """The 25 counts of two rows are equal (compared eight at a time)."""
+    cdef uint64_t x0, x1, x2, y0, y1, y2
+    memcpy(&x0, a, 8)
+    memcpy(&x1, a + 8, 8)
+    memcpy(&x2, a + 16, 8)
+    memcpy(&y0, b, 8)
+    memcpy(&y1, b + 8, 8)
+    memcpy(&y2, b + 16, 8)
+    return ((x0 ^ y0) | (x1 ^ y1) | (x2 ^ y2)) == 0 and a[24] == b[24]
 
 
 cdef void e_pre_nums(const enet_t* e, const board_t* b, int32_t* nums, qpre_t* pre) noexcept nogil:
@@ -199,7 +221,7 @@ cdef class EvalPolicy(Evaluator):
         cdef const enet_t* e
         cdef const qpre_t* src
         cdef uint64_t changed
-        cdef int na, ns, f, nm = 0, back0, back1, live
+        cdef int na, ns, f, nf, nm = 0, back0, back1, live
         cdef int sum1 = checkers_c(play.p[0])   # the mover: row 1 once the turn passes
         if sum1 == 0:
             return 1.0 + loser_class(play.p[1])
@@ -213,7 +235,12 @@ cdef class EvalPolicy(Evaluator):
                 base.contact_ready = True
                 e_pre_nums(e, &base.sw, base.nums, base.pre)
             swap_into(play, &sw)
-            changed = fbg_changed(nums, base.nums, e_numerators(e, &sw, nums))
+            if same_row(play.p[1], base.before.p[1]):
+                # no hit: the opponent's row, sw's row 0, is base.sw's
+                nf = e_numerators_given(e, &sw, base.nums, nums)
+            else:
+                nf = e_numerators(e, &sw, nums)
+            changed = fbg_changed(nums, base.nums, nf)
             while changed:
                 f = fbg_ctz64(changed)
                 changed &= changed - 1
