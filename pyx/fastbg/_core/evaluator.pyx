@@ -7,10 +7,9 @@ probabilities and choose the same plays.
 import numpy as np
 cimport numpy as cnp
 from libc.stdint cimport int16_t, int32_t, int64_t, uint64_t
-from libc.string cimport memcpy
 from numpy.random cimport bitgen_t
 
-from fastbg._core._types cimport board_t, board_cmp, linear_eval_t, NCHECKERS, MAX_PLAYS
+from fastbg._core._types cimport board_t, board_cmp, linear_eval_t, NCHECKERS, NSLOTS, MAX_PLAYS
 from fastbg._core.movegen cimport movegen_t, movegen_new, movegen_free, generate
 from fastbg._core.rank cimport top_plays
 from fastbg._core.luck cimport flip5
@@ -18,7 +17,7 @@ from fastbg._core.board cimport (load_board, swap_into, row_sum, checkers_c, los
                                  back_point_c)
 from fastbg._core.eval cimport Policy, Evaluator
 from fastbg._core.nn cimport (NN_OUTPUTS, NN_MAX_HIDDEN, Q_MAX_ROWS, Q_MAX_SLOTS, q_rows,
-                              q_play_rows, q_outputs, q_outputs_masked, live_outputs,
+                              q_play_rows, board_diff, q_outputs, q_outputs_masked, live_outputs,
                               clip5, consistent, equity5)
 from fastbg._core.bearoffdb cimport ensure_db, bearoff_probabilities_c
 from fastbg._core.features cimport (contact_features_c, contact_features_ext_c,
@@ -65,18 +64,6 @@ cdef inline int e_numerators_given(const enet_t* e, const board_t* b, const int3
     if e.nfeat:
         contact_features_given_c(b, prev, e.nfeat == N_FEAT_ROWS_EXT, nums)
     return e.nfeat
-
-
-cdef inline bint same_row(const unsigned char* a, const unsigned char* b) noexcept nogil:
-    """The 25 counts of two rows are equal (compared eight at a time)."""
-    cdef uint64_t x0, x1, x2, y0, y1, y2
-    memcpy(&x0, a, 8)
-    memcpy(&x1, a + 8, 8)
-    memcpy(&x2, a + 16, 8)
-    memcpy(&y0, b, 8)
-    memcpy(&y1, b + 8, 8)
-    memcpy(&y2, b + 16, 8)
-    return ((x0 ^ y0) | (x1 ^ y1) | (x2 ^ y2)) == 0 and a[24] == b[24]
 
 
 cdef void e_pre_nums(const enet_t* e, const board_t* b, int32_t* nums, qpre_t* pre) noexcept nogil:
@@ -220,7 +207,7 @@ cdef class EvalPolicy(Evaluator):
         cdef int32_t coef[N_FEAT_ROWS_EXT]
         cdef const enet_t* e
         cdef const qpre_t* src
-        cdef uint64_t changed
+        cdef uint64_t changed, diff
         cdef int na, ns, f, nf, nm = 0, back0, back1, live
         cdef int sum1 = checkers_c(play.p[0])   # the mover: row 1 once the turn passes
         if sum1 == 0:
@@ -235,7 +222,8 @@ cdef class EvalPolicy(Evaluator):
                 base.contact_ready = True
                 e_pre_nums(e, &base.sw, base.nums, base.pre)
             swap_into(play, &sw)
-            if same_row(play.p[1], base.before.p[1]):
+            diff = board_diff(&base.before, play)
+            if diff >> NSLOTS == 0:
                 # no hit: the opponent's row, sw's row 0, is base.sw's
                 nf = e_numerators_given(e, &sw, base.nums, nums)
             else:
@@ -249,6 +237,7 @@ cdef class EvalPolicy(Evaluator):
                 nm += 1
             src = base.pre
         elif back0 > 6 or back1 > 6:
+            diff = board_diff(&base.before, play)
             e = &self.race
             if not base.race_ready:
                 base.race_ready = True
@@ -258,7 +247,7 @@ cdef class EvalPolicy(Evaluator):
             swap_into(play, &sw)
             self.probabilities_c(&sw, p)        # the bear-off database
             return -equity5(p)
-        na = q_play_rows(&e.q, &base.before, play, add, sub, &ns)
+        na = q_play_rows(&e.q, &base.before, play, diff, add, sub, &ns)
         fbg_q_delta(pre, src, add, na, sub, ns, mul, coef, nm, e.q.nh)
         # consistent() of swap(play), whose outputs set to 0 are not computed
         live = live_outputs(back0, back1, checkers_c(play.p[1]), sum1)

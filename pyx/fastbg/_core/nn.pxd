@@ -25,7 +25,7 @@ so the core may update them incrementally and vectorise them (nn_kernels.h, AVX2
 baseline, chosen at load time) and still match numpy exactly. So both engines get
 bitwise equal outputs and choose the same play, ties included.
 """
-from libc.stdint cimport int16_t, int32_t, int64_t
+from libc.stdint cimport int16_t, int32_t, int64_t, uint64_t
 from fastbg._core._types cimport board_t, NCHECKERS
 from fastbg._core.eval cimport Policy, Evaluator
 from fastbg._core.movegen cimport movegen_t
@@ -115,10 +115,16 @@ cdef void q_pre_play(const qnet_t* q, const board_t* before, const qpre_t* base,
 cdef int q_rows(const qnet_t* q, const board_t* b, const int32_t** rows) noexcept nogil
     # The m (returned, <= Q_MAX_ROWS) table rows whose sum plus the bias is q_pre(q, b).
 
+cdef extern from "nn_kernels.h":
+    uint64_t board_diff "fbg_diff50"(const board_t* a, const board_t* b) noexcept nogil
+        # bit i (0..49) set iff byte i of the two boards differs (i = 25 r + index)
+
 cdef int q_play_rows(const qnet_t* q, const board_t* before, const board_t* play,
-                     const int32_t** add, const int32_t** sub, int* ns) noexcept nogil
+                     uint64_t diff, const int32_t** add, const int32_t** sub,
+                     int* ns) noexcept nogil
     # The corrections that turn the pre-activations of swap(before) into those of
-    # swap(play): pre += add[k] (k < the returned na) - sub[k] (k < ns[0]), na and ns at
+    # swap(play), diff = board_diff(before, play): pre += add[k] (k < the returned na)
+    # - sub[k] (k < ns[0]), na and ns at
     # most Q_MAX_SLOTS. For each slot the play changes one dpoint row when the count
     # changes by one, else the point rows of the old and the new count; and the point
     # rows of the mover's old and new number of checkers off. Any qnet_t of this layout.

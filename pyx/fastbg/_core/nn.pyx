@@ -384,42 +384,35 @@ cdef void q_probabilities(const qnet_t* q, const board_t* b, double* p) noexcept
 
 
 cdef int q_play_rows(const qnet_t* q, const board_t* before, const board_t* play,
-                     const int32_t** add, const int32_t** sub, int* ns) noexcept nogil:
+                     uint64_t diff, const int32_t** add, const int32_t** sub,
+                     int* ns) noexcept nogil:
     """The rows that turn the pre-activations of swap(before) into those of swap(play):
-    the slots where `play` differs from `before` (found eight bytes at a time), and the
-    mover's off count (hits keep the opponent's checkers on the board)."""
-    cdef int nh = q.nh, j, k, slot, a, b, na = 0, nb = 0, ob, op
+    the slots where `play` differs from `before` (the bits of diff), and the mover's off
+    count (hits keep the opponent's checkers on the board)."""
+    cdef int nh = q.nh, j, slot, a, b, na = 0, nb = 0, ob, op
     cdef const unsigned char* bb = <const unsigned char*>before
     cdef const unsigned char* pp = <const unsigned char*>play
-    cdef uint64_t wb, wp, x
-    for k in range(0, 50, 8):
-        if k + 8 <= 50:
-            memcpy(&wb, bb + k, 8)
-            memcpy(&wp, pp + k, 8)
-            x = wb ^ wp
+    cdef uint64_t x = diff
+    while x:
+        j = fastbg_ctz64(x)
+        x &= x - 1
+        # row r of the play is side 1 - r once the turn passes: the table slot of
+        # (side, index) is 25 (1 - r) + j - 25 r, that is j + 25 or j - 25
+        slot = 16 * (j + 25 if j < 25 else j - 25)
+        a = bb[j]
+        b = pp[j]
+        if b == a + 1:
+            add[na] = q.dpoint + (slot + a) * nh
+            na += 1
+        elif a == b + 1:
+            sub[nb] = q.dpoint + (slot + b) * nh
+            nb += 1
         else:
-            x = (<uint64_t>(bb[48] ^ pp[48])) | ((<uint64_t>(bb[49] ^ pp[49])) << 8)
-        while x:
-            j = fastbg_ctz64(x) >> 3
-            x &= ~((<uint64_t>0xFF) << (8 * j))
-            j += k
-            # row r of the play is side 1 - r once the turn passes: the table slot of
-            # (side, index) is 25 (1 - r) + j - 25 r, that is j + 25 or j - 25
-            slot = 16 * (j + 25 if j < 25 else j - 25)
-            a = bb[j]
-            b = pp[j]
-            if b == a + 1:
-                add[na] = q.dpoint + (slot + a) * nh
-                na += 1
-            elif a == b + 1:
-                sub[nb] = q.dpoint + (slot + b) * nh
-                nb += 1
-            else:
-                # table rows for n = 0 are zero, so no special case
-                sub[nb] = q.point + (slot + a) * nh
-                add[na] = q.point + (slot + b) * nh
-                nb += 1
-                na += 1
+            # table rows for n = 0 are zero, so no special case
+            sub[nb] = q.point + (slot + a) * nh
+            add[na] = q.point + (slot + b) * nh
+            nb += 1
+            na += 1
     ob = checkers_c(before.p[0])
     op = checkers_c(play.p[0])
     if ob != op:
@@ -439,7 +432,7 @@ cdef void q_pre_play(const qnet_t* q, const board_t* before, const qpre_t* base,
     cdef const int32_t* sub[Q_MAX_SLOTS]
     cdef const int32_t* add[Q_MAX_SLOTS]
     cdef int ns
-    cdef int na = q_play_rows(q, before, play, add, sub, &ns)
+    cdef int na = q_play_rows(q, before, play, board_diff(before, play), add, sub, &ns)
     fbg_q_delta(pre, base, add, na, sub, ns, NULL, NULL, 0, q.nh)
 
 

@@ -109,6 +109,28 @@ static inline uint64_t fbg_changed(const int32_t *a, const int32_t *b, int n)
 
 static inline int fbg_ctz64(uint64_t x) { return __builtin_ctzll(x); }
 
+/* Bit i set iff a[i] != b[i], for the 50 bytes of two boards (16 at a time with SSE2;
+ * the last load overlaps the one before, so no byte past the 50 is read). */
+static inline uint64_t fbg_diff50(const void *pa, const void *pb)
+{
+    const unsigned char *a = (const unsigned char *)pa, *b = (const unsigned char *)pb;
+#ifdef __SSE2__
+    uint64_t m = 0;
+    static const int at[4] = {0, 16, 32, 34};
+    for (int k = 0; k < 4; k++) {
+        __m128i x = _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(a + at[k])),
+                                   _mm_loadu_si128((const __m128i *)(b + at[k])));
+        m |= (uint64_t)(~_mm_movemask_epi8(x) & 0xFFFF) << at[k];
+    }
+    return m;
+#else
+    uint64_t m = 0;
+    for (int i = 0; i < 50; i++)
+        m |= (uint64_t)(a[i] != b[i]) << i;
+    return m;
+#endif
+}
+
 /* bin(pre) without overflow: clip(pre + H_OFFSET, 0, H_MAXV) computed as
  * clip(pre, -H_OFFSET, H_MAXV - H_OFFSET) + H_OFFSET (pre may be near the int32 limits). */
 static inline int32_t fbg_bin(int32_t v)
