@@ -19,7 +19,8 @@ from fastbg._core.eval cimport Policy, Evaluator
 from fastbg._core.nn cimport (NN_OUTPUTS, NN_MAX_HIDDEN, Q_MAX_ROWS, Q_MAX_SLOTS, q_rows,
                               q_play_rows, board_diff, q_outputs, q_outputs_masked, live_outputs,
                               clip5, consistent, equity5)
-from fastbg._core.bearoffdb cimport ensure_db, bearoff_probabilities_c
+from fastbg._core.bearoffdb cimport (ensure_db, bearoff_probabilities_c, bearoff_prefetch_c,
+                                    is_bearoff_c)
 from fastbg._core.features cimport (contact_features_c, contact_features_ext_c,
                                     contact_features_given_c,
                                     position_class_c, N_FEATURES, N_ALL_FEATURES,
@@ -262,6 +263,12 @@ cdef class EvalPolicy(Evaluator):
         cdef double e, best_e = 0.0
         cdef ebase_t base
         base_init(&base, before)
+        if back_point_c(before.p[1]) <= 6:
+            # the opponent is home: start the bear-off table loads of the plays that
+            # leave a pure bear-off, so that their cache misses overlap (as NNPolicy)
+            for j in range(n):
+                if is_bearoff_c(&plays[j]):
+                    bearoff_prefetch_c(plays[j].p[0])
         for j in range(n):
             e = self.contact_play_equity(&base, &plays[j])
             if j == 0 or e > best_e or (e == best_e and board_cmp(&plays[j], &plays[best]) < 0):
