@@ -429,7 +429,9 @@ def main(argv: list[str] | None = None) -> int:
         "differences_in_work": [
             "gnubg: contact/crashed/race nets (128 hidden, 250 or 214 inputs) chosen per position, "
             "and exact one-sided (15 chequers on 6 points) and two-sided (6 chequers) bearoff "
-            "databases for bear-off plays; fastbg nn: one 196-input, 128-hidden net everywhere.",
+            "databases for bear-off plays; fastbg nn: a contact net (236 inputs: 196 point "
+            "units and 40 features) and a race net (226 inputs), 128 hidden each, and the "
+            "one-sided bear-off database (docs/evaluator.md).",
             "Debian's gnubg is an SSE/SSE2 build, not AVX.",
             "At 0 ply gnubg's move filters and pruning nets play no part (see gnubg_start_prune_off).",
             "gnubg chequer play is set cubeless ('set rollout chequerplay cubeful off'); gnubg's "

@@ -43,8 +43,10 @@ FUNCTIONS = {
     "evaluator choose_c": "EvalPolicy_choose_c",
     "contact_play_equity": "EvalPolicy_contact_play_equity",
     "contact_features_c": "contact_features_c",
+    "contact_features_given_c (no hit)": "contact_features_given_c",
     "contact_features_ext_c (252 inputs)": "contact_features_ext_c",
-    "fbg_q_addmul (features x rows)": "fbg_q_addmul",
+    "fbg_q_delta (first-layer rows)": "fbg_q_delta",
+    "fbg_q_hidden_out (hidden table, outputs)": "fbg_q_hidden_out",
     "q_pre_play (point rows)": "q_pre_play",
     "position_class_c": "position_class_c",
     "probabilities_c (race, bear-off)": "EvalPolicy_probabilities_c",
@@ -91,7 +93,7 @@ def count(policy: str, games: int, position: str = "start") -> dict:
         # Call-graph lines: "  IR (PCT%)  >   file:function (CALLSx) [object]"
         found = [(int(m.group(1).replace(",", "")), int(m.group(2).replace(",", "")))
                  for m in re.finditer(r"^\s*([\d,]+) \([^)]*\)\s+>\s+\S*" + re.escape(suffix)
-                                      + r" \(([\d,]+)x\)", text, re.M)]
+                                      + r"(?:\.\w+)? \(([\d,]+)x\)", text, re.M)]
         if found:
             ir, calls = max(found)
             result["functions"][name] = {"instructions": ir, "per_game": ir / games,

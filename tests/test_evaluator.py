@@ -320,6 +320,47 @@ def test_engines_agree_in_races():
     assert "race" in classes
 
 
+def full_play_equity(policy, play) -> float:
+    """The mover's equity after ``play`` (the mover has checkers left) by a full
+    evaluation of the swapped position, with equity5's operations in its order."""
+    p = policy.probabilities(play[::-1].copy())
+    return -((2.0 * p[0] - 1.0) + (p[1] - p[3]) + (p[2] - p[4]))
+
+
+@pytest.mark.parametrize("width", [236, 252])
+@pytest.mark.parametrize("hidden", [75, 133])
+def test_incremental_play_equities_equal_full_evaluations(width, hidden):
+    # The core scores the plays of a decision from the position before the roll: the
+    # point rows of the slots a play changes (one step row per checker), the contact
+    # net's feature rows whose numerator changed (those of the opponent copied when
+    # nothing is hit), the race net likewise, in blocks of 64 and 8 hidden units and
+    # single units (hence these widths: 64 + 8 + 3, 2 * 64 + 5). Each play's equity must
+    # be the full evaluation's of the swapped play, and the reference's.
+    nets = random_nets(31, hidden=hidden, scale=0.2, contact=width)
+    r, c = rev.EvalPolicy(nets), core().EvalPolicy(nets)
+    rng = np.random.default_rng(hidden)
+    decisions = list(random_walk(hidden, 50))
+    for k in range(40):                 # races and bear-offs, which the walk seldom reaches
+        b = random_race(rng)
+        if k % 2:                       # the opponent home, the mover's checkers near it
+            b[1, :6] += b[1, 6:12]
+            b[1, 6:] = 0
+            b[0, 6:9] += b[0, 9:12]
+            b[0, 9:] = 0
+        d1, d2 = (int(x) for x in rng.integers(1, 7, 2))
+        if b[0].sum() and b[1].sum() and len(plays := legal_plays(b, d1, d2)) > 1:
+            decisions.append((b, plays))
+    classes = set()
+    for b, plays in decisions:
+        e = c.play_equities(b, plays)
+        for k, play in enumerate(plays):
+            if play[0].any():
+                classes.add(rfeat.position_class(play[::-1].copy()))
+                assert e[k] == full_play_equity(c, play)
+        np.testing.assert_array_equal(e, r.play_equities(b, plays))
+    assert {"contact", "race", "bearoff"} <= classes
+
+
 @pytest.mark.parametrize("plies", [0, 1, 2])
 def test_lookahead_labels_agree_between_engines(plies):
     nets = random_nets(4, hidden=8)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from fastbg.reference.board import START_BOARD, swap
 
@@ -18,6 +19,7 @@ from strategies import boards
 
 F = pytest.importorskip("fastbg._core.features", reason="Cython core not built")
 cnn = pytest.importorskip("fastbg._core.nn", reason="Cython core not built")
+cmg = pytest.importorskip("fastbg._core.movegen", reason="Cython core not built")
 
 
 def board_of(side0: dict[int, int], side1: dict[int, int]) -> np.ndarray:
@@ -368,6 +370,24 @@ def test_race_inputs_of_the_start():
     assert x[113 + 111] == 19 / 60
     # the bar counts 4 crossovers
     assert F.race_inputs(board_of({24: 1}, {0: 1}))[111] == 4 / 60
+
+
+@settings(max_examples=150, deadline=None)
+@given(boards(), st.integers(1, 6), st.integers(1, 6))
+def test_features_given_the_same_row_0(b, d1, d2):
+    # The evaluator computes a candidate's numerators from those of the position before
+    # the roll (both swapped: the opponent in row 0) when the play hits nothing, copying
+    # the opponent's features that read only its own row. Every such play of a roll:
+    before = swap(b)
+    for play in cmg.legal_plays(b, d1, d2):
+        after = swap(play)
+        if not np.array_equal(after[0], before[0]):
+            continue                        # a hit changed the opponent's row
+        full = np.concatenate([F.contact_features(after).ravel(), F.extra_features(after).ravel()])
+        assert np.array_equal(F.contact_features_given(after, before), full[:40])
+        assert np.array_equal(F.contact_features_given(after, before, extra=True), full)
+    with pytest.raises(ValueError, match="rows 0 differ"):
+        F.contact_features_given(board_of({5: 2}, {5: 1}), board_of({5: 1}, {5: 1}))
 
 
 def test_many_equal_one_by_one():

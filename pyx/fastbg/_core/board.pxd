@@ -23,6 +23,17 @@ cdef inline int row_sum(const unsigned char* row) noexcept nogil:
     return s
 
 
+cdef inline int checkers_c(const unsigned char* row) noexcept nogil:
+    """row_sum of a valid row (counts 0..15, at most 15 in all), eight slots at a time:
+    every byte of the summed words, and every partial sum of the multiply that adds
+    them up, is at most 15, so no carry crosses a byte."""
+    cdef unsigned long long a, b, c
+    memcpy(&a, row, 8)
+    memcpy(&b, row + 8, 8)
+    memcpy(&c, row + 16, 8)
+    return <int>(((a + b + c) * 0x0101010101010101ULL) >> 56) + row[24]
+
+
 cdef inline int pip_count_row(const unsigned char* row) noexcept nogil:
     """Pips one side needs to bear off: sum of (index + 1) x count, bar = 25."""
     cdef int i, s = 0

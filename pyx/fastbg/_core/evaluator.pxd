@@ -13,7 +13,8 @@ and both engines agree bit for bit.
 from libc.stdint cimport int32_t
 from fastbg._core._types cimport board_t
 from fastbg._core.eval cimport Policy, Evaluator
-from fastbg._core.nn cimport qnet_t, qpre_t
+from fastbg._core.nn cimport qnet_t, qpre_t, NN_MAX_HIDDEN
+from fastbg._core.features cimport N_ALL_FEATURES
 from fastbg._core.movegen cimport movegen_t
 
 
@@ -30,6 +31,26 @@ cdef void e_pre(const enet_t* e, const board_t* b, qpre_t* pre) noexcept nogil
     # plus, for the contact net, sum over its nfeat numerators N_f of N_f * feat[f] (the
     # extra features are computed only when nfeat = 56).
 
+
+# A decision's base for the candidates' incremental first layers
+# (EvalPolicy.contact_play_equity):
+# the position before the roll and, made at the first candidate that needs them, the
+# pre-activations of its swap under each net. A play's pre-activations are the base's
+# corrected at the slots the play changes and, for the contact net, by
+# (N_f(play) - N_f(base)) * feat[f] at the features whose numerator changed (about 12 of
+# 40 in contact); integer sums, so equal to e_pre of the swapped play.
+cdef struct ebase_t:
+    board_t before          # the position before the roll (mover in row 0)
+    board_t sw              # swap(before): the frame of every candidate's evaluation
+    bint contact_ready      # nums and pre hold the contact net's values of sw
+    bint race_ready         # race holds the race net's pre-activations of sw
+    int32_t nums[N_ALL_FEATURES]    # the contact net's feature numerators of sw (nfeat)
+    qpre_t pre[NN_MAX_HIDDEN]       # e_pre(contact, sw)
+    qpre_t race[NN_MAX_HIDDEN]      # e_pre(race, sw)
+
+cdef void base_init(ebase_t* base, const board_t* before) noexcept nogil
+    # A base for the plays from `before` (its pre-activations are made lazily).
+
 cdef class EvalPolicy(Evaluator):
     # 0-ply: the play of highest mover's equity, ties to the canonically first; a play
     # bearing off the last checker scores its exact 1, 2 or 3. Read-only after __init__,
@@ -44,13 +65,13 @@ cdef class EvalPolicy(Evaluator):
     cdef double play_equity_c(self, const board_t* play) noexcept nogil
         # The mover's cubeless equity after `play` (mover in row 0, rows not swapped).
 
-    cdef double contact_play_equity(self, const board_t* before, const qpre_t* base,
-                                    const board_t* play) noexcept nogil
+    cdef double contact_play_equity(self, ebase_t* base, const board_t* play) noexcept nogil
+        # play_equity_c(play) for a play from base.before, by the incremental first
+        # layers (see ebase_t); same numbers.
     # Lookahead, for training labels (fastbg.reference.evaluator mirrors them):
     cdef void after_probs(self, const board_t* play, double* q) noexcept nogil
         # The mover's probabilities after its play (mover in row 0; exact if it won).
-    cdef int best_play(self, const board_t* pos, const qpre_t* base, board_t* plays,
-                       int n) noexcept nogil
+    cdef int best_play(self, ebase_t* base, board_t* plays, int n) noexcept nogil
         # The play of highest 0-ply equity, ties to the canonically first.
     cdef int roll_values(self, movegen_t* g, const board_t* pos, double* v, Policy pf,
                          int k) noexcept nogil
@@ -66,8 +87,6 @@ cdef class EvalPolicy(Evaluator):
     cdef int ply2_probs(self, movegen_t* g, movegen_t* g2, const board_t* pos, int cands,
                         double* out) noexcept nogil
         # 2-ply: per roll the best of the `cands` best 0-ply plays by 1-ply equity.
-        # play_equity_c(play), the contact net's point rows corrected from `base`, the
-        # pre-activations of swap(before) (nn.q_pre_play), at the slots the play changes.
 
 
 cdef class EvalPolicy1Ply(EvalPolicy):

@@ -9,21 +9,26 @@ cimport numpy as cnp
 from libc.stdint cimport int16_t, int32_t, int64_t, uint64_t
 from numpy.random cimport bitgen_t
 
-from fastbg._core._types cimport board_t, board_cmp, linear_eval_t, NCHECKERS, MAX_PLAYS
+from fastbg._core._types cimport board_t, board_cmp, linear_eval_t, NCHECKERS, NSLOTS, MAX_PLAYS
 from fastbg._core.movegen cimport movegen_t, movegen_new, movegen_free, generate
 from fastbg._core.rank cimport top_plays
 from fastbg._core.luck cimport flip5
-from fastbg._core.board cimport load_board, swap_into, row_sum, loser_class
+from fastbg._core.board cimport (load_board, swap_into, row_sum, checkers_c, loser_class,
+                                 back_point_c)
 from fastbg._core.eval cimport Policy, Evaluator
-from fastbg._core.nn cimport (NN_OUTPUTS, NN_MAX_HIDDEN, q_pre, q_pre_play, q_outputs,
-                              consistent, equity5)
-from fastbg._core.bearoffdb cimport ensure_db, bearoff_probabilities_c
+from fastbg._core.nn cimport (NN_OUTPUTS, NN_MAX_HIDDEN, Q_MAX_ROWS, Q_MAX_SLOTS, q_rows,
+                              q_play_rows, board_diff, q_outputs, q_outputs_masked, live_outputs,
+                              clip5, consistent, equity5)
+from fastbg._core.bearoffdb cimport (ensure_db, bearoff_probabilities_c, bearoff_prefetch_c,
+                                    is_bearoff_c)
 from fastbg._core.features cimport (contact_features_c, contact_features_ext_c,
+                                    contact_features_given_c,
                                     position_class_c, N_FEATURES, N_ALL_FEATURES,
                                     PC_BEAROFF, PC_RACE, PC_CONTACT)
 
 from fastbg.reference.evaluator import KINDS, default_nets, quantize_net
 from fastbg.reference.nn import hidden_table, sigmoid_table
+from fastbg._core.nn import point_steps
 
 cnp.import_array()
 
@@ -33,28 +38,54 @@ cdef enum:
 
 
 cdef extern from "nn_kernels.h":
-    # dst += sum of coef[f] * rows[f] (AVX2 or baseline copy, chosen at load; same results)
-    void fbg_q_addmul(int32_t* dst, const int32_t* rows, const int32_t* coef, int nrows,
-                      int nh) noexcept nogil
+    # dst = src + the add rows - the sub rows + sum of coef[k] * mul[k] (AVX2 or baseline
+    # copy, chosen at load; same results)
+    void fbg_q_delta(int32_t* dst, const int32_t* src, const int32_t* const* add, int na,
+                     const int32_t* const* sub, int ns, const int32_t* const* mul,
+                     const int32_t* coef, int nm, int nh) noexcept nogil
+    # bit f set iff a[f] != b[f], f < n <= 64
+    uint64_t fbg_changed(const int32_t* a, const int32_t* b, int n) noexcept nogil
+    int fbg_ctz64(uint64_t x) noexcept nogil
 
 
-cdef inline void e_add_features(const enet_t* e, const board_t* b, qpre_t* pre) noexcept nogil:
-    """pre += the feature rows times their numerators: one dense product, over the 40
-    numerators of contact_features_c or, for a net that reads them (nfeat 56), the 56 of
-    contact_features_ext_c (the extras are computed only then)."""
-    cdef int32_t nums[N_FEAT_ROWS_EXT]
+cdef inline int e_numerators(const enet_t* e, const board_t* b, int32_t* nums) noexcept nogil:
+    """The net's nfeat feature numerators of b: the 40 of contact_features_c or, for a
+    net that reads them (nfeat 56), the 56 of contact_features_ext_c (the extras are
+    computed only then); none for the race net."""
     if e.nfeat == N_FEAT_ROWS:
         contact_features_c(b, nums)
     elif e.nfeat == N_FEAT_ROWS_EXT:
         contact_features_ext_c(b, nums)
-    else:
-        return
-    fbg_q_addmul(pre, e.feat, nums, e.nfeat, e.q.nh)
+    return e.nfeat
+
+
+cdef inline int e_numerators_given(const enet_t* e, const board_t* b, const int32_t* prev,
+                                   int32_t* nums) noexcept nogil:
+    """e_numerators, given prev: the net's numerators of a board whose row 0 equals b's."""
+    if e.nfeat:
+        contact_features_given_c(b, prev, e.nfeat == N_FEAT_ROWS_EXT, nums)
+    return e.nfeat
+
+
+cdef void e_pre_nums(const enet_t* e, const board_t* b, int32_t* nums, qpre_t* pre) noexcept nogil:
+    """e_pre, leaving the net's feature numerators of b in nums: one pass over the
+    bias, the point and off rows of b and the rows of its nonzero numerators."""
+    cdef const int32_t* rows[Q_MAX_ROWS]
+    cdef const int32_t* mul[N_FEAT_ROWS_EXT]
+    cdef int32_t coef[N_FEAT_ROWS_EXT]
+    cdef int f, nm = 0, nh = e.q.nh
+    cdef int m = q_rows(&e.q, b, rows)
+    for f in range(e_numerators(e, b, nums)):
+        if nums[f]:
+            mul[nm] = e.feat + f * nh
+            coef[nm] = nums[f]
+            nm += 1
+    fbg_q_delta(pre, e.q.bias, rows, m, NULL, 0, mul, coef, nm, nh)
 
 
 cdef void e_pre(const enet_t* e, const board_t* b, qpre_t* pre) noexcept nogil:
-    q_pre(&e.q, b, pre)
-    e_add_features(e, b, pre)
+    cdef int32_t nums[N_FEAT_ROWS_EXT]
+    e_pre_nums(e, b, nums, pre)
 
 
 cdef inline void e_read(const enet_t* e, const board_t* b, qpre_t* pre, double* p) noexcept nogil:
@@ -70,6 +101,13 @@ cdef void e_probabilities(const enet_t* e, const board_t* b, double* p) noexcept
     e_read(e, b, pre, p)
 
 
+cdef void base_init(ebase_t* base, const board_t* before) noexcept nogil:
+    base.before = before[0]
+    swap_into(before, &base.sw)
+    base.contact_ready = False
+    base.race_ready = False
+
+
 
 def _net_tables(weights, kind):
     """The integer tables of one net, C-contiguous and read-only, with the shared
@@ -82,6 +120,7 @@ def _net_tables(weights, kind):
         a.setflags(write=False)
         out[k] = a
     out["htab"] = np.ascontiguousarray(hidden_table(), dtype=np.int32)
+    out["dpoint"] = point_steps(out["point"])
     out["sig"] = np.ascontiguousarray(sigmoid_table(), dtype=np.float64)
     out["out_scale"] = t["out_scale"]
     return out
@@ -90,6 +129,7 @@ def _net_tables(weights, kind):
 cdef void _bind(enet_t* e, dict t):
     e.q.nh = t["bias"].shape[0]
     e.q.point = <const int32_t*>cnp.PyArray_DATA(t["point"])
+    e.q.dpoint = <const int32_t*>cnp.PyArray_DATA(t["dpoint"])
     e.q.off = <const int32_t*>cnp.PyArray_DATA(t["off"])
     e.q.bias = <const int32_t*>cnp.PyArray_DATA(t["bias"])
     e.q.htab = <const int32_t*>cnp.PyArray_DATA(t["htab"])
@@ -153,24 +193,67 @@ cdef class EvalPolicy(Evaluator):
         self.probabilities_c(&sw, p)
         return -equity5(p)
 
-    cdef double contact_play_equity(self, const board_t* before, const qpre_t* base,
-                                    const board_t* play) noexcept nogil:
-        """play_equity_c, with the contact net's point part corrected from `base` (the
-        pre-activations of swap(before)) at the slots the play changes; same numbers."""
+    cdef double contact_play_equity(self, ebase_t* base, const board_t* play) noexcept nogil:
+        """play_equity_c, from the decision's base: the race and contact nets' first
+        layers corrected at the slots the play changes (and the contact net's at the
+        features whose numerator changed); same numbers."""
         cdef board_t sw
         cdef double p[NN_OUTPUTS]
+        cdef double raw[NN_OUTPUTS]
         cdef qpre_t pre[NN_MAX_HIDDEN]
-        cdef int cls
-        if row_sum(play.p[0]) == 0:
+        cdef const int32_t* sub[Q_MAX_SLOTS]
+        cdef const int32_t* add[Q_MAX_SLOTS]
+        cdef const int32_t* mul[N_FEAT_ROWS_EXT]
+        cdef int32_t nums[N_FEAT_ROWS_EXT]
+        cdef int32_t coef[N_FEAT_ROWS_EXT]
+        cdef const enet_t* e
+        cdef const qpre_t* src
+        cdef uint64_t changed, diff
+        cdef int na, ns, f, nf, nm = 0, back0, back1, live
+        cdef int sum1 = checkers_c(play.p[0])   # the mover: row 1 once the turn passes
+        if sum1 == 0:
             return 1.0 + loser_class(play.p[1])
-        swap_into(play, &sw)
-        cls = position_class_c(&sw)
-        if cls != PC_CONTACT:
-            self.probabilities_c(&sw, p)
+        # position_class_c of swap(play) from the back points (1..25): contact when the
+        # rearmost checkers have not passed each other, a bear-off when both are home
+        back0 = back_point_c(play.p[1])
+        back1 = back_point_c(play.p[0])
+        if back0 + back1 >= 25:
+            e = &self.contact
+            if not base.contact_ready:
+                base.contact_ready = True
+                e_pre_nums(e, &base.sw, base.nums, base.pre)
+            swap_into(play, &sw)
+            diff = board_diff(&base.before, play)
+            if diff >> NSLOTS == 0:
+                # no hit: the opponent's row, sw's row 0, is base.sw's
+                nf = e_numerators_given(e, &sw, base.nums, nums)
+            else:
+                nf = e_numerators(e, &sw, nums)
+            changed = fbg_changed(nums, base.nums, nf)
+            while changed:
+                f = fbg_ctz64(changed)
+                changed &= changed - 1
+                mul[nm] = e.feat + f * e.q.nh
+                coef[nm] = nums[f] - base.nums[f]
+                nm += 1
+            src = base.pre
+        elif back0 > 6 or back1 > 6:
+            diff = board_diff(&base.before, play)
+            e = &self.race
+            if not base.race_ready:
+                base.race_ready = True
+                e_pre(e, &base.sw, base.race)
+            src = base.race
+        else:
+            swap_into(play, &sw)
+            self.probabilities_c(&sw, p)        # the bear-off database
             return -equity5(p)
-        q_pre_play(&self.contact.q, before, base, play, pre)
-        e_add_features(&self.contact, &sw, pre)
-        e_read(&self.contact, &sw, pre, p)
+        na = q_play_rows(&e.q, &base.before, play, diff, add, sub, &ns)
+        fbg_q_delta(pre, src, add, na, sub, ns, mul, coef, nm, e.q.nh)
+        # consistent() of swap(play), whose outputs set to 0 are not computed
+        live = live_outputs(back0, back1, checkers_c(play.p[1]), sum1)
+        q_outputs_masked(&e.q, pre, live, raw)
+        clip5(raw, p, live)
         return -equity5(p)
 
     cdef int choose_c(self, const board_t* before, board_t* plays,
@@ -178,12 +261,16 @@ cdef class EvalPolicy(Evaluator):
                       bitgen_t* bg) noexcept nogil:
         cdef int j, best = 0
         cdef double e, best_e = 0.0
-        cdef qpre_t base[NN_MAX_HIDDEN]
-        cdef board_t sw
-        swap_into(before, &sw)
-        q_pre(&self.contact.q, &sw, base)      # the point part only: features per play
+        cdef ebase_t base
+        base_init(&base, before)
+        if back_point_c(before.p[1]) <= 6:
+            # the opponent is home: start the bear-off table loads of the plays that
+            # leave a pure bear-off, so that their cache misses overlap (as NNPolicy)
+            for j in range(n):
+                if is_bearoff_c(&plays[j]):
+                    bearoff_prefetch_c(plays[j].p[0])
         for j in range(n):
-            e = self.contact_play_equity(before, base, &plays[j])
+            e = self.contact_play_equity(&base, &plays[j])
             if j == 0 or e > best_e or (e == best_e and board_cmp(&plays[j], &plays[best]) < 0):
                 best_e = e
                 best = j
@@ -222,17 +309,16 @@ cdef class EvalPolicy(Evaluator):
         -------
         numpy.ndarray of float64, shape (n,)
         """
-        cdef board_t b, bf, sw
-        cdef qpre_t base[NN_MAX_HIDDEN]
+        cdef board_t b, bf
+        cdef ebase_t base
         load_board(before, &bf)
-        swap_into(&bf, &sw)
-        q_pre(&self.contact.q, &sw, base)
+        base_init(&base, &bf)
         arr = np.asarray(plays, dtype=np.int8).reshape(-1, 2, 25)
         out = np.empty(arr.shape[0], dtype=np.float64)
         cdef int j
         for j in range(arr.shape[0]):
             load_board(arr[j], &b)
-            out[j] = self.contact_play_equity(&bf, base, &b)
+            out[j] = self.contact_play_equity(&base, &b)
         return out
 
     # ------------------------------------------------------------- lookahead (labels)
@@ -254,13 +340,12 @@ cdef class EvalPolicy(Evaluator):
         self.probabilities_c(&sw, r)
         flip5(r, q)
 
-    cdef int best_play(self, const board_t* pos, const qpre_t* base, board_t* plays,
-                       int n) noexcept nogil:
+    cdef int best_play(self, ebase_t* base, board_t* plays, int n) noexcept nogil:
         """Index of the play of highest 0-ply equity, ties to the canonically first."""
         cdef int j, best = 0
         cdef double e, best_e = 0.0
         for j in range(n):
-            e = self.contact_play_equity(pos, base, &plays[j])
+            e = self.contact_play_equity(base, &plays[j])
             if j == 0 or e > best_e or (e == best_e and board_cmp(&plays[j], &plays[best]) < 0):
                 best_e = e
                 best = j
@@ -270,8 +355,7 @@ cdef class EvalPolicy(Evaluator):
                          int k) noexcept nogil:
         """v[21][5]: the mover's probabilities after its best 0-ply play, per roll (among
         the k best by pf's linear score when pf is given)."""
-        cdef board_t sw
-        cdef qpre_t base[NN_MAX_HIDDEN]
+        cdef ebase_t base
         cdef const linear_eval_t* ev = NULL
         cdef double sc[MAX_PLAYS]
         cdef int cand[64]
@@ -281,8 +365,7 @@ cdef class EvalPolicy(Evaluator):
             ev = pf.linear(pos)
             if k > 64:
                 k = 64
-        swap_into(pos, &sw)
-        q_pre(&self.contact.q, &sw, base)
+        base_init(&base, pos)
         for d1 in range(1, 7):
             for d2 in range(1, d1 + 1):
                 n = generate(g, pos, d1, d2, ev, 0)
@@ -291,15 +374,15 @@ cdef class EvalPolicy(Evaluator):
                 if n == 0:
                     self.after_probs(pos, &v[5 * s])     # no play: the turn passes
                 elif ev == NULL or n <= k:
-                    self.after_probs(&g.plays[self.best_play(pos, base, g.plays, n)], &v[5 * s])
+                    self.after_probs(&g.plays[self.best_play(&base, g.plays, n)], &v[5 * s])
                 else:
                     for j in range(n):
                         sc[j] = <double>g.scores[j]
                     m = top_plays(sc, g.plays, n, k, cand)    # best first, ties canonical
                     best = cand[0]
-                    best_e = self.contact_play_equity(pos, base, &g.plays[best])
+                    best_e = self.contact_play_equity(&base, &g.plays[best])
                     for j in range(1, m):
-                        e = self.contact_play_equity(pos, base, &g.plays[cand[j]])
+                        e = self.contact_play_equity(&base, &g.plays[cand[j]])
                         if e > best_e or (e == best_e and board_cmp(&g.plays[cand[j]], &g.plays[best]) < 0):
                             best_e = e
                             best = cand[j]
@@ -333,7 +416,7 @@ cdef class EvalPolicy(Evaluator):
         0-ply plays by their 1-ply equity (ties canonical), averaged over the 21 rolls."""
         cdef board_t sw
         cdef board_t cb[64]
-        cdef qpre_t base[NN_MAX_HIDDEN]
+        cdef ebase_t base
         cdef double eq0[MAX_PLAYS]
         cdef int cand[64]
         cdef double q[NN_OUTPUTS]
@@ -345,7 +428,7 @@ cdef class EvalPolicy(Evaluator):
         for k in range(NN_OUTPUTS):
             acc[k] = 0.0
         swap_into(pos, &sw)
-        q_pre(&self.contact.q, &sw, base)
+        base_init(&base, pos)
         for d1 in range(1, 7):
             for d2 in range(1, d1 + 1):
                 n = generate(g, pos, d1, d2, NULL, 0)
@@ -358,7 +441,7 @@ cdef class EvalPolicy(Evaluator):
                     flip5(r, best_q)
                 else:
                     for j in range(n):
-                        eq0[j] = self.contact_play_equity(pos, base, &g.plays[j])
+                        eq0[j] = self.contact_play_equity(&base, &g.plays[j])
                     m = top_plays(eq0, g.plays, n, cands, cand)   # best first, ties canonical
                     for k in range(m):
                         cb[k] = g.plays[cand[k]]
@@ -488,22 +571,22 @@ cdef class EvalPolicy1Ply(EvalPolicy):
         d2 = 1..d1, then / 36) of minus the opponent's best 0-ply reply; no legal reply
         leaves the position as it is."""
         cdef board_t opp
-        cdef qpre_t base[NN_MAX_HIDDEN]
+        cdef ebase_t base
         cdef int d1, d2, n, j
         cdef double acc = 0.0, best, e
         if row_sum(after.p[0]) == 0:
             return 1.0 + loser_class(after.p[1])
         swap_into(after, &opp)                   # the opponent on roll
-        q_pre(&self.contact.q, after, base)      # = swap(opp), the base of its replies
+        base_init(&base, &opp)                   # the base of its replies
         for d1 in range(1, 7):
             for d2 in range(1, d1 + 1):
                 n = generate(self.g2, &opp, d1, d2, NULL, 0)
                 if n <= 0:
-                    best = self.contact_play_equity(&opp, base, &opp)
+                    best = self.contact_play_equity(&base, &opp)
                 else:
-                    best = self.contact_play_equity(&opp, base, &self.g2.plays[0])
+                    best = self.contact_play_equity(&base, &self.g2.plays[0])
                     for j in range(1, n):
-                        e = self.contact_play_equity(&opp, base, &self.g2.plays[j])
+                        e = self.contact_play_equity(&base, &self.g2.plays[j])
                         if e > best:
                             best = e
                 acc = acc + (1.0 if d1 == d2 else 2.0) * best
@@ -512,16 +595,14 @@ cdef class EvalPolicy1Ply(EvalPolicy):
     cdef int choose_c(self, const board_t* before, board_t* plays,
                       const int64_t* scores, const uint64_t* keys, int n,
                       bitgen_t* bg) noexcept nogil:
-        cdef qpre_t base[NN_MAX_HIDDEN]
+        cdef ebase_t base
         cdef double eq0[MAX_PLAYS]
         cdef int cand[MAX_CANDIDATES]
-        cdef board_t sw
         cdef int j, k, m, best = 0
         cdef double e, best_e = 0.0
-        swap_into(before, &sw)
-        q_pre(&self.contact.q, &sw, base)
+        base_init(&base, before)
         for j in range(n):
-            eq0[j] = self.contact_play_equity(before, base, &plays[j])
+            eq0[j] = self.contact_play_equity(&base, &plays[j])
         m = top_plays(eq0, plays, n, self.candidates, cand)   # best first, ties canonical
         for k in range(m):
             j = cand[k]

@@ -107,6 +107,13 @@ cdef void contact_features_ext_c(const board_t* b, int32_t* out) noexcept nogil
     # inputs 196..251). The extras reuse the masks, pip counts and anchors of the first
     # 20; contact_features_c itself is untouched (a 236-input net pays nothing).
 
+cdef void contact_features_given_c(const board_t* b, const int32_t* prev, bint ext,
+                                  int32_t* out) noexcept nogil
+    # contact_features_c(b, out) (ext False: 40 numerators) or contact_features_ext_c
+    # (ext True: 56), given prev: the same numerators of a board whose row 0 equals b's.
+    # Side 0's numerators that read only its own row are copied from prev (a play that
+    # hits nothing leaves the opponent's row as it was: most of a candidate's side 0).
+
 cdef void shots_c(const unsigned char* n, const unsigned char* o, int32_t* out) noexcept nogil
     # out[0..2] = shots, double_shots, pip_loss against the side whose row is n:
     # what o's next roll can hit (docs/evaluator.md, "Shots").

@@ -22,10 +22,10 @@ The escape table ``E`` (int8, 4096 entries) is built at import from its definiti
 import numpy as np
 cimport numpy as cnp
 from libc.stdint cimport int8_t, int32_t, int64_t, uint32_t
-from libc.string cimport memset
+from libc.string cimport memcpy, memset
 
 from fastbg._core._types cimport board_t, BAR, NSLOTS, NCHECKERS
-from fastbg._core.board cimport load_board, is_race_c, row_sum
+from fastbg._core.board cimport load_board, back_point_c, row_sum
 
 cnp.import_array()
 
@@ -113,6 +113,27 @@ cdef extern from *:
             }
         }
     }
+    /* fbgf_sums' cb and fb alone: the checkers and pips of the indices i < c. */
+    static inline void fbgf_below(const unsigned char *row, int c, int *cb, int *fb) {
+        int k, m, r, s, w;
+        *cb = 0; *fb = 0;
+        if (c <= 0)
+            return;
+        m = c >> 3; r = c & 7;
+        for (k = 0; k < m; k++) {
+            fbgf_wsum8(fbgf_load(row + 8 * k), &s, &w);
+            *cb += s; *fb += w + 8 * k * s;
+        }
+        if (m < 3 && r) {
+            fbgf_wsum8(fbgf_load(row + 8 * m) & ((1ULL << (8 * r)) - 1), &s, &w);
+            *cb += s; *fb += w + 8 * m * s;
+        }
+    }
+    /* The row's checkers on the board and bar (a valid row: no byte carries). */
+    static inline int fbgf_count(const unsigned char *row) {
+        uint64_t x = fbgf_load(row) + fbgf_load(row + 8) + fbgf_load(row + 16);
+        return (int)((x * 0x0101010101010101ULL) >> 56) + row[24];
+    }
     /* A (2, 25) board of int8 counts is valid (board.load_board's checks). */
     static inline int fbgf_valid(const unsigned char *q) {
         uint64_t a0 = fbgf_load(q), a1 = fbgf_load(q + 8), a2 = fbgf_load(q + 16);
@@ -150,6 +171,16 @@ cdef extern from *:
             if (i >= 6) *t6 += row[i] * (i - 5);
             if (i >= 12) *bc += row[i];
         }
+    }
+    static inline void fbgf_below(const unsigned char *row, int c, int *cb, int *fb) {
+        int i;
+        *cb = *fb = 0;
+        for (i = 0; i < c; i++) { *cb += row[i]; *fb += row[i] * (i + 1); }
+    }
+    static inline int fbgf_count(const unsigned char *row) {
+        int i, t = 0;
+        for (i = 0; i < 25; i++) t += row[i];
+        return t;
     }
     static inline int fbgf_valid(const unsigned char *q) {
         int i, t0 = 0, t1 = 0;
@@ -209,6 +240,9 @@ cdef extern from *:
     void side_masks "fbgf_masks"(const unsigned char* row, uint32_t* occ,
                                  uint32_t* made) noexcept nogil
         # occ bit i: row[i] >= 1 (i = 0..24); made bit i: row[i] >= 2 (i = 0..23)
+    void row_below "fbgf_below"(const unsigned char* row, int c, int* cb, int* fb) noexcept nogil
+        # the checkers cb and pips fb of the indices i < c (c in -1..24)
+    int row_count "fbgf_count"(const unsigned char* row) noexcept nogil
     void row_sums "fbgf_sums"(const unsigned char* row, int c, int* P, int* N, int* cb,
                               int* fb, int* t6, int* bc) noexcept nogil
     bint valid_bytes "fbgf_valid"(const unsigned char* q) noexcept nogil
@@ -219,6 +253,9 @@ cdef extern from *:
 cdef enum:
     LOW24 = 0xFFFFFF
     LOW12 = 0xFFF
+
+# POP6[x]: the set bits of a 6-bit mask (six points: a home board), built at import.
+cdef int8_t POP6[64]
 
 # ------------------------------------------------------------------ tables
 
@@ -262,6 +299,8 @@ cdef void build_escape_table() noexcept nogil:
     cdef int m
     for m in range(ESCAPE_SIZE):
         E[m] = <int8_t>escape_count(m)
+    for m in range(64):
+        POP6[m] = <int8_t>popcount(m)
 
 
 build_escape_table()
@@ -296,26 +335,31 @@ cdef inline void _shots(uint32_t made, uint32_t blots, uint32_t occ_o, int nbar,
     shots_masks(1 if nbar else rev25(occ_o), blots << 1, ~(made << 1), nbar, out)
 
 
+cdef inline int _mobility(const unsigned char* n, uint32_t occ, uint32_t made_o) noexcept nogil:
+    """The mobility numerator of a side (own occupancy occ, o's made points made_o)."""
+    cdef uint32_t opn
+    cdef int m
+    if n[BAR]:
+        return 6 - POP6[made_o & 0x3F]  # only the bar checker moves: the dice that enter
+    opn = ~rev24(made_o) & LOW24        # points o does not hold, in our frame
+    # the points a die d = 1..6 moves from, at their landing bits
+    m = popsum6((occ >> 1) & opn, (occ >> 2) & opn, (occ >> 3) & opn,
+                (occ >> 4) & opn, (occ >> 5) & opn, (occ >> 6) & opn)
+    if occ and not (occ >> 6):
+        # all home: each point bears off with its exact die, the rearmost also with
+        # the 5 - back dice larger than back + 1
+        m += popcount(occ) + 5 - top(occ)
+    return m
+
+
 cdef inline void _extra(const unsigned char* n, uint32_t occ, uint32_t made,
                         uint32_t made_o, int pips, int32_t* ext) noexcept nogil:
     """The extra numerators of a side from its masks and its pip count, but the backgame
     pair, which needs o's pips too."""
-    cdef uint32_t x, opn
-    cdef int i, k, m, dv, s
-    cdef int back = top(occ) if occ else -1
-    cdef int total = row_sum(n)
-    if n[BAR]:
-        m = 6 - popcount(made_o & 0x3F)     # only the bar checker moves: the dice that enter
-    else:
-        opn = ~rev24(made_o) & LOW24    # points o does not hold, in our frame
-        # the points a die d = 1..6 moves from, at their landing bits
-        m = popsum6((occ >> 1) & opn, (occ >> 2) & opn, (occ >> 3) & opn,
-                    (occ >> 4) & opn, (occ >> 5) & opn, (occ >> 6) & opn)
-        if occ and not (occ >> 6):
-            # all home: each point bears off with its exact die, the rearmost also with
-            # the 5 - back dice larger than back + 1
-            m += popcount(occ) + 5 - back
-    ext[X_MOBILITY] = m
+    cdef uint32_t x
+    cdef int i, k, dv, s
+    cdef int total = row_count(n)
+    ext[X_MOBILITY] = _mobility(n, occ, made_o)
     s = 0
     if total:
         # (i + 1) T > P  <=>  i >= P // T: the slots from index P // T (<= 25) up
@@ -359,14 +403,14 @@ cdef inline void _side(const unsigned char* n, const unsigned char* o,
     out[F_BACK_ANCHOR] = top(made) + 1 if made else 0
     x = made >> 18
     out[F_FORWARD_ANCHOR] = 6 - ctz(x) if x else 0
-    out[F_ANCHORS_BACK] = popcount(x)
+    out[F_ANCHORS_BACK] = POP6[x]
     run = 0
     x = made
     while x:
         x &= x >> 1
         run += 1
     out[F_PRIME] = run
-    out[F_HOME_POINTS] = popcount(made & 0x3F)
+    out[F_HOME_POINTS] = POP6[made & 0x3F]
     out[F_BLOTS] = popcount(occ & ~made & LOW24)
 
     row_sums(n, c, &pips, &total, &cb, &free, &timing, &bc)
@@ -384,12 +428,6 @@ cdef inline void _side(const unsigned char* n, const unsigned char* o,
     out[F_TIMING] = timing if timing > 0 else 0
     out[F_BACK_COUNT] = bc
 
-    # the rearmost checker against o's points: bit k = omade(back - 1 - k), which is
-    # o's own index 24 - back + k
-    if back < 0 or back <= c:
-        out[F_ESCAPE_BACK] = 36
-    else:
-        out[F_ESCAPE_BACK] = E[(made_o >> (24 - back)) & LOW12]
     # an o checker on o's index j = 24 - t against our points from index t on
     m = 36
     for t in range(10):
@@ -398,10 +436,41 @@ cdef inline void _side(const unsigned char* n, const unsigned char* o,
             m = v
     out[F_CONTAINMENT] = 36 - m
     out[F_CONTAINMENT_SQ] = (36 - m) * (36 - m)
-    v = popcount(made_o & 0x3F)     # h: o's closed home points
+    _against(n, o, occ, made, occ_o, made_o, back, c, out)
+
+
+cdef inline void _against(const unsigned char* n, const unsigned char* o, uint32_t occ,
+                          uint32_t made, uint32_t occ_o, uint32_t made_o, int back, int c,
+                          int32_t* out) noexcept nogil:
+    """The numerators of _side that read o's points or checkers (but c's pip sums): the
+    escape of the rearmost checker, entering against o's home board, o's shots."""
+    cdef int v
+    # the rearmost checker against o's points: bit k = omade(back - 1 - k), which is
+    # o's own index 24 - back + k
+    if back < 0 or back <= c:
+        out[F_ESCAPE_BACK] = 36
+    else:
+        out[F_ESCAPE_BACK] = E[(made_o >> (24 - back)) & LOW12]
+    v = POP6[made_o & 0x3F]             # h: o's closed home points
     out[F_ENTER_FAIL] = v * v if n[BAR] >= 1 else 0
     out[F_ENTER_FAIL2] = 36 - (6 - v) * (6 - v) if n[BAR] >= 2 else 0
     _shots(made, occ & ~made & LOW24, occ_o, o[BAR], out + F_SHOTS)
+
+
+cdef inline void _side_given(const unsigned char* n, const unsigned char* o,
+                             uint32_t occ, uint32_t made, uint32_t occ_o, uint32_t made_o,
+                             const int32_t* prev, int32_t* out) noexcept nogil:
+    """_side for a side whose own row is that of the side whose 20 numerators are
+    `prev`: the features that read only its own row are copied, those that read o's
+    (through c, o's points or o's checkers) computed as _side does."""
+    cdef int back, c, cb, free
+    memcpy(out, prev, N_FEATURES * sizeof(int32_t))
+    back = top(occ) if occ else -1
+    c = 23 - (top(occ_o) if occ_o else -1)
+    row_below(n, c, &cb, &free)
+    out[F_BREAK_CONTACT] = (prev[F_PIPS] - free) - (c + 1) * (row_count(n) - cb)
+    out[F_FREE_PIPS] = free
+    _against(n, o, occ, made, occ_o, made_o, back, c, out)
 
 
 cdef void side_features_c(const unsigned char* n, const unsigned char* o,
@@ -432,6 +501,26 @@ cdef void contact_features_ext_c(const board_t* b, int32_t* out) noexcept nogil:
     _extra(b.p[1], occ1, made1, made0, out[N_FEATURES + F_PIPS], ext + N_EXTRA_FEATURES)
     _backgames(out, out + N_FEATURES, ext)
     _backgames(out + N_FEATURES, out, ext + N_EXTRA_FEATURES)
+
+
+cdef void contact_features_given_c(const board_t* b, const int32_t* prev, bint ext,
+                                  int32_t* out) noexcept nogil:
+    cdef uint32_t occ0, made0, occ1, made1
+    cdef int32_t* x = out + 2 * N_FEATURES
+    cdef const int32_t* px = prev + 2 * N_FEATURES
+    side_masks(b.p[0], &occ0, &made0)
+    side_masks(b.p[1], &occ1, &made1)
+    _side_given(b.p[0], b.p[1], occ0, made0, occ1, made1, prev, out)
+    _side(b.p[1], b.p[0], occ1, made1, occ0, made0, out + N_FEATURES)
+    if not ext:
+        return
+    # side 0's extras read its own row but for the mobility (o's points) and the
+    # backgames (o's pips)
+    memcpy(x, px, N_EXTRA_FEATURES * sizeof(int32_t))
+    x[X_MOBILITY] = _mobility(b.p[0], occ0, made1)
+    _extra(b.p[1], occ1, made1, made0, out[N_FEATURES + F_PIPS], x + N_EXTRA_FEATURES)
+    _backgames(out, out + N_FEATURES, x)
+    _backgames(out + N_FEATURES, out, x + N_EXTRA_FEATURES)
 
 
 cdef void race_numerators_c(const board_t* b, int32_t* out) noexcept nogil:
@@ -498,17 +587,14 @@ cdef void race_inputs_c(const board_t* b, double* out) noexcept nogil:
 
 
 cdef int position_class_c(const board_t* b) noexcept nogil:
-    cdef int s, i
-    cdef bint home = True
-    if row_sum(b.p[0]) == 0 or row_sum(b.p[1]) == 0:
+    # from the back points (1..25, 0: no checker left): every checker home is a back
+    # point <= 6, and no contact is board.is_race_c's test
+    cdef int b0 = back_point_c(b.p[0]), b1 = back_point_c(b.p[1])
+    if b0 == 0 or b1 == 0:
         return PC_OVER
-    for s in range(2):
-        for i in range(6, NSLOTS):
-            if b.p[s][i]:
-                home = False
-    if home:
+    if b0 <= 6 and b1 <= 6:
         return PC_BEAROFF
-    if is_race_c(b):
+    if b0 + b1 < 25:
         return PC_RACE
     return PC_CONTACT
 
@@ -613,6 +699,42 @@ def extra_features(board):
     load_board(board, &b)
     contact_features_ext_c(&b, f)
     return _sides(f, 2 * N_FEATURES, N_EXTRA_FEATURES)
+
+
+def contact_features_given(board, prev_board, extra=False):
+    """The numerators of ``board`` computed from those of ``prev_board`` (the evaluator's
+    path for a play that hits nothing: ``contact_features_given_c``).
+
+    Parameters
+    ----------
+    board, prev_board : array_like of int, shape (2, 25)
+        Valid boards with the same row 0.
+    extra : bool
+        Also the 8 extra numerators of each side.
+
+    Returns
+    -------
+    numpy.ndarray of int64, shape (40,) or (56,)
+        Equal to the concatenation of ``contact_features(board)`` and, with ``extra``,
+        ``extra_features(board)`` (side 0's, then side 1's).
+
+    Raises
+    ------
+    ValueError
+        If a board is not valid or the rows 0 differ.
+    """
+    cdef board_t b, pb
+    cdef int32_t prev[N_ALL_FEATURES]
+    cdef int32_t f[N_ALL_FEATURES]
+    cdef int k, nf = N_ALL_FEATURES if extra else 2 * N_FEATURES
+    load_board(board, &b)
+    load_board(prev_board, &pb)
+    for k in range(NSLOTS):
+        if b.p[0][k] != pb.p[0][k]:
+            raise ValueError("the boards' rows 0 differ")
+    contact_features_ext_c(&pb, prev)
+    contact_features_given_c(&b, prev, bool(extra), f)
+    return np.array([f[k] for k in range(nf)], dtype=np.int64)
 
 
 def shots(board, side):

@@ -25,8 +25,8 @@ so the core may update them incrementally and vectorise them (nn_kernels.h, AVX2
 baseline, chosen at load time) and still match numpy exactly. So both engines get
 bitwise equal outputs and choose the same play, ties included.
 """
-from libc.stdint cimport int16_t, int32_t, int64_t
-from fastbg._core._types cimport board_t
+from libc.stdint cimport int16_t, int32_t, int64_t, uint64_t
+from fastbg._core._types cimport board_t, NCHECKERS
 from fastbg._core.eval cimport Policy, Evaluator
 from fastbg._core.movegen cimport movegen_t
 
@@ -68,10 +68,14 @@ cdef enum:
     H_SHIFT = 7             # pre-activation units (2**-16) per bin
     H_OFFSET = 524288       # 8 << 16
     H_MAXV = 1048575        # (16 << 16) - 1
+    Q_MAX_SLOTS = 51        # add or sub rows q_play_rows may return: 50 slots, the off count
+    Q_MAX_ROWS = 52         # rows q_rows may return: 50 slots and two off counts
 
 cdef struct qnet_t:
     int nh
     const int32_t* point    # [2][25][16][nh]: n checkers of side s on index i (24 = bar)
+    const int32_t* dpoint   # [2][25][16][nh]: point[s][i][n + 1] - point[s][i][n] (n < 15;
+                            # int32 wrapping, exact in the sums): one row per checker step
     const int32_t* off      # [2][16][nh]: n checkers of side s off
     const int32_t* bias     # [nh]
     const int32_t* htab     # [H_SIZE]: hidden sigmoid, units of 1/16384 (int32 compiles better)
@@ -108,9 +112,68 @@ cdef void q_pre_play(const qnet_t* q, const board_t* before, const qpre_t* base,
     # from `base`, those of swap(before): only the slots the play changes are corrected
     # (and the mover's off count). Equal to q_pre(q, swap(play)).
 
+cdef int q_rows(const qnet_t* q, const board_t* b, const int32_t** rows) noexcept nogil
+    # The m (returned, <= Q_MAX_ROWS) table rows whose sum plus the bias is q_pre(q, b).
+
+cdef extern from "nn_kernels.h":
+    uint64_t board_diff "fbg_diff50"(const board_t* a, const board_t* b) noexcept nogil
+        # bit i (0..49) set iff byte i of the two boards differs (i = 25 r + index)
+
+cdef int q_play_rows(const qnet_t* q, const board_t* before, const board_t* play,
+                     uint64_t diff, const int32_t** add, const int32_t** sub,
+                     int* ns) noexcept nogil
+    # The corrections that turn the pre-activations of swap(before) into those of
+    # swap(play), diff = board_diff(before, play): pre += add[k] (k < the returned na)
+    # - sub[k] (k < ns[0]), na and ns at
+    # most Q_MAX_SLOTS. For each slot the play changes one dpoint row when the count
+    # changes by one, else the point rows of the old and the new count; and the point
+    # rows of the mover's old and new number of checkers off. Any qnet_t of this layout.
+
 cdef void q_outputs(const qnet_t* q, const qpre_t* pre, double* raw) noexcept nogil
     # The five raw sigmoid outputs from the pre-activations (integer hidden table and
     # output sum, then the output table sigmoid).
+
+cdef void q_outputs_masked(const qnet_t* q, const qpre_t* pre, int mask,
+                           double* raw) noexcept nogil
+    # q_outputs for the outputs whose bit is set in `mask` (bit k: output k); raw[k] = 0
+    # for the others (whose value consistent() discards: see live_outputs).
+
+cdef inline double dmin(double a, double b) noexcept nogil:
+    return a if a < b else b
+
+
+cdef inline int live_outputs(int back0, int back1, int sum0, int sum1) noexcept nogil:
+    """The outputs (bit k: output k) that consistent() does not set to 0, from the sides'
+    back points (1..25, 0 none) and checkers not off: a side's gammons are 0 once its
+    opponent has borne off a checker, and in a race (no contact) its backgammons are 0
+    unless the opponent has a checker in the side's home board (back point > 18)."""
+    cdef bint race = back0 + back1 < 25
+    cdef int mask = 31
+    if sum1 < NCHECKERS:                # the opponent has borne off: no gammon for us
+        mask &= ~6
+    elif race and back1 <= 18:          # no contact, none in our home: no backgammon
+        mask &= ~4
+    if sum0 < NCHECKERS:                # we have borne off: no gammon against us
+        mask &= ~24
+    elif race and back0 <= 18:
+        mask &= ~16
+    return mask
+
+
+cdef inline void clip5(const double* raw, double* p, int live) noexcept nogil:
+    """consistent() given live_outputs(): the order constraints, then the zeros."""
+    cdef double w = raw[0]
+    cdef int k
+    p[0] = w
+    p[1] = dmin(raw[1], w)
+    p[2] = dmin(raw[2], p[1])
+    p[3] = dmin(raw[3], 1.0 - w)
+    p[4] = dmin(raw[4], p[3])
+    for k in range(1, NN_OUTPUTS):
+        if not live & (1 << k):
+            p[k] = 0.0
+
+
 
 cdef void q_probabilities(const qnet_t* q, const board_t* b, double* p) noexcept nogil
     # The policy's five probabilities of b (row 0 on roll): the one-sided bear-off
@@ -123,8 +186,9 @@ cdef void consistent(const board_t* b, const double* raw, double* p) noexcept no
     # its opponent has borne off a checker; in a race, backgammons of a side are 0
     # unless the opponent has a checker in the side's home board.
 
-cdef double equity5(const double* p) noexcept nogil
-    # (2 win - 1) + (win_gammon - lose_gammon) + (win_backgammon - lose_backgammon)
+cdef inline double equity5(const double* p) noexcept nogil:
+    """(2 win - 1) + (win_gammon - lose_gammon) + (win_backgammon - lose_backgammon)"""
+    return (2.0 * p[0] - 1.0) + (p[1] - p[3]) + (p[2] - p[4])
 
 cdef double play_equity(const net_t* net, const board_t* play) noexcept nogil
     # Cubeless equity for the mover of the position after its play (mover in row 0,

@@ -24,8 +24,8 @@ from libc.stdint cimport int16_t, int32_t, int64_t, uint64_t
 from numpy.random cimport bitgen_t
 
 from fastbg._core._types cimport board_t, BAR, NCHECKERS, MAX_PLAYS, board_cmp
-from fastbg._core.board cimport (load_board, board_to_array, swap_into, row_sum, loser_class,
-                                 back_point_c)
+from fastbg._core.board cimport (load_board, board_to_array, swap_into, row_sum, checkers_c,
+                                 loser_class, back_point_c)
 from fastbg._core.dice cimport roll_index, opening_roll, get_bitgen
 from fastbg._core.movegen cimport movegen_t, movegen_new, movegen_free, generate
 from fastbg._core.turn cimport play_turn_c
@@ -122,49 +122,9 @@ cdef void forward(const net_t* net, const board_t* b, double* h, double* raw) no
     _forward_enc(net, idx, val, m, h, raw)
 
 
-cdef inline double dmin(double a, double b) noexcept nogil:
-    return a if a < b else b
-
-
-cdef inline int live_outputs(int back0, int back1, int sum0, int sum1) noexcept nogil:
-    """The outputs (bit k: output k) that consistent() does not set to 0, from the sides'
-    back points (1..25, 0 none) and checkers not off: a side's gammons are 0 once its
-    opponent has borne off a checker, and in a race (no contact) its backgammons are 0
-    unless the opponent has a checker in the side's home board (back point > 18)."""
-    cdef bint race = back0 + back1 < 25
-    cdef int mask = 31
-    if sum1 < NCHECKERS:                # the opponent has borne off: no gammon for us
-        mask &= ~6
-    elif race and back1 <= 18:          # no contact, none in our home: no backgammon
-        mask &= ~4
-    if sum0 < NCHECKERS:                # we have borne off: no gammon against us
-        mask &= ~24
-    elif race and back0 <= 18:
-        mask &= ~16
-    return mask
-
-
-cdef inline void clip5(const double* raw, double* p, int live) noexcept nogil:
-    """consistent() given live_outputs(): the order constraints, then the zeros."""
-    cdef double w = raw[0]
-    cdef int k
-    p[0] = w
-    p[1] = dmin(raw[1], w)
-    p[2] = dmin(raw[2], p[1])
-    p[3] = dmin(raw[3], 1.0 - w)
-    p[4] = dmin(raw[4], p[3])
-    for k in range(1, NN_OUTPUTS):
-        if not live & (1 << k):
-            p[k] = 0.0
-
-
 cdef void consistent(const board_t* b, const double* raw, double* p) noexcept nogil:
     clip5(raw, p, live_outputs(back_point_c(b.p[0]), back_point_c(b.p[1]), row_sum(b.p[0]),
                                row_sum(b.p[1])))
-
-
-cdef inline double equity5(const double* p) noexcept nogil:
-    return (2.0 * p[0] - 1.0) + (p[1] - p[3]) + (p[2] - p[4])
 
 
 cdef double play_equity(const net_t* net, const board_t* play) noexcept nogil:
@@ -305,6 +265,28 @@ def default_net():
 _TABLES_CACHE = None    # (weights copy, tables) of the last network quantized
 
 
+def point_steps(point):
+    """The checker-step rows of a point table (qnet_t.dpoint).
+
+    Parameters
+    ----------
+    point : numpy.ndarray of int32, shape (2, 25, 16, nh)
+
+    Returns
+    -------
+    numpy.ndarray of int32, same shape, C-contiguous and read-only
+        ``[s, i, n] = point[s, i, n + 1] - point[s, i, n]`` for ``n < 15`` (0 for
+        ``n = 15``), wrapping modulo 2**32: the integer sums that use it are exact
+        modulo 2**32 and their results are in the int32 range, hence exact.
+    """
+    p = np.asarray(point, dtype=np.int32).view(np.uint32)
+    d = np.zeros_like(p)
+    d[:, :, :-1] = p[:, :, 1:] - p[:, :, :-1]
+    d = np.ascontiguousarray(d.view(np.int32))
+    d.setflags(write=False)
+    return d
+
+
 def _tables(Net net):
     """The policy's integer tables of `net` (fastbg.reference.nn.quantize), read-only.
 
@@ -321,7 +303,8 @@ def _tables(Net net):
     t = {k: (np.ascontiguousarray(v) if isinstance(v, np.ndarray) else v) for k, v in t.items()}
     t["sig"] = net.sig
     t["htab"] = np.ascontiguousarray(hidden_table(), dtype=np.int32)
-    for k, dt in (("point", np.int32), ("off", np.int32), ("bias", np.int32),
+    t["dpoint"] = point_steps(t["point"])
+    for k, dt in (("point", np.int32), ("dpoint", np.int32), ("off", np.int32), ("bias", np.int32),
                   ("w2", np.int16), ("b2", np.int32), ("htab", np.int32)):
         if t[k].dtype != dt or not t[k].flags.c_contiguous:
             raise TypeError(f"quantized table {k} must be C-contiguous {dt.__name__}")
@@ -332,27 +315,35 @@ def _tables(Net net):
 
 cdef extern from "nn_kernels.h":
     # The integer kernels, compiled for AVX2 and for the baseline (same results).
-    void fbg_q_adjust(int32_t* dst, const int32_t* src, const int32_t* sub,
-                      const int32_t* add, int nh) noexcept nogil
-    void fbg_q_adjust2(int32_t* dst, const int32_t* src, const int32_t* s1, const int32_t* a1,
-                       const int32_t* s2, const int32_t* a2, int nh) noexcept nogil
-    void fbg_q_add(int32_t* dst, const int32_t* row, int nh) noexcept nogil
     void fbg_q_hidden_out(const int32_t* pre, const int32_t* htab, const int16_t* w2,
                           int nh, int mask, int32_t* acc) noexcept nogil
+    void fbg_q_delta(int32_t* dst, const int32_t* src, const int32_t* const* add, int na,
+                     const int32_t* const* sub, int ns, const int32_t* const* mul,
+                     const int32_t* coef, int nm, int nh) noexcept nogil
 
 
-cdef void q_pre(const qnet_t* q, const board_t* b, qpre_t* pre) noexcept nogil:
-    """Integer pre-activations of b (row 0 on roll): bias + point and off tables."""
-    cdef int nh = q.nh, s, i, n
-    memcpy(pre, q.bias, nh * sizeof(qpre_t))
+cdef int q_rows(const qnet_t* q, const board_t* b, const int32_t** rows) noexcept nogil:
+    """The table rows whose sum, with the bias, is q_pre(b): every occupied slot's and
+    each side's number of checkers off (rows for a count of 0 are zero and skipped)."""
+    cdef int nh = q.nh, s, i, n, m = 0
     for s in range(2):
         for i in range(25):
             n = b.p[s][i]
             if n:
-                fbg_q_add(pre, q.point + ((s * 25 + i) * 16 + n) * nh, nh)
-        n = NCHECKERS - row_sum(b.p[s])
+                rows[m] = q.point + ((s * 25 + i) * 16 + n) * nh
+                m += 1
+        n = NCHECKERS - checkers_c(b.p[s])
         if n:
-            fbg_q_add(pre, q.off + (s * 16 + n) * nh, nh)
+            rows[m] = q.off + (s * 16 + n) * nh
+            m += 1
+    return m
+
+
+cdef void q_pre(const qnet_t* q, const board_t* b, qpre_t* pre) noexcept nogil:
+    """Integer pre-activations of b (row 0 on roll): bias + point and off tables."""
+    cdef const int32_t* rows[Q_MAX_ROWS]
+    cdef int m = q_rows(q, b, rows)
+    fbg_q_delta(pre, q.bias, rows, m, NULL, 0, NULL, NULL, 0, q.nh)
 
 
 cdef void q_outputs(const qnet_t* q, const qpre_t* pre, double* raw) noexcept nogil:
@@ -360,8 +351,8 @@ cdef void q_outputs(const qnet_t* q, const qpre_t* pre, double* raw) noexcept no
     q_outputs_masked(q, pre, 31, raw)
 
 
-cdef inline void q_outputs_masked(const qnet_t* q, const qpre_t* pre, int mask,
-                                  double* raw) noexcept nogil:
+cdef void q_outputs_masked(const qnet_t* q, const qpre_t* pre, int mask,
+                           double* raw) noexcept nogil:
     """q_outputs for the outputs in `mask` (bit k: output k); the others are set to 0."""
     cdef int32_t acc[NN_OUTPUTS]
     cdef int k
@@ -392,53 +383,57 @@ cdef void q_probabilities(const qnet_t* q, const board_t* b, double* p) noexcept
     consistent(b, raw, p)
 
 
-cdef void q_pre_play(const qnet_t* q, const board_t* before, const qpre_t* base,
-                     const board_t* play, qpre_t* pre) noexcept nogil:
-    """Integer pre-activations of swap(play) from `base`, those of swap(before).
-
-    Only the slots where `play` differs from `before` are corrected (found eight
-    bytes at a time); only the mover's off count can change (hits keep the
-    opponent's checkers on the board). Equal to q_pre of the swapped play.
-    """
-    cdef const int32_t* sub[51]
-    cdef const int32_t* add[51]
-    cdef int nh = q.nh, j, k, r, i, m = 0, ob, op
+cdef int q_play_rows(const qnet_t* q, const board_t* before, const board_t* play,
+                     uint64_t diff, const int32_t** add, const int32_t** sub,
+                     int* ns) noexcept nogil:
+    """The rows that turn the pre-activations of swap(before) into those of swap(play):
+    the slots where `play` differs from `before` (the bits of diff), and the mover's off
+    count (hits keep the opponent's checkers on the board)."""
+    cdef int nh = q.nh, j, slot, a, b, na = 0, nb = 0, ob, op
     cdef const unsigned char* bb = <const unsigned char*>before
     cdef const unsigned char* pp = <const unsigned char*>play
-    cdef const qpre_t* src = base
-    cdef uint64_t wb, wp, x
-    for k in range(0, 50, 8):
-        if k + 8 <= 50:
-            memcpy(&wb, bb + k, 8)
-            memcpy(&wp, pp + k, 8)
-            x = wb ^ wp
+    cdef uint64_t x = diff
+    while x:
+        j = fastbg_ctz64(x)
+        x &= x - 1
+        # row r of the play is side 1 - r once the turn passes: the table slot of
+        # (side, index) is 25 (1 - r) + j - 25 r, that is j + 25 or j - 25
+        slot = 16 * (j + 25 if j < 25 else j - 25)
+        a = bb[j]
+        b = pp[j]
+        if b == a + 1:
+            add[na] = q.dpoint + (slot + a) * nh
+            na += 1
+        elif a == b + 1:
+            sub[nb] = q.dpoint + (slot + b) * nh
+            nb += 1
         else:
-            x = (<uint64_t>(bb[48] ^ pp[48])) | ((<uint64_t>(bb[49] ^ pp[49])) << 8)
-        while x:
-            j = fastbg_ctz64(x) >> 3
-            x &= ~((<uint64_t>0xFF) << (8 * j))
-            j += k
-            r = j // 25          # row r of the play is side 1 - r once the turn passes
-            i = j - 25 * r
             # table rows for n = 0 are zero, so no special case
-            sub[m] = q.point + (((1 - r) * 25 + i) * 16 + bb[j]) * nh
-            add[m] = q.point + (((1 - r) * 25 + i) * 16 + pp[j]) * nh
-            m += 1
-    ob = row_sum(before.p[0])
-    op = row_sum(play.p[0])
+            sub[nb] = q.point + (slot + a) * nh
+            add[na] = q.point + (slot + b) * nh
+            nb += 1
+            na += 1
+    ob = checkers_c(before.p[0])
+    op = checkers_c(play.p[0])
     if ob != op:
-        sub[m] = q.off + (16 + NCHECKERS - ob) * nh
-        add[m] = q.off + (16 + NCHECKERS - op) * nh
-        m += 1
-    if m == 0:
-        memcpy(pre, base, nh * sizeof(qpre_t))
-    k = 0
-    while k + 1 < m:
-        fbg_q_adjust2(pre, src, sub[k], add[k], sub[k + 1], add[k + 1], nh)
-        src = pre
-        k += 2
-    if k < m:
-        fbg_q_adjust(pre, src, sub[k], add[k], nh)
+        sub[nb] = q.off + (16 + NCHECKERS - ob) * nh
+        add[na] = q.off + (16 + NCHECKERS - op) * nh
+        nb += 1
+        na += 1
+    ns[0] = nb
+    return na
+
+
+cdef void q_pre_play(const qnet_t* q, const board_t* before, const qpre_t* base,
+                     const board_t* play, qpre_t* pre) noexcept nogil:
+    """Integer pre-activations of swap(play) from `base`, those of swap(before): only
+    the rows q_play_rows finds are applied, in one pass. Equal to q_pre of the swapped
+    play."""
+    cdef const int32_t* sub[Q_MAX_SLOTS]
+    cdef const int32_t* add[Q_MAX_SLOTS]
+    cdef int ns
+    cdef int na = q_play_rows(q, before, play, board_diff(before, play), add, sub, &ns)
+    fbg_q_delta(pre, base, add, na, sub, ns, NULL, NULL, 0, q.nh)
 
 
 cdef double q_play_equity(const qnet_t* q, const board_t* before, const qpre_t* base,
@@ -503,6 +498,7 @@ cdef class NNPolicy(Evaluator):
         self.tables = t
         self.q.nh = self.net.c.nh
         self.q.point = <const int32_t*>cnp.PyArray_DATA(t["point"])
+        self.q.dpoint = <const int32_t*>cnp.PyArray_DATA(t["dpoint"])
         self.q.off = <const int32_t*>cnp.PyArray_DATA(t["off"])
         self.q.bias = <const int32_t*>cnp.PyArray_DATA(t["bias"])
         self.q.htab = <const int32_t*>cnp.PyArray_DATA(t["htab"])
