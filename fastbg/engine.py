@@ -29,7 +29,8 @@ def get_engine(name: str = "cython") -> SimpleNamespace:
     -------
     types.SimpleNamespace
         With attributes ``name``, ``board``, ``movegen``, ``eval``, ``nn``,
-        ``evaluator``, ``policies``, ``rollout``, ``bearoffdb``, ``racedb`` (the engine's modules) and the shortcuts ``legal_plays``, ``perft``, ``make_policy``,
+        ``evaluator``, ``policies``, ``rollout``, ``bearoffdb``, ``racedb`` (the engine's
+        modules) and the shortcuts ``legal_plays``, ``perft``, ``make_policy``,
         ``play_game``, ``rollout_block``, ``rollout_block_vr``, ``roll_indices``.
 
     Raises
