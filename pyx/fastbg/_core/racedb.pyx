@@ -19,7 +19,7 @@ import time
 import numpy as np
 cimport numpy as cnp
 from libc.stdlib cimport malloc, free
-from libc.string cimport memset
+from libc.string cimport memcpy, memset
 
 from fastbg._core._types cimport board_t, NSLOTS
 from fastbg._core.board cimport load_board, back_point_c, checkers_c
@@ -71,12 +71,26 @@ cdef void _init_tables() noexcept:
 _init_tables()
 
 
+cdef extern from *:
+    """
+    static inline int fastbg_racedb_ctz64(unsigned long long x) { return __builtin_ctzll(x); }
+    """
+    int fastbg_racedb_ctz64(unsigned long long x) noexcept nogil
+
+
 cdef inline int rrank(const unsigned char* c) noexcept nogil:
-    cdef int i, r = RD_MAX, idx = 0
-    for i in range(RD_POINTS):
-        if c[i]:
+    """The index of the counts c[0..23]: the terms of the occupied points only, found
+    eight points at a time (a point of count 0 adds nothing)."""
+    cdef int i, k, base, r = RD_MAX, idx = 0
+    cdef unsigned long long w
+    for base in range(0, RD_POINTS, 8):
+        memcpy(&w, c + base, 8)
+        while w:
+            k = fastbg_racedb_ctz64(w) >> 3
+            i = base + k
             idx += RRANK[i][r][c[i]]
             r -= c[i]
+            w &= ~(<unsigned long long>0xFF << (8 * k))
     return idx
 
 
