@@ -332,3 +332,22 @@ def test_fastbg_eval_names_the_small_race_database(capsys):
     assert main(["eval", ISSUE, "--json", "--engine", "python"]) == 0
     d = json.loads(capsys.readouterr().out)
     assert d["evaluated_by"] == "the small-race database" and d["win"] == pytest.approx(23 / 36)
+
+
+def test_play_equities_of_small_races_agree_between_engines():
+    # the core's incremental play equities take their own path to the database
+    from fastbg._core import evaluator as cev
+    from fastbg.reference import evaluator as rev
+
+    load_core()
+    r, c = rev.EvalPolicy(), cev.EvalPolicy()
+    rng = random.Random(13)
+    for _ in range(10):
+        b = np.zeros((2, 25), np.int8)
+        for s in (0, 1):
+            for _ in range(rng.randint(1, 4)):
+                b[s, rng.randrange(12)] += 1
+        for d1, d2 in ((6, 5), (3, 3), (2, 1)):
+            plays = reference_legal_plays(b, d1, d2)
+            if len(plays):
+                assert r.play_equities(b, plays).tolist() == c.play_equities(b, plays).tolist()
