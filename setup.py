@@ -17,7 +17,7 @@ from setuptools import Extension, setup
 DEBUG = os.environ.get("FASTBG_CYTHON_DEBUG") == "1"
 ANNOTATE = os.environ.get("FASTBG_ANNOTATE") == "1"
 
-MODULES = ["board", "features", "movegen", "eval", "bearoffdb", "nn", "evaluator", "policies", "rollout", "cubeful"]
+MODULES = ["board", "features", "movegen", "eval", "bearoffdb", "racedb", "nn", "evaluator", "policies", "rollout", "cubeful"]
 
 # -ffp-contract=off: no fused multiply-add, so floating sums are the same on every
 # machine (the policies use exact integer scores anyway, this is belt and braces).

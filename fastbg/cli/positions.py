@@ -214,7 +214,8 @@ def _cmd_eval(args) -> int:
     print(f"0-ply evaluation of {pos.to_position_id()} by fastbg's evaluator "
           f"(generation {info.get('generation')}): a {ev['class']} position, read by "
           f"{ev['evaluated_by']}"
-          + (f" ({nets[ev['class']]['hidden']} hidden units)" if ev["class"] in nets else ""))
+          + (f" ({nets[ev['class']]['hidden']} hidden units)"
+             if ev["class"] in nets and ev["evaluated_by"].endswith(" net") else ""))
     print("cubeless, for the player on roll before rolling\n")
     for key in PROBABILITY_KEYS:
         print(f"  {key.replace('_', ' '):<18}{ev[key]:8.4f}")

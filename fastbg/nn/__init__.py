@@ -1,8 +1,9 @@
 """The evaluator: five probabilities and equity of a position, and the net that gave them.
 
 fastbg's evaluator (``docs/evaluator.md``) reads a position by its class: pure bear-offs
-from the one-sided bear-off database, races by the race net, everything else by the
-contact net (Tesauro's inputs plus 20 features a side). The nets are trained by the
+from the one-sided bear-off database, races of at most 4 checkers a side from the
+small-race database (:mod:`fastbg.reference.racedb`), other races by the race net,
+everything else by the contact net (Tesauro's inputs plus 20 features a side). The nets are trained by the
 generations of ``experiments/evaluator/`` (recipe in experiments/TRAINING.md) and shipped
 in ``fastbg/data/nn/nn2.npz`` with their SHA-256 and record (``nn2.json``); the first
 network (one 196-input TD net, ``nn.npz``/``nn.json``) is kept as the ``nn1`` policy.
@@ -23,8 +24,10 @@ from ..game.parse import position_and_roll
 from ..reference import evaluator as _ev
 from ..reference import nn as _ref
 from ..reference.features import position_class
+from ..reference.racedb import is_small_race
 
-__all__ = ["evaluate", "evaluate_many", "network_info", "PROBABILITY_KEYS", "EVALUATED_BY"]
+__all__ = ["evaluate", "evaluate_many", "network_info", "PROBABILITY_KEYS", "EVALUATED_BY",
+           "SMALL_RACE_BY"]
 
 
 _POLICIES: dict = {}
@@ -42,6 +45,9 @@ def _policy(engine: str):
 #: What evaluates each position class (docs/evaluator.md).
 EVALUATED_BY = {"bearoff": "the one-sided bear-off database", "race": "the race net",
                 "contact": "the contact net"}
+#: What evaluates a race of at most :data:`fastbg.reference.racedb.RACE_MAX` checkers a
+#: side that is not a home-board bear-off (class ``"race"``).
+SMALL_RACE_BY = "the small-race database"
 
 
 def evaluate(position, engine: str = "cython") -> dict:
@@ -50,8 +56,9 @@ def evaluate(position, engine: str = "cython") -> dict:
     The evaluation is the ``nn`` policy's own, so it ranks plays exactly as the policy
     does: by the position's class (:func:`fastbg.reference.features.position_class`), the
     one-sided bear-off database in a pure bear-off (both sides with all their checkers in
-    their home boards; GNU Backgammon's method), the race net in a race, the contact net
-    otherwise, each in integers (:func:`fastbg.reference.evaluator.quantize_net`).
+    their home boards; GNU Backgammon's method), the small-race database in a race of at
+    most :data:`fastbg.reference.racedb.RACE_MAX` checkers a side, the race net in other
+    races, the contact net otherwise, each in integers (:func:`fastbg.reference.evaluator.quantize_net`).
 
     Parameters
     ----------
@@ -69,7 +76,8 @@ def evaluate(position, engine: str = "cython") -> dict:
         backgammons, consistent: backgammon <= gammon <= win, lose_backgammon <=
         lose_gammon <= 1 - win), ``lose`` = 1 - win, ``equity``, the cubeless
         equity in points per unit cube, ``class`` (``"bearoff"``, ``"race"`` or
-        ``"contact"``) and ``evaluated_by`` (the database or the net that read it).
+        ``"contact"``) and ``evaluated_by`` (the database or the net that read it:
+        :data:`EVALUATED_BY` of the class, or :data:`SMALL_RACE_BY` for a small race).
 
     Raises
     ------
@@ -92,7 +100,8 @@ def evaluate(position, engine: str = "cython") -> dict:
     out["lose"] = 1.0 - out["win"]
     out["equity"] = float(_ref.equity(p))
     out["class"] = position_class(b)
-    out["evaluated_by"] = EVALUATED_BY[out["class"]]
+    out["evaluated_by"] = (SMALL_RACE_BY if out["class"] == "race" and is_small_race(b)
+                           else EVALUATED_BY[out["class"]])
     return out
 
 

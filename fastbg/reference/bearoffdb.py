@@ -258,8 +258,16 @@ def _moves(c: tuple, d: int) -> tuple:
 def _plays(c: tuple, d1: int, d2: int) -> tuple:
     key = (c, d1, d2)
     got = _PLAYS.get(key)
-    if got is not None:
-        return got
+    if got is None:
+        got = _PLAYS[key] = _sequences(c, d1, d2, _moves)
+    return got
+
+
+def _sequences(c: tuple, d1: int, d2: int, moves) -> tuple:
+    """The distinct plays of dice ``d1 >= d2`` from ``c`` (sorted), with ``moves(c, d)``
+    the positions after one legal checker move of die ``d``: every dice order played a
+    move at a time, the most dice kept, the larger die when only one can be played.
+    (:mod:`fastbg.reference.racedb` uses it with a race's single moves.)"""
     orders = [(d1,) * 4] if d1 == d2 else [(d1, d2), (d2, d1)]
     finals = []  # (position, dice used, first die)
     for order in orders:
@@ -267,10 +275,10 @@ def _plays(c: tuple, d1: int, d2: int) -> tuple:
         for k, die in enumerate(order):
             nxt = set()
             for cur in frontier:
-                moves = _moves(cur, die)
-                if not moves:
+                after = moves(cur, die)
+                if not after:
                     finals.append((cur, k, order[0]))
-                nxt.update(moves)
+                nxt.update(after)
             frontier = nxt
         finals.extend((cur, len(order), order[0]) for cur in frontier)
     most = max(f[1] for f in finals)
@@ -281,7 +289,6 @@ def _plays(c: tuple, d1: int, d2: int) -> tuple:
         if d1 != d2 and most == 1 and any(f[2] == max(d1, d2) for f in kept):
             kept = [f for f in kept if f[2] == max(d1, d2)]
         got = tuple(sorted({f[0] for f in kept}))
-    _PLAYS[key] = got
     return got
 
 
@@ -331,17 +338,19 @@ def _distribution(bests: list, self_dist: list, k_len: int) -> None:
             )
 
 
-def _solve(c: tuple, child, k_len: int) -> tuple:
+def _solve(c: tuple, child, k_len: int, plays=None) -> tuple:
     """(distribution tuple, mean) of a side, each roll played to the child of least mean.
 
     ``child(q)`` gives the (distribution, mean) of the side after a play ``q``; plays
-    are tried in canonical order, so ties keep the first.
+    (``plays(c, d1, d2)``, default this database's :func:`_plays`) are tried in
+    canonical order, so ties keep the first.
     """
+    plays = _plays if plays is None else plays
     bests = []
     acc_mean, stays = 0.0, 0.0
     for d1, d2, w in _ROLLS:
         best = None
-        for q in _plays(c, d1, d2):
+        for q in plays(c, d1, d2):
             v = child(q)
             if best is None or v[1] < best[1]:
                 best = v
@@ -487,6 +496,17 @@ def _tails(dist) -> list:
     return t
 
 
+def _win_sum(p, q) -> float:
+    """``sum_k p[k] * TQ[k]`` (``TQ`` the tails of ``q``, :func:`_tails`), k ascending from
+    0.0: the chance that the side on roll, needing ``k`` rolls with probability ``p[k]``,
+    needs no more rolls than its opponent (``q``). Not clipped."""
+    tq = _tails(q)
+    win = 0.0
+    for k in range(len(p)):
+        win = win + p[k] * tq[k]
+    return win
+
+
 def bearoff_probabilities(board) -> np.ndarray:
     """Race probabilities of a bear-off from the one-sided database.
 
@@ -550,10 +570,7 @@ def bearoff_probabilities(board) -> np.ndarray:
     me, opp = _bearoff_sides(board)
     p = _off(me)[0]
     q = _off(opp)[0]
-    tq = _tails(q)
-    win = 0.0
-    for k in range(K_OFF):
-        win = win + p[k] * tq[k]
+    win = _win_sum(p, q)
     win_gammon = 0.0
     if sum(opp) == 15:
         tg = _tails(_first(opp)[0])

@@ -3,7 +3,9 @@
 Pure-Python mirror of ``fastbg._core.evaluator``; the specification is
 ``docs/evaluator.md``. A position (row 0 on roll, before its roll) of class ``bearoff`` is
 read from the one-sided bear-off database (:mod:`fastbg.reference.bearoffdb`), of class
-``race`` by the race net on :func:`fastbg.reference.features.race_inputs`, and of class
+``race`` with at most :data:`fastbg.reference.racedb.RACE_MAX` checkers a side from the
+small-race database (:mod:`fastbg.reference.racedb`), other races by the race net on
+:func:`fastbg.reference.features.race_inputs`, and of class
 ``contact`` by the contact net on :func:`fastbg.reference.features.contact_inputs`; the
 raw outputs are made consistent as the first network's are
 (:func:`fastbg.reference.nn.consistent`).
@@ -30,6 +32,7 @@ from pathlib import Path
 import numpy as np
 
 from . import bearoffdb
+from . import racedb
 from . import luck as _luck
 from .movegen import legal_plays
 from .board import is_race
@@ -246,8 +249,11 @@ def probabilities(qnets: dict, boards) -> np.ndarray:
         raise ValueError("a game that is over has no evaluation")
     for i in np.flatnonzero(cls == "bearoff"):
         p[i] = bearoffdb.bearoff_probabilities(b[i])
+    small = np.array([c == "race" and racedb.is_small_race(x) for c, x in zip(cls, b)], dtype=bool)
+    for i in np.flatnonzero(small):
+        p[i] = racedb.race_probabilities(b[i])
     for kind in KINDS:
-        rows = np.flatnonzero(cls == kind)
+        rows = np.flatnonzero((cls == kind) & ~small)
         if len(rows):
             p[rows] = consistent(b[rows], forward_q(qnets[kind], b[rows]))
     return p[0] if single else p

@@ -32,6 +32,20 @@ cdef enum:
     BO2_SIDES = 924         # such sides, C(12, 6), slot 0 = no checker left
 
 
+# --- The one-sided program's pieces, shared with the small-race database (racedb.pyx):
+cdef void rolls_c(int* d1, int* d2, double* w) noexcept nogil
+    # The 21 rolls in the database's fixed order (d1 = 1..6, d2 = 1..d1) and their
+    # weights (1.0 a double, 2.0 else) into arrays of 21.
+
+cdef int fill_dist_c(double* dst, const double* const* src, int K) noexcept nogil
+    # dst[1..K-1] = (((0.0 + w_1 src_1[k]) + w_2 src_2[k]) + ...) / 36.0 over the 21
+    # rolls in that order, src[r] the distribution after roll r's chosen play (NULL: dst
+    # itself). dst[0] is left as it is. -1 if mass would fall on entry K, else 0.
+
+cdef void tails_c(const double* dist, double* t, int K) noexcept nogil
+    # t[k] = dist[k] + dist[k+1] + ... + dist[K-1], accumulated from the top down.
+
+
 cdef int ensure_db() except -1
     # Build the database if this process has not yet (under the GIL; well under a second).
     # Raises MemoryError, or RuntimeError if a distribution would need more entries.

@@ -348,7 +348,7 @@ cdef double g_build_seconds = 0.0
 cdef double DONE_FIRST[BO_K_FIRST]  # first-off distribution of a side with a checker off
 
 
-cdef int _fill(double* dst, const double* const* src, int K) noexcept nogil:
+cdef int fill_dist_c(double* dst, const double* const* src, int K) noexcept nogil:
     """dst[1:] from the 21 chosen plays' distributions (NULL: the position itself).
 
     dst[k + 1] = (((0.0 + w_1 src_1[k]) + w_2 src_2[k]) + ...) / 36.0 over the rolls in
@@ -442,13 +442,13 @@ cdef int _build(playgen_t* g, int* order) noexcept nogil:
                 return -1
             if pass_ == 0:
                 g_off[<Py_ssize_t>idx * BO_K_OFF] = 0.0
-                if _fill(g_off + <Py_ssize_t>idx * BO_K_OFF, src, BO_K_OFF) < 0:
+                if fill_dist_c(g_off + <Py_ssize_t>idx * BO_K_OFF, src, BO_K_OFF) < 0:
                     return -1
                 g_mean[idx] = (36.0 + acc_mean) / (36.0 - stays)
             else:
                 slot = FIRST_SLOT[idx]
                 g_first[<Py_ssize_t>slot * BO_K_FIRST] = 0.0
-                if _fill(g_first + <Py_ssize_t>slot * BO_K_FIRST, src, BO_K_FIRST) < 0:
+                if fill_dist_c(g_first + <Py_ssize_t>slot * BO_K_FIRST, src, BO_K_FIRST) < 0:
                     return -1
                 g_first_mean[slot] = (36.0 + acc_mean) / (36.0 - stays)
     return 0
@@ -456,6 +456,18 @@ cdef int _build(playgen_t* g, int* order) noexcept nogil:
 
 cdef playgen_t* _new_playgen() noexcept nogil:
     return <playgen_t*>calloc(1, sizeof(playgen_t))
+
+
+cdef void rolls_c(int* d1, int* d2, double* w) noexcept nogil:
+    cdef int r
+    for r in range(NROLLS):
+        d1[r] = ROLL_D1[r]
+        d2[r] = ROLL_D2[r]
+        w[r] = ROLL_W[r]
+
+
+cdef void tails_c(const double* dist, double* t, int K) noexcept nogil:
+    _tails(dist, t, K)
 
 
 cdef inline void _tails(const double* dist, double* t, int K) noexcept nogil:

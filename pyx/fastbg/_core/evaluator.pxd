@@ -3,7 +3,8 @@
 
 Mirror of :mod:`fastbg.reference.evaluator` (specification: docs/evaluator.md). A
 position (row 0 on roll, before its roll) of class PC_BEAROFF is read from the one-sided
-bear-off database, PC_RACE by the race net, PC_CONTACT by the contact net; raw outputs go
+bear-off database, PC_RACE from the small-race database (racedb.pxd) when each side has
+at most RD_MAX checkers left, else by the race net, PC_CONTACT by the contact net; raw outputs go
 through nn.consistent. Each net is integer up to its output sigmoid, with the tables of
 fastbg.reference.evaluator.quantize_net (built by the same Python code for both engines):
 per-point and per-off-count rows as the first network's (nn.qnet_t), and for the contact

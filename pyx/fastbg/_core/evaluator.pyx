@@ -21,6 +21,7 @@ from fastbg._core.nn cimport (NN_OUTPUTS, NN_MAX_HIDDEN, Q_MAX_ROWS, Q_MAX_SLOTS
                               clip5, consistent, equity5)
 from fastbg._core.bearoffdb cimport (ensure_db, bearoff_probabilities_c, bearoff_prefetch_c,
                                     is_bearoff_c)
+from fastbg._core.racedb cimport ensure_racedb, racedb_probabilities_c, RD_MAX
 from fastbg._core.features cimport (contact_features_c, contact_features_ext_c,
                                     contact_features_given_c,
                                     position_class_c, N_FEATURES, N_ALL_FEATURES,
@@ -154,7 +155,7 @@ cdef class EvalPolicy(Evaluator):
     Notes
     -----
     For each legal play the position with the turn passed is classified and evaluated
-    (bear-off database, race net or contact net) and the play of highest mover's
+    (bear-off database, small-race database, race net or contact net) and the play of highest mover's
     equity is chosen, ties to the canonically first. Same numbers as
     :class:`fastbg.reference.evaluator.EvalPolicy`.
     """
@@ -166,6 +167,7 @@ cdef class EvalPolicy(Evaluator):
         if nets is None:
             nets = default_nets()
         ensure_db()
+        ensure_racedb()
         self.tables = {kind: _net_tables(nets[kind], kind) for kind in KINDS}
         if self.tables["contact"]["feat"].shape[0] not in (N_FEAT_ROWS, N_FEAT_ROWS_EXT):
             raise ValueError(f"the contact net must have {N_FEAT_ROWS} or {N_FEAT_ROWS_EXT} "
@@ -180,6 +182,8 @@ cdef class EvalPolicy(Evaluator):
         if cls == PC_BEAROFF and bearoff_probabilities_c(b, p) == 0:
             return
         if cls == PC_RACE:
+            if racedb_probabilities_c(b, p) == 0:     # at most RD_MAX checkers a side
+                return
             e_probabilities(&self.race, b, p)
         else:
             e_probabilities(&self.contact, b, p)
@@ -238,6 +242,10 @@ cdef class EvalPolicy(Evaluator):
                 nm += 1
             src = base.pre
         elif back0 > 6 or back1 > 6:
+            if sum1 <= RD_MAX and checkers_c(play.p[1]) <= RD_MAX:
+                swap_into(play, &sw)
+                if racedb_probabilities_c(&sw, p) == 0:     # the small-race database
+                    return -equity5(p)
             diff = board_diff(&base.before, play)
             e = &self.race
             if not base.race_ready:
