@@ -109,10 +109,16 @@ def test_cli_exact_method_refuses_rollout_options(capsys):
 
 
 def test_cli_a_few_identical_trials_are_not_called_certain(capsys):
-    # two trials that happen to agree have a sample SE of 0: that is not certainty
-    assert main(["cube", "start", "--games", "2", "--seed", "1", "--no-vr", "--no-progress"]) == 0
-    out = capsys.readouterr().out
-    assert "certain" not in out and "did not vary" in out
+    # two trials that happen to agree have a sample SE of 0: that is not certainty. Which
+    # seeds give two agreeing trials depends on the shipped nets' play, so look for one.
+    for seed in range(1, 41):
+        assert main(["cube", "start", "--games", "2", "--seed", str(seed), "--no-vr",
+                     "--no-progress"]) == 0
+        out = capsys.readouterr().out
+        if "did not vary" in out:
+            break
+    assert "did not vary" in out, "no seed in 1..40 gave two agreeing trials"
+    assert "certain" not in out
 
 
 def test_cli_close_cube_decisions_are_flagged(capsys):
