@@ -96,27 +96,12 @@ def _index(c: tuple) -> int:
     return idx
 
 
-def _check_counts(counts) -> tuple:
-    """Validate one side's 24 counts and return them as a tuple of ints."""
-    if isinstance(counts, (str, bytes)):
-        raise ValueError(f"counts must be 24 checker counts, got {counts!r}")
-    try:
-        items = list(counts)
-    except TypeError:
-        raise ValueError(f"counts must be 24 checker counts, got {counts!r}") from None
-    if len(items) != N_POINTS:
-        raise ValueError(f"counts must have 24 entries (points 1..24), got {len(items)}")
-    out = []
-    for point, n in enumerate(items, start=1):
-        if isinstance(n, (bool, np.bool_)) or not isinstance(n, (int, np.integer)):
-            raise ValueError(f"the count on point {point} must be an int, got {n!r}")
-        if n < 0:
-            raise ValueError(f"negative checker count {int(n)} on point {point}")
-        out.append(int(n))
-    if sum(out) > RACE_MAX:
-        raise ValueError(f"the small-race database holds at most {RACE_MAX} checkers a side, "
-                         f"got {sum(out)}")
-    return tuple(out)
+def _check_counts(counts):
+    """Validate one side's 24 counts (the home-board database's checks, at most
+    RACE_MAX checkers) and return them as a tuple of ints."""
+    from fastbg.reference.bearoffdb import _check_counts as check
+    return check(counts, N_POINTS, RACE_MAX,
+                 f"the small-race database holds at most {RACE_MAX} checkers a side, got {{}}")
 
 
 def position_index(counts) -> int:

@@ -638,16 +638,19 @@ cdef int bearoff_probabilities_c(const board_t* b, double* p) noexcept nogil:
 
 
 # ------------------------------------------------------------------ Python API
-def _check_counts(counts):
-    """Validate one side's 6 counts (same checks and messages as the reference)."""
+def _check_counts(counts, n_points=6, most=15, too_many=None):
+    """Validate one side's ``n_points`` counts (at most ``most`` checkers; ``too_many``: the
+    message when there are more, formatted with the total) and return them as a tuple of
+    ints. The small-race database checks its 24 counts with it too."""
     if isinstance(counts, (str, bytes)):
-        raise ValueError(f"counts must be 6 checker counts, got {counts!r}")
+        raise ValueError(f"counts must be {n_points} checker counts, got {counts!r}")
     try:
         items = list(counts)
     except TypeError:
-        raise ValueError(f"counts must be 6 checker counts, got {counts!r}") from None
-    if len(items) != BO_POINTS:
-        raise ValueError(f"counts must have 6 entries (points 1..6), got {len(items)}")
+        raise ValueError(f"counts must be {n_points} checker counts, got {counts!r}") from None
+    if len(items) != n_points:
+        raise ValueError(f"counts must have {n_points} entries (points 1..{n_points}), "
+                         f"got {len(items)}")
     out = []
     for point, n in enumerate(items, start=1):
         if isinstance(n, (bool, np.bool_)) or not isinstance(n, (int, np.integer)):
@@ -655,8 +658,8 @@ def _check_counts(counts):
         if n < 0:
             raise ValueError(f"negative checker count {int(n)} on point {point}")
         out.append(int(n))
-    if sum(out) > 15:
-        raise ValueError(f"a side has at most 15 checkers, got {sum(out)}")
+    if sum(out) > most:
+        raise ValueError((too_many or "a side has at most 15 checkers, got {}").format(sum(out)))
     return tuple(out)
 
 
