@@ -99,9 +99,8 @@ def _index(c: tuple) -> int:
 def _check_counts(counts):
     """Validate one side's 24 counts (the home-board database's checks, at most
     RACE_MAX checkers) and return them as a tuple of ints."""
-    from fastbg.reference.bearoffdb import _check_counts as check
-    return check(counts, N_POINTS, RACE_MAX,
-                 f"the small-race database holds at most {RACE_MAX} checkers a side, got {{}}")
+    return _bo._check_counts(counts, N_POINTS, RACE_MAX,
+                             f"the small-race database holds at most {RACE_MAX} checkers a side, got {{}}")
 
 
 def position_index(counts) -> int:

@@ -26,6 +26,7 @@ from fastbg._core.board cimport load_board, back_point_c, checkers_c
 from fastbg._core.bearoffdb cimport rolls_c, fill_dist_c
 from fastbg._core.movegen cimport movegen_t, movegen_new, movegen_free, generate
 from fastbg._core.movegen import validate_dice
+from fastbg._core.bearoffdb import _check_counts as _check_side_counts
 
 cnp.import_array()
 
@@ -419,9 +420,8 @@ cdef int racedb_probabilities_c(const board_t* b, double* p) noexcept nogil:
 def _check_counts(counts):
     """Validate one side's 24 counts (the home-board database's checks, at most
     RD_MAX checkers) and return them as a tuple of ints."""
-    from fastbg._core.bearoffdb import _check_counts as check
-    return check(counts, RD_POINTS, RD_MAX,
-                 f"the small-race database holds at most {RD_MAX} checkers a side, got {{}}")
+    return _check_side_counts(counts, RD_POINTS, RD_MAX,
+                              f"the small-race database holds at most {RD_MAX} checkers a side, got {{}}")
 
 
 cdef void _to_uc(tuple t, unsigned char* out):
