@@ -28,17 +28,25 @@ every floating value with the same IEEE operations in the same order -- hidden
 unit ``j`` is ``b1[j]`` plus ``w1[i, j] * x[i]`` for the active inputs ``i`` in
 increasing order, output ``k`` is ``b2[k]`` plus ``w2[k, j] * h[j]`` for
 increasing ``j``, each a separate multiply and add (the core is compiled with
-``-ffp-contract=off``) -- and the sigmoid is a table built here from
-:func:`math.exp`, read by linear interpolation with the same operations. Adding a
-product with a zero input changes nothing but the sign of a zero, so the dense
-numpy loops here equal the core's sparse sums bit for bit. The policy's network
-has integer sums only (exact in any order) before its five output sigmoids.
+``-ffp-contract=off``) -- and the sigmoid is a table loaded here, read by linear
+interpolation with the same operations. Adding a product with a zero input changes
+nothing but the sign of a zero, so the dense numpy loops here equal the core's
+sparse sums bit for bit. The policy's network has integer sums only (exact in any
+order) before its five output sigmoids.
+
+Both sigmoid tables (:func:`sigmoid_table`, :func:`hidden_table`) are data files,
+``fastbg/data/nn/sigmoid.npy`` and ``hidden_sigmoid.npy``, checked against their
+SHA-256 at load, so that they are the same on every CPU: built at load with
+:func:`math.exp`, as they were, glibc gave one output-sigmoid entry a different last
+bit on CPUs without FMA. ``experiments/make_sigmoid_tables.py`` writes them from
+:func:`compute_sigmoid_table` and :func:`compute_hidden_table` (exp correctly
+rounded), which equal the old ``math.exp`` tables of FMA machines bit for bit.
 """
 from __future__ import annotations
 
+import decimal
 import hashlib
 import json
-import math
 from pathlib import Path
 
 import numpy as np
@@ -52,6 +60,7 @@ __all__ = [
     "NN_OUTPUTS",
     "SIG_STEPS",
     "sigmoid_table",
+    "compute_sigmoid_table",
     "sigmoid",
     "encode",
     "forward",
@@ -60,6 +69,7 @@ __all__ = [
     "forward_q",
     "policy_probabilities",
     "hidden_table",
+    "compute_hidden_table",
     "consistent",
     "equity",
     "play_equities",
@@ -84,7 +94,32 @@ DATA_DIR = Path(__file__).resolve().parent.parent / "data" / "nn"
 WEIGHTS_NAME = "nn.npz"
 META_NAME = "nn.json"
 
+#: The sigmoid tables as shipped (``experiments/make_sigmoid_tables.py`` writes them).
+SIGMOID_FILE = "sigmoid.npy"
+SIGMOID_SHA256 = "a6cca9fa7ddd37e3167aa88d817c07a96ef91a6bf69a74c8ec9d42e54c7b60f5"
+HIDDEN_SIGMOID_FILE = "hidden_sigmoid.npy"
+HIDDEN_SIGMOID_SHA256 = "71c0cfbdaf12caa04191c6642038e9e3e538795c5d75f665aa9c29ab8c92e9b2"
+
 _TABLE: np.ndarray | None = None
+
+
+def _load_table(name: str, sha256: str, dtype, size: int) -> np.ndarray:
+    """A shipped table, checked against its pinned SHA-256, native byte order, read-only."""
+    path = DATA_DIR / name
+    got = sha256_file(path)
+    if got != sha256:
+        raise ValueError(f"sigmoid table {path} is corrupt: SHA-256 {got}, expected {sha256}")
+    t = np.load(path, allow_pickle=False)
+    if t.shape != (size,) or t.dtype != np.dtype(dtype).newbyteorder("<"):
+        raise ValueError(f"sigmoid table {path} is malformed: {t.dtype} {t.shape}")
+    t = t.astype(dtype)
+    t.setflags(write=False)
+    return t
+
+
+def _exp(x: float, digits: int) -> float:
+    """``exp(x)`` correctly rounded to float64 (decimal arithmetic: the same on every CPU)."""
+    return float(decimal.Context(prec=digits).exp(decimal.Decimal(x)))
 
 
 def sigmoid_table() -> np.ndarray:
@@ -93,18 +128,35 @@ def sigmoid_table() -> np.ndarray:
     Returns
     -------
     numpy.ndarray of float64, shape (SIG_STEPS + 1,) = (2049,)
-        ``T[k] = 1 / (1 + exp(-(k / 64 - 16)))`` computed with :func:`math.exp`
-        (read-only; built once per process).
+        ``T[k] = 1 / (1 + exp(-(k / 64 - 16)))``, :func:`compute_sigmoid_table` as
+        shipped in ``fastbg/data/nn/sigmoid.npy`` (read-only; loaded once per process).
+
+    Raises
+    ------
+    ValueError
+        If the file's SHA-256 is not the pinned one (``SIGMOID_SHA256``).
     """
     global _TABLE
     if _TABLE is None:
-        t = np.array(
-            [1.0 / (1.0 + math.exp(-(k / SIG_SCALE - SIG_LIMIT))) for k in range(SIG_STEPS + 1)],
-            dtype=np.float64,
-        )
-        t.setflags(write=False)
-        _TABLE = t
+        _TABLE = _load_table(SIGMOID_FILE, SIGMOID_SHA256, np.float64, SIG_STEPS + 1)
     return _TABLE
+
+
+def compute_sigmoid_table(digits: int = 50) -> np.ndarray:
+    """What ``fastbg/data/nn/sigmoid.npy`` holds (:func:`sigmoid_table`), computed.
+
+    ``T[k] = 1.0 / (1.0 + e)`` in float64 arithmetic, ``e`` = ``exp(-(k / 64 - 16))``
+    correctly rounded to float64 (from ``digits`` decimal digits). The result does not
+    depend on the CPU; it equals the table that :func:`math.exp` builds on x86-64 with
+    FMA (glibc 2.36), which fastbg computed at load before the table was data. About
+    0.05 s.
+
+    Returns
+    -------
+    numpy.ndarray of float64, shape (2049,)
+    """
+    return np.array([1.0 / (1.0 + _exp(-(k / SIG_SCALE - SIG_LIMIT), digits))
+                     for k in range(SIG_STEPS + 1)], dtype=np.float64)
 
 
 def sigmoid(x) -> np.ndarray:
@@ -241,18 +293,38 @@ def hidden_table() -> np.ndarray:
     -------
     numpy.ndarray of int16, shape (H_SIZE,) = (8192,)
         ``H[k] = rint(16384 / (1 + exp(-x_k)))`` at the bin centres
-        ``x_k = -8 + (k + 0.5) / 512``, computed with :func:`math.exp` (read-only).
+        ``x_k = -8 + (k + 0.5) / 512``, :func:`compute_hidden_table` as shipped in
+        ``fastbg/data/nn/hidden_sigmoid.npy`` (read-only; loaded once per process).
         Error against the logistic function: at most 2.4e-4 inside [-8, 8) (half a
         bin times the largest slope 1/4, plus rounding), 3.4e-4 outside (clamping).
+
+    Raises
+    ------
+    ValueError
+        If the file's SHA-256 is not the pinned one (``HIDDEN_SIGMOID_SHA256``).
     """
     global _HTABLE
     if _HTABLE is None:
-        step = 1.0 / (1 << H_BINS_LOG2)
-        t = np.array([round(H_ONE / (1.0 + math.exp(-(-H_RANGE + (k + 0.5) * step))))
-                      for k in range(H_SIZE)], dtype=np.int16)
-        t.setflags(write=False)
-        _HTABLE = t
+        _HTABLE = _load_table(HIDDEN_SIGMOID_FILE, HIDDEN_SIGMOID_SHA256, np.int16, H_SIZE)
     return _HTABLE
+
+
+def compute_hidden_table(digits: int = 50) -> np.ndarray:
+    """What ``fastbg/data/nn/hidden_sigmoid.npy`` holds (:func:`hidden_table`), computed.
+
+    ``H[k] = round(16384 / (1.0 + e))`` (float64 arithmetic, Python's rounding), ``e`` =
+    ``exp(-x_k)`` correctly rounded to float64 (from ``digits`` decimal digits). The same
+    on every CPU; it equals the table that :func:`math.exp` builds on x86-64 with FMA and
+    without (glibc 2.36), which fastbg computed at load before the table was data. About
+    0.2 s.
+
+    Returns
+    -------
+    numpy.ndarray of int16, shape (8192,)
+    """
+    step = 1.0 / (1 << H_BINS_LOG2)
+    return np.array([round(H_ONE / (1.0 + _exp(-(-H_RANGE + (k + 0.5) * step), digits)))
+                     for k in range(H_SIZE)], dtype=np.int16)
 
 
 def quantize(weights: dict) -> dict:
