@@ -17,8 +17,10 @@ Determinism with the pure-Python engine (:mod:`fastbg.reference.nn`). The
 training network (``Net``, ``forward``): every floating sum is taken in one fixed
 order (hidden unit j: b1[j], then the active inputs by increasing index; output k:
 b2[k], then hidden units by increasing j), each step one IEEE multiply and one add
-(no FMA: -ffp-contract=off), and the sigmoid is a table built in Python from
-math.exp, read with linear interpolation by the same operations in both engines.
+(no FMA: -ffp-contract=off), and the sigmoid is a table read with linear
+interpolation by the same operations in both engines. Both sigmoid tables (output and
+hidden) are data files loaded by fastbg.reference.nn (sigmoid_table, hidden_table),
+not computed with the platform's exp, so they have the same bits on every CPU.
 The policy's network (``NNPolicy``, ``qnet_t``) is in integers up to the output
 sigmoid (fastbg.reference.nn.quantize): integer sums do not depend on their order,
 so the core may update them incrementally and vectorise them (nn_kernels.h, AVX2 or
