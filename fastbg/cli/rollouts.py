@@ -242,12 +242,23 @@ def progress_bar(args, total, per_row=None):
         bar = tqdm(total=total, unit="game", unit_scale=True, file=sys.stderr,
                    disable=None, dynamic_ncols=True, leave=False)
 
+    told = []
+
     def interrupted(running: int) -> None:
+        # a run tells of the first Ctrl-C with the blocks it finishes, and of a second one,
+        # which abandons them, with 0 (fastbg.rollouts.blocks.run_blocks)
         if bar is not None:
             bar.clear()
-        sys.stderr.write(("fastbg: Ctrl-C: stopping; waiting for "
-                          f"{plural(running, 'running block')} to finish, then " if running else
-                          "fastbg: Ctrl-C: stopping; ") + "reporting the games played\n")
+        told.append(running)
+        if len(told) > 1:
+            line = ("fastbg: Ctrl-C again: stopping now; the blocks in flight are dropped, the "
+                    "finished ones kept")
+        elif running:
+            line = (f"fastbg: Ctrl-C: finishing the {plural(running, 'block')} in flight, then "
+                    "reporting the games played; Ctrl-C again stops at once")
+        else:
+            line = "fastbg: Ctrl-C: stopping; reporting the games played"
+        sys.stderr.write(line + "\n")
         sys.stderr.flush()
 
     def describe(label: str, j: int, n: int) -> None:

@@ -22,7 +22,8 @@ from ..engine import get_engine
 from ..game.outcomes import PROBABILITY_KEYS
 from ..reference.board import START_BOARD, outcome
 from ..reference.dice import opening_roll, roll_index
-from ..rollouts.blocks import BlockRecipe, check_games, check_policy_engine, n_blocks, resolve_workers, run_blocks
+from ..rollouts.blocks import (BlockRecipe, abandoned, check_games, check_policy_engine, n_blocks,
+                               resolve_workers, run_blocks)
 from ..rollouts.cubeless import DEFAULT_POLICY, _check_seed
 from ..rollouts.settings import rollout_settings
 from .table import StoredTable, TableResult, table_cluster
@@ -206,6 +207,8 @@ def _gammons_block(*, engine: str, policy: str):
         pol = eng.make_policy(policy)
         played = []
         for _ in range(n):
+            if abandoned():            # a second Ctrl-C: the partial block is discarded
+                break
             visits, c0, _ = selfplay_game(eng, pol, bitgen)
             played.append((visits, c0))
         return _block_counts(played)

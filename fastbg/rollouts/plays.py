@@ -21,8 +21,8 @@ from ..formats.dice import parse_dice
 from ..game.outcomes import PROBABILITY_KEYS
 from ..game.parse import position_and_roll
 from ..game.plays import find_play, legal_plays
-from .blocks import (BlockRecipe, block_size_for, check_games, check_policy_engine, n_blocks,
-                     resolve_workers, run_blocks, stratified_rolls)
+from .blocks import (BlockRecipe, abandoned, block_size_for, check_games, check_policy_engine,
+                     n_blocks, resolve_workers, run_blocks, stratified_rolls)
 from ..reference.board import outcome
 from .cluster import connect
 from .cubeless import (DEFAULT_POLICY, INDICATORS6, VR_PREFILTER, _check_seed,
@@ -301,6 +301,8 @@ def _plays_block(*, engine: str, policy: str, vr: bool, quasi_random: bool, entr
                 counts[c, cls_over] = n
                 continue
             for j in range(n):
+                if abandoned():        # a second Ctrl-C: play_block discards the block
+                    return counts, None
                 bitgen = np.random.PCG64DXSM(streams[j])
                 if vr:
                     cnt, _ = eng.rollout_block_vr(starts[g], 1, bitgen, pol, yardstick,
