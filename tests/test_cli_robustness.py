@@ -302,6 +302,43 @@ def test_a_second_ctrl_c_stops_at_once_and_the_stored_run_resumes_with_the_same_
     assert got["games"] == 200 and got["stored_games"] == 100
 
 
+@pytest.mark.parametrize("command", [
+    ["rollout", "start", "-n", "1000"],
+    ["table", "openings", "-n", "324", "--rolls", "31", "--top", "2"],
+])
+def test_a_new_run_stopped_before_its_first_block_leaves_nothing_stored(tmp_path, command):
+    path = tmp_path / "runs.sqlite"
+    p = subprocess.Popen([sys.executable, "-m", "fastbg", *command, "--policy", "nn-1ply",
+                          "--seed", "1", "--no-progress", "--store", str(path)],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        _wait_for(p, path, runs=2 if command[0] == "table" else 1)   # its (row's) run exists
+        p.send_signal(signal.SIGINT)
+        if "Ctrl-C again stops at once" in p.stderr.readline():   # blocks in flight, else
+            p.send_signal(signal.SIGINT)                           # stopped before them
+        out, err = p.communicate(timeout=60)
+    finally:
+        if p.poll() is None:
+            p.kill()
+    assert p.returncode == 130 and out == "" and "Traceback" not in err, err
+    assert _store_counts(path) == (0, 0)       # nothing to resume: nothing kept
+    code = subprocess.run([sys.executable, "-m", "fastbg", "runs", "--store", str(path)],
+                          capture_output=True, text=True).stdout
+    assert code.startswith("0 runs in")
+
+
+def test_listing_shows_a_run_killed_before_its_first_block(tmp_path, capsys):
+    # kill -9 leaves the run as it was created: listed as unfinished, with no games yet
+    from fastbg.rollouts.store import ResultsStore, open_run
+
+    path = tmp_path / "runs.sqlite"
+    run = open_run(ResultsStore(path), None, "rollout", {"position": "4HPwATDgc/ABMA",
+                   "games": 1000}, {"seed": 1, "games": 1000, "block_size": 1000}, 1000)
+    run.store.close()
+    code, out, _ = run_status(capsys, "runs", "--store", str(path))
+    assert code == 0 and "0/1,000" in out and "unfinished" in out and "no games yet" in out
+
+
 def test_slow_policy_blocks_keep_the_numbers_independent_of_workers():
     import fastbg
     from fastbg.rollouts.blocks import block_size_for

@@ -331,9 +331,20 @@ def _collect(blocks: list):
     return lambda k, n, counts, sums: blocks.append((n, counts, sums))
 
 
+def nothing_stored(store, run_id, resume: str) -> str:
+    """What a run stopped before its first block left in the store: nothing (a new run is
+    removed then), or the resumed run, kept."""
+    if store is None:
+        return ""
+    return "; nothing stored" if run_id is None else f" (run {run_id} kept; resume with: {resume})"
+
+
 def _report_rollout(res, args, store=None, blocks=()) -> int:
     if res.games == 0:
-        print("interrupted before any game finished; nothing to report", file=sys.stderr)
+        resume = f"fastbg rollout --resume {res.run_id}" + (f" --store {args.store}"
+                                                           if args.store else "")
+        print("interrupted before any game finished; nothing to report"
+              + nothing_stored(store, res.run_id, resume), file=sys.stderr)
         return EXIT_INTERRUPTED
     if args.plot is not None:
         if res.stored_games:           # the blocks read from the store were not handed over

@@ -281,15 +281,16 @@ def gammons_table(
     # the cluster before the store: a scheduler that does not answer leaves the store untouched
     with table_cluster(dask, workers, n_blocks(games, GAMMONS_BLOCK_SIZE)) as (cl, _):
         stored = StoredTable(store, run_id, "gammons", request, settings)
-        t0 = time.perf_counter()   # (a local cluster's start-up is not counted)
-        run = run_blocks(START_BOARD, games, entropy, engine=engine, policy=policy,
-                         workers=nworkers, progress=progress, block_size=GAMMONS_BLOCK_SIZE,
-                         block=BlockRecipe(_gammons_block, dict(engine=engine, policy=policy)),
-                         counts_shape=(len(PHASES), _COLUMNS), on_interrupt=on_interrupt,
-                         done=None if stored.run is None else stored.run.done,
-                         on_block=None if stored.run is None else stored.run.on_block,
-                         cluster=cl)
-        seconds = time.perf_counter() - t0
+        with stored.aborted_on_error():
+            t0 = time.perf_counter()   # (a local cluster's start-up is not counted)
+            run = run_blocks(START_BOARD, games, entropy, engine=engine, policy=policy,
+                             workers=nworkers, progress=progress, block_size=GAMMONS_BLOCK_SIZE,
+                             block=BlockRecipe(_gammons_block, dict(engine=engine, policy=policy)),
+                             counts_shape=(len(PHASES), _COLUMNS), on_interrupt=on_interrupt,
+                             done=None if stored.run is None else stored.run.done,
+                             on_block=None if stored.run is None else stored.run.on_block,
+                             cluster=cl)
+            seconds = time.perf_counter() - t0
     rows = phase_statistics(run.counts, run.games)
     first = rows[0]
     summary = {"games": run.games}

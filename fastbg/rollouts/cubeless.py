@@ -710,6 +710,7 @@ def rollout(
         raise ValueError("run_id is for a stored run: give its store too")
     # the cluster before the store: a scheduler that does not answer leaves the store untouched
     cl = connect(dask, workers, blocks=n_blocks(int(games), block_size))
+    stored = None
     try:
         if cl is not None:
             nworkers, address = cl.threads() or nworkers, cl.address
@@ -729,6 +730,10 @@ def rollout(
             cluster=cl,
         )
         seconds = time.perf_counter() - t0
+    except BaseException:          # an error, or Ctrl-C before the run could see it
+        if stored is not None:
+            stored.abort()
+        raise
     finally:
         if cl is not None:
             cl.close()
@@ -785,8 +790,8 @@ def rollout(
         sum(block_size_of(k, int(games), block_size) for k in done),
         dask=None if cl is None else address,
     )
-    if stored is not None:
-        stored.finish(run.interrupted, _summary(result))
+    if stored is not None and not stored.finish(run.interrupted, _summary(result)):
+        result.run_id = None       # stopped before its first block: not kept
     return result
 
 

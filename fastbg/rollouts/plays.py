@@ -463,6 +463,7 @@ def rollout_plays(
                                              "stage_games": PRUNE_STAGE * block_size})
     # the cluster before the store: a scheduler that does not answer leaves the store untouched
     cl = connect(dask, workers, blocks=nblocks)   # one cluster for every stage
+    stored = None
     try:
         if cl is not None:
             nworkers, address = cl.threads() or nworkers, cl.address
@@ -512,6 +513,10 @@ def rollout_plays(
             if prune_se is not None and run.games and offset < nblocks and len(active) > 1:
                 active = _survivors(stages, float(prune_se))
         seconds = time.perf_counter() - t0
+    except BaseException:          # an error, or Ctrl-C before a stage could see it
+        if stored is not None:
+            stored.abort()
+        raise
     finally:
         if cl is not None:
             cl.close()
@@ -524,11 +529,13 @@ def rollout_plays(
                                 stored_games=stored_games, dask=None if cl is None else address)
     if stored is not None:
         best = out[0] if out else None
-        stored.finish(interrupted, {
+        kept = stored.finish(interrupted, {
             "games": n, "interrupted": interrupted, "best": best and best["move"],
             "equity": best and best["equity"], "stderr": best and {"equity": best["stderr"]["equity"]},
             "plays": [{k: p[k] for k in ("move", "equity", "diff", "diff_stderr", "p_best")}
                       | {"se": p["stderr"]["equity"], "games": p["games"]} for p in out]})
+        if not kept:
+            result.run_id = None   # stopped before its first block: not kept
     return result
 
 
