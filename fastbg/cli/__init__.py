@@ -38,7 +38,9 @@ POSITION is ``start``, a GNU Backgammon Position ID, a GNU Backgammon
 are the first roll of ``rollout`` and must be DICE of ``moves``; ``eval`` and
 ``cube`` refuse a position with the dice rolled.
 Bad arguments print one line naming the problem, after the full name of the command
-(``fastbg table race: error: ...``), and exit with status 2.
+(``fastbg table race: error: ...``), and exit with status 2. Ctrl-C exits with status 130
+(128 + SIGINT) at any moment; during a rollout the first finishes the blocks in flight and
+reports the games played, a second drops those blocks and reports at once.
 """
 from __future__ import annotations
 
