@@ -172,6 +172,24 @@ def test_bad_input_one_line_exit_2(capsys, argv, fragment):
     assert "Traceback" not in err and len(err.strip().splitlines()) == 1
 
 
+@pytest.mark.parametrize("argv, prefix", [
+    # argparse's own errors (a bad option value, an unknown option) ...
+    (["table", "race", "--pips", "x"], "fastbg table race: error: argument --pips"),
+    (["table", "race", "--bogus"], "fastbg table race: error: unrecognized arguments"),
+    # ... and the command's own checks carry the same full command name
+    (["table", "race", "--pips", "10"], "fastbg table race: error: the cell of 10 pips"),
+    (["table", "replies"], "fastbg table replies: error: give the OPENING"),
+    (["table", "openings", "--rolls", "33"], "fastbg table openings: error: "),
+    (["table"], "fastbg table: error: the following arguments are required: TABLE"),
+    (["rollout", "start", "--until-se", "-1"], "fastbg rollout: error: --until-se must be"),
+    (["rollout", "start", "--bogus"], "fastbg rollout: error: unrecognized arguments"),
+])
+def test_every_error_names_the_full_command(capsys, argv, prefix):
+    code, out, err = run_status(capsys, *argv)
+    assert code == 2 and out == "" and err.startswith(prefix), err
+    assert err.count("\n") == 1 and "Traceback" not in err
+
+
 def test_console_script_runs_without_traceback():
     proc = subprocess.run([sys.executable, "-m", "fastbg", "show", "nonsense"],
                           capture_output=True, text=True)

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import signal
+import sqlite3
 import subprocess
 import sys
 import time
@@ -236,24 +237,106 @@ def test_ctrl_c_stops_a_compiled_perft_at_once():
             p.kill()
 
 
-def test_ctrl_c_with_the_slow_policy_is_acknowledged_and_short():
-    # nn-1ply plays ~20-50 games/s: blocks of 100 games keep the wait to seconds
-    p = subprocess.Popen([sys.executable, "-m", "fastbg", "rollout", "start", "-n", "100000",
-                          "--policy", "nn-1ply", "--seed", "1", "--workers", "2", "--no-progress"],
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+def _store_counts(path):
+    """(runs, blocks) in the store at ``path`` (0, 0 before its tables exist)."""
+    if not path.exists():
+        return 0, 0
     try:
-        time.sleep(4)
+        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=5)
+        try:
+            return tuple(db.execute(f"SELECT COUNT(*) FROM {t}").fetchone()[0]
+                         for t in ("runs", "blocks"))
+        finally:
+            db.close()
+    except sqlite3.OperationalError:        # the schema is not written yet
+        return 0, 0
+
+
+def _wait_for(proc, path, runs=1, blocks=0, timeout=180):
+    t0 = time.perf_counter()
+    while proc.poll() is None and time.perf_counter() - t0 < timeout:
+        r, b = _store_counts(path)
+        if r >= runs and b >= blocks:
+            return
+        time.sleep(0.05)
+    raise AssertionError(f"no {runs} runs and {blocks} blocks in the store "
+                         f"({proc.poll()=}, {_store_counts(path)})")
+
+
+def test_a_second_ctrl_c_stops_at_once_and_the_stored_run_resumes_with_the_same_numbers(tmp_path):
+    # nn-1ply plays tens of games a second: a block of 100 games takes seconds, which the
+    # first Ctrl-C waits for and the second does not; the block in flight is dropped, the
+    # finished one kept, and the resumed run ends with the numbers of one uninterrupted run
+    path = tmp_path / "runs.sqlite"
+    argv = [sys.executable, "-m", "fastbg", "rollout", "start", "-n", "200", "--policy",
+            "nn-1ply", "--no-vr", "--seed", "3", "--workers", "1", "--no-progress"]
+    p = subprocess.Popen([*argv, "--store", str(path)], stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True)
+    try:
+        _wait_for(p, path, blocks=1)        # block 0 stored: block 1 plays
+        p.send_signal(signal.SIGINT)
+        first = p.stderr.readline()
+        assert first == ("fastbg: Ctrl-C: finishing the 1 block in flight, then reporting the "
+                         "games played; Ctrl-C again stops at once\n")
         t0 = time.perf_counter()
         p.send_signal(signal.SIGINT)
-        out, err = p.communicate(timeout=120)
-        assert time.perf_counter() - t0 < 30
-        assert p.returncode == 130 and "Ctrl-C: stopping; waiting for" in err
-        assert out.startswith("INTERRUPTED: Rollout of")
-        played = int(out.split(": ")[2].split()[0].replace(",", ""))
-        assert played % 100 == 0          # whole blocks only
+        out, err = p.communicate(timeout=60)
+        assert time.perf_counter() - t0 < 5
+        assert p.returncode == 130 and "Traceback" not in err
+        assert err.startswith("fastbg: Ctrl-C again: stopping now; the blocks in flight are "
+                              "dropped, the finished ones kept\n")
+        assert out.startswith("INTERRUPTED: Rollout of 4HPwATDgc/ABMA: 100 games of 200 requested")
+        assert "resume with: fastbg rollout --resume 1" in out
     finally:
         if p.poll() is None:
             p.kill()
+    assert _store_counts(path) == (1, 1)
+    resumed = subprocess.run([*argv[:3], "rollout", "--resume", "1", "--store", str(path),
+                              "--json", "--no-progress"], capture_output=True, text=True,
+                             timeout=300)
+    assert resumed.returncode == 0, resumed.stderr
+    got = json.loads(resumed.stdout)
+    import fastbg
+    whole = fastbg.rollout("start", 200, seed=3, policy="nn-1ply", vr=False, workers=2)
+    assert got["counts"] == whole.counts.tolist() and got["equity"] == whole.equity
+    assert got["games"] == 200 and got["stored_games"] == 100
+
+
+@pytest.mark.parametrize("command", [
+    ["rollout", "start", "-n", "1000"],
+    ["table", "openings", "-n", "324", "--rolls", "31", "--top", "2"],
+])
+def test_a_new_run_stopped_before_its_first_block_leaves_nothing_stored(tmp_path, command):
+    path = tmp_path / "runs.sqlite"
+    p = subprocess.Popen([sys.executable, "-m", "fastbg", *command, "--policy", "nn-1ply",
+                          "--seed", "1", "--no-progress", "--store", str(path)],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        _wait_for(p, path, runs=2 if command[0] == "table" else 1)   # its (row's) run exists
+        p.send_signal(signal.SIGINT)
+        if "Ctrl-C again stops at once" in p.stderr.readline():   # blocks in flight, else
+            p.send_signal(signal.SIGINT)                           # stopped before them
+        out, err = p.communicate(timeout=60)
+    finally:
+        if p.poll() is None:
+            p.kill()
+    assert p.returncode == 130 and out == "" and "Traceback" not in err, err
+    assert _store_counts(path) == (0, 0)       # nothing to resume: nothing kept
+    code = subprocess.run([sys.executable, "-m", "fastbg", "runs", "--store", str(path)],
+                          capture_output=True, text=True).stdout
+    assert code.startswith("0 runs in")
+
+
+def test_listing_shows_a_run_killed_before_its_first_block(tmp_path, capsys):
+    # kill -9 leaves the run as it was created: listed as unfinished, with no games yet
+    from fastbg.rollouts.store import ResultsStore, open_run
+
+    path = tmp_path / "runs.sqlite"
+    run = open_run(ResultsStore(path), None, "rollout", {"position": "4HPwATDgc/ABMA",
+                   "games": 1000}, {"seed": 1, "games": 1000, "block_size": 1000}, 1000)
+    run.store.close()
+    code, out, _ = run_status(capsys, "runs", "--store", str(path))
+    assert code == 0 and "0/1,000" in out and "unfinished" in out and "no games yet" in out
 
 
 def test_slow_policy_blocks_keep_the_numbers_independent_of_workers():

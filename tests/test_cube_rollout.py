@@ -119,6 +119,28 @@ def test_cli_a_few_identical_trials_are_not_called_certain(capsys):
             break
     assert "did not vary" in out, "no seed in 1..40 gave two agreeing trials"
     assert "certain" not in out
+    assert "Proper action: too close to call, leaning " in out and "2 trials decide nothing" in out
+
+
+@pytest.mark.parametrize("method", ["rollout", "janowski"])
+def test_cli_too_few_trials_state_no_decision(capsys, method):
+    # 1 or 2 trials (games) can show a margin of several SE or a decision like "Too good to
+    # double, pass": the action is then only a leaning, the line under it says why, and
+    # the JSON lists both parts as too close
+    for position in (CONTACT, "start"):
+        for games in ("1", "2"):
+            for seed in ("1", "18"):
+                argv = ["cube", position, "--method", method, "--games", games, "--seed", seed,
+                        "--no-progress"]
+                assert main(argv) == 0
+                out = capsys.readouterr().out
+                (action,) = [line for line in out.splitlines() if "Proper action" in line]
+                assert action.startswith("Proper action: too close to call, leaning "), out
+                assert f"{games} {'trial' if method == 'rollout' else 'game'}" in out
+                assert "decide" in out and "nothing" in out
+                assert main(argv + ["--json"]) == 0
+                d = json.loads(capsys.readouterr().out)
+                assert d["decision"]["too_close"] == ["double", "take"]
 
 
 def test_cli_close_cube_decisions_are_flagged(capsys):
@@ -126,7 +148,20 @@ def test_cli_close_cube_decisions_are_flagged(capsys):
     assert main(["cube", CONTACT, "--match-length", "5", "--score", "1-4", "--games", "400",
                  "--seed", "2", "--no-progress"]) == 0
     out = capsys.readouterr().out
-    assert "too close to call: the double" in out and "variance reduction" in out
+    assert "Proper action: too close to call, leaning " in out and "variance reduction" in out
+    assert "  the double is within 2 SE; more trials narrow it" in out
+    assert main(["cube", CONTACT, "--match-length", "5", "--score", "1-4", "--games", "400",
+                 "--seed", "2", "--no-progress", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["decision"]["too_close"] == ["double"]
+
+
+def test_cli_a_clear_decision_is_stated_plainly(capsys):
+    assert main(["cube", "start", "--games", "400", "--seed", "1", "--no-progress"]) == 0
+    out = capsys.readouterr().out
+    assert "Proper action: No double, take   (no double by" in out and "too close" not in out
+    assert main(["cube", "start", "--games", "400", "--seed", "1", "--no-progress",
+                 "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["decision"]["too_close"] == []
 
 
 def test_beavers_word_the_take_and_are_refused_where_not_played(capsys):

@@ -4,12 +4,14 @@ from __future__ import annotations
 import os
 import signal
 import threading
+import time
 
 import numpy as np
 import pytest
 
 from fastbg import Position, rollout
-from fastbg.rollouts.blocks import block_sizes, run_blocks
+from fastbg.engine import get_engine
+from fastbg.rollouts.blocks import abandoned, block_sizes, run_blocks
 from fastbg.game import PROBABILITY_KEYS, START_BOARD
 from fastbg.rollouts import outcome_statistics
 
@@ -134,6 +136,106 @@ def test_ctrl_c_as_the_last_block_ends_is_still_reported():
     told.clear()
     run_blocks(START_BOARD, 2000, 5, policy="pubeval", workers=1, on_interrupt=told.append)
     assert told == []
+
+
+@pytest.mark.parametrize("kernel", ["rollout_block", "rollout_block_vr", "cubeful_block"])
+def test_the_block_loops_stop_between_games_once_their_flag_is_set(engine, kernel):
+    # the one way to stop a block in compiled code (no signal reaches it): a flag read
+    # between games; set beforehand, no game is played, and a flag left at 0 changes nothing
+    from fastbg.rollouts.cubeful import _modules
+
+    board = np.zeros((2, 25), dtype=np.int8)     # a short bear-off: quick in either engine
+    board[0, [5, 4, 2]] = [2, 2, 1]
+    board[1, [5, 3, 1]] = 2
+    cub, make_policy, Evaluator = _modules(engine.name)
+
+    def play(games, stop):
+        bitgen = np.random.PCG64DXSM(5)
+        if kernel == "rollout_block":
+            return engine.rollout_block(board, games, bitgen, "pubeval", stop=stop)
+        if kernel == "rollout_block_vr":
+            return engine.rollout_block_vr(board, games, bitgen, "pubeval",
+                                           engine.evaluator.EvalPolicy(), stop=stop)[0]
+        return cub.cubeful_block(board, games, bitgen, make_policy("pubeval"), Evaluator(),
+                                 stop=stop)
+
+    assert play(3, np.ones(1, dtype=np.uint8)).sum() == 0
+    assert np.array_equal(play(3, np.zeros(1, dtype=np.uint8)), play(3, None))
+    assert play(3, None).sum() == 3
+    with pytest.raises(ValueError, match="stop must be a uint8 array of shape"):
+        play(3, np.zeros(2, dtype=np.uint8))
+
+
+def test_a_compiled_block_stops_within_a_game_of_its_flag():
+    _need_cython()
+    eng = get_engine("cython")
+    flag = np.zeros(1, dtype=np.uint8)
+    got = {}
+
+    def play():      # about a minute of pubeval games, left alone
+        got["counts"] = eng.rollout_block(START_BOARD, 10**7, np.random.PCG64DXSM(1), "pubeval",
+                                          stop=flag)
+
+    t = threading.Thread(target=play)
+    t.start()
+    time.sleep(0.3)
+    t0 = time.perf_counter()
+    flag[0] = 1
+    t.join(timeout=10)
+    assert not t.is_alive() and time.perf_counter() - t0 < 2
+    assert 0 < got["counts"].sum() < 10**7
+
+
+def _slow_block(k, n, bitgen):
+    """A block of ``n`` 'games' of 10 ms each in a Python loop that asks abandoned()
+    between games, as the cube and candidate-play blocks do: 10 s a block left alone."""
+    for _ in range(n):
+        if abandoned():
+            break
+        time.sleep(0.01)
+    return np.array([n, 0, 0, 0, 0, 0], dtype=np.int64)
+
+
+def _ctrl_c_at(*seconds):
+    """Send this process SIGINT after each of ``seconds`` (from now), from a timer thread
+    (the signal is handled in the main thread, where run_blocks installed its handler)."""
+    for s in seconds:
+        threading.Timer(s, os.kill, (os.getpid(), signal.SIGINT)).start()
+
+
+def test_a_second_ctrl_c_abandons_the_running_blocks():
+    if threading.current_thread() is not threading.main_thread():
+        pytest.skip("SIGINT handlers are installed in the main thread only")
+    told, merged = [], []
+    _ctrl_c_at(0.5, 1.0)
+    t0 = time.perf_counter()
+    run = run_blocks(START_BOARD, 20_000, 1, policy="pubeval", workers=2, block=_slow_block,
+                     on_interrupt=told.append, on_block=lambda k, *_: merged.append(k))
+    took = time.perf_counter() - t0
+    # the first Ctrl-C would wait 10 s for the two running blocks; the second drops them
+    assert took < 5, took
+    assert told == [2, 0] and run.interrupted and run.games == 0 and merged == []
+    assert run.counts.sum() == 0          # the partial blocks are never merged
+    # the abandoned threads end after their 'game', on their own
+    deadline = time.perf_counter() + 5
+    while any(t.name.startswith("fastbg") for t in threading.enumerate()):
+        assert time.perf_counter() < deadline, "the abandoned workers did not stop"
+        time.sleep(0.05)
+
+
+def test_a_second_ctrl_c_keeps_the_blocks_already_merged():
+    if threading.current_thread() is not threading.main_thread():
+        pytest.skip("SIGINT handlers are installed in the main thread only")
+
+    def block(k, n, bitgen):           # block 0 quick, the others slow
+        return _slow_block(k, 1 if k == 0 else n, bitgen) * (1 if k else n)
+
+    told, merged = [], []
+    _ctrl_c_at(1.0, 1.5)
+    run = run_blocks(START_BOARD, 5000, 1, policy="pubeval", workers=1, block=block,
+                     on_interrupt=told.append, on_block=lambda k, *_: merged.append(k))
+    assert (merged, run.games, run.interrupted, told) == ([0], 1000, True, [1, 0])
+    assert run.counts.tolist() == [1000, 0, 0, 0, 0, 0]
 
 
 def test_block_sizes():

@@ -16,11 +16,12 @@ import subprocess
 import sys
 import time
 
+import numpy as np
 import pytest
 
 from fastbg import rollout
 from fastbg.cli import main
-from fastbg.rollouts.store import ResultsStore, default_store_path
+from fastbg.rollouts.store import ResultsStore, default_store_path, open_run
 
 pytest.importorskip("fastbg._core.rollout", reason="Cython core not built")
 
@@ -218,3 +219,55 @@ def test_one_store_object_serves_successive_runs_of_one_process(tmp_path):
         a = rollout(CONTACT, 1200, seed=5, policy="pubeval", store=st)
         b = rollout(CONTACT, 2000, seed=5, policy="pubeval", store=st, run_id=a.run_id)
         assert b.games == 2000 and st.run(a.run_id).status == "done"
+
+
+def _open(path, run_id=None):
+    return open_run(ResultsStore(path), run_id, "rollout", {"position": "4HPwATDgc/ABMA",
+                    "games": 2000}, {"seed": 1, "games": 2000, "block_size": 1000}, 1000)
+
+
+def test_a_new_run_stopped_before_its_first_block_is_not_kept(tmp_path):
+    # Ctrl-C (or an error) before any block was stored: nothing to resume or show, so the
+    # run goes, with its lock file; a run with a block, or a resumed one, stays
+    path = tmp_path / "runs.sqlite"
+    run = _open(path)
+    assert run.new and not run.finish(True, {"games": 0})
+    run = _open(path)
+    run.abort()                                     # a Ctrl-C that raised, or an error
+    with ResultsStore(path) as st:
+        assert st.runs() == []
+    assert not list(tmp_path.glob("*.lock"))
+    run = _open(path)
+    run.on_block(0, 1000, np.arange(6), None)
+    assert run.finish(True, {"games": 1000})       # interrupted with a block: kept
+    run = _open(path, run_id=3)
+    assert not run.new and run.finish(True, {"games": 1000})
+    with ResultsStore(path) as st:
+        (kept,) = st.runs()
+        assert (kept.id, kept.status, kept.games_done) == (3, "interrupted", 1000)
+    # a resumed run stopped again before a block is kept too (it was the user's)
+    run = _open(path)
+    run.finish(True, {"games": 0})                  # (removed: new and empty)
+    empty = _open(path)
+    empty.store.close()                             # killed before a block: 'running'
+    run = _open(path, run_id=5)
+    assert run.finish(True, {"games": 0})
+    run = _open(path, run_id=5)
+    run.abort()
+    with ResultsStore(path) as st:
+        assert [(r.id, r.status) for r in st.runs()] == [(3, "interrupted"), (5, "running")]
+
+
+def test_rollout_stopped_before_its_first_block_reports_no_run(tmp_path, monkeypatch):
+    import fastbg.rollouts.cubeless as cubeless
+    from fastbg.rollouts.blocks import BlockRun
+
+    def stopped(board, games, *args, **kwargs):     # Ctrl-C before any block finished
+        return BlockRun(np.zeros(6, dtype=np.int64), 0, True)
+
+    monkeypatch.setattr(cubeless, "run_blocks", stopped)
+    path = tmp_path / "runs.sqlite"
+    res = cubeless.rollout("start", 2000, seed=1, policy="pubeval", store=path)
+    assert res.interrupted and res.games == 0 and res.run_id is None
+    with ResultsStore(path) as st:
+        assert st.runs() == []

@@ -25,6 +25,12 @@ def cubeful_block(
     match: tuple[np.ndarray, int, int] | None = None,
     holland_wait: int = 0,
     root_decision: bool = True,
+    yardstick: object | None = None,
+    prefilter: int = 0,
+    cells: np.ndarray | None = None,
+    luck: np.ndarray | None = None,
+    qrolls: npt.ArrayLike | None = None,
+    stop: np.ndarray | None = None,
 ) -> np.ndarray: ...
 def default_x(board: npt.ArrayLike) -> float: ...
 def is_last_roll(board: npt.ArrayLike) -> bool: ...

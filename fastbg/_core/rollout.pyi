@@ -20,6 +20,7 @@ def rollout_block(
     opening: bool = False,
     classes: np.ndarray | None = None,
     qrolls: npt.ArrayLike | None = None,
+    stop: np.ndarray | None = None,
 ) -> np.ndarray: ...
 def rollout_block_vr(
     board: npt.ArrayLike,
@@ -35,6 +36,7 @@ def rollout_block_vr(
     vr: bool = True,
     truncate: int = 0,
     bearoff2: bool = False,
+    stop: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray]: ...
 def roll_indices(bitgen: np.random.BitGenerator, n: int) -> np.ndarray: ...
 OUTCOME_CLASSES: tuple[str, ...]

@@ -37,7 +37,10 @@ POSITION is ``start``, a GNU Backgammon Position ID, a GNU Backgammon
 ``PositionID:MatchID`` pair or an XGID (``XGID=...``). The dice of a pair or an XGID
 are the first roll of ``rollout`` and must be DICE of ``moves``; ``eval`` and
 ``cube`` refuse a position with the dice rolled.
-Bad arguments print one line naming the problem and exit with status 2.
+Bad arguments print one line naming the problem, after the full name of the command
+(``fastbg table race: error: ...``), and exit with status 2. Ctrl-C exits with status 130
+(128 + SIGINT) at any moment; during a rollout the first finishes the blocks in flight and
+reports the games played, a second drops those blocks and reports at once.
 """
 from __future__ import annotations
 
@@ -149,6 +152,16 @@ def _option_names(message: str, args) -> str:
                   lambda m: "--" + m.group(1).replace("_", "-"), message)
 
 
+def _command_parser(parser, args):
+    """The parser of the command that ran, nested ones included (``fastbg table race``): its
+    ``prog`` is the prefix of the command's errors, as argparse's own errors have it."""
+    cmd = parser.commands[args.command]
+    for action in cmd._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            return action.choices.get(getattr(args, action.dest, None), cmd)
+    return cmd
+
+
 def main(argv=None) -> int:
     """Entry point of the ``fastbg`` console script; returns the exit status."""
     if signal.getsignal(signal.SIGINT) is _interrupted_at_start:
@@ -160,26 +173,30 @@ def main(argv=None) -> int:
     argv = ["XGID=" + a if _BARE_XGID.match(a) else a for a in argv]
     argv = _join_dash_values(parser, argv)
     args, extra = parser.parse_known_args(argv)
+    # Every error of a command starts with its full name, as argparse's own do
+    # ("fastbg table race: error: ..."), whether argparse or the command found it.
+    command = _command_parser(parser, args)
     if extra:
         # argparse reports a subcommand's unknown arguments as the main program's; name
         # the subcommand, whose usage they break.
-        parser.commands[args.command].error(f"unrecognized arguments: {' '.join(extra)}")
+        command.error(f"unrecognized arguments: {' '.join(extra)}")
+    prog = command.prog
     try:
         code = _COMMANDS[args.command](args)
         sys.stdout.flush()  # a full disk or closed pipe is reported here, not at exit
         return code
     except ValueError as exc:
-        sys.stderr.write(f"fastbg {args.command}: error: {shorten(_option_names(str(exc), args))}\n")
+        sys.stderr.write(f"{prog}: error: {shorten(_option_names(str(exc), args))}\n")
         return EXIT_USAGE
     except ImportError as exc:
-        sys.stderr.write(f"fastbg {args.command}: error: {shorten(str(exc))}\n")
+        sys.stderr.write(f"{prog}: error: {shorten(str(exc))}\n")
         return EXIT_USAGE
     except KeyboardInterrupt:
         sys.stderr.write("fastbg: interrupted\n")
         return EXIT_INTERRUPTED
     except OSError as exc:
         if not isinstance(exc, BrokenPipeError):
-            sys.stderr.write(f"fastbg {args.command}: error: cannot write the output: {exc.strerror or exc}\n")
+            sys.stderr.write(f"{prog}: error: cannot write the output: {exc.strerror or exc}\n")
             return 1
         # The reader went away (`fastbg moves ... | head`): not an error of ours.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

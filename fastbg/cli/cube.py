@@ -32,8 +32,14 @@ CUBE_TRIALS = 5_184
 
 #: The ways of ``fastbg cube`` to value a position (``--method``).
 METHODS = ("auto", "exact", "janowski", "rollout")
-#: A decision of a cube rollout within this many standard errors is called too close.
+#: A decision within this many standard errors of the difference is too close to call.
 CLOSE_Z = 2.0
+#: Fewer trials (games) than this decide nothing, whatever their margins: the margin in
+#: standard errors of a few trials is no 95% call (Student's t with n - 1 degrees of freedom
+#: needs 12.7 at 2 trials, 2.03 at 36, against CLOSE_Z = 2), and a standard error of 0 from
+#: a few trials that agree says nothing. 36 trials also hold each first roll once with
+#: quasi-random dice.
+MIN_DECIDING_TRIALS = 36
 
 #: Step of the numerical derivatives of the match-play equities (see _gradient).
 _STEP = 1e-6
@@ -299,6 +305,33 @@ def _z_text(z: float) -> str:
         return "more than 1,000 SE"
     return f"{z:.1f} SE"
 
+def _too_close(z_double: float, z_take: float, games: int) -> list[str]:
+    """The parts of a cube decision (``"double"``, ``"take"``) that ``games`` trials do not
+    decide: margins within :data:`CLOSE_Z` standard errors or unknown (NaN: too few games
+    for a standard error), or every part with fewer than :data:`MIN_DECIDING_TRIALS`
+    trials. An infinite margin (no sampling error at all) decides."""
+    return [part for part, z in (("double", z_double), ("take", z_take))
+            if games < MIN_DECIDING_TRIALS or not abs(z) >= CLOSE_Z]
+
+
+def _proper_action(action: str, close: list, margins: str) -> str:
+    """The decision line: the action, or only a leaning when a part is too close to call."""
+    if close:
+        return f"Proper action: too close to call, leaning {action}   ({margins})"
+    return f"Proper action: {action}   ({margins})"
+
+
+def _close_text(close: list, games: int, unit: str) -> str:
+    """The line under an undecided action: why, and what narrows it."""
+    if games < MIN_DECIDING_TRIALS:
+        why = (f"{plural(games, unit)} {'decides' if games == 1 else 'decide'} nothing: at "
+               f"least {MIN_DECIDING_TRIALS} are needed for a margin in SE to mean much")
+    else:
+        parts = " and ".join(f"the {p}" for p in close)
+        why = f"{parts} {'is' if len(close) == 1 else 'are'} within {CLOSE_Z:g} SE"
+    return f"  {why}; more {unit}s narrow it, and the bias below may be larger"
+
+
 _STDERR_METHOD = {
     "money": "delta method with the exact gradient of Janowski's formulas "
              "(fastbg.cube.money_cube_decision) and the rollout's covariance of the five "
@@ -351,6 +384,9 @@ def _cmd_cube(args) -> int:
     q = [getattr(res, k) for k in PROBABILITY_KEYS]
     cov = probability_covariance(res.counts)
     d = _decide(q, cov, state, x, table)
+    d["too_close"] = (None if not d["can_double"] else
+                      _too_close(d["margins"]["double"]["z"], d["margins"]["take"]["z"],
+                                 res.games))
     mode = "money" if state.is_money else "match"
     if args.json:
         out = res.to_dict()
@@ -381,6 +417,8 @@ def _cube_by_rollout(pos, state, table, args) -> int:
         return EXIT_INTERRUPTED
     if args.json:
         out = res.to_dict()
+        out["decision"]["too_close"] = (None if res.why_not is not None else
+                                        _too_close(res.z["double"], res.z["take"], res.games))
         out.update(xgid=state.to_xgid(pos), policy=args.policy, engine=args.engine, x=args.x,
                    met=None if table is None else _table_name(table),
                    counts=[[[int(v) for v in row] for row in line] for line in res.counts],
@@ -392,6 +430,8 @@ def _cube_by_rollout(pos, state, table, args) -> int:
     head = "INTERRUPTED: " if res.interrupted else ""
     unit = "equity per unit of the current cube" if state.is_money else "match winning chance"
     sign = "+" if state.is_money else ""
+    close = [] if res.why_not is not None else _too_close(res.z["double"], res.z["take"],
+                                                          res.games)
     redouble = state.cube_owner == "player"
     dbl = "Redouble" if redouble else "Double"
     lines = [f"{head}Cube decision of {state.to_xgid(pos)} (Position ID {res.position_id})",
@@ -413,22 +453,26 @@ def _cube_by_rollout(pos, state, table, args) -> int:
                   f"  {dbl + ', pass':<18} {res.dp:{sign}9.4f} {0.0:9.4f}",
                   f"  {'DT - ND':<18} {res.dt - res.nd:+9.4f} {res.stderr['dt_minus_nd']:9.4f}"
                   "   (paired: the same dice in both lines)", "",
-                  f"Proper action: {res.action}   ("
-                  + (f"double by {_z_text(res.z['double'])}, " if not res.z["double"] < 0
-                     else f"no double by {_z_text(-res.z['double'])}, ")
-                  + (f"take by {_z_text(res.z['take'])})" if res.z["take"] >= 0
-                     else f"pass by {_z_text(-res.z['take'])})")]
-        close = [what for what, z in (("the double", res.z["double"]), ("the take", res.z["take"]))
-                 if not abs(z) >= CLOSE_Z]      # NaN (too few trials) counts as close
+                  _proper_action(res.action, close, _rollout_margins(res))]
         if close:
-            lines.append(f"  too close to call: {' and '.join(close)} within {CLOSE_Z:g} SE; "
-                         "more trials narrow it, and the bias below may be larger")
+            lines.append(_close_text(close, res.games, "trial"))
     else:
         lines += ["", f"No cube decision: {res.why_not}."]
     lines.append(("(" if res.vr else "(not variance-reduced; ")
                  + "biased by the policy's play and by the in-game cube decisions)")
     print("\n".join(lines))
     return EXIT_INTERRUPTED if res.interrupted else 0
+
+
+def _rollout_margins(res) -> str:
+    """A cube rollout's two margins in SE, worded as its action chose (a margin without a
+    standard error has no sign to go by)."""
+    if math.isnan(res.z["double"]) and math.isnan(res.z["take"]):
+        return f"no standard error from {plural(res.games, 'trial')}"
+    double = "no double" if res.action.startswith(("No", "Too good")) else "double"
+    take = "pass" if res.action.endswith("pass") else "take"
+    return (f"{double} by {_z_text(abs(res.z['double']))}, "
+            f"{take} by {_z_text(abs(res.z['take']))}")
 
 
 def _state_json(state) -> dict:
@@ -551,7 +595,9 @@ def _format_cube(res, pos, state, table, x, x_source, d) -> str:
         return "\n".join(lines)
     m = d["margins"]
     unit = "" if state.is_money else " MWC"
-    lines.append(f"Proper action: {d['action']}   (sure to {_z_text(d['z'])})")
+    close = d["too_close"]
+    lines.append(_proper_action(d["action"], close, f"{'only ' if close else ''}sure to "
+                                                     f"{_z_text(d['z'])}"))
     for part in ("double", "take"):
         mm = m[part]
         choice, over = mm["choice"], mm["over"]
@@ -559,6 +605,8 @@ def _format_cube(res, pos, state, table, x, x_source, d) -> str:
             choice, over = (s.replace("double", "redouble") for s in (choice, over))
         lines.append(f"  {choice} rather than {over}: by {mm['difference']:.4f}{unit}, "
                      f"{_z_text(mm['z'])} (std.err of the difference {mm['stderr']:.4f})")
+    if close:
+        lines.append(_close_text(close, res.games, "game").replace("the bias below", "the bias"))
     tp = d["take_point"]
     lines.append(f"  opponent's take point {tp:.1%} (dead cube {d['take_point_dead']:.1%}, "
                  f"live {d['take_point_live']:.1%}); the player's cash point {1 - tp:.1%}"

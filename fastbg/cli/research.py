@@ -17,7 +17,7 @@ from ..rollouts.store import ResultsStore
 from .common import (EXIT_INTERRUPTED, _games, _number_arg, _policy_help, _positive_int, _seed,
                      plural, print_json)
 from .rollouts import (_VR_HELP, _WORKERS_HELP, add_dask_option, add_prune_options, add_store_options,
-                       check_dask_options, progress_bar)
+                       check_dask_options, nothing_stored, progress_bar)
 
 #: Games per row unless told, by table (per candidate play, per race position; gammons: all).
 DEFAULT_GAMES = {"openings": 1296, "replies": 1296, "race": 1296, "gammons": 10_000}
@@ -210,8 +210,8 @@ def _cmd_table(args) -> int:
                 store.close()
     if not res.rows or (args.table == "gammons" and not res.summary["games"]):
         print("interrupted before any row finished; nothing to report"
-              + (f" (resume with: {resume_command(args.table, res.run_id, args.store)})"
-                 if res.run_id is not None else ""), file=sys.stderr)
+              + nothing_stored(store, res.run_id, resume_command(args.table, res.run_id,
+                                                                 args.store)), file=sys.stderr)
         return EXIT_INTERRUPTED
     if args.plot is not None:
         plot_table(res.to_dict(), args.plot)

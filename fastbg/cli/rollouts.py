@@ -242,12 +242,23 @@ def progress_bar(args, total, per_row=None):
         bar = tqdm(total=total, unit="game", unit_scale=True, file=sys.stderr,
                    disable=None, dynamic_ncols=True, leave=False)
 
+    told = []
+
     def interrupted(running: int) -> None:
+        # a run tells of the first Ctrl-C with the blocks it finishes, and of a second one,
+        # which abandons them, with 0 (fastbg.rollouts.blocks.run_blocks)
         if bar is not None:
             bar.clear()
-        sys.stderr.write(("fastbg: Ctrl-C: stopping; waiting for "
-                          f"{plural(running, 'running block')} to finish, then " if running else
-                          "fastbg: Ctrl-C: stopping; ") + "reporting the games played\n")
+        told.append(running)
+        if len(told) > 1:
+            line = ("fastbg: Ctrl-C again: stopping now; the blocks in flight are dropped, the "
+                    "finished ones kept")
+        elif running:
+            line = (f"fastbg: Ctrl-C: finishing the {plural(running, 'block')} in flight, then "
+                    "reporting the games played; Ctrl-C again stops at once")
+        else:
+            line = "fastbg: Ctrl-C: stopping; reporting the games played"
+        sys.stderr.write(line + "\n")
         sys.stderr.flush()
 
     def describe(label: str, j: int, n: int) -> None:
@@ -320,9 +331,20 @@ def _collect(blocks: list):
     return lambda k, n, counts, sums: blocks.append((n, counts, sums))
 
 
+def nothing_stored(store, run_id, resume: str) -> str:
+    """What a run stopped before its first block left in the store: nothing (a new run is
+    removed then), or the resumed run, kept."""
+    if store is None:
+        return ""
+    return "; nothing stored" if run_id is None else f" (run {run_id} kept; resume with: {resume})"
+
+
 def _report_rollout(res, args, store=None, blocks=()) -> int:
     if res.games == 0:
-        print("interrupted before any game finished; nothing to report", file=sys.stderr)
+        resume = f"fastbg rollout --resume {res.run_id}" + (f" --store {args.store}"
+                                                           if args.store else "")
+        print("interrupted before any game finished; nothing to report"
+              + nothing_stored(store, res.run_id, resume), file=sys.stderr)
         return EXIT_INTERRUPTED
     if args.plot is not None:
         if res.stored_games:           # the blocks read from the store were not handed over

@@ -29,9 +29,10 @@ def add_parsers(sub) -> None:
                     "belongs to), `fastbg runs show RUN` shows one with its settings (a "
                     "table with its rows), `fastbg runs export RUN --csv|--json` writes its "
                     "blocks (counts and sums, as stored; a table: its rows). A run that was "
-                    "interrupted or killed is listed with the games of its stored blocks; "
-                    "`fastbg rollout --resume RUN` (a table: `fastbg table NAME --resume "
-                    "RUN`) continues it.")
+                    "interrupted or killed is listed with the games of its stored blocks "
+                    "('no games yet' if killed before its first block; a new run that Ctrl-C "
+                    "stops that early is not kept); `fastbg rollout --resume RUN` (a table: "
+                    "`fastbg table NAME --resume RUN`) continues it.")
     p.add_argument("action", nargs="?", choices=ACTIONS, default="list",
                    help="list (default), show or export")
     p.add_argument("run", nargs="?", type=_positive_int, default=None, metavar="RUN",
@@ -138,7 +139,8 @@ def _cmd_runs(args) -> int:
                       f"{'status':<11} {'equity':>8} {'s.e.':>7}  {'table':>5}  created")
             for r in rows:
                 e = r["estimate"]
-                eq = "" if e["equity"] is None else f"{e['equity']:+8.4f} {e['stderr']:7.4f}"
+                eq = ("no games yet" if not e.get("games", 1) else "" if e["equity"] is None
+                      else f"{e['equity']:+8.4f} {e['stderr']:7.4f}")
                 print(f"  {r['id']:>4}  {r['kind']:<8} {r['position'][:16]:<16} "
                       f"{_progress(r)}  {_status(r):<11} {eq:>16}  "
                       f"{'' if r['parent'] is None else r['parent']:>5}  {r['created']}")

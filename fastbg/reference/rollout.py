@@ -176,6 +176,19 @@ def _check_prefilter(prefilter) -> int:
     return int(prefilter)
 
 
+def _check_stop(stop):
+    """A block's stop flag (the core's ``check_stop``): None, or a uint8 array of shape (1,)."""
+    if stop is not None and (not isinstance(stop, np.ndarray) or stop.dtype != np.uint8
+                             or stop.shape != (1,)):
+        raise ValueError("stop must be a uint8 array of shape (1,)")
+    return stop
+
+
+def _stop_requested(stop) -> bool:
+    """Whether the block's stop flag is set (asked between games)."""
+    return stop is not None and bool(stop[0])
+
+
 def _check_out(arr, shape, dtype, name):
     if arr is None:
         return None
@@ -186,7 +199,7 @@ def _check_out(arr, shape, dtype, name):
 
 
 def rollout_block(board, games, bitgen, policy, dice=None, opening=False, classes=None,
-                  qrolls=None) -> np.ndarray:
+                  qrolls=None, stop=None) -> np.ndarray:
     """Play ``games`` games from one position and count the outcome classes.
 
     Parameters
@@ -206,11 +219,15 @@ def rollout_block(board, games, bitgen, policy, dice=None, opening=False, classe
     qrolls : array_like of int, shape (games, 2), optional
         Quasi-random dice: each game's first two random rolls (roll indices; the opening
         roll's outcome ``6 (a - 1) + (b - 1)`` when ``opening``; -1: drawn as usual).
+    stop : numpy.ndarray of uint8, shape (1,), optional
+        Read between games: once set nonzero (by another thread), the block returns the
+        counts of the games played so far (the core's ``stop``).
 
     Returns
     -------
     numpy.ndarray of int64, shape (6,)
-        Counts of the outcome classes of :func:`play_game`; they sum to ``games``.
+        Counts of the outcome classes of :func:`play_game`; they sum to ``games`` (unless
+        ``stop`` cut the block short).
 
     Raises
     ------
@@ -230,9 +247,12 @@ def rollout_block(board, games, bitgen, policy, dice=None, opening=False, classe
     _check_bitgen(bitgen)
     classes = _check_out(classes, (int(games),), np.int8, "classes")
     q = _check_qrolls(qrolls, int(games), first == "opening")
+    stop = _check_stop(stop)
     counts = np.zeros(6, dtype=np.int64)
     try:
         for i in range(int(games)):
+            if _stop_requested(stop):
+                break
             c = _play(b, bitgen, policy, first, None if q is None else q[i])
             counts[c] += 1
             if classes is not None:
@@ -321,12 +341,12 @@ def _play_vr(board: np.ndarray, bitgen, policy, yardstick, first, prefilter: int
 
 def rollout_block_vr(board, games, bitgen, policy, yardstick, dice=None, opening=False,
                      prefilter=0, per_game=None, qrolls=None, vr=True, truncate=0,
-                     bearoff2=False):
+                     bearoff2=False, stop=None):
     """:func:`rollout_block` with variance reduction (mirror of the core's).
 
     Parameters
     ----------
-    board, games, bitgen, policy, dice, opening
+    board, games, bitgen, policy, dice, opening, stop
         As :func:`rollout_block`; the games and counts are the same.
     yardstick : fastbg.reference.evaluator.EvalPolicy
         Values every roll (:meth:`~fastbg.reference.evaluator.EvalPolicy.roll_values`).
@@ -370,10 +390,13 @@ def rollout_block_vr(board, games, bitgen, policy, yardstick, dice=None, opening
     if isinstance(truncate, (bool, np.bool_)) or not isinstance(truncate, (int, np.integer)) \
             or truncate < 0:
         raise ValueError(f"truncate must be a non-negative int (half-moves; 0 = none), got {truncate!r}")
+    stop = _check_stop(stop)
     counts = np.zeros(6, dtype=np.int64)
     s, ss = [0.0] * 6, [0.0] * 6
     try:
         for i in range(int(games)):
+            if _stop_requested(stop):
+                break
             c, adj = _play_vr(b, bitgen, policy, yardstick, first, int(prefilter),
                               None if q is None else q[i], bool(vr), int(truncate),
                               bool(bearoff2))

@@ -22,7 +22,8 @@ from ..engine import get_engine
 from ..game.outcomes import PROBABILITY_KEYS
 from ..reference.board import START_BOARD, outcome
 from ..reference.dice import opening_roll, roll_index
-from ..rollouts.blocks import BlockRecipe, check_games, check_policy_engine, n_blocks, resolve_workers, run_blocks
+from ..rollouts.blocks import (BlockRecipe, abandoned, check_games, check_policy_engine, n_blocks,
+                               resolve_workers, run_blocks)
 from ..rollouts.cubeless import DEFAULT_POLICY, _check_seed
 from ..rollouts.settings import rollout_settings
 from .table import StoredTable, TableResult, table_cluster
@@ -206,6 +207,8 @@ def _gammons_block(*, engine: str, policy: str):
         pol = eng.make_policy(policy)
         played = []
         for _ in range(n):
+            if abandoned():            # a second Ctrl-C: the partial block is discarded
+                break
             visits, c0, _ = selfplay_game(eng, pol, bitgen)
             played.append((visits, c0))
         return _block_counts(played)
@@ -278,15 +281,16 @@ def gammons_table(
     # the cluster before the store: a scheduler that does not answer leaves the store untouched
     with table_cluster(dask, workers, n_blocks(games, GAMMONS_BLOCK_SIZE)) as (cl, _):
         stored = StoredTable(store, run_id, "gammons", request, settings)
-        t0 = time.perf_counter()   # (a local cluster's start-up is not counted)
-        run = run_blocks(START_BOARD, games, entropy, engine=engine, policy=policy,
-                         workers=nworkers, progress=progress, block_size=GAMMONS_BLOCK_SIZE,
-                         block=BlockRecipe(_gammons_block, dict(engine=engine, policy=policy)),
-                         counts_shape=(len(PHASES), _COLUMNS), on_interrupt=on_interrupt,
-                         done=None if stored.run is None else stored.run.done,
-                         on_block=None if stored.run is None else stored.run.on_block,
-                         cluster=cl)
-        seconds = time.perf_counter() - t0
+        with stored.aborted_on_error():
+            t0 = time.perf_counter()   # (a local cluster's start-up is not counted)
+            run = run_blocks(START_BOARD, games, entropy, engine=engine, policy=policy,
+                             workers=nworkers, progress=progress, block_size=GAMMONS_BLOCK_SIZE,
+                             block=BlockRecipe(_gammons_block, dict(engine=engine, policy=policy)),
+                             counts_shape=(len(PHASES), _COLUMNS), on_interrupt=on_interrupt,
+                             done=None if stored.run is None else stored.run.done,
+                             on_block=None if stored.run is None else stored.run.on_block,
+                             cluster=cl)
+            seconds = time.perf_counter() - t0
     rows = phase_statistics(run.counts, run.games)
     first = rows[0]
     summary = {"games": run.games}

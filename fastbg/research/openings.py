@@ -266,11 +266,12 @@ def _table(name, label, position, description, rolls, key, games, seed, workers,
     # the cluster before the store: a scheduler that does not answer leaves the store untouched
     with table_cluster(dask, workers, blocks) as (cl, run_args):
         stored = StoredTable(store, run_id, name, request, settings)
-        t0 = time.perf_counter()   # (a local cluster's start-up is not counted)
-        rows, interrupted, stored_games = _candidate_rows(
-            position, rolls, key, games, entropy, run_args, policy, engine, options, stored,
-            progress, on_row, on_interrupt)
-        seconds = time.perf_counter() - t0
+        with stored.aborted_on_error():
+            t0 = time.perf_counter()   # (a local cluster's start-up is not counted)
+            rows, interrupted, stored_games = _candidate_rows(
+                position, rolls, key, games, entropy, run_args, policy, engine, options, stored,
+                progress, on_row, on_interrupt)
+            seconds = time.perf_counter() - t0
     result = TableResult(table=name, title=f"{name}: {description}", rows=rows,
                          summary=summary(rows, rolls), games=games, seed=entropy,
                          settings=settings, seconds=seconds,

@@ -414,13 +414,14 @@ def race_table(
     # the cluster before the store: a scheduler that does not answer leaves the store untouched
     with table_cluster(dask, workers, n_blocks(games, block_size_for(policy))) as (cl, run_args):
         stored = StoredTable(store, run_id, "race", request, settings)
-        t0 = time.perf_counter()   # (a local cluster's start-up is not counted)
-        rows, interrupted, stored_games = run_rows(
-            keys, play_row, stored,
-            on_row=None if on_row is None else
-            lambda label, j, n: on_row(f"{keys[j][0]}-{keys[j][1]} #{keys[j][3] + 1}", j, n),
-            on_interrupt=on_interrupt)
-        seconds = time.perf_counter() - t0
+        with stored.aborted_on_error():
+            t0 = time.perf_counter()   # (a local cluster's start-up is not counted)
+            rows, interrupted, stored_games = run_rows(
+                keys, play_row, stored,
+                on_row=None if on_row is None else
+                lambda label, j, n: on_row(f"{keys[j][0]}-{keys[j][1]} #{keys[j][3] + 1}", j, n),
+                on_interrupt=on_interrupt)
+            seconds = time.perf_counter() - t0
     result = TableResult(table="race", title="race: cubeless win probability and cube action "
                          "by pip count, against the Keith count and Trice's rule",
                          rows=rows, summary=_race_summary(rows, cells), games=games,

@@ -209,9 +209,26 @@ class StoredTable:
             self._rows.append(run_id)
 
     def finish(self, result: TableResult) -> None:
-        """Record the table's end (its whole result as the run's summary) and release it."""
+        """Record the table's end (its whole result as the run's summary) and release it;
+        a new table stopped before any of its blocks was stored is removed instead, and
+        ``result.run_id`` becomes None (:meth:`fastbg.rollouts.store.OpenRun.finish`)."""
+        if self.run is not None and not self.run.finish(result.interrupted, result.to_dict()):
+            result.run_id = None
+
+    def abort(self) -> None:
+        """Release the table after an error or a Ctrl-C that stopped it before :meth:`finish`
+        (:meth:`fastbg.rollouts.store.OpenRun.abort`)."""
         if self.run is not None:
-            self.run.finish(result.interrupted, result.to_dict())
+            self.run.abort()
+
+    @contextlib.contextmanager
+    def aborted_on_error(self):
+        """Run the table's rows: on an error or an uncaught Ctrl-C, :meth:`abort`."""
+        try:
+            yield self
+        except BaseException:
+            self.abort()
+            raise
 
 
 def run_rows(keys, play_row: Callable, stored: StoredTable, on_row=None, on_interrupt=None):

@@ -27,7 +27,8 @@ from ..reference.dice import bounded
 
 __all__ = ["MAX_GAMES", "check_games", "BLOCK_SIZE", "SLOW_POLICY_BLOCK_SIZES", "block_size_for",
            "block_bit_generator", "block_sizes", "block_size_of", "n_blocks", "run_blocks",
-           "BlockRun", "BlockRecipe", "play_block", "stratified_rolls", "OPENING_OUTCOMES"]
+           "BlockRun", "BlockRecipe", "play_block", "stratified_rolls", "OPENING_OUTCOMES",
+           "stop_flag", "abandoned", "BlockAbandoned"]
 
 #: The most games one run may ask for: a trillion, about 200 days at 60,000 games/s on two
 #: cores (a count beyond it is a typo, not a plan; split such work into runs).
@@ -178,6 +179,37 @@ def block_size_of(k: int, games: int, block_size: int = BLOCK_SIZE) -> int:
     return min(block_size, games - k * block_size)
 
 
+# ------------------------------------------------------------------ abandoning blocks
+# A run's blocks play in worker threads, in compiled code that holds no GIL, which no
+# signal and no exception can stop. A second Ctrl-C abandons them through a flag of the run:
+# a uint8 array of one element that the compiled block loops read between games (their
+# ``stop`` argument), and Python loops over games through abandoned(). The worker thread
+# playing a run's block finds the run's flag here (each thread plays one block at a time).
+_worker = threading.local()
+
+
+class BlockAbandoned(Exception):
+    """A block stopped early because its run abandoned it (a second Ctrl-C): its counts
+    are partial and are never merged."""
+
+
+def stop_flag() -> np.ndarray | None:
+    """The stop flag of the run whose block this thread is playing, for the ``stop``
+    argument of the engines' block loops (``rollout_block``, ``rollout_block_vr``,
+    ``cubeful_block``): a uint8 array of shape (1,), set nonzero when the run abandons its
+    blocks in flight. None outside a run's worker thread (the calling thread, a Dask
+    worker), where nothing abandons a block."""
+    return getattr(_worker, "stop", None)
+
+
+def abandoned() -> bool:
+    """Whether the run whose block this thread plays has abandoned it: a block function
+    that loops over games in Python asks it between games and may return early (its
+    result is then discarded by :func:`play_block`)."""
+    flag = stop_flag()
+    return flag is not None and bool(flag[0])
+
+
 def _on_sigint(handler):
     """Install a SIGINT handler (main thread only); return the previous one."""
     if threading.current_thread() is not threading.main_thread():
@@ -260,15 +292,21 @@ def _engine_block(*, engine: str, policy: str, board: np.ndarray, dice, opening:
 
     def block(k, n, bitgen):
         return eng.rollout_block(board, n, bitgen, eng.make_policy(policy), dice=dice,
-                                 opening=opening)
+                                 opening=opening, stop=stop_flag())
     block.keeps_partial = True   # a cut pure-Python block hands over its finished games
     return block
 
 
 def play_block(block: Callable, k: int, games: int, entropy: int):
     """Block ``k`` of ``games`` games of a run with root seed ``entropy``:
-    ``(k, counts, sums)`` (int64 counts, float64 sums or None), wherever it runs."""
+    ``(k, counts, sums)`` (int64 counts, float64 sums or None), wherever it runs.
+
+    Raises :class:`BlockAbandoned` if the run abandoned the block while it played (its
+    result may be partial: the flag is never cleared in a run, so no partial block is
+    ever returned)."""
     c = block(k, games, block_bit_generator(entropy, k))
+    if abandoned():
+        raise BlockAbandoned(f"block {k} abandoned")
     if isinstance(c, tuple):
         return k, np.asarray(c[0], dtype=np.int64), np.asarray(c[1], dtype=np.float64)
     return k, np.asarray(c, dtype=np.int64), None
@@ -279,19 +317,27 @@ class _Threads:
     :func:`run_blocks` needs of an executor; :class:`fastbg.rollouts.cluster.DaskBlocks` is
     the other one."""
 
-    def __init__(self, play: Callable[[int], tuple], workers: int):
+    def __init__(self, play: Callable[[int], tuple], workers: int, flag: np.ndarray):
         self.play = play
         self.workers = workers
+        self.flag = flag            # the run's stop flag (stop_flag() in its workers)
         self.pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="fastbg")
 
     def in_flight(self) -> int:
         """Tasks to keep submitted (running and queued)."""
         return 2 * self.workers
 
+    def _play(self, k: int):
+        _worker.stop = self.flag
+        try:
+            return self.play(k)
+        finally:
+            _worker.stop = None
+
     def submit(self, k: int, nblocks: int):
         """A task playing block ``k`` (and maybe more of the ``nblocks``): ``(future,
         blocks it plays)``."""
-        return self.pool.submit(self.play, k), 1
+        return self.pool.submit(self._play, k), 1
 
     def wait(self, pending: set, timeout: float):
         """``(finished, pending)`` after at most ``timeout`` seconds."""
@@ -308,8 +354,16 @@ class _Threads:
         """The task's blocks, ``[(k, counts, sums), ...]``."""
         return [fut.result()]
 
-    def close(self) -> None:
-        self.pool.shutdown(wait=True, cancel_futures=True)
+    def abandon(self, pending: set) -> None:
+        """Give up the tasks ``pending``: the queued ones are cancelled, the running ones
+        stop after their game (the flag is already set) and their results are never read."""
+        for fut in pending:
+            fut.cancel()
+
+    def close(self, wait: bool = True) -> None:
+        """Shut the threads down; ``wait=False`` (blocks abandoned) returns at once, the
+        threads ending on their own within a game."""
+        self.pool.shutdown(wait=wait, cancel_futures=True)
 
 
 @dataclass
@@ -395,11 +449,11 @@ def run_blocks(
     counts_shape : tuple of int
         Shape of a block's counts (``(6,)`` for the engine's outcome classes).
     on_interrupt : callable, optional
-        Called once, in the calling thread, as soon as Ctrl-C is noticed (within 0.1 s),
-        with the number of blocks still running, which the run waits for (compiled code
-        cannot be stopped inside a block); with 0 when Ctrl-C came as the last blocks ended
-        (the run is then whole and not ``interrupted``, but a caller running several in a
-        row should stop after this one).
+        Called in the calling thread as soon as Ctrl-C is noticed (within 0.1 s), with the
+        number of blocks still running, which the run waits for; with 0 when Ctrl-C came as
+        the last blocks ended (the run is then whole and not ``interrupted``, but a caller
+        running several in a row should stop after this one). Called once more, with 0,
+        when a second Ctrl-C abandons the running blocks (the run then waits for none).
     until : callable, optional
         A stop rule, ``until(counts, sums, games) -> bool``, asked after each block with the
         totals of blocks ``0..k`` (blocks are merged in block order): once it says True the
@@ -424,11 +478,18 @@ def run_blocks(
 
     Notes
     -----
-    On ``KeyboardInterrupt`` no new block starts, blocks already running are
-    allowed to finish, and the finished ones are returned with
+    Ctrl-C (SIGINT; the handler is this run's while it lasts, in the main thread) stops the
+    run in two steps. The first: no new block starts, queued ones are dropped, the blocks
+    already running are allowed to finish, and the result holds every finished block with
     ``interrupted=True``. (On a cluster, where this process cannot see which queued blocks
     a worker has started, as many of the earliest blocks as it has threads are waited for
-    and the rest dropped.)
+    and the rest dropped.) A second Ctrl-C abandons the running blocks: the run returns at
+    once with the blocks merged so far (a prefix 0, 1, ..., so a stored run stays
+    resumable with the numbers of an uninterrupted one); the worker threads stop after the
+    game they are playing (the engines' block loops read the run's :func:`stop_flag`
+    between games; the compiled code cannot be stopped inside a game) and their partial
+    blocks are discarded. The pure-Python engine runs in the calling thread, where the
+    first Ctrl-C stops it at once.
     """
     get_engine(engine)   # a missing compiled core is an error here, not in a worker
     nblocks = n_blocks(games, block_size)
@@ -441,8 +502,12 @@ def run_blocks(
     if block is None:
         block = BlockRecipe(_engine_block, dict(engine=engine, policy=policy, board=board,
                                                 dice=dice, opening=opening))
-    # threads share one block function; a cluster's workers build their own from the recipe
-    fn = block.make() if isinstance(block, BlockRecipe) and cluster is None else block
+    fn = None   # the block function of threads and the calling thread (built below)
+
+    def build():
+        nonlocal fn
+        # threads share one block function; a cluster's workers build their own from the recipe
+        fn = block.make() if isinstance(block, BlockRecipe) and cluster is None else block
 
     def run_one(k: int):
         return play_block(fn, k, block_size_of(k, games, block_size), entropy)
@@ -504,6 +569,7 @@ def run_blocks(
     # Compiled blocks run in worker threads even for workers=1, so that the calling
     # thread stays free to notice Ctrl-C at once.
     if engine == "python" and cluster is None:
+        build()
         try:
             for k in range(first, nblocks):
                 absorb(*run_one(k))
@@ -520,52 +586,85 @@ def run_blocks(
                 done_games += int(part.sum())
         return result(interrupted)
 
-    # Ctrl-C sets a flag instead of raising, so it can never land between the two
-    # updates of `absorb`; the loop then stops submitting and drains what runs.
-    stop = threading.Event()
-    previous = _on_sigint(lambda signum, frame: stop.set())
-    ex = (_Threads(run_one, workers) if cluster is None else
-          cluster.blocks(block, entropy, games, block_size))
+    # Ctrl-C sets flags instead of raising, so it can never land between the two updates
+    # of `absorb` (nor in a store's write): the first stops the run after the running
+    # blocks, the second abandons them. Installed before the block function is built (it
+    # loads the networks), so that no Ctrl-C of the run is lost or raised.
+    stop = threading.Event()       # no new block: the first Ctrl-C, or the stop rule
+    abandon = threading.Event()    # the second Ctrl-C: the running blocks are given up
+    flag = np.zeros(1, dtype=np.uint8)   # stop_flag() of the run's workers
+    presses = [0]
+
+    def on_sigint(signum, frame):
+        presses[0] += 1
+        stop.set()
+        if presses[0] >= 2:
+            flag[0] = 1            # the workers' block loops stop after their game
+            abandon.set()
+
+    previous = _on_sigint(on_sigint)
+    ex = None
     pending = set()
     next_k = first
     told = False  # on_interrupt called
+    finished: list = []   # tasks done, not merged yet
+    dropped = 0           # tasks abandoned by a second Ctrl-C
     try:
+        build()
+        ex = (_Threads(run_one, workers, flag) if cluster is None else
+              cluster.blocks(block, entropy, games, block_size))
         # Keep a bounded number of blocks in flight: memory stays flat in `games`.
         while next_k < nblocks or pending:
-            if enough.is_set():
-                stop.set()
-            while not stop.is_set() and next_k < nblocks and len(pending) < ex.in_flight():
-                fut, taken = ex.submit(next_k, nblocks)
-                pending.add(fut)
-                next_k += taken
-            if stop.is_set():
-                # queued blocks that have not started are dropped at once; only the
-                # running ones are waited for
-                pending = ex.drop_queued(pending)
-                if on_interrupt is not None and not told and not enough.is_set():
-                    told = True
-                    on_interrupt(ex.running(pending))
-            finished, pending = ex.wait(pending, 0.1)
-            for fut in finished:          # cancelled ones left `pending` above
-                for one in ex.result(fut):
-                    absorb(*one)
-            if stop.is_set() and not pending:
-                break
-    except KeyboardInterrupt:  # raised by a progress callback
-        stop.set()
-        pending = ex.drop_queued(pending)
-        if on_interrupt is not None and not told:
-            told = True
-            on_interrupt(ex.running(pending))
-        # Blocks already running cannot be stopped inside compiled code (a block
-        # takes under a second with pubeval or nn, longer with nn-1ply); let them
-        # finish and keep what they played.
-        for fut in pending:
-            for one in ex.result(fut):
-                absorb(*one)
+            try:
+                if enough.is_set():
+                    stop.set()
+                while not stop.is_set() and next_k < nblocks and len(pending) < ex.in_flight():
+                    fut, taken = ex.submit(next_k, nblocks)
+                    pending.add(fut)
+                    next_k += taken
+                if stop.is_set():
+                    # queued blocks that have not started are dropped at once; only the
+                    # running ones are waited for
+                    pending = ex.drop_queued(pending)
+                    if on_interrupt is not None and not told and not enough.is_set():
+                        told = True
+                        on_interrupt(ex.running(pending))
+                if abandon.is_set():
+                    break
+                done_now, pending = ex.wait(pending, 0.1)
+                finished = list(done_now)       # cancelled ones left `pending` above
+                while finished:
+                    try:
+                        got = ex.result(finished.pop())
+                    except BlockAbandoned:      # stopped by a second Ctrl-C: dropped
+                        dropped += 1
+                        continue
+                    for one in got:
+                        absorb(*one)
+                if stop.is_set() and not pending:
+                    break
+            except KeyboardInterrupt:  # raised by a callback (progress, on_block): a Ctrl-C
+                on_sigint(signal.SIGINT, None)
+                pending |= set(finished)        # the tasks it left unmerged
+                finished = []
+        if abandon.is_set() and pending:
+            # keep the blocks that finished before the second Ctrl-C; give up the others
+            for fut in [f for f in pending if f.done() and not f.cancelled()]:
+                pending.discard(fut)
+                try:
+                    for one in ex.result(fut):
+                        absorb(*one)
+                except BlockAbandoned:
+                    dropped += 1
+            dropped += len(pending)
+            ex.abandon(pending)
+            pending = set()
+        if dropped and on_interrupt is not None and not enough.is_set():
+            on_interrupt(0)     # the second Ctrl-C took effect: the run waits for none
     finally:
         _restore_sigint(previous)
-        ex.close()
+        if ex is not None:
+            ex.close(wait=not abandon.is_set())
     if stop.is_set() and on_interrupt is not None and not told and not enough.is_set():
         # Ctrl-C came as the last blocks ended (after the loop's last look at the flag):
         # the run is whole, but a caller running several (a table, the stages of candidate

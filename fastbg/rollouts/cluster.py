@@ -279,7 +279,16 @@ class DaskBlocks:
             max(per_block, 0.5 * (self._per_block + per_block))
         return out
 
-    def close(self) -> None:
+    def abandon(self, pending: set) -> None:
+        """Give up the tasks ``pending`` (a second Ctrl-C): cancelled, their results never
+        read (a worker may still finish one it started; its result is dropped)."""
+        live = [fut for fut in pending if not fut.done()]
+        if live:
+            self.client.cancel(live)
+        for fut in pending:
+            self._k.pop(fut, None)
+
+    def close(self, wait: bool = True) -> None:
         if self._k:
             self.client.cancel(list(self._k))
             self._k.clear()

@@ -31,7 +31,7 @@ from ..reference.evaluator import EvalPolicy as _ReferenceEvaluator
 from ..reference.policies import make_policy as _reference_make_policy
 from . import reference_cubeful as _reference_cubeful
 from .blocks import (BlockRecipe, block_size_for, check_games, check_policy_engine, n_blocks,
-                     resolve_workers, run_blocks, stratified_rolls)
+                     resolve_workers, run_blocks, stop_flag, stratified_rolls)
 from .cluster import connect
 from .cubeless import VR_PREFILTER, check_flag, resolve_vr
 from .settings import rollout_settings
@@ -330,13 +330,14 @@ def _cubeful_block(*, policy: str, cell_values: np.ndarray, **parts):
     def block(k, n, bitgen):
         # One checker policy per block: nn-1ply keeps a workspace per instance.
         q = qrolls(su, k, n)
+        stop = stop_flag()    # the run abandons the block: a second Ctrl-C
         if not su.vr:
             return su.cub.cubeful_block(su.board, n, bitgen, su.make_policy(policy),
-                                        su.evaluator, qrolls=q, **su.opts)
+                                        su.evaluator, qrolls=q, stop=stop, **su.opts)
         cells = np.empty(n, dtype=np.int64)
         luck = np.empty(n, dtype=np.float64)
         counts = su.cub.cubeful_block(su.board, n, bitgen, su.make_policy(policy), su.evaluator,
-                                      cells=cells, luck=luck, qrolls=q, **su.opts,
+                                      cells=cells, luck=luck, qrolls=q, stop=stop, **su.opts,
                                       **vr_options(su))
         adj = cell_values[cells] - luck
         return counts, np.array([math.fsum(adj), math.fsum(adj * adj)])

@@ -17,7 +17,7 @@ from ..reference import luck as _luck
 from ..reference.board import START_BOARD
 from ..reference.policies import POLICIES as _ENGINE_POLICIES
 from .blocks import (BlockRecipe, block_size_for, block_size_of, check_games, check_policy_engine,
-                     n_blocks, resolve_workers, run_blocks, stratified_rolls)
+                     n_blocks, resolve_workers, run_blocks, stop_flag, stratified_rolls)
 from .cluster import connect
 from .settings import rollout_settings
 from .store import open_run
@@ -431,22 +431,25 @@ def _cubeless_block(*, engine: str, policy: str, board: np.ndarray, dice, openin
     def block(k, n, bitgen):
         q = stratified_rolls(entropy, k * block_size, n, op) if quasi_random else None
         pol = eng.make_policy(policy)
+        stop = stop_flag()    # the run abandons the block: a second Ctrl-C
         if not by_first_roll:
             if scored:
                 return eng.rollout_block_vr(board, n, bitgen, pol, yardstick, dice=dice,
                                             opening=op, prefilter=VR_PREFILTER, qrolls=q,
-                                            **stops)
-            return eng.rollout_block(board, n, bitgen, pol, dice=dice, opening=op, qrolls=q)
+                                            stop=stop, **stops)
+            return eng.rollout_block(board, n, bitgen, pol, dice=dice, opening=op, qrolls=q,
+                                     stop=stop)
         key = keys[q[:, 0]]
         counts = np.zeros((1 + nkeys, 6), dtype=np.int64)
         if scored:
             per_game = np.empty((n, 6))
             c, sums = eng.rollout_block_vr(board, n, bitgen, pol, yardstick, opening=op,
                                            prefilter=VR_PREFILTER, qrolls=q, per_game=per_game,
-                                           **stops)
+                                           stop=stop, **stops)
         else:
             cls = np.empty(n, dtype=np.int8)
-            c = eng.rollout_block(board, n, bitgen, pol, opening=op, qrolls=q, classes=cls)
+            c = eng.rollout_block(board, n, bitgen, pol, opening=op, qrolls=q, classes=cls,
+                                  stop=stop)
             per_game = INDICATORS6[cls]
             sums = np.array([per_game.sum(axis=0), (per_game * per_game).sum(axis=0)])
         counts[0] = c
@@ -707,6 +710,7 @@ def rollout(
         raise ValueError("run_id is for a stored run: give its store too")
     # the cluster before the store: a scheduler that does not answer leaves the store untouched
     cl = connect(dask, workers, blocks=n_blocks(int(games), block_size))
+    stored = None
     try:
         if cl is not None:
             nworkers, address = cl.threads() or nworkers, cl.address
@@ -726,6 +730,10 @@ def rollout(
             cluster=cl,
         )
         seconds = time.perf_counter() - t0
+    except BaseException:          # an error, or Ctrl-C before the run could see it
+        if stored is not None:
+            stored.abort()
+        raise
     finally:
         if cl is not None:
             cl.close()
@@ -782,8 +790,8 @@ def rollout(
         sum(block_size_of(k, int(games), block_size) for k in done),
         dask=None if cl is None else address,
     )
-    if stored is not None:
-        stored.finish(run.interrupted, _summary(result))
+    if stored is not None and not stored.finish(run.interrupted, _summary(result)):
+        result.run_id = None       # stopped before its first block: not kept
     return result
 
 

@@ -19,7 +19,7 @@ from typing import Callable
 import numpy as np
 
 from ..cube.money import cube_action
-from .blocks import BlockRecipe
+from .blocks import BlockRecipe, abandoned
 from .cubeful import (N_CUBE_VALUES, RESULT_CLASSES, _setup, block_parts, block_setup,
                       cubeful_settings, match_cells, mean_and_se, qrolls, result_points,
                       run_setup_blocks, vr_options)
@@ -145,6 +145,8 @@ def _cube_block(*, policy: str, line_opts: list, vals: tuple, luck_scale: list, 
         luck = np.zeros(1)
         q = qrolls(su, k, n)
         for j in range(n):
+            if abandoned():            # a second Ctrl-C: the partial block is discarded
+                break
             for i, opts in enumerate(line_opts):
                 c = su.cub.cubeful_block(su.board, 1, np.random.PCG64DXSM(streams[j]), pol,
                                          su.evaluator, **opts, **vr_opts,

@@ -21,8 +21,8 @@ from ..formats.dice import parse_dice
 from ..game.outcomes import PROBABILITY_KEYS
 from ..game.parse import position_and_roll
 from ..game.plays import find_play, legal_plays
-from .blocks import (BlockRecipe, block_size_for, check_games, check_policy_engine, n_blocks,
-                     resolve_workers, run_blocks, stratified_rolls)
+from .blocks import (BlockRecipe, abandoned, block_size_for, check_games, check_policy_engine,
+                     n_blocks, resolve_workers, run_blocks, stratified_rolls)
 from ..reference.board import outcome
 from .cluster import connect
 from .cubeless import (DEFAULT_POLICY, INDICATORS6, VR_PREFILTER, _check_seed,
@@ -301,6 +301,8 @@ def _plays_block(*, engine: str, policy: str, vr: bool, quasi_random: bool, entr
                 counts[c, cls_over] = n
                 continue
             for j in range(n):
+                if abandoned():        # a second Ctrl-C: play_block discards the block
+                    return counts, None
                 bitgen = np.random.PCG64DXSM(streams[j])
                 if vr:
                     cnt, _ = eng.rollout_block_vr(starts[g], 1, bitgen, pol, yardstick,
@@ -461,6 +463,7 @@ def rollout_plays(
                                              "stage_games": PRUNE_STAGE * block_size})
     # the cluster before the store: a scheduler that does not answer leaves the store untouched
     cl = connect(dask, workers, blocks=nblocks)   # one cluster for every stage
+    stored = None
     try:
         if cl is not None:
             nworkers, address = cl.threads() or nworkers, cl.address
@@ -510,6 +513,10 @@ def rollout_plays(
             if prune_se is not None and run.games and offset < nblocks and len(active) > 1:
                 active = _survivors(stages, float(prune_se))
         seconds = time.perf_counter() - t0
+    except BaseException:          # an error, or Ctrl-C before a stage could see it
+        if stored is not None:
+            stored.abort()
+        raise
     finally:
         if cl is not None:
             cl.close()
@@ -522,11 +529,13 @@ def rollout_plays(
                                 stored_games=stored_games, dask=None if cl is None else address)
     if stored is not None:
         best = out[0] if out else None
-        stored.finish(interrupted, {
+        kept = stored.finish(interrupted, {
             "games": n, "interrupted": interrupted, "best": best and best["move"],
             "equity": best and best["equity"], "stderr": best and {"equity": best["stderr"]["equity"]},
             "plays": [{k: p[k] for k in ("move", "equity", "diff", "diff_stderr", "p_best")}
                       | {"se": p["stderr"]["equity"], "games": p["games"]} for p in out]})
+        if not kept:
+            result.run_id = None   # stopped before its first block: not kept
     return result
 
 

@@ -27,7 +27,8 @@ from ..reference.movegen import bears_off_all
 from ..reference.evaluator import EvalPolicy
 from ..reference.nn import NNPolicy
 from ..reference.policies import make_policy
-from ..reference.rollout import _check_out, _check_prefilter, _check_qrolls, _Rolls
+from ..reference.rollout import (_check_out, _check_prefilter, _check_qrolls, _check_stop,
+                                 _Rolls, _stop_requested)
 from ..reference.turn import opening_turn, play_turn
 
 __all__ = ["cubeful_block", "play_cubeful", "probabilities", "RESULT_CLASSES", "N_CUBE_VALUES",
@@ -213,7 +214,7 @@ def cubeful_block(board, games, bitgen, policy, evaluator, *, cube=1, cube_owner
                   max_cube=2 ** MAX_CUBE_LOG2, x=None, jacoby=False,
                   opening=False, match=None, holland_wait=0,
                   root_decision=True, yardstick=None, prefilter=0, cells=None,
-                  luck=None, qrolls=None) -> np.ndarray:
+                  luck=None, qrolls=None, stop=None) -> np.ndarray:
     """Play ``games`` cubeful money games and count (result class, final cube).
 
     Parameters and result as :func:`fastbg._core.cubeful.cubeful_block`; ``evaluator``
@@ -254,8 +255,11 @@ def cubeful_block(board, games, bitgen, policy, evaluator, *, cube=1, cube_owner
     cells = _check_out(cells, (int(games),), np.int64, "cells")
     luck = _check_out(luck, (int(games),), np.float64, "luck")
     q = _check_qrolls(qrolls, int(games), bool(opening))
+    stop = _check_stop(stop)
     counts = np.zeros((len(RESULT_CLASSES), N_CUBE_VALUES), dtype=np.int64)
     for i in range(int(games)):
+        if _stop_requested(stop):
+            break
         c, lc, L = play_cubeful(b, bitgen, policy, evaluator, lc0, own, ml, xx, bool(jacoby),
                                 bool(opening), match, int(holland_wait), bool(root_decision),
                                 yardstick, prefilter, None if q is None else q[i])

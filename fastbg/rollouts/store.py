@@ -309,6 +309,23 @@ class ResultsStore:
             self.db.execute("DELETE FROM blocks WHERE run = ? AND games != ? AND "
                             "(k + 1) * ? <= ?", (run, block_size, block_size, int(games)))
 
+    def delete_run(self, run: int) -> None:
+        """Remove ``run`` and its blocks (and release it): a new run stopped before anything
+        of it was stored (:meth:`OpenRun.finish`)."""
+        with self._tx():
+            self.db.execute("DELETE FROM blocks WHERE run = ?", (int(run),))
+            self.db.execute("DELETE FROM runs WHERE id = ?", (int(run),))
+        if int(run) in self._locks:
+            self.unlock(run)
+            with contextlib.suppress(OSError):
+                os.remove(f"{self.path}.run{int(run)}.lock")
+
+    def is_empty(self, run: int) -> bool:
+        """Whether ``run`` has no stored block and no row (a table's rows are runs)."""
+        blocks = self.db.execute("SELECT COUNT(*) FROM blocks WHERE run = ?", (int(run),))
+        rows = self.db.execute("SELECT COUNT(*) FROM runs WHERE parent = ?", (int(run),))
+        return blocks.fetchone()[0] == 0 and rows.fetchone()[0] == 0
+
     def finish_run(self, run: int, status: str, summary: dict) -> None:
         """Record the end of ``run`` (``done`` or ``interrupted``) and its estimates."""
         with self._tx():
@@ -383,23 +400,54 @@ class OpenRun:
         :func:`fastbg.rollouts.blocks.run_blocks`).
     owned : bool
         The store was opened here from a path, and is closed by :meth:`finish`.
+    new : bool
+        The run was created here (not resumed).
     """
 
     store: ResultsStore
     run_id: int
     done: dict
     owned: bool
+    new: bool = False
 
     def on_block(self, k: int, games: int, counts, sums) -> None:
         """Store block ``k`` (the ``on_block`` of :func:`~fastbg.rollouts.blocks.run_blocks`)."""
         self.store.add_block(self.run_id, k, games, counts, sums)
 
-    def finish(self, interrupted: bool, summary: dict) -> None:
-        """Record the end of the run and release it (and close a store opened here)."""
-        self.store.finish_run(self.run_id, "interrupted" if interrupted else "done", summary)
-        self.store.unlock(self.run_id)
-        if self.owned:
-            self.store.close()
+    def _drop_if_empty(self) -> bool:
+        """Remove the run if it is new and nothing of it was stored; whether it was."""
+        if self.new and self.store.is_empty(self.run_id):
+            self.store.delete_run(self.run_id)
+            return True
+        return False
+
+    def finish(self, interrupted: bool, summary: dict) -> bool:
+        """Record the end of the run and release it (and close a store opened here).
+
+        A new run interrupted before any of its blocks was stored is removed instead: there
+        is nothing in it to resume or to show (its command, run again, starts it anew, with
+        the same numbers when it gives the seed). Returns whether the run is kept."""
+        try:
+            if interrupted and self._drop_if_empty():
+                return False
+            self.store.finish_run(self.run_id, "interrupted" if interrupted else "done", summary)
+            self.store.unlock(self.run_id)
+            return True
+        finally:
+            if self.owned:
+                self.store.close()
+
+    def abort(self) -> None:
+        """Release the run after an error or a Ctrl-C that stopped its rollout before it
+        could :meth:`finish`: a new run with nothing stored is removed, any other is left as
+        it is (status ``running``, listed as unfinished and resumable, as after ``kill
+        -9``)."""
+        try:
+            if not self._drop_if_empty():
+                self.store.unlock(self.run_id)
+        finally:
+            if self.owned:
+                self.store.close()
 
 
 def open_run(store, run_id, kind: str, request: dict, settings: dict, block_size: int,
@@ -447,7 +495,7 @@ def open_run(store, run_id, kind: str, request: dict, settings: dict, block_size
     if run_id is None:
         run_id = st.create_run(kind, request["position"], request, settings, parent=parent)
         st.lock(run_id)
-        return OpenRun(st, run_id, {}, st is not store)
+        return OpenRun(st, run_id, {}, st is not store, new=True)
     old = st.run(run_id)
     st.lock(run_id)
     if old.kind != kind:

@@ -35,7 +35,7 @@ from fastbg._core.nn cimport NN_OUTPUTS
 from fastbg._core.evaluator cimport EvalPolicy
 from fastbg._core.luck cimport roll_slot, roll_mean
 from fastbg._core.opening cimport opening_turn_c
-from fastbg._core.rollout cimport check_qrolls, check_prefilter, out_array
+from fastbg._core.rollout cimport check_qrolls, check_prefilter, check_stop, out_array, stop_requested
 from numpy.random cimport bitgen_t
 
 cnp.import_array()
@@ -533,7 +533,7 @@ def _check_cube_args(cube, owner, max_cube, x):
 def cubeful_block(board, games, bitgen, policy, evaluator, *, cube=1, cube_owner="centred",
                   max_cube=(1 << MAX_LOG2), x=None, jacoby=False, opening=False,
                   match=None, holland_wait=0, root_decision=True, yardstick=None,
-                  prefilter=0, cells=None, luck=None, qrolls=None):
+                  prefilter=0, cells=None, luck=None, qrolls=None, stop=None):
     """Play ``games`` cubeful money games one after another from one bit generator.
 
     Parameters
@@ -592,6 +592,9 @@ def cubeful_block(board, games, bitgen, policy, evaluator, *, cube=1, cube_owner
         Quasi-random dice: each game's first two random rolls (roll indices; the opening
         roll's outcome with ``opening``; -1 = drawn), as
         :func:`fastbg._core.rollout.rollout_block`.
+    stop : numpy.ndarray of uint8, shape (1,), optional
+        Stop between games once another thread sets it nonzero, returning the counts of
+        the games played so far, as :func:`fastbg._core.rollout.rollout_block`.
 
     Returns
     -------
@@ -661,6 +664,7 @@ def cubeful_block(board, games, bitgen, policy, evaluator, *, cube=1, cube_owner
     cdef double* lk = <double*>out_array(luck, (ng,), np.float64, "luck")
     keep = []
     cdef const int* q = check_qrolls(qrolls, ng, op, keep)
+    cdef const unsigned char* stp = check_stop(stop, keep)
     cdef double dummy = 0.0
     cdef double* lslot = &dummy
     cdef movegen_t* g = movegen_new()
@@ -669,6 +673,8 @@ def cubeful_block(board, games, bitgen, policy, evaluator, *, cube=1, cube_owner
     try:
         with nogil:
             for i in range(ng):
+                if stop_requested(stp):
+                    break
                 if lk != NULL:
                     lslot = lk + i
                 lslot[0] = 0.0

@@ -27,3 +27,13 @@ cdef void* out_array(object arr, tuple shape, object dtype, str name) except? NU
 
 cdef int check_prefilter(object prefilter) except -1
     # The yardstick's prefilter, pubeval's k best plays a roll (0 = all), checked: 0..64.
+
+cdef const unsigned char* check_stop(object stop, object keep) except? NULL
+    # The stop flag of a block (None: NULL): a uint8 array of one element, checked
+    # (ValueError); `keep` (a list) holds it alive while the pointer is used.
+
+cdef inline bint stop_requested(const volatile unsigned char* stop) noexcept nogil:
+    # Whether another thread set the block's stop flag (read afresh each time: volatile).
+    # The block loops ask it between games, so a block abandoned by its run stops within
+    # one game instead of playing to its end.
+    return stop != NULL and stop[0] != 0

@@ -177,6 +177,15 @@ cdef const int* check_qrolls(object qrolls, int64_t games, bint opening, object 
     return <const int*>cnp.PyArray_DATA(arr)
 
 
+cdef const unsigned char* check_stop(object stop, object keep) except? NULL:
+    if stop is None:
+        return NULL
+    if not isinstance(stop, np.ndarray) or stop.dtype != np.uint8 or stop.shape != (1,):
+        raise ValueError("stop must be a uint8 array of shape (1,)")
+    keep.append(stop)
+    return <const unsigned char*>cnp.PyArray_DATA(stop)
+
+
 cdef void* out_array(object arr, tuple shape, object dtype, str name) except? NULL:
     if arr is None:
         return NULL
@@ -195,7 +204,7 @@ cdef int check_prefilter(object prefilter) except -1:
 
 
 def rollout_block(board, games, bitgen, policy, dice=None, opening=False, classes=None,
-                  qrolls=None):
+                  qrolls=None, stop=None):
     """Play ``games`` games one after another from one bit generator.
 
     Parameters
@@ -218,6 +227,11 @@ def rollout_block(board, games, bitgen, policy, dice=None, opening=False, classe
         Quasi-random dice: per game, the roll indices of its first two random rolls (the
         opening roll's outcome ``6 (a - 1) + (b - 1)`` when ``opening``), -1 for a roll drawn
         from ``bitgen`` as usual; a given roll takes no draw.
+    stop : numpy.ndarray of uint8, shape (1,), optional
+        A flag read between games: once another thread sets it nonzero, the block stops
+        after the game being played and returns the counts of the games played so far
+        (fewer than ``games``: the caller that set it discards them). The one way to stop
+        a block early, since no Python code runs inside it.
 
     Returns
     -------
@@ -245,12 +259,15 @@ def rollout_block(board, games, bitgen, policy, dice=None, opening=False, classe
     cdef signed char* cls = <signed char*>out_array(classes, (ng,), np.int8, "classes")
     keep = []
     cdef const int* q = check_qrolls(qrolls, ng, op, keep)
+    cdef const unsigned char* stp = check_stop(stop, keep)
     cdef movegen_t* g = movegen_new()
     if g == NULL:
         raise MemoryError()
     try:
         with nogil:
             for i in range(ng):
+                if stop_requested(stp):
+                    break
                 c = play_game_c(&b, bg, pol, g, d1, d2, op, NULL if q == NULL else q + 2 * i)
                 if c < 0:
                     break
@@ -371,13 +388,13 @@ cdef int play_game_vr_c(const board_t* start, bitgen_t* bg, Policy policy, EvalP
 
 def rollout_block_vr(board, games, bitgen, policy, yardstick, dice=None, opening=False,
                      prefilter=0, per_game=None, qrolls=None, vr=True, truncate=0,
-                     bearoff2=False):
+                     bearoff2=False, stop=None):
     """:func:`rollout_block` with variance reduction: the same games, and the sums of their
     luck-adjusted results.
 
     Parameters
     ----------
-    board, games, bitgen, policy, dice, opening
+    board, games, bitgen, policy, dice, opening, stop
         As :func:`rollout_block`; the games and their counts are exactly those of
         :func:`rollout_block` with the same arguments (the yardstick draws nothing).
     yardstick : EvalPolicy
@@ -453,12 +470,15 @@ def rollout_block_vr(board, games, bitgen, policy, yardstick, dice=None, opening
     cdef double* pg = <double*>out_array(per_game, (ng, 6), np.float64, "per_game")
     keep = []
     cdef const int* q = check_qrolls(qrolls, ng, op, keep)
+    cdef const unsigned char* stp = check_stop(stop, keep)
     cdef movegen_t* g = movegen_new()
     if g == NULL:
         raise MemoryError()
     try:
         with nogil:
             for i in range(ng):
+                if stop_requested(stp):
+                    break
                 c = play_game_vr_c(&b, bg, pol, ys, pf, kpf, g, d1, d2, op,
                                    NULL if q == NULL else q + 2 * i, adj, vr_, trunc, exact2)
                 if c < 0:
