@@ -11,7 +11,8 @@ PY=${PY:-python}
 R=experiments/runs/evaluator
 E=experiments/evaluator
 mkdir -p $R
-[ -f $R/nets_g9.npz ] || cp fastbg/data/nn/nn2.npz $R/nets_g9.npz
+# Generation 9's nets as shipped in 14b69c4 (SHA-256 6d8c4f24...), not today's nn2.npz.
+[ -f $R/nets_g9.npz ] || git show 14b69c4:fastbg/data/nn/nn2.npz > $R/nets_g9.npz
 [ -f $R/positions_g10.npz ] || $PY $E/positions.py --games 20000 --seed 10 --races 60000 \
     --keep 0.2 --alternatives 3 --nets $R/nets_g9.npz --out $R/positions_g10
 [ -f $R/positions_g10c.npz ] || $PY $E/candidates.py --positions $R/positions_g10.npz \
