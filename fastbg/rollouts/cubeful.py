@@ -29,11 +29,12 @@ from ..game.parse import position_and_roll
 from ..game.position import START_BOARD, Position
 from ..reference.evaluator import EvalPolicy as _ReferenceEvaluator
 from ..reference.policies import make_policy as _reference_make_policy
+from ..reference import luck as _luck
 from . import reference_cubeful as _reference_cubeful
 from .blocks import (BlockRecipe, block_size_for, check_games, check_policy_engine, n_blocks,
                      resolve_workers, run_blocks, stop_flag, stratified_rolls)
 from .cluster import connect
-from .cubeless import VR_PREFILTER, check_flag, resolve_vr
+from .cubeless import VR_PREFILTER, _first_roll_keys, check_flag, check_stop_rule, resolve_vr
 from .settings import rollout_settings
 
 __all__ = ["cubeful_rollout", "CubefulRolloutResult", "RESULT_CLASSES", "result_points"]
@@ -139,6 +140,15 @@ class CubefulRolloutResult:
     dask : str or None
         The Dask scheduler's address when the blocks ran on a cluster (``workers`` is then
         its threads).
+    games_requested : int
+        The games asked for: the most a run with a stop rule (``until_se``) may play.
+    by_first_roll : list of dict, optional
+        With ``by_first_roll=True``: per first roll (``roll`` "6-5", from the opening roll
+        also ``first``, "player" or "opponent"), its ``games``, ``equity`` and ``stderr``
+        (match play also ``mwc`` and ``mwc_stderr``), ``outcomes``, ``doubled``, ``passed``
+        and ``mean_cube``, as for the whole run (the rows' games and counts add up to the
+        totals). With ``vr`` each row's estimate has its first roll's luck put back, so it is
+        the cubeful equity given that first roll.
     """
 
     equity: float
@@ -169,6 +179,8 @@ class CubefulRolloutResult:
     vr: bool = False
     settings: dict = field(default_factory=dict)
     dask: str | None = None
+    games_requested: int = 0
+    by_first_roll: list | None = None
 
     @property
     def games_per_second(self) -> float:
@@ -177,10 +189,19 @@ class CubefulRolloutResult:
 
     def to_dict(self) -> dict:
         """JSON-ready dict: the attributes (``counts`` as nested lists; ``dask`` only for a
-        run on a cluster) and ``games_per_second``."""
+        run on a cluster; ``by_first_roll`` only when asked for) and ``games_per_second``;
+        with a stop rule, ``stop_rule_met`` (as :meth:`fastbg.RolloutResult.to_dict`)."""
         d = {k: getattr(self, k) for k in self.__dataclass_fields__}
+        del d["games_requested"]        # as a cubeless result's: settings["games"] has it
         if self.dask is None:
             del d["dask"]
+        if self.by_first_roll is None:
+            del d["by_first_roll"]
+        else:
+            d["by_first_roll"] = [dict(r, outcomes=dict(r["outcomes"])) for r in self.by_first_roll]
+        rule = self.settings.get("stop_rule")
+        if rule:
+            d["stop_rule_met"] = bool(self.stderr <= rule["until_se"])
         d["counts"] = self.counts.tolist()
         d["outcomes"] = dict(self.outcomes)
         d["score"] = list(self.score)
@@ -323,14 +344,41 @@ def block_setup(*, engine: str, **parts) -> SimpleNamespace:
     return SimpleNamespace(cub=cub, make_policy=make_policy, evaluator=Evaluator(), **parts)
 
 
-def _cubeful_block(*, policy: str, cell_values: np.ndarray, **parts):
-    """The block function of :func:`cubeful_rollout` (a recipe's factory)."""
+def _cubeful_block(*, policy: str, cell_values: np.ndarray, by_first_roll: bool = False,
+                   **parts):
+    """The block function of :func:`cubeful_rollout` (a recipe's factory). With
+    ``by_first_roll`` a block returns counts of shape (1 + rows, 8, 13), the block's counts
+    then each first roll's (and with ``vr`` sums of shape (1 + rows, 2))."""
     su = block_setup(**parts)
+    keys, labels = _first_roll_keys(su.opening)
+    nkeys = len(labels)
 
     def block(k, n, bitgen):
         # One checker policy per block: nn-1ply keeps a workspace per instance.
         q = qrolls(su, k, n)
         stop = stop_flag()    # the run abandons the block: a second Ctrl-C
+        if by_first_roll:
+            # the per-game cells (and luck) the core hands back, sorted by the quasi-random
+            # first roll of each game (known before the game is played)
+            cells = np.empty(n, dtype=np.int64)
+            luck = np.empty(n, dtype=np.float64) if su.vr else None
+            c = su.cub.cubeful_block(su.board, n, bitgen, su.make_policy(policy), su.evaluator,
+                                     cells=cells, luck=luck, qrolls=q, stop=stop, **su.opts,
+                                     **vr_options(su))
+            key = keys[q[:, 0]]
+            counts = np.zeros((1 + nkeys, *c.shape), dtype=np.int64)
+            counts[0] = c
+            for j in range(nkeys):
+                counts[1 + j] = np.bincount(cells[key == j], minlength=c.size).reshape(c.shape)
+            if not su.vr:
+                return counts
+            adj = cell_values[cells] - luck
+            sums = np.zeros((1 + nkeys, 2))
+            sums[0] = math.fsum(adj), math.fsum(adj * adj)
+            for j in range(nkeys):
+                a = adj[key == j]
+                sums[1 + j] = math.fsum(a), math.fsum(a * a)
+            return counts, sums
         if not su.vr:
             return su.cub.cubeful_block(su.board, n, bitgen, su.make_policy(policy),
                                         su.evaluator, qrolls=q, stop=stop, **su.opts)
@@ -529,6 +577,9 @@ def cubeful_rollout(
     met=None,
     vr: bool | None = None,
     quasi_random: bool = True,
+    until_se: float | None = None,
+    min_games: int | None = None,
+    by_first_roll: bool = False,
     dask=None,
 ) -> CubefulRolloutResult:
     """Roll a position out with the cube in play, for its cubeful equity (money or match).
@@ -591,6 +642,18 @@ def cubeful_rollout(
         Quasi-random dice, as :func:`fastbg.rollout`: the first two random rolls of the
         games (the opening roll's 30 outcomes first, from the start) stratified by game
         index.
+    until_se : float, optional
+        Stop rule, as :func:`fastbg.rollout`'s: stop at the first block boundary where the
+        standard error of ``equity`` (the cubeful equity; the EMG in match play) is at most
+        ``until_se`` (and at least ``min_games`` games are in); ``games`` is then the most to
+        play. Blocks are merged in block order, so where the run stops depends only on the
+        seed and the settings.
+    min_games : int, optional
+        With ``until_se``: never stop before this many games (default: one block).
+    by_first_roll : bool, default False
+        Also break the results down by the first roll (the 21 rolls; from the opening roll,
+        its 15 rolls for each side): ``CubefulRolloutResult.by_first_roll``. Needs
+        quasi-random dice.
     dask : bool or str or distributed.Client, optional
         Play the blocks on a Dask cluster, as :func:`fastbg.rollout` (``True``: a local
         cluster of ``workers`` processes); the same numbers.
@@ -605,8 +668,8 @@ def cubeful_rollout(
     ------
     ValueError
         For a bad position or a finished game, ``games < 1``, an unknown policy or
-        engine, a bad seed, worker count or ``x``, Jacoby in match play, or a score
-        beyond the table.
+        engine, a bad seed, worker count or ``x``, Jacoby in match play, a score
+        beyond the table, a bad stop rule, or ``by_first_roll`` with pseudo-random dice.
     ImportError
         For ``engine="cython"`` when the core is not built; with ``dask`` when
         dask.distributed is not installed.
@@ -642,34 +705,127 @@ def cubeful_rollout(
     su = _setup(position, games, seed, workers, policy, engine, state, x, jacoby, opening,
                 progress, met, vr, quasi_random)
     state = su.state
+    min_games = check_stop_rule(until_se, min_games, su.games)
+    by_first_roll = check_flag("by_first_roll", by_first_roll)
+    if by_first_roll and not su.quasi_random:
+        raise ValueError("a breakdown by first roll needs quasi-random dice (the first roll "
+                         "of each game is then known): leave them on")
     cell_values = (result_points(state.cube, state.cube_owner, su.jac) / state.cube
                    if state.is_money else match_cells(su.tables[0])).ravel()
+    shape = (len(RESULT_CLASSES), N_CUBE_VALUES)
+    _, labels = _first_roll_keys(su.opening)
+
+    until = None
+    if until_se is not None:
+        floor = min_games or 2
+
+        def until(counts, sums, n):
+            if n < floor:
+                return False
+            if by_first_roll:
+                counts, sums = counts[0], None if sums is None else sums[0]
+            return bool(_statistics(su, counts, sums, n)[0]["stderr"] <= until_se)
 
     block = BlockRecipe(_cubeful_block, dict(block_parts(su, engine), policy=policy,
-                                             cell_values=cell_values))
+                                             cell_values=cell_values,
+                                             by_first_roll=by_first_roll))
     run, seconds, workers, address = run_setup_blocks(
         su, dask, workers, engine=engine, progress=progress, block=block,
-        on_interrupt=on_interrupt, counts_shape=(len(RESULT_CLASSES), N_CUBE_VALUES))
-    st = cubeful_statistics(run.counts, state.cube, state.cube_owner, su.jac)
-    extra = {}
-    if su.vr:
-        s1, s2 = (0.0, 0.0) if run.sums is None else (float(v) for v in run.sums)
-        mean, se = mean_and_se(s1, s2, run.games)
-        if state.is_money:
-            st["equity"], st["stderr"] = mean, se
-    if not state.is_money:
-        ms = (_mwc_and_emg(mean, se, su.tables[0], state.cube) if su.vr
-              else match_statistics(run.counts, su.tables[0], state.cube))
-        st["equity"], st["stderr"] = ms["equity"], ms["stderr"]
-        extra = dict(match_length=state.match_length, score=tuple(state.score),
-                     mwc=ms["mwc"], mwc_stderr=ms["mwc_stderr"],
-                     met=su.table.name or str(su.table.source))
+        on_interrupt=on_interrupt, until=until,
+        counts_shape=(1 + len(labels), *shape) if by_first_roll else shape)
+    counts, sums, breakdown = run.counts, run.sums, None
+    if by_first_roll:
+        breakdown = []
+        back = _first_roll_luck(su, labels) if su.vr else None
+        for j, (roll, who) in enumerate(labels):
+            cj = counts[1 + j]
+            rs, mx = _statistics(su, cj, None if sums is None else sums[1 + j], int(cj.sum()),
+                                 None if back is None else back[j])
+            row = {"roll": roll}
+            if who is not None:
+                row["first"] = who
+            row.update(games=int(cj.sum()), equity=rs.pop("equity"), stderr=rs.pop("stderr"))
+            if mx:
+                row.update(mwc=mx["mwc"], mwc_stderr=mx["mwc_stderr"])
+            row.update(rs)
+            breakdown.append(row)
+        counts, sums = counts[0], None if sums is None else sums[0]
+    st, extra = _statistics(su, counts, sums, run.games)
+    settings = cubeful_settings(
+        su, policy, engine,
+        stop_rule=None if until_se is None else {"until_se": until_se, "min_games": min_games})
     return CubefulRolloutResult(
-        equity=st["equity"], stderr=st["stderr"], counts=run.counts, games=run.games,
+        equity=st["equity"], stderr=st["stderr"], counts=counts, games=run.games,
         seed=su.entropy, seconds=seconds, outcomes=st["outcomes"], doubled=st["doubled"],
         passed=st["passed"], mean_cube=st["mean_cube"], engine=engine, policy=policy, x=su.x,
         cube=int(state.cube), cube_owner=state.cube_owner, max_cube=su.max_cube, jacoby=su.jac,
         opening=su.opening, workers=workers, interrupted=run.interrupted, vr=su.vr,
-        settings=cubeful_settings(su, policy, engine), dask=address,
-        **extra,
+        settings=settings, dask=address, games_requested=int(su.games),
+        by_first_roll=breakdown, **extra,
     )
+
+
+def _statistics(su: _Setup, counts, sums, n: int, back: float | None = None):
+    """The statistics of a cubeful run's games (or of one first roll's): ``counts`` shape
+    (8, 13), ``sums`` (with ``vr``) the luck-adjusted results' sum and sum of squares.
+    ``back``: a first roll's luck, put back on the luck-adjusted mean (points per unit of
+    the starting cube, or MWC). Returns the dict of :func:`cubeful_statistics` (``equity``
+    and ``stderr`` those of the run: luck-adjusted, EMG in match play) and the match
+    fields (``mwc``...; empty for money play)."""
+    state = su.state
+    st = cubeful_statistics(counts, state.cube, state.cube_owner, su.jac)
+    del st["games"]
+    if su.vr:
+        s1, s2 = (0.0, 0.0) if sums is None else (float(v) for v in sums)
+        mean, se = mean_and_se(s1, s2, n)
+        if back is not None and n:
+            mean += back
+        if state.is_money:
+            st["equity"], st["stderr"] = mean, se
+    if state.is_money:
+        return st, {}
+    ms = (_mwc_and_emg(mean, se, su.tables[0], state.cube) if su.vr
+          else match_statistics(counts, su.tables[0], state.cube))
+    st["equity"], st["stderr"] = ms["equity"], ms["stderr"]
+    return st, dict(match_length=state.match_length, score=tuple(state.score),
+                    mwc=ms["mwc"], mwc_stderr=ms["mwc_stderr"],
+                    met=su.table.name or str(su.table.source))
+
+
+def _first_roll_luck(su: _Setup, labels) -> list:
+    """The luck of each first roll of the breakdown as the engines subtract it (the
+    yardstick's five probabilities weighted by :func:`~fastbg.rollouts.reference_cubeful.
+    luck_weights` at the cube of the first roll), from the reference engine's numbers (the
+    core's bit for bit). The cube decision before the first roll is the same in every game
+    (the same position and evaluator), so so is the cube at that roll; after a double/pass
+    no roll is played and the luck is 0."""
+    rc = _reference_cubeful
+    st = su.state
+    lc0 = lc = int(st.cube).bit_length() - 1
+    owner = {"centred": -1, "player": 0, "opponent": 1}[st.cube_owner]
+    match = None if st.is_money else (su.table, st.match_length - st.score[0],
+                                      st.match_length - st.score[1])
+    ys = _ReferenceEvaluator()
+    b = np.ascontiguousarray(su.board, dtype=np.int8)
+    max_log2 = int(su.max_cube).bit_length() - 1
+    if not su.opening and lc < max_log2 and owner in (-1, 0) and su.opts["holland_wait"] == 0 \
+            and (match is None or match[1] > 2 ** lc):
+        m = None if match is None else (*match, 2 ** lc)
+        act = rc._decide(ys, b, su.x, owner == 0, su.jac, m)
+        if act == 2:
+            return [0.0] * len(labels)
+        if act == 1:
+            lc, owner = lc + 1, 1
+    w = rc.luck_weights(lc, lc0, owner, su.jac, match)
+    v0 = ys.roll_values(b, VR_PREFILTER)
+    if su.opening:
+        v1 = ys.roll_values(np.ascontiguousarray(b[::-1]), VR_PREFILTER)
+        mean = _luck.opening_mean(v0, v1)
+    else:
+        mean = _luck.roll_mean(v0)
+    out = []
+    for roll, who in labels:
+        slot = _luck.roll_slot(int(roll[0]), int(roll[2]))
+        came = _luck.flip(v1[slot]) if who == "opponent" else v0[slot]
+        out.append(rc.luck_dot(w, came, mean, True))
+    return out

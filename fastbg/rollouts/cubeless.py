@@ -414,6 +414,25 @@ def _check_seed(seed) -> int:
     return int(seed)
 
 
+def check_stop_rule(until_se, min_games, games: int) -> int | None:
+    """Check the stop rule ``until_se`` / ``min_games`` of a run of at most ``games`` games
+    (:func:`rollout`, :func:`fastbg.rollouts.cubeful.cubeful_rollout`): ValueError for a bad
+    one; returns ``min_games`` as an int (or None)."""
+    if until_se is None:
+        if min_games is not None:
+            raise ValueError("min_games is for a stop rule: give until_se too")
+        return None
+    if isinstance(until_se, bool) or not isinstance(until_se, (int, float, np.floating)) \
+            or not 0 < until_se < float("inf"):
+        raise ValueError(f"until_se must be a positive, finite standard error, got {until_se!r}")
+    if min_games is not None:
+        min_games = check_games(min_games)
+        if min_games > games:
+            raise ValueError(f"min_games ({min_games:,}) is more than the games asked for ({games:,}), "
+                             "the most the run may play")
+    return min_games
+
+
 def _cubeless_block(*, engine: str, policy: str, board: np.ndarray, dice, opening: bool,
                     quasi_random: bool, entropy: int, block_size: int, by_first_roll: bool,
                     vr: bool, truncate: int, truncate_bearoff: bool):
@@ -673,15 +692,8 @@ def rollout(
         truncate_bearoff=truncate_bearoff))
 
     until = None
+    min_games = check_stop_rule(until_se, min_games, games)
     if until_se is not None:
-        if isinstance(until_se, bool) or not isinstance(until_se, (int, float, np.floating)) \
-                or not 0 < until_se < float("inf"):
-            raise ValueError(f"until_se must be a positive, finite standard error, got {until_se!r}")
-        if min_games is not None:
-            min_games = check_games(min_games)
-            if min_games > games:
-                raise ValueError(f"min_games ({min_games:,}) is more than the games asked for ({games:,}), "
-                                 "the most the run may play")
         floor = min_games or 2
 
         def until(counts, sums, n):
@@ -691,8 +703,6 @@ def rollout(
                 counts, sums = counts[0], sums[0]
             se = (vr_statistics(sums, n) if scored else outcome_statistics(counts))[1]["equity"]
             return bool(se <= until_se)
-    elif min_games is not None:
-        raise ValueError("min_games is for a stop rule: give until_se too")
 
     settings = rollout_settings(
         policy=policy, seed=entropy, games=int(games), block_size=block_size, vr=bool(vr),
