@@ -48,7 +48,7 @@ def test_cli_until_se(capsys):
                  "--seed", "2", "--no-progress"]) == 0
     assert "stopped at standard error" in capsys.readouterr().out
     assert main(["rollout", "--until-se", "-1", "-n", "10"]) == 2
-    assert main(["rollout", "--cubeful", "--until-se", "0.1", "-n", "10"]) == 2
+    assert main(["rollout", "--cubeful", "--truncate", "5", "-n", "10"]) == 2
     assert "cubeless rollouts" in capsys.readouterr().err
 
 
@@ -82,7 +82,7 @@ def test_by_first_roll_from_the_opening_and_its_errors():
         rollout("start", 100, seed=1, by_first_roll=True, quasi_random=False)
     with pytest.raises(ValueError, match="fixed"):
         rollout("start", 100, seed=1, by_first_roll=True, dice=(3, 1))
-    assert main(["rollout", "--cubeful", "--by-first-roll", "-n", "10"]) == 2
+    assert main(["rollout", "--cubeful", "--by-first-roll", "--no-quasi-random", "-n", "10"]) == 2
 
 
 def test_until_se_must_be_finite_and_an_unmet_rule_is_said(capsys):

@@ -124,7 +124,7 @@ def add_parsers(sub) -> None:
                    help="stop at the first block of games (1,000 games; 100 with nn-1ply) "
                         "after which the equity's standard error is at most X (--games is then "
                         "the most to play); where it stops depends only on the seed and the "
-                        "settings. Cubeless rollouts only")
+                        "settings. With --cubeful: the cubeful equity's (EMG in match play)")
     r.add_argument("--min-games", type=_games, default=None, metavar="N",
                    help="with --until-se: play at least N games (the stop is checked at the "
                         "end of each block, so at least one block is played)")
@@ -138,7 +138,8 @@ def add_parsers(sub) -> None:
                         "rollouts only")
     r.add_argument("--by-first-roll", action="store_true",
                    help="also break the estimates down by the first roll (21 rolls; from the "
-                        "opening roll, 15 for each side). Cubeless, quasi-random dice")
+                        "opening roll, 15 for each side); with --cubeful the cubeful equity. "
+                        "Needs quasi-random dice")
     first = r.add_mutually_exclusive_group()
     first.add_argument("--opening", "--initial", dest="opening", action="store_true", default=None,
                    help="begin with the opening roll: roll out the position before the opening "
@@ -176,15 +177,9 @@ def _format_table(res) -> str:
              "equity": "cubeless equity"}
     lines = []
     head = "INTERRUPTED: " if res.interrupted else ""
-    stop = res.settings.get("stop_rule")
     lines.append(f"{head}Rollout of {res.position_id}: {plural(res.games, 'game')}"
                  + (f" of {res.games_requested:,} requested" if res.interrupted else "")
-                 + (f" (stopped at standard error {res.stderr['equity']:.4f} <= {stop['until_se']:g})"
-                    if stop and not res.interrupted and res.games < res.games_requested else "")
-                 + (f" (stop rule not met: standard error {res.stderr['equity']:.4f} > "
-                    f"{stop['until_se']:g} after the most games asked for)"
-                    if stop and not res.interrupted and res.games == res.games_requested
-                    and not res.stderr["equity"] <= stop["until_se"] else ""))
+                 + _stop_text(res, res.stderr["equity"]))
     extra = f", first roll {res.dice[0]}-{res.dice[1]}" if res.dice else ""
     extra += ", opening roll" if res.opening else ""
     extra += ", variance reduction" if res.vr else ""
@@ -382,10 +377,9 @@ def _cmd_rollout(args) -> int:
         if args.store is not None:
             raise ValueError("--store keeps cubeless rollouts for now: drop --cubeful or "
                              "--store")
-        if args.until_se is not None or args.min_games is not None or args.by_first_roll \
-                or args.truncate is not None or args.truncate_bearoff:
-            raise ValueError("--until-se, --min-games, --by-first-roll, --truncate and "
-                             "--truncate-bearoff are for cubeless rollouts")
+        if args.truncate is not None or args.truncate_bearoff:
+            raise ValueError("--truncate and --truncate-bearoff are for cubeless rollouts")
+        _check_stop_options(args)
         return _cmd_cubeful_rollout(args)
     given = [k for k in _STATE_OPTIONS if getattr(args, k) is not None]
     if given:
@@ -396,10 +390,7 @@ def _cmd_rollout(args) -> int:
     elif args.dice is not None and sorted(args.dice) != sorted(dice):
         raise ValueError(f"POSITION has {dice[0]}-{dice[1]} rolled but --dice is "
                          f"{args.dice[0]}-{args.dice[1]}: give one roll (or the same)")
-    if args.min_games is not None and args.until_se is None:
-        raise ValueError("--min-games is for a stop rule: give --until-se too")
-    if args.until_se is not None and not 0 < args.until_se < float("inf"):
-        raise ValueError(f"--until-se must be a positive, finite standard error, got {args.until_se:g}")
+    _check_stop_options(args)
     store = _store(args) if args.store is not None else None
     blocks = []
     res = _run_rollout(pos, args, dice=dice, opening=args.opening, vr=args.vr,
@@ -408,6 +399,14 @@ def _cmd_rollout(args) -> int:
                        truncate=args.truncate, truncate_bearoff=args.truncate_bearoff,
                        store=store, on_block=_collect(blocks))
     return _report_rollout(res, args, store, blocks)
+
+
+def _check_stop_options(args) -> None:
+    """``--until-se`` and ``--min-games`` of a rollout, cubeless or cubeful."""
+    if args.min_games is not None and args.until_se is None:
+        raise ValueError("--min-games is for a stop rule: give --until-se too")
+    if args.until_se is not None and not 0 < args.until_se < float("inf"):
+        raise ValueError(f"--until-se must be a positive, finite standard error, got {args.until_se:g}")
 
 
 def _cmd_cubeful_rollout(args) -> int:
@@ -424,7 +423,8 @@ def _cmd_cubeful_rollout(args) -> int:
         pos, args.games, seed=args.seed, workers=args.workers, policy=args.policy,
         engine=args.engine, state=state, x=args.x, jacoby=state.jacoby, opening=args.opening,
         met=None if state.is_money else (args.met or None), vr=args.vr,
-        quasi_random=args.quasi_random is not False, dask=args.dask, **shown))
+        quasi_random=args.quasi_random is not False, until_se=args.until_se,
+        min_games=args.min_games, by_first_roll=args.by_first_roll, dask=args.dask, **shown))
     if res.games == 0:
         print("interrupted before any game finished; nothing to report", file=sys.stderr)
         return EXIT_INTERRUPTED
@@ -435,10 +435,25 @@ def _cmd_cubeful_rollout(args) -> int:
     return EXIT_INTERRUPTED if res.interrupted else 0
 
 
+def _stop_text(res, se: float) -> str:
+    """The header's account of a stop rule (``--until-se``), ``se`` the result's standard
+    error of the equity."""
+    stop = res.settings.get("stop_rule")
+    if not stop or res.interrupted:
+        return ""
+    if res.games < res.games_requested:
+        return f" (stopped at standard error {se:.4f} <= {stop['until_se']:g})"
+    if not se <= stop["until_se"]:
+        return (f" (stop rule not met: standard error {se:.4f} > {stop['until_se']:g} after "
+                "the most games asked for)")
+    return ""
+
+
 def _format_cubeful(res, pos, state) -> str:
     z = normal_quantile(0.975)
     lines = [f"Cubeful rollout of {pos.to_position_id()}: {plural(res.games, 'game')}"
-             + ("  (INTERRUPTED: the finished games only)" if res.interrupted else ""),
+             + ("  (INTERRUPTED: the finished games only)" if res.interrupted else "")
+             + _stop_text(res, res.stderr),
              _describe_state(state),
              f"policy {res.policy} (checker play), cube decisions by Janowski's model on the "
              f"network's 0-ply probabilities, x = "
@@ -464,6 +479,14 @@ def _format_cubeful(res, pos, state) -> str:
     lines += ["", f"  doubled in {res.doubled:.1%} of games, passed in {res.passed:.1%}; "
               f"mean final cube {res.mean_cube:.2f}", "  results:"]
     lines += [f"    {k:<18}{v:8.4f}" for k, v in res.outcomes.items()]
+    if res.by_first_roll:
+        mwc = "" if state.is_money else "      mwc"
+        lines += ["", f"  by first roll:       games    equity   std.err  doubled   passed{mwc}"]
+        for r in res.by_first_roll:
+            who = f" ({r['first']})" if "first" in r else ""
+            lines.append(f"    {r['roll'] + who:<16} {r['games']:>7,} {r['equity']:+9.4f} "
+                         f"{r['stderr']:9.4f} {r['doubled']:8.4f} {r['passed']:8.4f}"
+                         + ("" if state.is_money else f" {r['mwc']:8.4f}"))
     lines += ["", f"  {res.seconds:.2f} s, {res.games_per_second:,.0f} games/s"]
     return "\n".join(lines)
 
