@@ -21,7 +21,7 @@ import pytest
 from fastbg import cube_rollout, cubeful_rollout, rollout
 from fastbg.cli import main
 from fastbg.research import gammons_table, openings_table, race_table, replies_table
-from fastbg.rollouts.blocks import BlockRecipe, run_blocks
+from fastbg.rollouts.blocks import BlockRecipe, _engine_block, run_blocks
 from fastbg.rollouts.cluster import connect
 from fastbg.rollouts.plays import rollout_plays
 from fastbg.rollouts.store import ResultsStore
@@ -102,6 +102,46 @@ def test_run_blocks_sums_on_dask_equal_the_threads(cluster):
     b = run_blocks(board, 2300, 5, block=recipe, cluster=cluster)
     assert np.array_equal(a.counts, b.counts) and np.array_equal(a.sums, b.sums)
     assert a.sums.shape == (2, 6) and b.games == 2300 and not b.interrupted
+
+
+def test_a_second_run_of_a_kind_starts_with_tasks_of_several_blocks(cluster, monkeypatch):
+    """The seconds a block takes are remembered for the cluster and the kind of run: the
+    first run of a kind sends one single-block task per thread, later ones (another seed,
+    another position, another call given the Client) size their first tasks at once. The
+    numbers are those of threads all the same."""
+    from collections import OrderedDict
+    from fastbg.rollouts import cluster as cl
+    monkeypatch.setattr(cl, "_SECONDS_PER_GAME", OrderedDict())    # nothing known yet
+    tasks = []
+    submit = cl.DaskBlocks.submit
+
+    def recorded(self, k, nblocks):
+        fut, m = submit(self, k, nblocks)
+        tasks.append((k, m))
+        return fut, m
+
+    monkeypatch.setattr(cl.DaskBlocks, "submit", recorded)
+    opts = dict(policy="pubeval", truncate=9)
+    runs = []
+    for position, seed in ((CONTACT, 6), (RACE, 7), (RACE, 7)):
+        tasks.clear()
+        runs.append((rollout(position, 12000, seed=seed, dask=cluster.client, **opts),
+                     list(tasks)))
+    (_, first), (second, again), (third, _) = runs
+    assert first[:2] == [(0, 1), (1, 1)]           # one block a thread, its time unknown
+    # 12 blocks, 2 threads: no task of more than 12 // 4 blocks, whatever a block's time
+    assert again[0] == (0, 3) and again[1][0] == 3 and sum(m for _, m in again) == 12
+    assert numbers(second) == numbers(third) == \
+        numbers(rollout(RACE, 12000, seed=7, workers=2, **opts))
+    # what the estimate is kept by: the settings of the blocks, not the seed nor the position
+    board = Position.parse(CONTACT).board
+    kind = dict(engine="cython", policy="pubeval", dice=None, opening=False)
+    a = BlockRecipe(_engine_block, dict(kind, board=board))
+    b = BlockRecipe(_engine_block, dict(kind, board=Position.parse(RACE).board))
+    c = BlockRecipe(_engine_block, dict(kind, board=board, policy="nn"))
+    assert cl.block_kind(a, 1000) == cl.block_kind(b, 1000) != cl.block_kind(c, 1000)
+    assert cl.block_kind(a, 1000) != cl.block_kind(a, 500)
+    assert cl.block_kind(_engine_block, 1000) is None
 
 
 def test_candidate_plays_cubeful_and_cube_rollouts_on_dask_equal_threads(cluster):

@@ -4,7 +4,8 @@
 ``LocalCluster`` of worker processes on this machine, a scheduler address, or a
 ``distributed.Client``) into a :class:`DaskCluster`, which :func:`fastbg.rollouts.blocks.
 run_blocks` uses in place of its threads. A task plays one block or a few consecutive ones
-(:data:`TASK_SECONDS`) and is a pure function of the run's
+(:data:`TASK_SECONDS`; how long a block takes is remembered from one run to the next on the
+same cluster, :func:`block_kind`) and is a pure function of the run's
 :class:`~fastbg.rollouts.blocks.BlockRecipe` and its first block, so the blocks lost with a
 worker are simply played again by another, and the results are merged in block order by
 the calling process: the numbers are those of a threaded run with the same seed and
@@ -20,8 +21,12 @@ import logging
 import os
 import re
 import signal
+import threading
 import time
 import uuid
+from collections import OrderedDict
+
+import numpy as np
 
 from .. import __version__
 from ..engine import get_engine
@@ -52,6 +57,20 @@ TASK_SECONDS = 1.0
 #: The most blocks one task plays.
 MAX_TASK_BLOCKS = 64
 
+#: Seconds a game took on a cluster's workers, by (scheduler address, :func:`block_kind`):
+#: the last estimate of each kind of run, so that the next run of that kind (the next
+#: ``fastbg.rollout`` call, the next row of a table, the next stage of candidate plays)
+#: sizes its first tasks at once instead of sending single blocks until its first ones
+#: come back (every such task a round trip: 5% of a one-second pubeval run, issue 13).
+#: Only the grouping of blocks into tasks depends on it, never the numbers.
+_SECONDS_PER_GAME: OrderedDict = OrderedDict()
+_SECONDS_LOCK = threading.Lock()
+#: Kinds of run remembered (the least recently used are forgotten).
+_SECONDS_MAX = 256
+
+#: Arguments of a recipe that name the run's seed or its place, not what a game costs.
+_NOT_COST = frozenset({"entropy", "offset", "seed"})
+
 #: Dask settings of a local cluster: with Dask's own, its periodic chores cost the two cores a
 #: few percent even while it waits (3% of a core for each worker, 3% for the scheduler's
 #: process, measured on the 2-core development machine), about what issue 13 allows for Dask
@@ -68,6 +87,52 @@ LOCAL_CLUSTER_CONFIG = {
     "distributed.worker.memory.monitor-interval": "1s",
     "distributed.scheduler.work-stealing": False,
 }
+
+
+def _cost(value):
+    """What of a recipe's argument ``value`` goes into :func:`block_kind`: plain values as
+    they are, settings (dicts) item by item, sequences by their length (the candidates of a
+    stage), anything else (a position's board, cell values) by its type alone."""
+    if isinstance(value, np.generic):
+        value = value.item()
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    if isinstance(value, dict):
+        return tuple(sorted((str(k), _cost(v)) for k, v in value.items() if k not in _NOT_COST))
+    if isinstance(value, (list, tuple)):
+        return ("len", len(value), tuple(_cost(v) for v in value if isinstance(v, dict)))
+    return type(value).__name__
+
+
+def block_kind(block, block_size: int):
+    """What a block's cost depends on, as a key: the recipe's block function and its settings
+    (policy, engine, variance reduction, truncation, cube options, number of candidates...)
+    and the block size, without the seed nor the position (which change the cost only
+    moderately; a run refines the estimate with its own first blocks anyway). None for a
+    block function that is not a :class:`~fastbg.rollouts.blocks.BlockRecipe` (not
+    remembered)."""
+    if not isinstance(block, BlockRecipe):
+        return None
+    f = block.factory
+    return (getattr(f, "__module__", None), getattr(f, "__qualname__", repr(f)),
+            int(block_size), _cost(block.kwargs))
+
+
+def _remembered(key):
+    if key is None:
+        return None
+    with _SECONDS_LOCK:
+        return _SECONDS_PER_GAME.get(key)
+
+
+def _remember(key, per_game: float) -> None:
+    if key is None:
+        return
+    with _SECONDS_LOCK:
+        _SECONDS_PER_GAME[key] = per_game
+        _SECONDS_PER_GAME.move_to_end(key)
+        while len(_SECONDS_PER_GAME) > _SECONDS_MAX:
+            _SECONDS_PER_GAME.popitem(last=False)
 
 
 def _distributed():
@@ -213,9 +278,15 @@ class DaskBlocks:
         # task keys name the run, so that two runs (or a run and its resume) never share one
         self.run = block.token if isinstance(block, BlockRecipe) else uuid.uuid4().hex
         self._k: dict = {}          # future -> its first block
+        self._games: dict = {}      # future -> its games
         self._threads = cluster.threads()
         self._asked = time.monotonic()
-        self._per_block: float | None = None   # seconds a block takes on a worker
+        # seconds a game takes on a worker: what the last run of this kind on this cluster
+        # found (the same cluster object or not: a table's rows, calls given a Client),
+        # refined by this run's own tasks
+        kind = block_kind(block, block_size)
+        self._kind = None if kind is None else (cluster.address, kind)
+        self._per_game: float | None = _remembered(self._kind)
 
     def threads(self) -> int:
         now = time.monotonic()
@@ -225,16 +296,21 @@ class DaskBlocks:
 
     def in_flight(self) -> int:
         # two tasks a thread: one playing, one waiting on its worker, so that no worker idles
-        # for the round trip to this process
-        return 2 * max(1, self.threads())
+        # for the round trip to this process. While a block's time is unknown (the first run
+        # of its kind on the cluster), one single-block task a thread: a worker idles for a
+        # round trip after it, where a second single-block task would cost one
+        threads = max(1, self.threads())
+        return threads if self._per_game is None else 2 * threads
 
     def task_blocks(self, k: int, nblocks: int) -> int:
-        """Blocks of the task starting at block ``k``: one until a block's time is known,
+        """Blocks of the task starting at block ``k``: one until a block's time is known
+        (from this run's first tasks, or from the last run of the same kind on the cluster),
         then as many as fill :data:`TASK_SECONDS`, but no more than leave two tasks for
         each thread in the rest of the run (so that the last tasks end together)."""
-        if self._per_block is None:
+        if self._per_game is None:
             return 1
-        m = int(TASK_SECONDS / max(self._per_block, 1e-6))
+        per_block = self._per_game * max(1, self.block_size)
+        m = int(TASK_SECONDS / max(per_block, 1e-6))
         share = (nblocks - k) // (2 * max(1, self.threads()))
         return max(1, min(m, share, MAX_TASK_BLOCKS))
 
@@ -245,6 +321,7 @@ class DaskBlocks:
         fut = self.client.submit(_play, self.block, k, sizes, self.entropy,
                                  key=f"fastbg-blocks-{self.run}-{k}-{k + m - 1}", priority=-k)
         self._k[fut] = k
+        self._games[fut] = sum(sizes)
         return fut, m
 
     def wait(self, pending: set, timeout: float):
@@ -265,6 +342,7 @@ class DaskBlocks:
         for fut in live[keep:]:
             fut.cancel()
             self._k.pop(fut, None)
+            self._games.pop(fut, None)
         return done | set(live[:keep])
 
     def running(self, pending: set) -> int:
@@ -272,11 +350,15 @@ class DaskBlocks:
 
     def result(self, fut) -> list:
         self._k.pop(fut, None)       # the cluster may forget the task once it is merged
+        games = self._games.pop(fut, 0)
         seconds, out = fut.result()
-        per_block = seconds / len(out)
-        # the slowest recent block: a task does not grow past TASK_SECONDS on a lucky one
-        self._per_block = per_block if self._per_block is None else \
-            max(per_block, 0.5 * (self._per_block + per_block))
+        if games > 0:
+            # per game, so that a run's short last block does not read as a fast one
+            per_game = seconds / games
+            # the slowest recent task: a task does not grow past TASK_SECONDS on a lucky one
+            self._per_game = per_game if self._per_game is None else \
+                max(per_game, 0.5 * (self._per_game + per_game))
+            _remember(self._kind, self._per_game)
         return out
 
     def abandon(self, pending: set) -> None:
@@ -287,11 +369,13 @@ class DaskBlocks:
             self.client.cancel(live)
         for fut in pending:
             self._k.pop(fut, None)
+            self._games.pop(fut, None)
 
     def close(self, wait: bool = True) -> None:
         if self._k:
             self.client.cancel(list(self._k))
             self._k.clear()
+        self._games.clear()
 
 
 def connect(dask, workers: int | None = None, *, blocks: int | None = None) -> DaskCluster | None:
