@@ -445,3 +445,18 @@ def test_a_worker_killed_in_the_run_costs_only_its_blocks(cluster):
         time.sleep(0.2)
     now = set(c.run(os.getpid).values())
     assert killed[0] not in now and len(now) == 2
+
+
+def test_a_local_workers_heartbeat_failure_at_close_is_not_logged():
+    """Closing a local cluster can catch a worker's heartbeat on its way: the worker logged
+    the closed connection with a traceback on the run's stderr (after a Ctrl-C under load).
+    A local worker's filter drops that record, and only that one."""
+    import logging
+
+    from fastbg.rollouts.cluster import _closing_heartbeat
+
+    def record(msg):
+        return logging.LogRecord("distributed.worker", logging.ERROR, __file__, 1, msg, (), None)
+
+    assert not _closing_heartbeat(record("Failed to communicate with scheduler during heartbeat."))
+    assert _closing_heartbeat(record("Compute Failed"))

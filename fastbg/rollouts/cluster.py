@@ -175,7 +175,17 @@ def dask_setup(worker=None) -> None:
             signal.signal(signal.SIGINT, signal.SIG_IGN)
         except ValueError:     # not the main thread: nothing to change there
             pass
+        # A local cluster closes its scheduler as the run ends; a worker whose heartbeat was
+        # on its way then logs the closed connection with a traceback, on the run's stderr
+        # (seen after a Ctrl-C on a loaded machine). The run has its results by then.
+        logging.getLogger("distributed.worker").addFilter(_closing_heartbeat)
     _warm_up()
+
+
+def _closing_heartbeat(record: logging.LogRecord) -> bool:
+    """Logging filter of a local cluster's workers: drop the heartbeat failure that closing
+    the cluster can cause."""
+    return not str(record.msg).startswith("Failed to communicate with scheduler during heartbeat")
 
 
 def _play(block, first: int, sizes: list, entropy: int):
