@@ -92,6 +92,32 @@ def test_foreign_and_corrupted_files_are_refused_untouched(tmp_path, capsys):
         assert path.read_bytes() == before
 
 
+def test_a_corrupted_block_is_refused_with_the_store_untouched(tmp_path, capsys):
+    """A store SQLite finds sound but with one block's numbers garbled: resuming or listing
+    says which block of which run in which file, in one line, exit 2, and changes nothing
+    (a resume used to mark the run running with more games before it read the blocks)."""
+    path = tmp_path / "runs.sqlite"
+    assert main(["rollout", CONTACT, "-n", "3000", "--seed", "2", "--policy", "pubeval",
+                 "--store", str(path), "--no-progress"]) == 0
+    capsys.readouterr()
+    import gc
+    gc.collect()        # the run's store connection closed (its WAL checkpointed)
+    db = sqlite3.connect(path)
+    db.execute("UPDATE blocks SET counts = '[1, 2' WHERE run = 1 AND k = 1")
+    db.commit()
+    db.close()
+    before = path.read_bytes()
+    for args in (["rollout", "--resume", "1", "--extend", "1000"], ["rollout", "--resume", "1"],
+                 ["runs", "show", "1"], ["runs", "export", "1", "--json"]):
+        assert main(args + ["--store", str(path)]) == 2, args
+        err = capsys.readouterr().err
+        assert "block 1 of run 1" in err and str(path) in err, err
+        assert "Traceback" not in err and err.count("\n") == 1, err
+        assert path.read_bytes() == before, args
+    with ResultsStore(path) as st:
+        assert st.run(1).status == "done" and st.run(1).games == 3000
+
+
 def test_default_store_path_follows_the_environment(monkeypatch, tmp_path):
     monkeypatch.setenv("FASTBG_STORE", str(tmp_path / "x.sqlite"))
     assert default_store_path() == tmp_path / "x.sqlite"

@@ -306,6 +306,7 @@ def _cmd_resume(args, parser_defaults) -> int:
     if run.kind != "rollout":          # before its request is read as rollout()'s arguments
         raise ValueError(f"run {run.id} is a {run.kind}; fastbg rollout --resume continues "
                          "rollouts")
+    store.blocks(run.id)               # a corrupted block refused before anything is said
     req = dict(run.request)
     games = run.games + (args.extend or 0)
     if run.status == "done" and not args.extend:

@@ -344,12 +344,18 @@ class ResultsStore:
             raise ValueError(f"there is no run {run_id} in {self.path} "
                              f"({n} run{'' if n == 1 else 's'}; `fastbg runs --store "
                              f"{self.path}` lists them)")
-        return self._stored(row)
+        try:
+            return self._stored(row)
+        except ValueError as exc:
+            raise ValueError(f"{self.path}: {exc}; the store was left as it is") from None
 
     def runs(self) -> list[StoredRun]:
         """Every run, oldest first."""
         rows = self.db.execute(_RUNS_QUERY.format(where="")).fetchall()
-        return [self._stored(r) for r in rows]
+        try:
+            return [self._stored(r) for r in rows]
+        except ValueError as exc:
+            raise ValueError(f"{self.path}: {exc}; the store was left as it is") from None
 
     def rows(self, table: int) -> list[StoredRun]:
         """The runs that are rows of table run ``table``, oldest first (a table creates
@@ -362,12 +368,16 @@ class ResultsStore:
     def _stored(row) -> StoredRun:
         (i, kind, pos, req, st, seed, games, bs, status, created, updated, summary, parent,
          nb, ng) = row
-        return StoredRun(id=int(i), kind=kind, position=pos, request=json.loads(req),
-                         settings=json.loads(st), seed=int(seed), games=int(games),
-                         block_size=int(bs), status=status, created=created, updated=updated,
-                         summary=None if summary is None else json.loads(summary),
-                         parent=None if parent is None else int(parent),
-                         blocks=int(nb), games_done=int(ng))
+        try:
+            return StoredRun(id=int(i), kind=kind, position=pos, request=json.loads(req),
+                             settings=json.loads(st), seed=int(seed), games=int(games),
+                             block_size=int(bs), status=status, created=created,
+                             updated=updated,
+                             summary=None if summary is None else json.loads(summary),
+                             parent=None if parent is None else int(parent),
+                             blocks=int(nb), games_done=int(ng))
+        except (ValueError, TypeError) as exc:
+            raise ValueError(f"run {i}'s record is corrupted ({exc})") from None
 
     def blocks(self, run: int) -> dict:
         """The stored blocks of ``run`` that form a prefix 0, 1, ..., as
@@ -377,9 +387,13 @@ class ResultsStore:
                 "SELECT k, games, counts, sums FROM blocks WHERE run = ? ORDER BY k", (run,)):
             if k != len(out):
                 break
-            out[int(k)] = (int(games), np.asarray(json.loads(counts), dtype=np.int64),
-                           None if sums is None else np.asarray(json.loads(sums),
-                                                                dtype=np.float64))
+            try:
+                out[int(k)] = (int(games), np.asarray(json.loads(counts), dtype=np.int64),
+                               None if sums is None else np.asarray(json.loads(sums),
+                                                                    dtype=np.float64))
+            except (ValueError, TypeError) as exc:
+                raise ValueError(f"block {k} of run {run} in {self.path} is corrupted "
+                                 f"({exc}); the store was left as it is") from None
         return out
 
 
@@ -498,6 +512,23 @@ def open_run(store, run_id, kind: str, request: dict, settings: dict, block_size
         return OpenRun(st, run_id, {}, st is not store, new=True)
     old = st.run(run_id)
     st.lock(run_id)
+    try:
+        stored = _check_resume(st, old, run_id, kind, request, settings, games)
+    except ValueError:
+        st.unlock(run_id)
+        raise
+    st.resume_run(run_id, games, settings)
+    done = {}
+    for k, (n, c, f) in stored.items():
+        if n != block_size_of(k, games, block_size):
+            break
+        done[k] = (c, f)
+    return OpenRun(st, run_id, done, st is not store)
+
+
+def _check_resume(st, old, run_id, kind, request, settings, games) -> dict:
+    """:func:`open_run`'s checks of a run to continue, before anything is written: its
+    stored blocks (read here, so that a corrupted one is refused with the store as it was)."""
     if old.kind != kind:
         raise ValueError(f"run {run_id} is a {old.kind}, not a {kind}")
     for key in sorted(set(old.request) | set(request)):
@@ -516,10 +547,4 @@ def open_run(store, run_id, kind: str, request: dict, settings: dict, block_size
         raise ValueError(f"run {run_id} has a stop rule (until_se "
                          f"{request['until_se']:g}): more games would stop where it "
                          "stopped; start a run with a smaller until_se instead")
-    st.resume_run(run_id, games, settings)
-    done = {}
-    for k, (n, c, f) in st.blocks(run_id).items():
-        if n != block_size_of(k, games, block_size):
-            break
-        done[k] = (c, f)
-    return OpenRun(st, run_id, done, st is not store)
+    return st.blocks(run_id)
