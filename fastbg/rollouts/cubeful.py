@@ -34,7 +34,8 @@ from . import reference_cubeful as _reference_cubeful
 from .blocks import (BlockRecipe, block_size_for, check_games, check_policy_engine, n_blocks,
                      resolve_workers, run_blocks, stop_flag, stratified_rolls)
 from .cluster import connect
-from .cubeless import VR_PREFILTER, _first_roll_keys, check_flag, check_stop_rule, resolve_vr
+from .cubeless import (VR_PREFILTER, _first_roll_keys, check_flag, check_stop_rule, resolve_vr,
+                       stop_rule)
 from .settings import rollout_settings
 
 __all__ = ["cubeful_rollout", "CubefulRolloutResult", "RESULT_CLASSES", "result_points"]
@@ -715,16 +716,8 @@ def cubeful_rollout(
     shape = (len(RESULT_CLASSES), N_CUBE_VALUES)
     _, labels = _first_roll_keys(su.opening)
 
-    until = None
-    if until_se is not None:
-        floor = min_games or 2
-
-        def until(counts, sums, n):
-            if n < floor:
-                return False
-            if by_first_roll:
-                counts, sums = counts[0], None if sums is None else sums[0]
-            return bool(_statistics(su, counts, sums, n)[0]["stderr"] <= until_se)
+    until = stop_rule(until_se, min_games, by_first_roll,
+                      lambda counts, sums, n: _statistics(su, counts, sums, n)[0]["stderr"])
 
     block = BlockRecipe(_cubeful_block, dict(block_parts(su, engine), policy=policy,
                                              cell_values=cell_values,

@@ -433,6 +433,24 @@ def check_stop_rule(until_se, min_games, games: int) -> int | None:
     return min_games
 
 
+def stop_rule(until_se, min_games, by_first_roll: bool, stderr):
+    """The ``until(counts, sums, n)`` of :func:`fastbg.rollouts.blocks.run_blocks` for a
+    checked stop rule (:func:`check_stop_rule`), or None without one: true once ``n`` games
+    reach ``min_games`` (at least 2) and ``stderr(counts, sums, n)`` of the run's totals (the
+    first row of a breakdown by first roll) is at most ``until_se``."""
+    if until_se is None:
+        return None
+    floor = min_games or 2
+
+    def until(counts, sums, n):
+        if n < floor:
+            return False
+        if by_first_roll:
+            counts, sums = counts[0], None if sums is None else sums[0]
+        return bool(stderr(counts, sums, n) <= until_se)
+    return until
+
+
 def _cubeless_block(*, engine: str, policy: str, board: np.ndarray, dice, opening: bool,
                     quasi_random: bool, entropy: int, block_size: int, by_first_roll: bool,
                     vr: bool, truncate: int, truncate_bearoff: bool):
@@ -691,18 +709,9 @@ def rollout(
         block_size=block_size, by_first_roll=bool(by_first_roll), vr=vr, truncate=truncate,
         truncate_bearoff=truncate_bearoff))
 
-    until = None
     min_games = check_stop_rule(until_se, min_games, games)
-    if until_se is not None:
-        floor = min_games or 2
-
-        def until(counts, sums, n):
-            if n < floor:
-                return False
-            if by_first_roll:
-                counts, sums = counts[0], sums[0]
-            se = (vr_statistics(sums, n) if scored else outcome_statistics(counts))[1]["equity"]
-            return bool(se <= until_se)
+    until = stop_rule(until_se, min_games, by_first_roll, lambda counts, sums, n: (
+        vr_statistics(sums, n) if scored else outcome_statistics(counts))[1]["equity"])
 
     settings = rollout_settings(
         policy=policy, seed=entropy, games=int(games), block_size=block_size, vr=bool(vr),
