@@ -23,17 +23,7 @@ mkdir -p $R
 [ -f $R/r9a/epoch_019.npz ] || PY=$PY sh $E/generation9.sh   # its last step
 
 # Generation 9's nets as train.py's warm start.
-$PY - <<'PYEOF'
-import numpy as np
-from pathlib import Path
-from fastbg.reference.evaluator import load_nets
-R = Path("experiments/runs/evaluator")
-nets = load_nets(R / "nets_g9.npz")
-for kind, d in (("contact", "c9"), ("race", "r9")):
-    (R / d).mkdir(exist_ok=True)
-    if not (R / d / "epoch_000.npz").exists():
-        np.savez(R / d / "epoch_000.npz", **{k: nets[kind][k] for k in ("w1", "b1", "w2", "b2")})
-PYEOF
+$PY $E/pack.py --unpack $R/nets_g9.npz --contact $R/c9/epoch_000.npz --race $R/r9/epoch_000.npz
 
 # Positions played by generation 9 and 2-ply labels of their candidate plays.
 PY=$PY sh $E/generation10_labels.sh

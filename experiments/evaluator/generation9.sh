@@ -24,17 +24,7 @@ mkdir -p $R
 if [ ! -f $R/nets_g8.npz ]; then
     git show 4b68b44:fastbg/data/nn/nn2.npz > $R/nets_g8.npz
 fi
-$PY - <<'EOF'
-import numpy as np
-from pathlib import Path
-from fastbg.reference.evaluator import load_nets
-R = Path("experiments/runs/evaluator")
-nets = load_nets(R / "nets_g8.npz")
-for kind, d in (("contact", "c8"), ("race", "r8")):
-    (R / d).mkdir(exist_ok=True)
-    if not (R / d / "epoch_000.npz").exists():
-        np.savez(R / d / "epoch_000.npz", **{k: nets[kind][k] for k in ("w1", "b1", "w2", "b2")})
-EOF
+$PY $E/pack.py --unpack $R/nets_g8.npz --contact $R/c8/epoch_000.npz --race $R/r8/epoch_000.npz
 
 # Positions: g9b for 1-ply labels (with 200,000 random races), g9 for the 2-ply candidates.
 [ -f $R/positions_g9b.npz ] || $PY $E/positions.py --games 30000 --seed 1009 --races 200000 \
