@@ -92,10 +92,20 @@ def test_foreign_and_corrupted_files_are_refused_untouched(tmp_path, capsys):
         assert path.read_bytes() == before
 
 
-def test_a_corrupted_block_is_refused_with_the_store_untouched(tmp_path, capsys):
+@pytest.mark.parametrize("damage, why", [
+    ("counts = '[1, 2'", "Expecting"),                           # not JSON
+    # (the run has no float sums: pubeval without variance reduction)
+    ("sums = '[0.5, 0.5]'", "sums of shape (2,), where its other blocks have none"),
+    ("counts = '[1, 2]'", "counts of shape (2,), where its other blocks have shape (6,)"),
+    ("counts = '[9999, 98, 5, 425, 106, 2]'", "add up to 10,635 games, more than its 1,000"),
+    ("counts = '[-1, 300, 1, 400, 300, 0]'", "a negative count"),
+])
+def test_a_corrupted_block_is_refused_with_the_store_untouched(tmp_path, capsys, damage, why):
     """A store SQLite finds sound but with one block's numbers garbled: resuming or listing
-    says which block of which run in which file, in one line, exit 2, and changes nothing
-    (a resume used to mark the run running with more games before it read the blocks)."""
+    says which block of which run in which file and what is wrong, in one line, exit 2,
+    and changes nothing (a resume used to mark the run running with more games before it
+    read the blocks; a block without its sums, or with more outcomes than games,
+    used to be read as it was and give other numbers than the run had)."""
     path = tmp_path / "runs.sqlite"
     assert main(["rollout", CONTACT, "-n", "3000", "--seed", "2", "--policy", "pubeval",
                  "--store", str(path), "--no-progress"]) == 0
@@ -103,7 +113,7 @@ def test_a_corrupted_block_is_refused_with_the_store_untouched(tmp_path, capsys)
     import gc
     gc.collect()        # the run's store connection closed (its WAL checkpointed)
     db = sqlite3.connect(path)
-    db.execute("UPDATE blocks SET counts = '[1, 2' WHERE run = 1 AND k = 1")
+    db.execute(f"UPDATE blocks SET {damage} WHERE run = 1 AND k = 1")
     db.commit()
     db.close()
     before = path.read_bytes()
@@ -111,11 +121,25 @@ def test_a_corrupted_block_is_refused_with_the_store_untouched(tmp_path, capsys)
                  ["runs", "show", "1"], ["runs", "export", "1", "--json"]):
         assert main(args + ["--store", str(path)]) == 2, args
         err = capsys.readouterr().err
-        assert "block 1 of run 1" in err and str(path) in err, err
+        assert "block 1 of run 1" in err and str(path) in err and why in err, err
         assert "Traceback" not in err and err.count("\n") == 1, err
         assert path.read_bytes() == before, args
     with ResultsStore(path) as st:
         assert st.run(1).status == "done" and st.run(1).games == 3000
+
+
+def test_a_block_without_the_sums_its_run_has_is_refused(tmp_path):
+    """A variance-reduced run's block whose float sums are gone (NULL) used to be read as a
+    block of plain counts, and the run's equity changed with it."""
+    with ResultsStore(tmp_path / "runs.sqlite") as st:
+        run = st.create_run("rollout", "start", {"position": "start", "games": 3000},
+                            {"seed": 1, "games": 3000, "block_size": 1000})
+        for k in range(3):
+            st.add_block(run, k, 1000, [400, 100, 0, 400, 100, 0],
+                         None if k == 1 else np.full((2, 6), 0.5))
+        with pytest.raises(ValueError, match=r"block 1 of run 1 .* \(no sums, where its "
+                                             r"other blocks have shape \(2, 6\)\)"):
+            st.blocks(run)
 
 
 def test_default_store_path_follows_the_environment(monkeypatch, tmp_path):

@@ -392,9 +392,39 @@ class ResultsStore:
                                None if sums is None else np.asarray(json.loads(sums),
                                                                     dtype=np.float64))
             except (ValueError, TypeError) as exc:
-                raise ValueError(f"block {k} of run {run} in {self.path} is corrupted "
-                                 f"({exc}); the store was left as it is") from None
+                raise self._corrupted(run, k, str(exc)) from None
+        self._check_blocks(run, out)
         return out
+
+    def _corrupted(self, run: int, k: int, why: str) -> ValueError:
+        return ValueError(f"block {k} of run {run} in {self.path} is corrupted ({why}); "
+                          "the store was left as it is")
+
+    def _check_blocks(self, run: int, blocks: dict) -> None:
+        """What every run's blocks share: counts of one shape, non-negative, each block's
+        outcome counts (shape (6,)) adding up to at most its games, and float sums in every block
+        or in none, of one shape. The shape most blocks have is taken as the right one, so
+        that the block named is the odd one out."""
+        def shape(a):
+            return None if a is None else a.shape
+
+        for i, what in ((1, "counts"), (2, "sums")):
+            shapes = [shape(b[i]) for b in blocks.values()]
+            usual = max(set(shapes), key=lambda x: (shapes.count(x), x is not None)) if shapes else None
+            for k, b in blocks.items():
+                if shape(b[i]) != usual:
+                    got = "no sums" if b[i] is None else f"{what} of shape {b[i].shape}"
+                    want = "none" if usual is None else f"shape {usual}"
+                    raise self._corrupted(run, k, f"{got}, where its other blocks have {want}")
+        for k, (games, counts, sums) in blocks.items():
+            if (counts < 0).any():
+                raise self._corrupted(run, k, "a negative count")
+            if counts.shape == (6,) and int(counts.sum()) > games:
+                # (fewer: truncated games have no outcome)
+                raise self._corrupted(run, k, f"its counts add up to {int(counts.sum()):,} "
+                                      f"games, more than its {games:,}")
+            if sums is not None and not np.isfinite(sums).all():
+                raise self._corrupted(run, k, "a sum that is not a finite number")
 
 
 #: Settings a resumed run may change: they do not change its numbers.
