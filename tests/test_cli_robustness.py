@@ -347,3 +347,13 @@ def test_slow_policy_blocks_keep_the_numbers_independent_of_workers():
     a = fastbg.rollout("bJ7BARiw5+ABMA", 150, seed=5, policy="nn-1ply", workers=1)
     b = fastbg.rollout("bJ7BARiw5+ABMA", 150, seed=5, policy="nn-1ply", workers=2)
     assert a.counts.tolist() == b.counts.tolist() and a.games == 150
+
+
+def test_a_one_game_run_prints_n_a_for_what_it_cannot_estimate(capsys):
+    # one game has no standard error: n/a in the tables, not nan (JSON gives null)
+    for argv in (["rollout", "start", "-n", "1", "--seed", "1"],
+                 ["moves", "start", "31", "--rollout", "-n", "1", "--top", "2", "--seed", "1"],
+                 ["rollout", "start", "-n", "1", "--seed", "1", "--cubeful"]):
+        assert main(argv + ["--no-progress"]) == 0, argv
+        out = capsys.readouterr().out
+        assert "n/a" in out and "nan" not in out, (argv, out)

@@ -133,8 +133,8 @@ def test_parse_checks_both_ids_of_a_gnubg_pair():
     # the 4 bits of the 14th character after the 80-bit key (the start, last 'A' -> 'B')
     ("4HPwATDgc/ABMB", "padding bits", "4HPwATDgc/ABMA"),
     ("4HPwATDgc/ABMP", "padding bits", "4HPwATDgc/ABMA"),
-    # an empty board whose key has bit 79 set after the last point's separator
-    ("AAAAAAAAAAAAgA", "key bits after the last point", "AAAAAAAAAAAAAA"),
+    # the start with bit 79 set after the last point's separator
+    ("4HPwATDgc/ABgA", "key bits after the last point", "4HPwATDgc/ABAA"),
 ])
 def test_non_canonical_position_id_is_refused_naming_the_canonical_one(pid, where, canonical):
     with pytest.raises(ValueError, match=f"not canonical, its {where}.* are not zero; the "
@@ -145,6 +145,15 @@ def test_non_canonical_position_id_is_refused_naming_the_canonical_one(pid, wher
     with pytest.raises(ValueError, match="not canonical"):
         Position.parse(pid + ":QYkqASAAIAAA")
     assert encode_position_id(decode_position_id(canonical)) == canonical
+
+
+@pytest.mark.parametrize("pid", ["AAAAAAAAAAAAgA", "AAAAAAAAAAAA/w"])
+def test_a_non_canonical_id_of_an_empty_board_suggests_no_id(pid):
+    # its canonical ID would be a finished game, refused too: no ID is suggested
+    with pytest.raises(ValueError, match="not canonical, its key bits after the last "
+                                         "point's separator are not zero, and its key gives "
+                                         "the player on roll and the opponent no checkers"):
+        decode_position_id(pid)
 
 
 @pytest.mark.parametrize("count", [1, 2, 9, 11])

@@ -437,3 +437,23 @@ def test_kill_9_of_a_table_at_random_moments_then_resume_gives_the_numbers_of_on
     assert got["stored_games"] > 0
     with ResultsStore(path) as st:
         assert [r.kind for r in st.runs()] == ["table", "plays", "plays", "plays"]
+
+
+def test_an_interrupted_or_resumed_table_says_what_it_has(tmp_path):
+    """An interrupted openings table says how many of the rolls asked for it finished, and a
+    resumed one that the games read from the store are a candidate play's summed over its
+    rolls (it said "games per play", twice the games a play had with two rolls)."""
+    from fastbg.cli.research import format_table
+
+    path = tmp_path / "runs.sqlite"
+    t = openings_table(324, seed=1, rolls="31,42", top=1, store=path, **FAST)
+    d = t.to_dict()
+    assert d["planned_rows"] == 2
+    cut = dict(d, rows=d["rows"][:1], interrupted=True, planned_rows=3)
+    assert format_table(cut).startswith("INTERRUPTED: openings: ") \
+        and "1 of 3 rolls done, 324 games per candidate play" in format_table(cut)
+    again = openings_table(324, seed=1, rolls="31,42", top=1, store=path, run_id=t.run_id,
+                           **FAST)
+    assert again.stored_games == 648
+    assert "(648 games a candidate play, summed over the rolls, read from the store)" \
+        in format_table(again.to_dict())

@@ -19,7 +19,8 @@ EXIT_INTERRUPTED = 130
 
 _POSITION_HELP = "'start', a Position ID, a GNU PositionID:MatchID pair or an XGID"
 
-_ENGINE_HELP = "the compiled core (default) or the pure-Python reference; same numbers"
+_ENGINE_HELP = ("the compiled core (default) or the pure-Python reference: the same numbers, "
+                "hundreds to thousands of times slower (for checking the core)")
 
 #: What each policy of fastbg.rollouts.cubeless.POLICIES is, for the help; a policy missing here is
 #: still offered, by its name.
@@ -177,3 +178,12 @@ def _check_length(table, n: int) -> None:
     if n > table.length:
         raise ValueError(f"table {_table_name(table)!r} holds scores up to {table.length}-away; "
                          f"got --length {n}")
+
+
+def num(x, spec: str) -> str:
+    """``format(x, spec)``, or ``n/a`` right-aligned to the spec's width when ``x`` is NaN
+    (the standard error of a one-game run, and what follows from it)."""
+    if x == x:
+        return format(x, spec)
+    m = re.match(r"[+\- ]?(\d*)", spec)
+    return format("n/a", f">{m.group(1) or 0}")

@@ -17,7 +17,7 @@ from ..game import PROBABILITY_KEYS
 from ..rollouts import DEFAULT_POLICY, POLICIES
 from ..rollouts.cuberollout import cube_rollout
 
-from .common import (EXIT_INTERRUPTED, _games, _load_met, _number_arg, _policy_help, _positive_int, _seed, _table_name, plural,
+from .common import (_ENGINE_HELP, EXIT_INTERRUPTED, _games, _load_met, _number_arg, _policy_help, _positive_int, _seed, _table_name, plural,
                      print_json)
 from .state import (_add_state_options, _cube_state, _describe_state)
 from .rollouts import _VR_HELP, _WORKERS_HELP, _run_rollout, _with_progress, add_dask_option, workers_text
@@ -99,7 +99,7 @@ def add_parsers(sub) -> None:
                    help="how both sides play in the cubeless rollout: " + _policy_help()
                         + "; the weaker the policy, the more biased the probabilities")
     c.add_argument("--engine", choices=ENGINES, default="cython",
-                   help="the compiled core (default) or the pure-Python reference; same numbers")
+                   help=_ENGINE_HELP)
     c.add_argument("--x", type=_number_arg, default=None, metavar="X",
                    help="cube efficiency in [0, 1] (0 dead cube, 1 fully live; default GNU "
                         "Backgammon's: 0.68 in contact, 0.6 in bear-offs, 0.6 to 0.7 by the "

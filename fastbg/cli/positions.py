@@ -9,7 +9,7 @@ from ..game import Position, decode_gnubg_id, diagram, legal_plays, parse_game, 
 from ..nn import evaluate, network_info
 from ..game.picture import save_board
 
-from .common import (_POSITION_HELP, _is_xgid, _positive_int,
+from .common import (_ENGINE_HELP, _POSITION_HELP, _is_xgid, _positive_int,
                      print_json)
 from .rollouts import add_prune_options, add_rollout_run_options, moves_eval, moves_rollout
 from .state import (_describe_state)
@@ -32,8 +32,7 @@ def add_parsers(sub) -> None:
     m.add_argument("position", metavar="POSITION", help=_POSITION_HELP + " (rolled dice in it "
                    "must be DICE)")
     m.add_argument("dice", metavar="DICE", nargs="+", help="the roll: 31, 3-1 or 3 1")
-    m.add_argument("--engine", choices=ENGINES, default="cython",
-                   help="the compiled core (default) or the pure-Python reference")
+    m.add_argument("--engine", choices=ENGINES, default="cython", help=_ENGINE_HELP)
     how = m.add_mutually_exclusive_group()
     how.add_argument("--eval", action="store_true",
                      help="rank every play by the nn evaluator (0 ply, or --ply 1), with its "

@@ -14,7 +14,7 @@ from ..research.table import TABLES, check_table_run
 from ..rollouts import DEFAULT_POLICY, POLICIES
 from ..rollouts.plays import DEFAULT_MAX_PLAYS, DEFAULT_WITHIN
 from ..rollouts.store import ResultsStore
-from .common import (EXIT_INTERRUPTED, _games, _number_arg, _policy_help, _positive_int, _seed,
+from .common import (_ENGINE_HELP, num, EXIT_INTERRUPTED, _games, _number_arg, _policy_help, _positive_int, _seed,
                      plural, print_json)
 from .rollouts import (_VR_HELP, _WORKERS_HELP, add_dask_option, add_prune_options, add_store_options,
                        check_dask_options, nothing_stored, progress_bar)
@@ -108,7 +108,7 @@ def _add_run_options(p, name: str) -> None:
     p.add_argument("--policy", choices=POLICIES, default=DEFAULT_POLICY,
                    help="how both sides play: " + _policy_help())
     p.add_argument("--engine", choices=ENGINES, default="cython",
-                   help="the compiled core (default) or the pure-Python reference; same numbers")
+                   help=_ENGINE_HELP)
     if name != "gammons":
         p.add_argument("--vr", action=argparse.BooleanOptionalAction, default=None,
                        help=_VR_HELP)
@@ -258,7 +258,10 @@ def _format_plays(t: dict) -> str:
     how = (f"the top {cand['top']} at {cand['ply']} ply" if cand["top"] is not None else
            f"within {cand['within']:g} of the best at {cand['ply']} ply, at most "
            f"{cand['max_plays']}")
-    lines = _head(t, f"{plural(len(t['rows']), 'roll')}, {t['games']:,} games per candidate "
+    rolls = plural(len(t["rows"]), "roll")
+    if t["interrupted"] and t.get("planned_rows"):
+        rolls = f"{len(t['rows'])} of {plural(t['planned_rows'], 'roll')} done"
+    lines = _head(t, f"{rolls}, {t['games']:,} games per candidate "
                      f"play, the same dice for every play of a roll; candidates {how}"
                   + ("; pruned at {prune_se:g} SE".format(**st["prune"]) if st.get("prune") else ""))
     width = max(len(p["move"]) for r in t["rows"] for p in r["plays"])
@@ -266,18 +269,19 @@ def _format_plays(t: dict) -> str:
                  f"{'s.e.':>6}  {'P(best)':>7}   {'win':>6} {'w g':>6} {'l g':>6}")
     for r in t["rows"]:
         for i, p in enumerate(r["plays"]):
-            pb = f"{p['p_best']:7.1%}" if p["p_best"] is not None else f"{'pruned':>7}"
+            pb = num(p["p_best"], "7.1%") if p["p_best"] is not None else f"{'pruned':>7}"
             lines.append(f"  {r['roll'] if i == 0 else '':<5} {p['move']:<{width}}  "
-                         f"{p['equity']:+8.4f} {p['stderr']['equity']:6.4f}  {p['diff']:+7.4f} "
-                         f"{p['diff_stderr']:6.4f}  {pb}   {p['win']:6.3f} "
+                         f"{p['equity']:+8.4f} {num(p['stderr']['equity'], '6.4f')}  "
+                         f"{p['diff']:+7.4f} {num(p['diff_stderr'], '6.4f')}  {pb}   {p['win']:6.3f} "
                          f"{p['win_gammon']:6.3f} {p['lose_gammon']:6.3f}")
     s = t["summary"]
     lines += ["", "  (cubeless equities of the side that plays the roll, after its play; diff: "
                   "from the best play, with the standard error of the paired difference)"]
     if "equity" in s:
         lines.append(f"  {s['meaning']}: {s['equity']:+.4f} (s.e. {s['stderr']:.4f})")
-    lines.append(f"  {t['seconds']:.1f} s" + (f" ({t['stored_games']:,} games per play read "
-                                                "from the store)" if t.get("stored_games") else ""))
+    lines.append(f"  {t['seconds']:.1f} s" + (
+        f" ({t['stored_games']:,} games a candidate play, summed over the rolls, read from the "
+        "store)" if t.get("stored_games") else ""))
     return "\n".join(lines)
 
 

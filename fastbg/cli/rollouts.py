@@ -11,11 +11,11 @@ from ..rollouts import DEFAULT_POLICY, POLICIES, cubeful_rollout, rollout
 from ..rollouts.cubeless import normal_quantile
 from ..rollouts.cluster import check_address
 from ..rollouts.plays import rank_plays, rollout_plays
-from ..rollouts.store import ResultsStore
+from ..rollouts.store import ResultsStore, describe_run
 from ..research import convergence, plot_convergence
 from ..research.plots import check_plot_path
 
-from .common import (EXIT_INTERRUPTED, _dice_arg, _games, _number_arg, _policy_help, _positive_int, _seed, plural,
+from .common import (_ENGINE_HELP, num, EXIT_INTERRUPTED, _dice_arg, _games, _number_arg, _policy_help, _positive_int, _seed, plural,
                      print_json)
 from .state import (_STATE_OPTIONS, _add_state_options, _cube_state, _describe_state)
 
@@ -118,7 +118,7 @@ def add_parsers(sub) -> None:
                         "XGID; dice rolled in the last two are the first roll")
     add_rollout_run_options(r, games=10_000)
     r.add_argument("--engine", choices=ENGINES, default="cython",
-                   help="the compiled core (default) or the pure-Python reference; same numbers")
+                   help=_ENGINE_HELP)
     r.add_argument("--dice", type=_dice_arg, default=None, help="fix the first roll, e.g. 31")
     r.add_argument("--until-se", type=_number_arg, default=None, metavar="X",
                    help="stop at the first block of games (1,000 games; 100 with nn-1ply) "
@@ -195,8 +195,8 @@ def _format_table(res) -> str:
         est, se = getattr(res, key), res.stderr[key]
         lo, hi = res.confidence_interval(key, 0.95)
         sign = "+" if key == "equity" else ""
-        lines.append(f"  {label[key]:<16} {est:{sign}9.4f} {se:9.4f}   "
-                     f"[{lo:{sign}.4f}, {hi:{sign}.4f}]")
+        lines.append(f"  {label[key]:<16} {est:{sign}9.4f} {num(se, '9.4f')}   "
+                     f"[{num(lo, sign + '.4f')}, {num(hi, sign + '.4f')}]")
     if res.truncated:
         n, db = res.settings.get("truncation"), res.settings.get("truncate_bearoff")
         how = " or ".join(
@@ -213,7 +213,7 @@ def _format_table(res) -> str:
         for r in res.by_first_roll:
             who = f" ({r['first']})" if "first" in r else ""
             lines.append(f"    {r['roll'] + who:<16} {r['games']:>7,} {r['equity']:+9.4f} "
-                         f"{r['stderr']['equity']:9.4f} {r['win']:8.4f}")
+                         f"{num(r['stderr']['equity'], '9.4f')} {r['win']:8.4f}")
     lines.append("")
     if res.stored_games >= res.games:
         lines.append(f"  all {res.games:,} games read from the store")
@@ -304,8 +304,8 @@ def _cmd_resume(args, parser_defaults) -> int:
     store = _store(args, create=False)
     run = store.run(args.resume)
     if run.kind != "rollout":          # before its request is read as rollout()'s arguments
-        raise ValueError(f"run {run.id} is a {run.kind}; fastbg rollout --resume continues "
-                         "rollouts")
+        raise ValueError(f"run {run.id} is {describe_run(run)}; fastbg rollout --resume "
+                         "continues rollouts")
     store.blocks(run.id)               # a corrupted block refused before anything is said
     req = dict(run.request)
     games = run.games + (args.extend or 0)
@@ -470,11 +470,12 @@ def _format_cubeful(res, pos, state) -> str:
     if not state.is_money:
         # a mean of match winning chances: the normal interval, clipped to [0, 1]
         lo, hi = max(0.0, res.mwc - z * res.mwc_stderr), min(1.0, res.mwc + z * res.mwc_stderr)
-        lines.append(f"  match winning chance {res.mwc:8.4f}  {res.mwc_stderr:8.4f}   "
-                     f"[{lo:.4f}, {hi:.4f}]")
+        lines.append(f"  match winning chance {res.mwc:8.4f}  {num(res.mwc_stderr, '8.4f')}   "
+                     f"[{num(lo, '.4f')}, {num(hi, '.4f')}]")
     lo, hi = res.equity - z * res.stderr, res.equity + z * res.stderr
     label = "cubeful equity" if state.is_money else "equity (EMG)"
-    lines.append(f"  {label:<20}{res.equity:+8.4f}  {res.stderr:8.4f}   [{lo:+.4f}, {hi:+.4f}]")
+    lines.append(f"  {label:<20}{res.equity:+8.4f}  {num(res.stderr, '8.4f')}   "
+                 f"[{num(lo, '+.4f')}, {num(hi, '+.4f')}]")
     lines.append("  (points per game per unit of the starting cube)" if state.is_money else
                  "  (MWC as a money equity, per unit of the starting cube)")
     lines += ["", f"  doubled in {res.doubled:.1%} of games, passed in {res.passed:.1%}; "
@@ -486,7 +487,7 @@ def _format_cubeful(res, pos, state) -> str:
         for r in res.by_first_roll:
             who = f" ({r['first']})" if "first" in r else ""
             lines.append(f"    {r['roll'] + who:<16} {r['games']:>7,} {r['equity']:+9.4f} "
-                         f"{r['stderr']:9.4f} {r['doubled']:8.4f} {r['passed']:8.4f}"
+                         f"{num(r['stderr'], '9.4f')} {r['doubled']:8.4f} {r['passed']:8.4f}"
                          + ("" if state.is_money else f" {r['mwc']:8.4f}"))
     lines += ["", f"  {res.seconds:.2f} s, {res.games_per_second:,.0f} games/s"]
     return "\n".join(lines)
@@ -557,9 +558,9 @@ def moves_rollout(pos, dice, args) -> int:
     print(f"  {'play':<{width}}  {'equity':>8} {'s.e.':>6}  {'diff':>7} {'s.e.':>6}  {'P(best)':>7}"
           f"   {'win':>6} {'w g':>6} {'l g':>6}   {'eval':>7}")
     for p in res.plays:
-        pb = f"{p['p_best']:7.1%}" if p["p_best"] is not None else f"{'pruned':>7}"
-        print(f"  {p['move']:<{width}}  {p['equity']:+8.4f} {p['stderr']['equity']:6.4f}  "
-              f"{p['diff']:+7.4f} {p['diff_stderr']:6.4f}  {pb}   {p['win']:6.3f} "
+        pb = num(p["p_best"], "7.1%") if p["p_best"] is not None else f"{'pruned':>7}"
+        print(f"  {p['move']:<{width}}  {p['equity']:+8.4f} {num(p['stderr']['equity'], '6.4f')}  "
+              f"{p['diff']:+7.4f} {num(p['diff_stderr'], '6.4f')}  {pb}   {p['win']:6.3f} "
               f"{p['win_gammon']:6.3f} {p['lose_gammon']:6.3f}   {p['eval_equity']:+7.4f}"
               + (f"   ({p['games']:,} games)" if p.get("pruned") else ""))
     print("")

@@ -135,6 +135,13 @@ def decode_position_id(pid: str) -> np.ndarray:
         # the text: any bit set after the last point's separator or in the padding.
         where = ("key bits after the last point's separator" if any(bits[k:])
                  else "padding bits (the 4 bits of the 14th character after the 80-bit key)")
+        empty = [who for side, who in ((0, "the player on roll"), (1, "the opponent"))
+                 if board[side].sum() == 0]
+        if empty:
+            # no canonical ID worth suggesting: its position is a finished game
+            raise ValueError(
+                f"bad Position ID {pid!r}: not canonical, its {where} are not zero, and "
+                f"its key gives {' and '.join(empty)} no checkers")
         raise ValueError(
             f"bad Position ID {pid!r}: not canonical, its {where} are not zero; the "
             f"canonical ID of this position is {canonical!r}")

@@ -49,7 +49,7 @@ def parse_rolls(rolls, allowed, what: str) -> tuple:
         return tuple(allowed)
     items = [r for r in re.split(r"[,\s]+", rolls.strip())] if isinstance(rolls, str) else list(rolls)
     if not items or items == [""]:
-        raise ValueError(f"no {what} given")
+        raise ValueError(f"no roll given: the list is empty (give {what} or several, e.g. 31,42)")
     chosen = set()
     for r in items:
         d = tuple(sorted(parse_dice(r), reverse=True))
@@ -276,7 +276,8 @@ def _table(name, label, position, description, rolls, key, games, seed, workers,
                          summary=summary(rows, rolls), games=games, seed=entropy,
                          settings=settings, seconds=seconds,
                          interrupted=interrupted, run_id=stored.run_id,
-                         stored_games=stored_games, dask=None if cl is None else cl.address)
+                         stored_games=stored_games, dask=None if cl is None else cl.address,
+                         planned_rows=len(rolls))
     stored.finish(result)
     return result
 

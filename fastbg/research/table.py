@@ -22,7 +22,7 @@ from typing import Callable
 import numpy as np
 
 from ..rollouts.cluster import connect
-from ..rollouts.store import OpenRun, ResultsStore, open_run
+from ..rollouts.store import OpenRun, ResultsStore, describe_run, open_run, with_article
 
 __all__ = ["TableResult", "TABLES", "derived_seed", "StoredTable", "check_table_run", "run_rows",
            "table_cluster"]
@@ -80,6 +80,8 @@ class TableResult:
         With a store: the table's run (``fastbg table NAME --resume RUN`` continues it).
     stored_games : int
         Games read from the store rather than played now (all rows together, per candidate).
+    planned_rows : int or None
+        The rows asked for (an interrupted table has fewer), where the table knows them.
     dask : str or None
         The Dask scheduler's address when the rows' blocks ran on a cluster.
     """
@@ -96,11 +98,13 @@ class TableResult:
     run_id: int | None = None
     stored_games: int = 0
     dask: str | None = None
+    planned_rows: int | None = None
 
     def to_dict(self) -> dict:
         """JSON-ready: ``table``, ``title``, ``games``, ``seed``, ``summary``, ``rows``,
         ``seconds``, ``interrupted``, ``settings`` (and ``run_id``, ``stored_games`` of a
-        stored table; ``dask``, the scheduler's address, of a table run on a cluster)."""
+        stored table; ``dask``, the scheduler's address, of a table run on a cluster;
+        ``planned_rows``, the rows asked for, where the table knows them)."""
         d = {"table": self.table, "title": self.title, "games": self.games, "seed": self.seed,
              "summary": dict(self.summary), "rows": [dict(r) for r in self.rows],
              "seconds": self.seconds, "interrupted": self.interrupted,
@@ -109,6 +113,8 @@ class TableResult:
             d.update(run_id=self.run_id, stored_games=self.stored_games)
         if self.dask is not None:
             d["dask"] = self.dask
+        if self.planned_rows is not None:
+            d["planned_rows"] = self.planned_rows
         return d
 
 
@@ -131,23 +137,11 @@ def table_cluster(dask, workers, blocks: int):
             cl.close()
 
 
-def _a(word: str) -> str:
-    """``word`` with its indefinite article."""
-    return ("an " if word[:1] in "aeiou" else "a ") + word
-
-
-#: What a stored run of each kind is, in an error message.
-_KINDS = {"rollout": "a rollout", "plays": "a rollout of candidate plays"}
-
-
 def check_table_run(run, table: str) -> None:
     """ValueError unless stored run ``run`` is a ``table`` table (saying what it is)."""
     name = run.request.get("table") if run.kind == "table" else None
     if name != table:
-        what = f"{_a(name)} table" if name else _KINDS.get(run.kind, _a(run.kind))
-        if run.parent is not None:
-            what += f" (a row of table run {run.parent})"
-        raise ValueError(f"run {run.id} is {what}, not {_a(table)} table"
+        raise ValueError(f"run {run.id} is {describe_run(run)}, not {with_article(table)} table"
                          + (f": `fastbg table {name} --resume {run.id}` continues it"
                             if name else ""))
 

@@ -74,6 +74,31 @@ _RUNS_QUERY = ("SELECT r.id, r.kind, r.position, r.request, r.settings, r.seed, 
                "{where} GROUP BY r.id ORDER BY r.id")
 
 
+#: What a stored run of each kind is, in a message ("run 6 is a rollout of candidate plays").
+_KIND_NAMES = {"rollout": "a rollout", "plays": "a rollout of candidate plays"}
+
+
+def with_article(word: str) -> str:
+    """``word`` with its indefinite article."""
+    return ("an " if word[:1] in "aeiou" else "a ") + word
+
+
+def kind_name(kind: str) -> str:
+    """A run kind as a noun phrase with its article (``"plays"``: "a rollout of candidate
+    plays")."""
+    return _KIND_NAMES.get(kind, with_article(kind))
+
+
+def describe_run(run) -> str:
+    """What a :class:`StoredRun` is, for a message: "an openings table", "a rollout of
+    candidate plays (a row of table run 2)", ..."""
+    name = run.request.get("table") if run.kind == "table" else None
+    what = f"{with_article(name)} table" if name else kind_name(run.kind)
+    if run.parent is not None:
+        what += f" (a row of table run {run.parent})"
+    return what
+
+
 def default_store_path() -> Path:
     """Where runs are stored unless told: ``$FASTBG_STORE``, else ``runs.sqlite`` in the
     user's data directory (``$XDG_DATA_HOME/fastbg``, default ``~/.local/share/fastbg``;
@@ -401,9 +426,9 @@ class ResultsStore:
                           "the store was left as it is")
 
     def _check_blocks(self, run: int, blocks: dict) -> None:
-        """What every run's blocks share: counts of one shape, non-negative, each block's
-        outcome counts (shape (6,)) adding up to at most its games, and float sums in every block
-        or in none, of one shape. The shape most blocks have is taken as the right one, so
+        """What every run's blocks share: counts of one shape, each block's outcome counts
+        (shape (6,); other kinds store other integer sums) non-negative and adding up to at
+        most its games, and float sums in every block or in none, of one shape. The shape most blocks have is taken as the right one, so
         that the block named is the odd one out."""
         def shape(a):
             return None if a is None else a.shape
@@ -417,7 +442,7 @@ class ResultsStore:
                     want = "none" if usual is None else f"shape {usual}"
                     raise self._corrupted(run, k, f"{got}, where its other blocks have {want}")
         for k, (games, counts, sums) in blocks.items():
-            if (counts < 0).any():
+            if counts.shape == (6,) and (counts < 0).any():   # outcome counts
                 raise self._corrupted(run, k, "a negative count")
             if counts.shape == (6,) and int(counts.sum()) > games:
                 # (fewer: truncated games have no outcome)
@@ -560,7 +585,7 @@ def _check_resume(st, old, run_id, kind, request, settings, games) -> dict:
     """:func:`open_run`'s checks of a run to continue, before anything is written: its
     stored blocks (read here, so that a corrupted one is refused with the store as it was)."""
     if old.kind != kind:
-        raise ValueError(f"run {run_id} is a {old.kind}, not a {kind}")
+        raise ValueError(f"run {run_id} is {kind_name(old.kind)}, not {kind_name(kind)}")
     for key in sorted(set(old.request) | set(request)):
         if key != "games" and old.request.get(key) != request.get(key):
             raise ValueError(f"run {run_id} was stored with {key} {old.request.get(key)!r}, "
