@@ -38,8 +38,9 @@ Differences in the work (read before quoting the ratio)
   exact bearoff databases (one-sided: all positions of up to 15 chequers on 6
   points; two-sided: up to 6 chequers), which decide its bear-off plays. With
   bearoff truncation off the games are still played to the end, but the bear-off
-  plays are table look-ups, not network evaluations. fastbg ``nn`` is one network,
-  196 inputs and 128 hidden units, for every position, bear-off included.
+  plays are table look-ups, not network evaluations. fastbg ``nn`` is a contact net
+  and a race net (their inputs and hidden units: ``fastbg/data/nn/nn2.json``, and in
+  the JSON), the one-sided bear-off database and the small-race database.
 * The Debian build of gnubg is compiled for SSE/SSE2 (``show buildinfo``), not AVX;
   a gnubg compiled with ``-march=native`` would be somewhat faster.
 * At 0 ply gnubg's move filters do not apply (they prune candidates for deeper
@@ -293,6 +294,14 @@ def median(runs: list[dict], key: str = "games_per_s") -> float:
     return statistics.median(run[key] for run in runs)
 
 
+def _fastbg_nets() -> str:
+    """The shipped nets' sizes, from their metadata (nn2.json)."""
+    from fastbg.reference.evaluator import DATA_DIR, NETS_META
+    meta = json.loads((DATA_DIR / NETS_META).read_text())
+    return " and ".join(f"a {kind} net ({n['inputs']} inputs, {n['hidden']} hidden)"
+                        for kind, n in meta["nets"].items()) + f" (generation {meta['generation']})"
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--trials", type=int, default=2592,
@@ -429,9 +438,8 @@ def main(argv: list[str] | None = None) -> int:
         "differences_in_work": [
             "gnubg: contact/crashed/race nets (128 hidden, 250 or 214 inputs) chosen per position, "
             "and exact one-sided (15 chequers on 6 points) and two-sided (6 chequers) bearoff "
-            "databases for bear-off plays; fastbg nn: a contact net (236 inputs: 196 point "
-            "units and 40 features) and a race net (226 inputs), 128 hidden each, and the "
-            "one-sided bear-off database (docs/evaluator.md).",
+            "databases for bear-off plays; fastbg nn: " + _fastbg_nets() + ", the one-sided "
+            "bear-off database and the small-race database (docs/evaluator.md).",
             "Debian's gnubg is an SSE/SSE2 build, not AVX.",
             "At 0 ply gnubg's move filters and pruning nets play no part (see gnubg_start_prune_off).",
             "gnubg chequer play is set cubeless ('set rollout chequerplay cubeful off'); gnubg's "
