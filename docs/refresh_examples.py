@@ -19,6 +19,7 @@ import re
 import shlex
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -88,7 +89,13 @@ def refresh_python(text: str, name: str = "examples") -> str:
               if ">>>" in m.group(1)]
     examples = [x for _, parts in blocks for x in parts if isinstance(x, doctest.Example)]
     runner = _Recorder()
-    runner.run(doctest.DocTest(examples, {}, name, name, 0, None), clear_globs=True)
+    here = os.getcwd()
+    with tempfile.TemporaryDirectory() as tmp:   # files the examples write (plots) go there
+        os.chdir(tmp)
+        try:
+            runner.run(doctest.DocTest(examples, {}, name, name, 0, None), clear_globs=True)
+        finally:
+            os.chdir(here)
     out, last = [], 0
     for m, parts in blocks:
         body = []
