@@ -6,7 +6,7 @@
 #
 # It reuses generation 10's data (generation10.sh makes it: g9b, g9c, g9r, g10c, g10r) and
 # adds candidate plays of games played by generation 10, labelled by generation 10 at 2 ply
-# (generation11_labels.sh: 569,744 contact candidates, 198,897 race-decision candidates).
+# (generation_labels.sh 11: 569,744 contact candidates, 198,897 race-decision candidates).
 # Compute on a 2-core VM (2026-12-02/03), see experiments/TRAINING.md:
 #   positions of 20,000 + 60,000 games                       ~15 min
 #   2-ply labels of 569,744 candidate plays by g10           ~3 h on 2 cores
@@ -24,7 +24,7 @@ mkdir -p $R
 
 # Positions played by generation 10 and 2-ply labels of their candidate plays; it takes
 # generation 10's nets from git (nets_g10.npz) if they are not here.
-PY=$PY sh $E/generation11_labels.sh
+PY=$PY sh $E/generation_labels.sh 11 eae72c0
 
 # Generation 10's nets as train.py's warm start.
 $PY $E/pack.py --unpack $R/nets_g10.npz --contact $R/c10/epoch_000.npz --race $R/r10/epoch_000.npz
