@@ -183,7 +183,7 @@ def _check_length(table, n: int) -> None:
 def num(x, spec: str) -> str:
     """``format(x, spec)``, or ``n/a`` right-aligned to the spec's width when ``x`` is NaN
     (the standard error of a one-game run, and what follows from it)."""
-    if x == x:
+    if not math.isnan(x):
         return format(x, spec)
     m = re.match(r"[+\- ]?(\d*)", spec)
     return format("n/a", f">{m.group(1) or 0}")

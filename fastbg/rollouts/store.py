@@ -428,8 +428,9 @@ class ResultsStore:
     def _check_blocks(self, run: int, blocks: dict) -> None:
         """What every run's blocks share: counts of one shape, each block's outcome counts
         (shape (6,); other kinds store other integer sums) non-negative and adding up to at
-        most its games, and float sums in every block or in none, of one shape. The shape most blocks have is taken as the right one, so
-        that the block named is the odd one out."""
+        most its games, and float sums in every block or in none, of one shape, all finite.
+        The shape most blocks have is taken as the right one, so that the block named is the
+        odd one out."""
         def shape(a):
             return None if a is None else a.shape
 
@@ -442,12 +443,12 @@ class ResultsStore:
                     want = "none" if usual is None else f"shape {usual}"
                     raise self._corrupted(run, k, f"{got}, where its other blocks have {want}")
         for k, (games, counts, sums) in blocks.items():
-            if counts.shape == (6,) and (counts < 0).any():   # outcome counts
-                raise self._corrupted(run, k, "a negative count")
-            if counts.shape == (6,) and int(counts.sum()) > games:
-                # (fewer: truncated games have no outcome)
-                raise self._corrupted(run, k, f"its counts add up to {int(counts.sum()):,} "
-                                      f"games, more than its {games:,}")
+            if counts.shape == (6,):                     # outcome counts
+                if (counts < 0).any():
+                    raise self._corrupted(run, k, "a negative count")
+                if int(counts.sum()) > games:            # (fewer: truncated games have none)
+                    raise self._corrupted(run, k, f"its counts add up to {int(counts.sum()):,} "
+                                          f"games, more than its {games:,}")
             if sums is not None and not np.isfinite(sums).all():
                 raise self._corrupted(run, k, "a sum that is not a finite number")
 
