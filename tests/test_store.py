@@ -321,3 +321,27 @@ def test_rollout_stopped_before_its_first_block_reports_no_run(tmp_path, monkeyp
     assert res.interrupted and res.games == 0 and res.run_id is None
     with ResultsStore(path) as st:
         assert st.runs() == []
+
+
+@pytest.mark.parametrize("damage, why", [
+    ("DROP TABLE blocks", "its table 'blocks' is missing"),
+    ("ALTER TABLE runs DROP COLUMN summary", "its table 'runs' lacks the column(s) summary"),
+])
+def test_a_store_missing_a_table_or_column_is_refused_untouched(tmp_path, capsys, damage, why):
+    """A store whose schema was damaged used to fail with sqlite3's traceback (exit 1)."""
+    path = tmp_path / "runs.sqlite"
+    with ResultsStore(path) as st:
+        st.create_run("rollout", "start", {"position": "start", "games": 1000},
+                      {"seed": 1, "games": 1000, "block_size": 1000})
+    db = sqlite3.connect(path)
+    db.execute(damage)
+    db.commit()
+    db.close()
+    before = path.read_bytes()
+    for args in (["runs"], ["rollout", "--resume", "1", "--no-progress"],
+                 ["rollout", "start", "-n", "5", "--no-progress"]):
+        assert main(args + ["--store", str(path)]) == 2, args
+        err = capsys.readouterr().err
+        assert f"is a damaged fastbg results store ({why})" in err, err
+        assert "Traceback" not in err and err.count("\n") == 1, err
+        assert path.read_bytes() == before, args

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime
+import functools
 import json
 import os
 import sqlite3
@@ -65,6 +66,19 @@ CREATE TABLE blocks (
     PRIMARY KEY (run, k)
 );
 """
+
+
+@functools.lru_cache(maxsize=1)
+def _schema_columns() -> dict:
+    """``{table: set of column names}`` of :data:`_SCHEMA`, read from an in-memory copy."""
+    db = sqlite3.connect(":memory:")
+    try:
+        db.executescript(_SCHEMA)
+        tables = [r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table' "
+                                             "AND name NOT LIKE 'sqlite_%'")]
+        return {t: {r[1] for r in db.execute(f"PRAGMA table_info({t})")} for t in tables}
+    finally:
+        db.close()
 
 
 #: A run's row with the number of its stored blocks and their games (StoredRun's fields).
@@ -248,6 +262,14 @@ class ResultsStore:
                 self.db.execute("ALTER TABLE runs ADD COLUMN parent INTEGER REFERENCES runs(id)")
                 self.db.execute("UPDATE meta SET value = ? WHERE key = 'version'",
                                 (str(STORE_VERSION),))
+        for table, columns in _schema_columns().items():
+            have = {row[1] for row in self.db.execute(f"PRAGMA table_info({table})")}
+            if columns - have:
+                what = (f"its table {table!r} is missing" if not have else
+                        f"its table {table!r} lacks the column(s) "
+                        + ", ".join(sorted(columns - have)))
+                raise ValueError(f"{self.path} is a damaged fastbg results store ({what}); "
+                                 "the store was left as it is")
 
     @contextlib.contextmanager
     def _tx(self):
