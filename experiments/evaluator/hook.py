@@ -11,11 +11,20 @@ the two differ by about 1e-4 in equity.
 """
 from __future__ import annotations
 
+import importlib.util
+from pathlib import Path
+
 import numpy as np
 
 from fastbg._core import features as feats
 from fastbg.reference import bearoffdb
 from fastbg.reference import nn as rnn
+
+# race_extra.py beside this file (errorrate.py loads this one by its path)
+_spec = importlib.util.spec_from_file_location("race_extra", Path(__file__).with_name("race_extra.py"))
+_race_extra = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_race_extra)
+race_extra = _race_extra.race_extra
 
 
 def _sigmoid(x):
@@ -50,7 +59,10 @@ def probabilities(nets: dict, boards: np.ndarray) -> np.ndarray:
         if not len(rows):
             continue
         if kind in nets:
-            raw = _forward(nets[kind], inputs(b[rows]))
+            x = inputs(b[rows])
+            if kind == "race" and nets[kind]["w1"].shape[0] > x.shape[1]:   # race_extra.py's
+                x = np.concatenate([x, race_extra(b[rows])], axis=1)
+            raw = _forward(nets[kind], x)
         else:  # the shipped first network
             raw = rnn.forward(rnn.default_weights(), b[rows])
         p[rows] = rnn.consistent(b[rows], raw)

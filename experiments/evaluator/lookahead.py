@@ -98,9 +98,17 @@ def main(argv=None) -> int:
     return 0
 
 
-def load(out) -> tuple[np.ndarray, np.ndarray]:
+def load(out, chunks: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """The labelled rows and their probabilities, over every chunk of ``out`` found, or
+    over its first ``chunks`` (chunks 0 .. chunks - 1, all of which must be there)."""
     out = Path(out)
     files = sorted(out.parent.glob(f"{out.name}_[0-9]*.npz"))
+    if chunks is not None:
+        files = [out.parent / f"{out.name}_{k:04d}.npz" for k in range(chunks)]
+        missing = [f.name for f in files if not f.exists()]
+        if missing:
+            raise SystemExit(f"{out}: {len(missing)} of its first {chunks} chunks are not labelled "
+                             f"yet (first: {missing[0]})")
     parts = [np.load(f) for f in files]
     return (np.concatenate([p["index"] for p in parts]), np.concatenate([p["probs"] for p in parts]))
 

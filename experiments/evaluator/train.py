@@ -49,6 +49,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 import labels as labels_mod  # noqa: E402
 import lookahead as lookahead_mod  # noqa: E402
+from race_extra import N_RACE_EXTRA, race_extra  # noqa: E402
 from fastbg.reference.features import CONTACT_INPUTS, LEGACY_CONTACT_INPUTS  # noqa: E402
 from fastbg.reference.nn import load_weights  # noqa: E402
 
@@ -120,6 +121,10 @@ def with_extra_rows(kind: str, old: dict) -> dict:
     inputs (docs/evaluator.md: inputs 236..251) at zero, when the net to train reads them:
     the same function of the position (the integer engines give bit-identical results)."""
     rows = old["w1"].shape[0]
+    if kind == "race" and rows == 226 < N_INPUTS["race"]:     # --race-width 230
+        w1 = np.zeros((N_INPUTS["race"], old["w1"].shape[1]))
+        w1[:rows] = old["w1"]
+        return {"w1": w1, **{k: np.array(old[k], dtype=np.float64) for k in ("b1", "w2", "b2")}}
     if kind not in ("contact", "crashed") or rows != LEGACY_CONTACT_INPUTS or N_INPUTS[kind] == rows:
         return old
     w1 = np.zeros((N_INPUTS[kind], old["w1"].shape[1]))
@@ -163,10 +168,13 @@ def load_data(args):
     ``--also POSITIONS LABELS``, those of more data sets appended (validation stays by
     game within each)."""
     parts = [_load_one(args, args.positions, args.labels)]
-    if args.rank_also_only:        # no ranking loss on the main set's decisions
-        parts[0] = (*parts[0][:3], np.full(len(parts[0][3]), -1, np.int64))
     for positions, labels in args.also or ():
         parts.append(_load_one(args, positions, labels))
+    # a cache may hold more columns than the net reads (252 for a 236-input contact net,
+    # 230 for a 226-input race net)
+    parts = [(p[0][:, :N_INPUTS[args.net]], *p[1:]) for p in parts]
+    if args.rank_also_only:        # no ranking loss on the main set's decisions
+        parts[0] = (*parts[0][:3], np.full(len(parts[0][3]), -1, np.int64))
     offset = 0                       # group numbers unique across the data sets
     for p in parts:
         g = p[3]
@@ -180,7 +188,8 @@ def _load_one(args, positions: str, labels: str):
     pos = np.load(positions)
     if labels.startswith("lookahead:"):
         src = labels.split(":", 1)[1]
-        idx, probs = lookahead_mod.load(src)
+        src, _, k = src.partition("@")            # PATH@K: its first K chunks only
+        idx, probs = lookahead_mod.load(src, int(k) if k else None)
         cache = Path(src).parent / f"inputs_{Path(src).name}_{args.net}_{len(idx)}.npz"
     else:
         idx, counts = labels_mod.load(labels)
@@ -204,6 +213,8 @@ def _load_one(args, positions: str, labels: str):
     b = np.ascontiguousarray(boards[keep])
     t0 = time.perf_counter()
     x = (feats.race_inputs_many(b) if args.net == "race" else feats.contact_inputs_many(b))
+    if args.net == "race" and N_INPUTS["race"] > 226:      # --race-width 230
+        x = np.concatenate([x, race_extra(b)], axis=1)
     print(f"{len(b)} {args.net} inputs in {time.perf_counter() - t0:.1f} s", file=sys.stderr)
     y = targets(counts[keep]) if probs is None else probs[keep].astype(np.float32)
     g = pos["game"][idx][keep]
@@ -248,6 +259,20 @@ def decision_groups(pos, rows: np.ndarray) -> np.ndarray:
     return grp
 
 
+def repeated_order(unit: np.ndarray, extra: np.ndarray, g: torch.Generator) -> np.ndarray:
+    """Row order of one epoch: every shuffling unit (``unit[i]``: row i's unit, numbered
+    0..m-1) once plus the units listed in ``extra`` once more each, all in random order
+    (from ``g``), each unit's rows together in their order."""
+    order = np.argsort(unit, kind="stable")          # rows grouped by unit
+    size = np.bincount(unit)
+    start = np.cumsum(size) - size
+    units = np.concatenate([np.arange(len(size)), extra])
+    units = units[torch.randperm(len(units), generator=g).numpy()]
+    n = size[units]
+    within = np.arange(int(n.sum())) - np.repeat(np.cumsum(n) - n, n)
+    return order[np.repeat(start[units], n) + within]
+
+
 def is_crashed(boards: np.ndarray) -> np.ndarray:
     """Crashed contact positions: a side has at most 7 checkers in play, not counting the
     checkers stacked on its 1- and 2-points beyond the first of each (they are out of
@@ -266,7 +291,7 @@ def main(argv=None) -> int:
     ap.add_argument("--positions", required=True)
     ap.add_argument("--labels", required=True,
                     help="a labels.py directory (rollout counts), or lookahead:PATH for the "
-                         "1-ply probabilities of lookahead.py")
+                         "probabilities of lookahead.py (lookahead:PATH@K: its first K chunks)")
     ap.add_argument("--also", nargs=2, action="append", metavar=("POSITIONS", "LABELS"),
                     help="another data set to train on as well (repeatable)")
     ap.add_argument("--init", default=str(HERE.parent.parent / "fastbg" / "data" / "nn" / "nn.npz"),
@@ -292,16 +317,23 @@ def main(argv=None) -> int:
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--drop-features", action="store_true",
                     help="ablation: zero the contact net's feature inputs (Tesauro's 196 only)")
+    ap.add_argument("--race-width", type=int, choices=(226, 226 + N_RACE_EXTRA), default=226,
+                    help="the race net's inputs: the engines' 226, or 230 with the experimental "
+                         "inputs of race_extra.py (an ablation)")
+    ap.add_argument("--repeat-off", type=int, default=1, metavar="K",
+                    help="each epoch, the training rows of positions where a side has borne "
+                         "off checkers (bearing off against contact, saving a gammon or "
+                         "backgammon) K times, the others once (their decision groups whole)")
     ap.add_argument("--width", type=int, choices=CONTACT_WIDTHS, default=CONTACT_INPUTS,
                     help="the contact net's inputs: all 252, or the first 236 (without the "
                          "extra features of docs/evaluator.md)")
     args = ap.parse_args(argv)
     N_INPUTS["contact"] = N_INPUTS["crashed"] = args.width   # what warm_start builds (a script's setting)
+    N_INPUTS["race"] = args.race_width
     torch.set_num_threads(args.threads)
     run = RUNS / args.name
     run.mkdir(parents=True, exist_ok=True)
     x, y, val, grp = load_data(args)
-    x = x[:, :N_INPUTS[args.net]]       # a cache may hold more columns than the net reads
     if args.drop_features and args.net == "contact":
         x = x.copy()
         x[:, 196:] = 0.0
@@ -313,6 +345,14 @@ def main(argv=None) -> int:
     g_np = grp[~val]
     unit = np.where(g_np >= 0, g_np, g_np.max(initial=-1) + 1 + np.arange(len(g_np)))
     _, unit = np.unique(unit, return_inverse=True)
+    # units repeated each epoch (--repeat-off): those with a row where a side has checkers
+    # off (Tesauro's "off" unit of either side, columns 97 and 195)
+    extra_units = np.zeros(0, np.int64)
+    if args.repeat_off > 1:
+        off_rows = (x[~val][:, 97] > 0) | (x[~val][:, 195] > 0)
+        extra_units = np.tile(np.unique(unit[off_rows]), args.repeat_off - 1)
+        print(f"--repeat-off {args.repeat_off}: {int(off_rows.sum())} of {len(off_rows)} "
+              f"training rows have checkers off", file=sys.stderr)
     model = Net(warm_start(args.net, load_init(args.init), args.hidden))
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=args.weight_decay)
     bce = torch.nn.BCEWithLogitsLoss()
@@ -349,15 +389,17 @@ def main(argv=None) -> int:
     t0 = time.perf_counter()
     for epoch in range(start, args.epochs):
         g = torch.Generator().manual_seed(args.seed * 100003 + epoch)
-        if args.rank > 0:      # whole decision groups in random order
+        if len(extra_units):   # units in random order, some of them more than once
+            perm = torch.tensor(repeated_order(unit, extra_units, g))
+        elif args.rank > 0:    # whole decision groups in random order
             pri = torch.randperm(int(unit.max()) + 1, generator=g).numpy()
             perm = torch.tensor(np.argsort(pri[unit], kind="stable"))
         else:
             perm = torch.randperm(len(xt), generator=g)
         model.train()
         total = 0.0
-        steps = (len(xt) + args.batch - 1) // args.batch
-        for i, k in enumerate(range(0, len(xt), args.batch)):
+        steps = (len(perm) + args.batch - 1) // args.batch
+        for i, k in enumerate(range(0, len(perm), args.batch)):
             if args.schedule == "cosine":
                 t = (epoch * steps + i) / (args.epochs * steps)
                 for grp in opt.param_groups:
@@ -379,7 +421,7 @@ def main(argv=None) -> int:
         w = model.weights()
         np.savez(run / f"epoch_{epoch:03d}.npz", **w, kind=args.net)
         torch.save({"model": model.state_dict(), "opt": opt.state_dict(), "epoch": epoch}, last)
-        rec = {"epoch": epoch, "train_loss": total / len(xt), "val_loss": vloss,
+        rec = {"epoch": epoch, "train_loss": total / len(perm), "val_loss": vloss,
                "val_equity_mae": mae, "val_rank_mae": rk, "seconds": time.perf_counter() - t0}
         with open(run / "log.jsonl", "a") as f:
             f.write(json.dumps(rec) + "\n")

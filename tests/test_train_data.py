@@ -1,0 +1,82 @@
+"""experiments/evaluator's data options: lookahead chunks by count, the ``--repeat-off``
+epoch order and the experimental race inputs (``race_extra.py``, ``--race-width 230``).
+
+The epoch order and the warm start need the training extra (PyTorch); skipped without it.
+"""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "experiments" / "evaluator"))
+import lookahead  # noqa: E402
+from race_extra import N_RACE_EXTRA, race_extra  # noqa: E402
+
+
+def _chunks(tmp_path: Path, ks) -> Path:
+    out = tmp_path / "lookahead_x"
+    for k in ks:
+        idx = np.arange(10 * k, 10 * k + 10)
+        np.savez(tmp_path / f"lookahead_x_{k:04d}.npz", index=idx, probs=np.full((10, 5), k / 10))
+    return out
+
+
+def test_lookahead_load_reads_all_chunks_or_the_first_k(tmp_path):
+    out = _chunks(tmp_path, [0, 1, 2, 4])            # chunk 3 not labelled yet
+    idx, probs = lookahead.load(out)
+    assert len(idx) == 40 and probs.shape == (40, 5)
+    idx, probs = lookahead.load(out, 2)
+    np.testing.assert_array_equal(idx, np.arange(20))
+    with pytest.raises(SystemExit, match="1 of its first 4 chunks are not labelled yet"):
+        lookahead.load(out, 4)
+
+
+def test_race_extra_counts_pips_and_checkers_outside_home():
+    b = np.zeros((2, 25), dtype=np.int8)
+    # side 0: 12 checkers home, one each on points 7, 10 and 20 (1 + 4 + 14 = 19 pips home)
+    b[0, 0], b[0, 6], b[0, 9], b[0, 19] = 12, 1, 1, 1
+    b[1, 0:6] = [3, 3, 3, 2, 2, 2]                    # side 1: all 15 home
+    x = race_extra(b[None])
+    assert x.shape == (1, N_RACE_EXTRA) and x.dtype == np.float32
+    np.testing.assert_allclose(x[0], [19 / 100, 3 / 15, 0.0, 0.0], rtol=1e-6)
+
+
+torch = pytest.importorskip("torch", reason="the training extra (PyTorch) is not installed")
+train = pytest.importorskip("train")
+
+
+def test_repeated_order_keeps_units_whole_and_repeats_the_listed_ones():
+    rng = np.random.default_rng(3)
+    unit = rng.integers(0, 40, 300)
+    _, unit = np.unique(unit, return_inverse=True)     # units numbered 0..m-1
+    extra = np.array([0, 5, 5, 17])                    # unit 5 twice more
+    order = train.repeated_order(unit, extra, torch.Generator().manual_seed(1))
+    m = int(unit.max()) + 1
+    # every row once, plus the rows of each extra unit once more per listing
+    want = np.bincount(unit, minlength=m) * (1 + np.bincount(extra, minlength=m))
+    np.testing.assert_array_equal(np.bincount(unit[order], minlength=m), want)
+    # each appearance of a unit is one contiguous run of its rows, in their order
+    runs = np.flatnonzero(np.diff(unit[order])) + 1
+    for piece in np.split(order, runs):
+        u = unit[piece[0]]
+        rows = np.flatnonzero(unit == u)
+        assert len(piece) % len(rows) == 0
+        for k in range(0, len(piece), len(rows)):
+            np.testing.assert_array_equal(piece[k:k + len(rows)], rows)
+    # the same generator seed gives the same order
+    again = train.repeated_order(unit, extra, torch.Generator().manual_seed(1))
+    np.testing.assert_array_equal(order, again)
+
+
+def test_a_226_input_race_checkpoint_warm_starts_the_230_input_net(monkeypatch):
+    from fastbg.reference import evaluator as rev
+
+    old = rev.default_nets()["race"]
+    assert old["w1"].shape[0] == 226
+    monkeypatch.setitem(train.N_INPUTS, "race", 226 + N_RACE_EXTRA)
+    w = train.warm_start("race", old, old["b1"].shape[0])
+    assert w["w1"].shape[0] == 230 and not w["w1"][226:].any()
+    np.testing.assert_array_equal(w["w1"][:226], old["w1"])
