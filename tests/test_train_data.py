@@ -12,7 +12,9 @@ import numpy as np
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "experiments" / "evaluator"))
+import candidates  # noqa: E402
 import lookahead  # noqa: E402
+from classes import is_crashed  # noqa: E402
 from race_extra import N_RACE_EXTRA, race_extra  # noqa: E402
 
 
@@ -42,6 +44,31 @@ def test_race_extra_counts_pips_and_checkers_outside_home():
     x = race_extra(b[None])
     assert x.shape == (1, N_RACE_EXTRA) and x.dtype == np.float32
     np.testing.assert_allclose(x[0], [19 / 100, 3 / 15, 0.0, 0.0], rtol=1e-6)
+
+
+# a crashed side: 4 checkers in play beside 9 on its 1-point and 2 on its 2-point (the
+# stacked ones beyond the first of each are out of play)
+CRASHED = [[9, 2, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0],
+           [0, 2, 0, 2, 0, 2, 0, 3, 0, 0, 3, 0, 2, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0]]
+NOT_CRASHED = [[0, 0, 0, 2, 3, 3, 0, 0, 1, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 3, 0, 0, 0],
+               [0, 2, 0, 2, 0, 2, 0, 3, 0, 0, 3, 0, 2, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0]]
+
+
+def test_is_crashed_counts_the_checkers_in_play():
+    assert is_crashed(np.array([CRASHED, NOT_CRASHED])).tolist() == [True, False]
+    # 7 in play is crashed, 8 is not: checkers from the 1-point stack onto the 3-point
+    seven, eight = np.array(CRASHED), np.array(CRASHED)
+    seven[0, 0], seven[0, 2] = 8, 2
+    eight[0, 0], eight[0, 2] = 7, 3
+    assert is_crashed(seven)[0]
+    assert not is_crashed(eight)[0]
+
+
+def test_crashed_decisions_keep_whole_decisions_with_a_crashed_candidate():
+    boards = np.array([CRASHED, NOT_CRASHED, NOT_CRASHED, NOT_CRASHED], dtype=np.int8)
+    pos = {"boards": boards, "game": np.array([1, 1, 2, 2]), "ply": np.array([4, 4, 7, 7])}
+    rows = np.arange(4)
+    np.testing.assert_array_equal(candidates.crashed_decision_rows(pos, rows), [0, 1])
 
 
 torch = pytest.importorskip("torch", reason="the training extra (PyTorch) is not installed")

@@ -18,7 +18,9 @@ Usage::
 
 ``--race-decisions`` keeps only the decisions with at least one race candidate (a race,
 or a contact position whose play can break contact), all their candidates: the race
-net's 2-ply set of generation 9.
+net's 2-ply set of generation 9. ``--crashed-decisions`` keeps those with at least one
+crashed contact candidate (``classes.is_crashed``: a side with at most 7 checkers in play),
+where the contact net is furthest from GNU Backgammon's 0-ply play.
 """
 from __future__ import annotations
 
@@ -28,6 +30,8 @@ import sys
 from pathlib import Path
 
 import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))   # classes.is_crashed
 
 
 def candidate_rows(pos) -> np.ndarray:
@@ -47,12 +51,28 @@ def race_decision_rows(pos, rows: np.ndarray) -> np.ndarray:
     return rows[np.isin(key, key[race])]
 
 
+def crashed_decision_rows(pos, rows: np.ndarray) -> np.ndarray:
+    """Those of ``rows`` (candidate rows) whose decision has at least one crashed contact
+    candidate."""
+    from fastbg._core.features import position_class
+    from classes import is_crashed
+
+    b = pos["boards"][rows]
+    contact = np.array([position_class(x) == "contact" for x in b], dtype=bool)
+    crashed = contact & is_crashed(b)
+    key = pos["game"][rows].astype(np.int64) * 100000 + pos["ply"][rows].astype(np.int64)
+    return rows[np.isin(key, key[crashed])]
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--positions", required=True)
     ap.add_argument("--out", required=True, help="output path without .npz")
-    ap.add_argument("--race-decisions", action="store_true",
-                    help="only the decisions with at least one race candidate")
+    which = ap.add_mutually_exclusive_group()
+    which.add_argument("--race-decisions", action="store_true",
+                       help="only the decisions with at least one race candidate")
+    which.add_argument("--crashed-decisions", action="store_true",
+                       help="only the decisions with at least one crashed contact candidate")
     args = ap.parse_args(argv)
     pos = np.load(args.positions)
     if "role" not in pos.files:
@@ -63,6 +83,9 @@ def main(argv=None) -> int:
     if args.race_decisions:
         rows = race_decision_rows(pos, rows)
         extra = {"race_decisions": True}
+    elif args.crashed_decisions:
+        rows = crashed_decision_rows(pos, rows)
+        extra = {"crashed_decisions": True}
     out = {k: pos[k][rows] for k in ("boards", "kind", "game", "ply", "role")}
     np.savez_compressed(Path(args.out).with_suffix(".npz"), **out, source=rows.astype(np.int64),
                         args=json.dumps({**json.loads(str(pos["args"])), "candidates_of": args.positions,

@@ -20,11 +20,17 @@ from fastbg._core import features as feats
 from fastbg.reference import bearoffdb
 from fastbg.reference import nn as rnn
 
-# race_extra.py beside this file (errorrate.py loads this one by its path)
-_spec = importlib.util.spec_from_file_location("race_extra", Path(__file__).with_name("race_extra.py"))
-_race_extra = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(_race_extra)
-race_extra = _race_extra.race_extra
+
+def _sibling(name: str):
+    """A module beside this file (errorrate.py loads this one by its path)."""
+    spec = importlib.util.spec_from_file_location(name, Path(__file__).with_name(f"{name}.py"))
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+race_extra = _sibling("race_extra").race_extra
+is_crashed = _sibling("classes").is_crashed
 
 
 def _sigmoid(x):
@@ -48,9 +54,7 @@ def probabilities(nets: dict, boards: np.ndarray) -> np.ndarray:
     p = np.zeros((len(b), 5))
     cls = np.array([feats.position_class(x) for x in b])
     if "crashed" in nets:
-        tot = b.astype(np.int32).sum(axis=2)
-        surplus = np.maximum(b[:, :, 0] - 1, 0) + np.maximum(b[:, :, 1] - 1, 0)
-        cls[(cls == "contact") & ((tot - surplus) <= 7).any(axis=1)] = "crashed"
+        cls[(cls == "contact") & is_crashed(b)] = "crashed"
     for i in np.flatnonzero(cls == "bearoff"):
         p[i] = bearoffdb.bearoff_probabilities(b[i])
     for kind, inputs in (("contact", feats.contact_inputs_many), ("crashed", feats.contact_inputs_many),
