@@ -36,6 +36,26 @@ def test_lookahead_load_reads_all_chunks_or_the_first_k(tmp_path):
         lookahead.load(out, 4)
 
 
+def test_lookahead_load_refuses_labels_of_other_positions(tmp_path):
+    boards = np.zeros((30, 2, 25), dtype=np.int8)
+    boards[:, 0, 5] = np.arange(30) % 16
+    out = tmp_path / "lookahead_y"
+    for k in range(2):
+        idx = np.arange(10 * k, 10 * k + 10)
+        np.savez(tmp_path / f"lookahead_y_{k:04d}.npz", index=idx, probs=np.zeros((10, 5)),
+                 boards_sha256=lookahead.fingerprint(boards[idx]))
+    idx, _ = lookahead.load(out, boards=boards)
+    assert len(idx) == 20
+    other = boards.copy()
+    other[12, 1, 3] = 1
+    with pytest.raises(SystemExit, match="lookahead_y_0001.npz labels other positions"):
+        lookahead.load(out, boards=other)
+    with pytest.raises(SystemExit, match="beyond the 15 positions given"):
+        lookahead.load(out, boards=boards[:15])
+    with pytest.raises(SystemExit, match="no lookahead labels"):
+        lookahead.load(tmp_path / "nothing")
+
+
 def test_race_extra_counts_pips_and_checkers_outside_home():
     b = np.zeros((2, 25), dtype=np.int8)
     # side 0: 12 checkers home, one each on points 7, 10 and 20 (1 + 4 + 14 = 19 pips home)

@@ -41,8 +41,10 @@ for S in 2012 3012; do
         $PY $E/lookahead.py --positions $R/positions_s${S}r.npz --nets $R/nets_g11.npz \
             --plies 2 --candidates 3 --chunk 5000 --part $k/2 --out $R/lookahead_s${S}r \
             >> $R/s${S}r_$k.log 2>&1 &
+        pids="$pids $!"
     done
-    wait
+    for p in $pids; do wait $p; done   # set -e: a labeller that failed stops the script
+    pids=
 done
 
 # Generation 11's nets as train.py's warm start (the same weights as its c11w and r11a).

@@ -35,6 +35,8 @@ for set in g${K}r g${K}c; do
         $PY $E/lookahead.py --positions $R/positions_$set.npz --nets $R/nets_g$P.npz \
             --plies 2 --candidates 3 --chunk 5000 --part $k/2 --out $R/lookahead_$set \
             >> $R/${set}_$k.log 2>&1 &
+        pids="$pids $!"
     done
-    wait
+    for p in $pids; do wait $p; done   # set -e: a labeller that failed stops the script
+    pids=
 done

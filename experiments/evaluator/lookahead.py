@@ -18,6 +18,7 @@ Usage::
 from __future__ import annotations
 
 import argparse
+import hashlib
 import sys
 import time
 from pathlib import Path
@@ -83,26 +84,45 @@ def main(argv=None) -> int:
     for k, start in enumerate(range(0, len(boards), args.chunk)):
         path = out.parent / f"{out.name}_{k:04d}.npz"
         part, nparts = (int(v) for v in args.part.split("/"))
-        if path.exists() or k % nparts != part:
+        if k % nparts != part:
             continue
         idx = np.arange(start, min(start + args.chunk, len(boards)))
+        if path.exists():            # resume, but only onto chunks of these positions
+            with np.load(path) as z:
+                if "boards_sha256" in z.files and str(z["boards_sha256"]) != fingerprint(boards[idx]):
+                    raise SystemExit(f"lookahead.py: error: {path} labels other positions than "
+                                     f"rows {idx[0]}..{idx[-1]} of {args.positions}: another --out")
+            continue
         if args.nets is not None:     # the core's nogil look-ahead of the second evaluator
             probs = nn.lookahead(boards[idx], args.plies, args.candidates)
         elif args.plies == 1:
             probs = np.array([one_ply(eng, nn, np.ascontiguousarray(boards[i])) for i in idx])
         else:
             raise SystemExit("--plies 2 needs --nets (the second evaluator's look-ahead)")
-        np.savez(path, index=idx, probs=probs)
+        tmp = path.parent / f".{path.stem}.part"          # whole chunks only, even if killed
+        with open(tmp, "wb") as f:
+            np.savez(f, index=idx, probs=probs, boards_sha256=fingerprint(boards[idx]))
+        tmp.replace(path)
         print(f"{idx[-1] + 1}/{len(boards)} in {time.perf_counter() - t0:.0f} s", file=sys.stderr,
               flush=True)
     return 0
 
 
-def load(out, chunks: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+def fingerprint(boards: np.ndarray) -> str:
+    """SHA-256 of boards (int8, C order): what a chunk labels, checked on resume and load."""
+    return hashlib.sha256(np.ascontiguousarray(boards, dtype=np.int8).tobytes()).hexdigest()
+
+
+def load(out, chunks: int | None = None, boards: np.ndarray | None = None
+         ) -> tuple[np.ndarray, np.ndarray]:
     """The labelled rows and their probabilities, over every chunk of ``out`` found, or
-    over its first ``chunks`` (chunks 0 .. chunks - 1, all of which must be there)."""
+    over its first ``chunks`` (chunks 0 .. chunks - 1, all of which must be there). With
+    ``boards`` (the positions file's), each chunk's rows must be in it and, for chunks that
+    record it, be the boards the chunk labelled. Errors: SystemExit with the reason."""
     out = Path(out)
     files = sorted(out.parent.glob(f"{out.name}_[0-9]*.npz"))
+    if chunks is None and not files:
+        raise SystemExit(f"no lookahead labels {out}_<k>.npz")
     if chunks is not None:
         files = [out.parent / f"{out.name}_{k:04d}.npz" for k in range(chunks)]
         missing = [f.name for f in files if not f.exists()]
@@ -110,6 +130,14 @@ def load(out, chunks: int | None = None) -> tuple[np.ndarray, np.ndarray]:
             raise SystemExit(f"{out}: {len(missing)} of its first {chunks} chunks are not labelled "
                              f"yet (first: {missing[0]})")
     parts = [np.load(f) for f in files]
+    if boards is not None:
+        for f, p in zip(files, parts):
+            idx = p["index"]
+            if len(idx) and idx.max() >= len(boards):
+                raise SystemExit(f"{f} labels row {idx.max()}, beyond the {len(boards)} positions "
+                                 "given: labels of another positions file")
+            if "boards_sha256" in p.files and str(p["boards_sha256"]) != fingerprint(boards[idx]):
+                raise SystemExit(f"{f} labels other positions than the positions file given")
     return (np.concatenate([p["index"] for p in parts]), np.concatenate([p["probs"] for p in parts]))
 
 

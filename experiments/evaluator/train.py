@@ -186,21 +186,36 @@ def load_data(args):
 
 
 def _load_one(args, positions: str, labels: str):
+    if not Path(positions).is_file():
+        raise SystemExit(f"train.py: error: no positions file {positions}")
     pos = np.load(positions)
+    boards_all = pos["boards"]
     if labels.startswith("lookahead:"):
         src = labels.split(":", 1)[1]
         src, _, k = src.partition("@")            # PATH@K: its first K chunks only
-        idx, probs = lookahead_mod.load(src, int(k) if k else None)
+        if k and not (k.isdigit() and int(k) > 0):
+            raise SystemExit(f"train.py: error: {labels}: K in PATH@K is a number of chunks >= 1")
+        idx, probs = lookahead_mod.load(src, int(k) if k else None, boards_all)
         cache = Path(src).parent / f"inputs_{Path(src).name}_{args.net}_{len(idx)}.npz"
     else:
+        if not Path(labels).is_dir():
+            raise SystemExit(f"train.py: error: no labels directory {labels} (lookahead labels "
+                             "are given as lookahead:PATH)")
         idx, counts = labels_mod.load(labels)
         probs = None
         cache = Path(labels) / f"inputs_{args.net}_{len(idx)}.npz"
     if len(idx) == 0:
         raise SystemExit(f"no labels in {labels} yet")
+    if idx.max() >= len(boards_all):
+        raise SystemExit(f"train.py: error: {labels} labels row {idx.max()}, beyond the "
+                         f"{len(boards_all)} positions of {positions}")
+    # the cache is the inputs of these boards with these labels, nothing else
+    key = lookahead_mod.fingerprint(boards_all[idx])[:16] + (
+        "" if probs is None else lookahead_mod.fingerprint(probs.view(np.int8))[:16])
     if cache.exists():
         z = np.load(cache)
-        if z["x"].shape[1] >= N_INPUTS[args.net] and ("grp" in z.files or "role" not in pos.files):
+        if ("key" in z.files and str(z["key"]) == key and z["x"].shape[1] >= N_INPUTS[args.net]
+                and ("grp" in z.files or "role" not in pos.files)):
             # (a cache of 236 columns, or one without decision groups, is recomputed)
             grp = z["grp"] if "grp" in z.files else np.full(len(z["y"]), -1, np.int64)
             return z["x"], z["y"], z["val"], grp
@@ -222,7 +237,7 @@ def _load_one(args, positions: str, labels: str):
     # held out: every 20th game, and every 20th random race (game -1) by its row
     val = np.where(g >= 0, g % 20 == 0, idx[keep] % 20 == 0)
     grp = decision_groups(pos, idx[keep])
-    np.savez(cache, x=x.astype(np.float32), y=y, val=val, grp=grp)
+    np.savez(cache, x=x.astype(np.float32), y=y, val=val, grp=grp, key=key)
     return x.astype(np.float32), y, val, grp
 
 
