@@ -1,6 +1,6 @@
 """Rollout labels for training positions: fastbg's own engine, never GNU Backgammon.
 
-Step 5 of the recipe (``/work/shared/EVALUATOR.md``): each position is rolled out by the
+Step 5 of the recipe (issue 11's EVALUATOR.md, summarised in ``experiments/TRAINING.md``): each position is rolled out by the
 compiled engine with a policy (default the shipped ``nn``), and its label is the outcome
 counts (win single/gammon/backgammon, lose single/gammon/backgammon), from which the five
 probabilities follow. The first roll is stratified: for each of the 21 distinct rolls,

@@ -4,12 +4,13 @@ A cheap, noise-free alternative to rollout labels (``labels.py``): the five
 probabilities of a position (row 0 on roll, before its roll) are the average over the 21
 rolls (weights 1/36 and 2/36) of the probabilities after the net's best 0-ply play for
 that roll (the exact result when the play ends the game; the position with the turn passed
-when no play is legal). The net is fastbg's shipped ``nn`` or, with ``--nets``, a pair of
-the second evaluator's nets: each generation labels the next one's positions; nothing
+when no play is legal). The net is the shipped first network (``--policy nn1``) or, with
+``--nets``, a pair of the second evaluator's nets (what ``nn`` plays since issue 11; with
+``--plies 2``, its 2-ply look-ahead): each generation labels the next one's positions; nothing
 comes from GNU Backgammon.
 
-Writes ``<out>.npz`` with ``index`` (rows of the position file) and ``probs`` (n, 5),
-in chunks (``<out>_<k>.npz``), resumable like labels.py.
+Writes chunks ``<out>_<k>.npz`` with ``index`` (rows of the position file), ``probs`` (n, 5)
+and ``boards_sha256`` (what they label); resumable like labels.py.
 
 Usage::
 

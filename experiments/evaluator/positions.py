@@ -1,6 +1,6 @@
 """Training positions for the evaluator: self-play with exploration, and odd games on purpose.
 
-Step 4 of the recipe in ``/work/shared/EVALUATOR.md`` (and ``experiments/TRAINING.md``):
+Step 4 of the recipe of issue 11's EVALUATOR.md (see ``experiments/TRAINING.md``):
 positions a rollout-trained net must judge well. Three kinds of games, all played by
 fastbg's compiled engine (its move generator and the shipped ``nn``'s 0-ply play
 equities), each game seeded by ``PCG64DXSM(SeedSequence(seed, spawn_key=(game,)))``:

@@ -1,6 +1,6 @@
 """Supervised training of the contact and race nets on rollout labels (PyTorch, CPU).
 
-Step 6 of the recipe (``/work/shared/EVALUATOR.md``): a net of ``docs/evaluator.md``'s
+Step 6 of the recipe (issue 11's EVALUATOR.md, summarised in ``experiments/TRAINING.md``): a net of ``docs/evaluator.md``'s
 inputs (the contact net's 252, or its first 236 with ``--width 236``; the race net's 226),
 one sigmoid hidden layer and five
 sigmoid outputs, trained by minibatch AdamW on the cross-entropy between its outputs and
@@ -338,6 +338,14 @@ def main(argv=None) -> int:
     torch.set_num_threads(args.threads)
     run = RUNS / args.name
     run.mkdir(parents=True, exist_ok=True)
+    saved = run / "args.json"
+    if (run / "last.pt").exists() and saved.exists():      # resuming: the same run, or refuse
+        before = json.loads(saved.read_text())
+        changed = sorted(k for k, v in vars(args).items() if k in before and before[k] != v)
+        if changed:
+            raise SystemExit(f"train.py: error: run {args.name} exists with other "
+                             f"{', '.join('--' + k.replace('_', '-') for k in changed)}: "
+                             "rerun it as it was, or give another --name")
     x, y, val, grp = load_data(args)
     if args.drop_features and args.net == "contact":
         x = x.copy()
