@@ -76,6 +76,16 @@ def main(argv=None) -> int:
                     help="the second evaluator's nets (fastbg.reference.evaluator.save_nets); "
                          "default the shipped first network")
     args = ap.parse_args(argv)
+    if args.chunk < 1:
+        ap.error(f"--chunk must be >= 1, got {args.chunk}")
+    try:
+        part, nparts = (int(v) for v in args.part.split("/"))
+    except ValueError:
+        ap.error(f"--part is K/N, got {args.part!r}")
+    if not 0 <= part < nparts:
+        ap.error(f"--part K/N needs 0 <= K < N, got {args.part}")
+    if not Path(args.positions).is_file():
+        ap.error(f"no positions file {args.positions}")
     boards = np.load(args.positions)["boards"]
     eng = get_engine("cython")
     nn = eng.nn.NNPolicy() if args.nets is None else EvalPolicy(load_nets(args.nets))
@@ -84,7 +94,6 @@ def main(argv=None) -> int:
     t0 = time.perf_counter()
     for k, start in enumerate(range(0, len(boards), args.chunk)):
         path = out.parent / f"{out.name}_{k:04d}.npz"
-        part, nparts = (int(v) for v in args.part.split("/"))
         if k % nparts != part:
             continue
         idx = np.arange(start, min(start + args.chunk, len(boards)))

@@ -176,7 +176,8 @@ def main(argv=None) -> int:
     ap.add_argument("--games", type=int, default=40000)
     ap.add_argument("--seed", type=int, default=1, help="training seeds are 1..89999")
     ap.add_argument("--mix", default="nn=0.6,wild=0.3,pubeval=0.1",
-                    help="share of games of each kind")
+                    help="share of games of each kind: nn (the nets), wild (one side plays "
+                         "randomly for its first 3-12 turns), pubeval, backgame (default %(default)s)")
     ap.add_argument("--explore", type=float, default=0.1)
     ap.add_argument("--window", type=float, default=0.08)
     ap.add_argument("--keep", type=float, default=0.3, help="chance of keeping a position")
@@ -191,7 +192,20 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     if not 1 <= args.seed <= 89999:
         ap.error("training seeds are 1..89999 (90001+ are the benchmarks')")
-    mix = {k: float(v) for k, v in (kv.split("=") for kv in args.mix.split(","))}
+    for name in ("games", "alternatives", "races"):
+        if getattr(args, name) < 0:
+            ap.error(f"--{name} must be >= 0, got {getattr(args, name)}")
+    for name in ("keep", "explore"):
+        if not 0.0 <= getattr(args, name) <= 1.0:
+            ap.error(f"--{name} is a probability (0..1), got {getattr(args, name)}")
+    if args.nets is not None and not Path(args.nets).is_file():
+        ap.error(f"no nets file {args.nets}")
+    try:
+        mix = {k: float(v) for k, v in (kv.split("=") for kv in args.mix.split(","))}
+    except ValueError:
+        ap.error(f"--mix is KIND=SHARE,... (e.g. nn=0.6,wild=0.3,pubeval=0.1), got {args.mix!r}")
+    if not set(mix) <= set(KINDS) or min(mix.values()) < 0 or sum(mix.values()) <= 0:
+        ap.error(f"--mix kinds are {', '.join(KINDS)} with shares >= 0, got {args.mix!r}")
     eng = get_engine("cython")
     nn = eng.nn.NNPolicy() if args.nets is None else EvalPolicy(load_nets(args.nets))
     pubeval = eng.make_policy("pubeval")
