@@ -91,10 +91,16 @@ def test_crashed_decisions_keep_whole_decisions_with_a_crashed_candidate():
     np.testing.assert_array_equal(candidates.crashed_decision_rows(pos, rows), [0, 1])
 
 
-torch = pytest.importorskip("torch", reason="the training extra (PyTorch) is not installed")
-train = pytest.importorskip("train")
+try:
+    import torch
+
+    import train
+except ImportError:          # the training extra (PyTorch) is not installed
+    torch = train = None
+needs_torch = pytest.mark.skipif(torch is None, reason="the training extra (PyTorch) is not installed")
 
 
+@needs_torch
 def test_repeated_order_keeps_units_whole_and_repeats_the_listed_ones():
     rng = np.random.default_rng(3)
     unit = rng.integers(0, 40, 300)
@@ -118,6 +124,7 @@ def test_repeated_order_keeps_units_whole_and_repeats_the_listed_ones():
     np.testing.assert_array_equal(order, again)
 
 
+@needs_torch
 def test_a_226_input_race_checkpoint_warm_starts_the_230_input_net(monkeypatch):
     from fastbg.reference import evaluator as rev
 
