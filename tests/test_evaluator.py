@@ -26,14 +26,18 @@ def core():
     return pytest.importorskip("fastbg._core.evaluator", reason="Cython core not built")
 
 
-def random_nets(seed: int, hidden: int = 16, scale: float = 0.3, contact: int | None = None) -> dict:
-    """Random nets; the contact net at its full width (252 inputs) or ``contact`` inputs."""
+def random_nets(seed: int, hidden: int = 16, scale: float = 0.3, contact: int | None = None,
+                crashed: bool = False) -> dict:
+    """Random nets; the contact net at its full width (252 inputs) or ``contact`` inputs;
+    with ``crashed``, a crashed net of the contact net's width too."""
     rng = np.random.default_rng(seed)
     width = {"contact": contact or rev.N_INPUTS["contact"], "race": rev.N_INPUTS["race"]}
+    width["crashed"] = width["contact"]
     return {kind: {"w1": rng.normal(0, scale, (width[kind], hidden)),
                    "b1": rng.normal(0, scale, hidden),
                    "w2": rng.normal(0, scale, (5, hidden)),
-                   "b2": rng.normal(0, scale, 5)} for kind in rev.KINDS}
+                   "b2": rng.normal(0, scale, 5)}
+            for kind in rev.KINDS + (("crashed",) if crashed else ())}
 
 
 def random_walk(seed: int, steps: int):
@@ -114,13 +118,68 @@ def test_classes_choose_the_net():
     np.testing.assert_array_equal(pol.probabilities(home), bearoffdb.bearoff_probabilities(home))
 
 
-@pytest.mark.parametrize("width", [236, 252])
+def crashed_board(in_play: int, stacked: int = 0) -> np.ndarray:
+    """A contact position whose side 0 has ``in_play`` checkers in play, ``stacked`` more
+    on its ace point and the rest off; side 1 has 12 checkers, 2 of them back."""
+    b = np.zeros((2, 25), np.int8)
+    b[0, 0] = 1 + stacked
+    b[0, 3:3 + in_play - 1] = 1
+    b[1, [5, 7, 12, 21]] = [5, 3, 2, 2]
+    return b
+
+
+def test_the_crashed_rule():
+    # a side with at most 7 checkers in play (those stacked on its ace and deuce points
+    # beyond the first of each do not count), either side, in one board or many
+    assert rfeat.is_crashed(crashed_board(7)) and not rfeat.is_crashed(crashed_board(8))
+    assert rfeat.is_crashed(crashed_board(7, stacked=6))
+    deuce = crashed_board(7)
+    deuce[0, 1] = 3                     # 2 in play on the deuce point: 8 in play
+    assert not rfeat.is_crashed(deuce)
+    deuce[0, 1] = 2
+    deuce[0, 3] = 0                     # the ace and deuce points' first checkers count
+    assert rfeat.is_crashed(deuce)
+    assert rfeat.is_crashed(crashed_board(7)[::-1].copy())     # symmetric
+    start = np.array(START_BOARD)
+    np.testing.assert_array_equal(rfeat.is_crashed(np.stack([start, crashed_board(3)])), [False, True])
+
+
+def test_a_crashed_net_reads_the_crashed_positions():
+    nets = random_nets(2, crashed=True)
+    pol = rev.EvalPolicy(nets)
+    without = rev.EvalPolicy({k: nets[k] for k in rev.KINDS})
+    crashed, contact = crashed_board(5), crashed_board(9)
+    assert rfeat.position_class(crashed) == rfeat.position_class(contact) == "contact"
+    raw = rev.forward_q(pol.q["crashed"], crashed)
+    np.testing.assert_array_equal(pol.probabilities(crashed), rnn.consistent(crashed[None], raw)[0])
+    np.testing.assert_array_equal(pol.probabilities(contact), without.probabilities(contact))
+    assert not np.array_equal(pol.probabilities(crashed), without.probabilities(crashed))
+    assert "crashed=16" in repr(pol) and "crashed" not in repr(without)
+    c = core()
+    assert repr(c.EvalPolicy(nets)) == repr(pol)
+    np.testing.assert_array_equal(c.EvalPolicy(nets).probabilities(crashed), pol.probabilities(crashed))
+
+
+def test_bad_crashed_nets_are_refused(tmp_path):
+    nets = random_nets(2, crashed=True, contact=236)
+    nets["crashed"]["w1"] = np.zeros((252, 16))
+    with pytest.raises(ValueError, match="crashed net reads 252 inputs and the contact net 236"):
+        rev.EvalPolicy(nets)
+    with pytest.raises(ValueError, match="crashed net reads 252"):
+        core().EvalPolicy(nets)
+    with pytest.raises(ValueError, match="unknown net kind 'bearoff'"):
+        rev.check_nets({**random_nets(2), "bearoff": nets["race"]})
+    with pytest.raises(ValueError, match="lack the race net"):
+        rev.save_nets(tmp_path / "n.npz", {"contact": nets["contact"]})
+
+
+@pytest.mark.parametrize("width, crashed", [(236, False), (252, False), (236, True)])
 @settings(max_examples=150, deadline=None)
 @given(board=boards())
-def test_engines_agree_bit_for_bit(width, board):
+def test_engines_agree_bit_for_bit(width, crashed, board):
     if rfeat.position_class(board) == "over":
         return
-    nets = random_nets(7, contact=width)
+    nets = random_nets(7, contact=width, crashed=crashed)
     rp = rev.EvalPolicy(nets).probabilities(board)
     cp = core().EvalPolicy(nets).probabilities(board)
     np.testing.assert_array_equal(rp, cp)
@@ -281,11 +340,13 @@ def test_the_same_games_in_both_engines():
         assert a == b
 
 
-def test_saved_nets_round_trip(tmp_path):
-    nets = random_nets(5)
+@pytest.mark.parametrize("crashed", [False, True])
+def test_saved_nets_round_trip(tmp_path, crashed):
+    nets = random_nets(5, crashed=crashed)
     rev.save_nets(tmp_path / "n.npz", nets)
     back = rev.load_nets(tmp_path / "n.npz")
-    for kind in rev.KINDS:
+    assert set(back) == set(nets)
+    for kind in nets:
         for k in ("w1", "b1", "w2", "b2"):
             np.testing.assert_array_equal(back[kind][k], nets[kind][k])
     with pytest.raises(ValueError, match="corrupt"):
@@ -327,16 +388,18 @@ def full_play_equity(policy, play) -> float:
     return -((2.0 * p[0] - 1.0) + (p[1] - p[3]) + (p[2] - p[4]))
 
 
-@pytest.mark.parametrize("width", [236, 252])
+@pytest.mark.parametrize("width, crashed", [(236, False), (252, False), (236, True)])
 @pytest.mark.parametrize("hidden", [75, 133])
-def test_incremental_play_equities_equal_full_evaluations(width, hidden):
+def test_incremental_play_equities_equal_full_evaluations(width, crashed, hidden):
     # The core scores the plays of a decision from the position before the roll: the
     # point rows of the slots a play changes (one step row per checker), the contact
     # net's feature rows whose numerator changed (those of the opponent copied when
     # nothing is hit), the race net likewise, in blocks of 64 and 8 hidden units and
     # single units (hence these widths: 64 + 8 + 3, 2 * 64 + 5). Each play's equity must
-    # be the full evaluation's of the swapped play, and the reference's.
-    nets = random_nets(31, hidden=hidden, scale=0.2, contact=width)
+    # be the full evaluation's of the swapped play, and the reference's. With a crashed
+    # net, the decisions that have both crashed and other contact plays use both nets'
+    # first layers from one base.
+    nets = random_nets(31, hidden=hidden, scale=0.2, contact=width, crashed=crashed)
     r, c = rev.EvalPolicy(nets), core().EvalPolicy(nets)
     rng = np.random.default_rng(hidden)
     decisions = list(random_walk(hidden, 50))
@@ -350,15 +413,27 @@ def test_incremental_play_equities_equal_full_evaluations(width, hidden):
         d1, d2 = (int(x) for x in rng.integers(1, 7, 2))
         if b[0].sum() and b[1].sum() and len(plays := legal_plays(b, d1, d2)) > 1:
             decisions.append((b, plays))
-    classes = set()
+    for k in range(20):                 # at the edge of crashed: 7 to 9 checkers in play
+        b = crashed_board(7 + k % 3, stacked=k % 2)
+        if k % 4 > 1:
+            b = b[::-1].copy()          # the opponent crashed
+        d1, d2 = (int(x) for x in rng.integers(1, 7, 2))
+        if len(plays := legal_plays(b, d1, d2)) > 1:
+            decisions.append((b, plays))
+    classes, mixed = set(), 0
     for b, plays in decisions:
         e = c.play_equities(b, plays)
+        kinds = set()
         for k, play in enumerate(plays):
             if play[0].any():
-                classes.add(rfeat.position_class(play[::-1].copy()))
+                cls = rfeat.position_class(play[::-1].copy())
+                kinds.add("crashed" if cls == "contact" and rfeat.is_crashed(play) else cls)
                 assert e[k] == full_play_equity(c, play)
         np.testing.assert_array_equal(e, r.play_equities(b, plays))
-    assert {"contact", "race", "bearoff"} <= classes
+        classes |= kinds
+        mixed += {"contact", "crashed"} <= kinds
+    assert {"contact", "crashed", "race", "bearoff"} <= classes
+    assert mixed > 0                    # a decision with plays for each contact net
 
 
 @pytest.mark.parametrize("plies", [0, 1, 2])

@@ -1,5 +1,5 @@
-"""Pack a contact and a race checkpoint of train.py into one nets file (save_nets), or
-unpack a nets file into two checkpoints (a generation's warm start).
+"""Pack a contact and a race checkpoint of train.py (and optionally a crashed one) into one
+nets file (save_nets), or unpack a nets file into its checkpoints (a generation's warm start).
 
 ``python experiments/evaluator/pack.py --contact RUN/epoch_029.npz --race RUN2/epoch_059.npz
 --out experiments/runs/evaluator/nets_g1.npz``
@@ -21,10 +21,17 @@ from fastbg.reference.evaluator import load_nets, save_nets
 KEYS = ("w1", "b1", "w2", "b2")
 
 
+def kinds(args) -> tuple:
+    """The nets named on the command line: contact, race and crashed if given."""
+    return ("contact", "race") + (("crashed",) if args.crashed else ())
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--contact", required=True)
     ap.add_argument("--race", required=True)
+    ap.add_argument("--crashed", help="a crashed net's checkpoint (train.py --net crashed); "
+                    "with --unpack, where to write the file's crashed net (it must have one)")
     group = ap.add_mutually_exclusive_group(required=True)
     group.add_argument("--out", help="the nets file to write from the two checkpoints")
     group.add_argument("--unpack", metavar="NETS",
@@ -32,7 +39,9 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     if args.unpack:
         nets = load_nets(args.unpack)
-        for kind in ("contact", "race"):
+        if args.crashed and "crashed" not in nets:
+            ap.error(f"{args.unpack} has no crashed net to unpack")
+        for kind in kinds(args):
             path = Path(getattr(args, kind))
             if not path.exists():
                 path.parent.mkdir(parents=True, exist_ok=True)
@@ -40,10 +49,10 @@ def main(argv=None) -> int:
             print(path)
         return 0
     nets = {}
-    for kind in ("contact", "race"):
+    for kind in kinds(args):
         with np.load(getattr(args, kind)) as z:
             nets[kind] = {k: z[k] for k in KEYS}
-    save_nets(args.out, nets, sources=np.array([args.contact, args.race]))
+    save_nets(args.out, nets, sources=np.array([getattr(args, kind) for kind in kinds(args)]))
     print(args.out)
     return 0
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from ..engine import ENGINES
 from ..formats import parse_dice
 from ..game import Position, decode_gnubg_id, diagram, legal_plays, parse_game, xgid_to_game, PROBABILITY_KEYS
-from ..nn import evaluate, network_info
+from ..nn import CRASHED_BY, evaluate, network_info
 from ..game.picture import save_board
 
 from .common import (_ENGINE_HELP, _POSITION_HELP, _is_xgid, _positive_int,
@@ -210,11 +210,12 @@ def _cmd_eval(args) -> int:
                     "network": {"sha256": info.get("sha256"), "generation": info.get("generation"),
                                 "nets": nets}}, indent=2)
         return 0
+    net = "crashed" if ev["evaluated_by"] == CRASHED_BY else ev["class"]
     print(f"0-ply evaluation of {pos.to_position_id()} by fastbg's evaluator "
           f"(generation {info.get('generation')}): a {ev['class']} position, read by "
           f"{ev['evaluated_by']}"
-          + (f" ({nets[ev['class']]['hidden']} hidden units)"
-             if ev["class"] in nets and ev["evaluated_by"].endswith(" net") else ""))
+          + (f" ({nets[net]['hidden']} hidden units)"
+             if net in nets and ev["evaluated_by"].endswith(" net") else ""))
     print("cubeless, for the player on roll before rolling\n")
     for key in PROBABILITY_KEYS:
         print(f"  {key.replace('_', ' '):<18}{ev[key]:8.4f}")

@@ -3,7 +3,9 @@
 fastbg's evaluator (``docs/evaluator.md``) reads a position by its class: pure bear-offs
 from the one-sided bear-off database, races of at most 4 checkers a side from the
 small-race database (:mod:`fastbg.reference.racedb`), other races by the race net,
-everything else by the contact net (Tesauro's inputs plus 20 features a side). The nets are trained by the
+everything else by the contact net (Tesauro's inputs plus 20 features a side), or by the
+crashed net (the same inputs) in crashed contact positions when the shipped nets have one
+(:func:`fastbg.reference.features.is_crashed`). The nets are trained by the
 generations of ``experiments/evaluator/`` (recipe in experiments/TRAINING.md) and shipped
 in ``fastbg/data/nn/nn2.npz`` with their SHA-256 and record (``nn2.json``); the first
 network (one 196-input TD net, ``nn.npz``/``nn.json``) is kept as the ``nn1`` policy.
@@ -23,11 +25,11 @@ from ..game.outcomes import PROBABILITY_KEYS
 from ..game.parse import position_and_roll
 from ..reference import evaluator as _ev
 from ..reference import nn as _ref
-from ..reference.features import position_class
+from ..reference.features import is_crashed, position_class
 from ..reference.racedb import is_small_race
 
 __all__ = ["evaluate", "evaluate_many", "network_info", "PROBABILITY_KEYS", "EVALUATED_BY",
-           "SMALL_RACE_BY"]
+           "SMALL_RACE_BY", "CRASHED_BY"]
 
 
 _POLICIES: dict = {}
@@ -45,6 +47,9 @@ def _policy(engine: str):
 #: What evaluates each position class (docs/evaluator.md).
 EVALUATED_BY = {"bearoff": "the one-sided bear-off database", "race": "the race net",
                 "contact": "the contact net"}
+#: What evaluates a crashed contact position (:func:`fastbg.reference.features.is_crashed`)
+#: when the shipped nets have a crashed net (class ``"contact"``).
+CRASHED_BY = "the crashed net"
 #: What evaluates a race of at most :data:`fastbg.reference.racedb.RACE_MAX` checkers a
 #: side that is not a home-board bear-off (class ``"race"``).
 SMALL_RACE_BY = "the small-race database"
@@ -58,7 +63,8 @@ def evaluate(position, engine: str = "cython") -> dict:
     one-sided bear-off database in a pure bear-off (both sides with all their checkers in
     their home boards; GNU Backgammon's method), the small-race database in a race of at
     most :data:`fastbg.reference.racedb.RACE_MAX` checkers a side, the race net in other
-    races, the contact net otherwise, each in integers (:func:`fastbg.reference.evaluator.quantize_net`).
+    races, the contact net otherwise (the crashed net in crashed contact positions, if
+    the shipped nets have one), each in integers (:func:`fastbg.reference.evaluator.quantize_net`).
 
     Parameters
     ----------
@@ -77,7 +83,8 @@ def evaluate(position, engine: str = "cython") -> dict:
         lose_gammon <= 1 - win), ``lose`` = 1 - win, ``equity``, the cubeless
         equity in points per unit cube, ``class`` (``"bearoff"``, ``"race"`` or
         ``"contact"``) and ``evaluated_by`` (the database or the net that read it:
-        :data:`EVALUATED_BY` of the class, or :data:`SMALL_RACE_BY` for a small race).
+        :data:`EVALUATED_BY` of the class, :data:`SMALL_RACE_BY` for a small race, or
+        :data:`CRASHED_BY` for a crashed contact position read by a crashed net).
 
     Raises
     ------
@@ -100,8 +107,12 @@ def evaluate(position, engine: str = "cython") -> dict:
     out["lose"] = 1.0 - out["win"]
     out["equity"] = float(_ref.equity(p))
     out["class"] = position_class(b)
-    out["evaluated_by"] = (SMALL_RACE_BY if out["class"] == "race" and is_small_race(b)
-                           else EVALUATED_BY[out["class"]])
+    if out["class"] == "race" and is_small_race(b):
+        out["evaluated_by"] = SMALL_RACE_BY
+    elif out["class"] == "contact" and "crashed" in _ev.default_nets() and is_crashed(b):
+        out["evaluated_by"] = CRASHED_BY
+    else:
+        out["evaluated_by"] = EVALUATED_BY[out["class"]]
     return out
 
 

@@ -41,16 +41,26 @@ from . import features as F
 from .nn import (H_MAXV, H_OFFSET, H_SHIFT, NN_OUTPUTS, Q_BITS, consistent, equity,
                  hidden_table, quantize_output, sigmoid)
 
-__all__ = ["KINDS", "N_INPUTS", "INPUT_WIDTHS", "check_net", "quantize_net", "forward", "forward_q",
+__all__ = ["KINDS", "OPTIONAL_KINDS", "ALL_KINDS", "N_INPUTS", "INPUT_WIDTHS", "check_net", "check_nets", "quantize_net", "forward", "forward_q",
            "probabilities", "load_nets", "save_nets", "nets_path", "default_nets",
            "EvalPolicy", "EvalPolicy1Ply"]
 
+#: The nets every nets file holds.
 KINDS = ("contact", "race")
+#: The nets a nets file may hold besides: a crashed net reads crashed contact positions
+#: (:func:`fastbg.reference.features.is_crashed`) instead of the contact net; it has the
+#: contact net's inputs (and width).
+OPTIONAL_KINDS = ("crashed",)
+ALL_KINDS = KINDS + OPTIONAL_KINDS
 #: Inputs of each net at its full width (docs/evaluator.md).
-N_INPUTS = {"contact": F.CONTACT_INPUTS, "race": F.RACE_INPUTS}
-#: The widths a net may have: a contact net reads the first 236 inputs (the legacy width,
-#: the shipped nets up to generation 8) or all 252.
-INPUT_WIDTHS = {"contact": (F.LEGACY_CONTACT_INPUTS, F.CONTACT_INPUTS), "race": (F.RACE_INPUTS,)}
+N_INPUTS = {"contact": F.CONTACT_INPUTS, "race": F.RACE_INPUTS, "crashed": F.CONTACT_INPUTS}
+#: The widths a net may have: a contact (or crashed) net reads the first 236 inputs (the
+#: legacy width, every shipped generation so far) or all 252.
+INPUT_WIDTHS = {"contact": (F.LEGACY_CONTACT_INPUTS, F.CONTACT_INPUTS), "race": (F.RACE_INPUTS,),
+                "crashed": (F.LEGACY_CONTACT_INPUTS, F.CONTACT_INPUTS)}
+#: The net of each class a nets file may hold (the contact net reads crashed positions
+#: when there is no crashed net).
+CONTACT_KINDS = ("contact", "crashed")
 _TESAURO_SIDE = 98        # the contact net's first 196 inputs: 98 a side
 _RACE_SIDE = F.RACE_INPUTS // 2   # 96 point units, 15 off units, crossovers, pips
 _INT32_MAX = 2**31 - 1
@@ -76,8 +86,8 @@ def check_net(w: dict, kind: str) -> dict:
     ValueError
         For an unknown kind, missing arrays, wrong shapes or non-finite weights.
     """
-    if kind not in KINDS:
-        raise ValueError(f"unknown net kind {kind!r}: choose one of {', '.join(KINDS)}")
+    if kind not in ALL_KINDS:
+        raise ValueError(f"unknown net kind {kind!r}: choose one of {', '.join(ALL_KINDS)}")
     try:
         out = {k: np.asarray(w[k], dtype=np.float64) for k in ("w1", "b1", "w2", "b2")}
     except KeyError as exc:
@@ -122,7 +132,8 @@ def quantize_net(weights: dict, kind: str) -> dict:
     ----------
     weights : dict
         ``w1``, ``b1``, ``w2``, ``b2`` of a ``kind`` net (:func:`check_net`).
-    kind : {"contact", "race"}
+    kind : {"contact", "race", "crashed"}
+        A crashed net is quantized as a contact net (the same inputs).
 
     Returns
     -------
@@ -146,7 +157,7 @@ def quantize_net(weights: dict, kind: str) -> dict:
     one = float(1 << Q_BITS)
     point = np.zeros((2, 25, 16, nh), dtype=np.int64)
     off = np.zeros((2, 16, nh), dtype=np.int64)
-    if kind == "contact":
+    if kind in CONTACT_KINDS:
         for s in range(2):
             base = _TESAURO_SIDE * s
             for n in range(1, 16):
@@ -221,7 +232,7 @@ def forward(weights: dict, kind: str, boards) -> np.ndarray:
     """Raw outputs of the float net (as in training), float64 (n, 5)."""
     w = check_net(weights, kind)
     b = np.asarray(boards, dtype=np.int8).reshape(-1, 2, 25)
-    x = F.contact_inputs_many(b) if kind == "contact" else F.race_inputs_many(b)
+    x = F.contact_inputs_many(b) if kind in CONTACT_KINDS else F.race_inputs_many(b)
     x = x[:, :w["w1"].shape[0]]     # a 236-input contact net reads the first 236
     h = 1.0 / (1.0 + np.exp(-(x @ w["w1"] + w["b1"])))
     return 1.0 / (1.0 + np.exp(-(h @ w["w2"].T + w["b2"])))
@@ -233,7 +244,9 @@ def probabilities(qnets: dict, boards) -> np.ndarray:
     Parameters
     ----------
     qnets : dict
-        ``{"contact": quantized net, "race": quantized net}`` (:func:`quantize_net`).
+        ``{"contact": quantized net, "race": quantized net}`` (:func:`quantize_net`), and
+        optionally ``"crashed"``: then the crashed contact positions
+        (:func:`fastbg.reference.features.is_crashed`) are read by it.
     boards : array_like of int, shape (2, 25) or (n, 2, 25)
         Games not over.
 
@@ -252,7 +265,9 @@ def probabilities(qnets: dict, boards) -> np.ndarray:
     small = np.array([c == "race" and racedb.is_small_race(x) for c, x in zip(cls, b)], dtype=bool)
     for i in np.flatnonzero(small):
         p[i] = racedb.race_probabilities(b[i])
-    for kind in KINDS:
+    if "crashed" in qnets and (cls == "contact").any():
+        cls[(cls == "contact") & F.is_crashed(b)] = "crashed"
+    for kind in qnets:
         rows = np.flatnonzero((cls == kind) & ~small)
         if len(rows):
             p[rows] = consistent(b[rows], forward_q(qnets[kind], b[rows]))
@@ -272,14 +287,39 @@ def nets_path() -> Path:
     return DATA_DIR / NETS_NAME
 
 
+def check_nets(nets: dict) -> dict:
+    """``{"contact": w, "race": w}`` and optionally ``"crashed": w``, each checked
+    (:func:`check_net`).
+
+    Raises
+    ------
+    ValueError
+        If a required net is missing, a net is unknown or malformed, or the crashed net
+        reads another width than the contact net.
+    """
+    unknown = set(nets) - set(ALL_KINDS)
+    if unknown:
+        raise ValueError(f"unknown net kind {sorted(unknown)[0]!r}: choose among {', '.join(ALL_KINDS)}")
+    for kind in KINDS:
+        if kind not in nets:
+            raise ValueError(f"the nets lack the {kind} net")
+    out = {kind: check_net(nets[kind], kind) for kind in ALL_KINDS if kind in nets}
+    if "crashed" in out and out["crashed"]["w1"].shape[0] != out["contact"]["w1"].shape[0]:
+        raise ValueError(f"the crashed net reads {out['crashed']['w1'].shape[0]} inputs and the "
+                         f"contact net {out['contact']['w1'].shape[0]}: they must read the same")
+    return out
+
+
 def save_nets(path, nets: dict, **extra) -> None:
-    """Save ``{"contact": w, "race": w}`` as one ``.npz`` (keys ``contact_w1``, ...)."""
-    arrays = {f"{kind}_{k}": v for kind in KINDS for k, v in check_net(nets[kind], kind).items()}
+    """Save ``{"contact": w, "race": w}`` (and ``"crashed": w`` if given) as one ``.npz``
+    (keys ``contact_w1``, ...; :func:`check_nets`)."""
+    arrays = {f"{kind}_{k}": v for kind, w in check_nets(nets).items() for k, v in w.items()}
     np.savez(path, **arrays, **extra)
 
 
 def load_nets(path, sha256: str | None = None) -> dict:
-    """``{"contact": w, "race": w}`` from an ``.npz`` of :func:`save_nets`.
+    """``{"contact": w, "race": w}``, and ``"crashed": w`` if the file has a crashed net,
+    from an ``.npz`` of :func:`save_nets`.
 
     Raises
     ------
@@ -296,8 +336,9 @@ def load_nets(path, sha256: str | None = None) -> dict:
         if got != sha256:
             raise ValueError(f"evaluator nets {path} are corrupt: SHA-256 {got}, expected {sha256}")
     with np.load(path, allow_pickle=False) as z:
-        return {kind: check_net({k: z[f"{kind}_{k}"] for k in ("w1", "b1", "w2", "b2")
-                                 if f"{kind}_{k}" in z}, kind) for kind in KINDS}
+        kinds = KINDS + tuple(k for k in OPTIONAL_KINDS if f"{k}_w1" in z.files)
+        return check_nets({kind: {k: z[f"{kind}_{k}"] for k in ("w1", "b1", "w2", "b2")
+                                  if f"{kind}_{k}" in z} for kind in kinds})
 
 
 _DEFAULT: dict | None = None
@@ -312,20 +353,28 @@ def default_nets() -> dict:
     return _DEFAULT
 
 
+def _hidden(tables: dict) -> str:
+    """``hidden=C/R`` (and ``, crashed=H``): the nets' hidden units, for a policy's repr."""
+    h = {kind: t["bias"].shape[0] for kind, t in tables.items()}
+    return (f"hidden={h['contact']}/{h['race']}"
+            + (f", crashed={h['crashed']}" if "crashed" in h else ""))
+
+
 class EvalPolicy:
     """0-ply checker play by the second evaluator: the play of highest mover's equity.
 
     Parameters
     ----------
     nets : dict, optional
-        ``{"contact": w, "race": w}`` (float weights); default :func:`default_nets`.
+        ``{"contact": w, "race": w}`` and optionally ``"crashed": w`` (float weights,
+        :func:`check_nets`); default :func:`default_nets`.
     """
 
     name = "nn"
 
     def __init__(self, nets: dict | None = None):
-        nets = default_nets() if nets is None else nets
-        self.q = {kind: quantize_net(nets[kind], kind) for kind in KINDS}
+        nets = check_nets(default_nets() if nets is None else nets)
+        self.q = {kind: quantize_net(w, kind) for kind, w in nets.items()}
 
     def probabilities(self, board) -> np.ndarray:
         """The five probabilities of a position (row 0 on roll, before its roll)."""
@@ -451,7 +500,7 @@ class EvalPolicy:
         return np.array([f(np.ascontiguousarray(x)) for x in b]).reshape(-1, NN_OUTPUTS)
 
     def __repr__(self) -> str:
-        return f"EvalPolicy(hidden={self.q['contact']['bias'].shape[0]}/{self.q['race']['bias'].shape[0]})"
+        return f"EvalPolicy({_hidden(self.q)})"
 
 
 class EvalPolicy1Ply(EvalPolicy):

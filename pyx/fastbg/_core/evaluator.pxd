@@ -4,7 +4,9 @@
 Mirror of :mod:`fastbg.reference.evaluator` (specification: docs/evaluator.md). A
 position (row 0 on roll, before its roll) of class PC_BEAROFF is read from the one-sided
 bear-off database, PC_RACE from the small-race database (racedb.pxd) when each side has
-at most RD_MAX checkers left, else by the race net, PC_CONTACT by the contact net; raw outputs go
+at most RD_MAX checkers left, else by the race net, PC_CONTACT by the contact net (by the
+crashed net, when the nets have one, if crashed_c: a side with at most CRASHED_MAX checkers
+in play, fastbg.reference.features.is_crashed); raw outputs go
 through nn.consistent. Each net is integer up to its output sigmoid, with the tables of
 fastbg.reference.evaluator.quantize_net (built by the same Python code for both engines):
 per-point and per-off-count rows as the first network's (nn.qnet_t), and for the contact
@@ -39,14 +41,17 @@ cdef void e_pre(const enet_t* e, const board_t* b, qpre_t* pre) noexcept nogil
 # pre-activations of its swap under each net. A play's pre-activations are the base's
 # corrected at the slots the play changes and, for the contact net, by
 # (N_f(play) - N_f(base)) * feat[f] at the features whose numerator changed (about 12 of
-# 40 in contact); integer sums, so equal to e_pre of the swapped play.
+# 40 in contact); integer sums, so equal to e_pre of the swapped play. The crashed net
+# reads the contact net's inputs, so both share the numerators.
 cdef struct ebase_t:
     board_t before          # the position before the roll (mover in row 0)
     board_t sw              # swap(before): the frame of every candidate's evaluation
     bint contact_ready      # nums and pre hold the contact net's values of sw
+    bint crashed_ready      # nums and crashed hold the crashed net's values of sw
     bint race_ready         # race holds the race net's pre-activations of sw
-    int32_t nums[N_ALL_FEATURES]    # the contact net's feature numerators of sw (nfeat)
+    int32_t nums[N_ALL_FEATURES]    # the contact nets' feature numerators of sw (nfeat)
     qpre_t pre[NN_MAX_HIDDEN]       # e_pre(contact, sw)
+    qpre_t crashed[NN_MAX_HIDDEN]   # e_pre(crashed, sw)
     qpre_t race[NN_MAX_HIDDEN]      # e_pre(race, sw)
 
 cdef void base_init(ebase_t* base, const board_t* before) noexcept nogil
@@ -58,7 +63,10 @@ cdef class EvalPolicy(Evaluator):
     # so one instance may serve several threads. Never draws from the bit generator.
     cdef enet_t contact     # the contact net (nfeat = 40 or 56)
     cdef enet_t race        # the race net (nfeat = 0)
-    cdef readonly object tables     # {"contact": {...}, "race": {...}}: the numpy arrays behind them
+    cdef enet_t crashed     # the crashed net (the contact net's nfeat), if has_crashed
+    cdef bint has_crashed   # crashed contact positions go to the crashed net
+    cdef readonly object tables     # {"contact": {...}, "race": {...}[, "crashed": {...}]}:
+                                    # the numpy arrays behind them
 
     cdef void probabilities_c(self, const board_t* b, double* p) noexcept nogil
         # The five probabilities of b (row 0 on roll, before its roll; game not over).

@@ -27,7 +27,8 @@ from fastbg._core.features cimport (contact_features_c, contact_features_ext_c,
                                     position_class_c, N_FEATURES, N_ALL_FEATURES,
                                     PC_BEAROFF, PC_RACE, PC_CONTACT)
 
-from fastbg.reference.evaluator import KINDS, default_nets, quantize_net
+from fastbg.reference.evaluator import _hidden, check_nets, default_nets, quantize_net
+from fastbg.reference.features import CRASHED_MAX as _CRASHED_MAX
 from fastbg.reference.nn import hidden_table, sigmoid_table
 from fastbg._core.nn import point_steps
 
@@ -36,6 +37,26 @@ cnp.import_array()
 cdef enum:
     N_FEAT_ROWS = 2 * N_FEATURES        # a 236-input contact net: the first 20 a side
     N_FEAT_ROWS_EXT = N_ALL_FEATURES    # a 252-input one: and the 8 extra a side
+
+
+cdef int CRASHED_MAX = _CRASHED_MAX
+
+
+cdef inline int in_play_c(const unsigned char* row) noexcept nogil:
+    """A side's checkers in play: on its points and bar, less those stacked on its 1- and
+    2-points beyond the first of each."""
+    cdef int n = checkers_c(row)
+    if row[0] > 1:
+        n -= row[0] - 1
+    if row[1] > 1:
+        n -= row[1] - 1
+    return n
+
+
+cdef inline bint crashed_c(const board_t* b) noexcept nogil:
+    """fastbg.reference.features.is_crashed: a side has at most CRASHED_MAX checkers in
+    play (symmetric, so the same for a board and its swap)."""
+    return in_play_c(b.p[0]) <= CRASHED_MAX or in_play_c(b.p[1]) <= CRASHED_MAX
 
 
 cdef extern from "nn_kernels.h":
@@ -106,6 +127,7 @@ cdef void base_init(ebase_t* base, const board_t* before) noexcept nogil:
     base.before = before[0]
     swap_into(before, &base.sw)
     base.contact_ready = False
+    base.crashed_ready = False
     base.race_ready = False
 
 
@@ -148,14 +170,14 @@ cdef class EvalPolicy(Evaluator):
     Parameters
     ----------
     nets : dict, optional
-        ``{"contact": weights, "race": weights}`` (float, as
-        :func:`fastbg.reference.evaluator.load_nets` gives them); default the shipped
-        nets (:func:`fastbg.reference.evaluator.default_nets`).
+        ``{"contact": weights, "race": weights}`` and optionally ``"crashed": weights``
+        (float, as :func:`fastbg.reference.evaluator.load_nets` gives them); default the
+        shipped nets (:func:`fastbg.reference.evaluator.default_nets`).
 
     Notes
     -----
     For each legal play the position with the turn passed is classified and evaluated
-    (bear-off database, small-race database, race net or contact net) and the play of highest mover's
+    (bear-off database, small-race database, race net, crashed net or contact net) and the play of highest mover's
     equity is chosen, ties to the canonically first. Same numbers as
     :class:`fastbg.reference.evaluator.EvalPolicy`.
     """
@@ -168,7 +190,7 @@ cdef class EvalPolicy(Evaluator):
             nets = default_nets()
         ensure_db()
         ensure_racedb()
-        self.tables = {kind: _net_tables(nets[kind], kind) for kind in KINDS}
+        self.tables = {kind: _net_tables(w, kind) for kind, w in check_nets(nets).items()}
         if self.tables["contact"]["feat"].shape[0] not in (N_FEAT_ROWS, N_FEAT_ROWS_EXT):
             raise ValueError(f"the contact net must have {N_FEAT_ROWS} or {N_FEAT_ROWS_EXT} "
                              "feature rows (236 or 252 inputs)")
@@ -176,6 +198,9 @@ cdef class EvalPolicy(Evaluator):
             raise ValueError(f"at most {NN_MAX_HIDDEN} hidden units")
         _bind(&self.contact, self.tables["contact"])
         _bind(&self.race, self.tables["race"])
+        self.has_crashed = "crashed" in self.tables     # same nfeat: check_nets
+        if self.has_crashed:
+            _bind(&self.crashed, self.tables["crashed"])
 
     cdef void probabilities_c(self, const board_t* b, double* p) noexcept nogil:
         cdef int cls = position_class_c(b)
@@ -185,6 +210,8 @@ cdef class EvalPolicy(Evaluator):
             if racedb_probabilities_c(b, p) == 0:     # at most RD_MAX checkers a side
                 return
             e_probabilities(&self.race, b, p)
+        elif self.has_crashed and crashed_c(b):
+            e_probabilities(&self.crashed, b, p)
         else:
             e_probabilities(&self.contact, b, p)
 
@@ -222,10 +249,19 @@ cdef class EvalPolicy(Evaluator):
         back0 = back_point_c(play.p[1])
         back1 = back_point_c(play.p[0])
         if back0 + back1 >= 25:
-            e = &self.contact
-            if not base.contact_ready:
-                base.contact_ready = True
-                e_pre_nums(e, &base.sw, base.nums, base.pre)
+            if self.has_crashed and crashed_c(play):
+                e = &self.crashed
+                if not base.crashed_ready:
+                    base.crashed_ready = True
+                    # the numerators are the contact net's (same nfeat), rewritten equal
+                    e_pre_nums(e, &base.sw, base.nums, base.crashed)
+                src = base.crashed
+            else:
+                e = &self.contact
+                if not base.contact_ready:
+                    base.contact_ready = True
+                    e_pre_nums(e, &base.sw, base.nums, base.pre)
+                src = base.pre
             swap_into(play, &sw)
             diff = board_diff(&base.before, play)
             if diff >> NSLOTS == 0:
@@ -240,7 +276,6 @@ cdef class EvalPolicy(Evaluator):
                 mul[nm] = e.feat + f * e.q.nh
                 coef[nm] = nums[f] - base.nums[f]
                 nm += 1
-            src = base.pre
         elif back0 > 6 or back1 > 6:
             if sum1 <= RD_MAX and checkers_c(play.p[1]) <= RD_MAX:
                 swap_into(play, &sw)
@@ -531,8 +566,7 @@ cdef class EvalPolicy(Evaluator):
         return out
 
     def __repr__(self):
-        return (f"EvalPolicy(hidden={self.tables['contact']['bias'].shape[0]}/"
-                f"{self.tables['race']['bias'].shape[0]})")
+        return f"EvalPolicy({_hidden(self.tables)})"
 
 
 cdef enum:
@@ -637,5 +671,4 @@ cdef class EvalPolicy1Ply(EvalPolicy):
         return out
 
     def __repr__(self):
-        return (f"EvalPolicy1Ply(hidden={self.tables['contact']['bias'].shape[0]}/"
-                f"{self.tables['race']['bias'].shape[0]}, candidates={self.candidates})")
+        return f"EvalPolicy1Ply({_hidden(self.tables)}, candidates={self.candidates})"
