@@ -38,6 +38,8 @@ def main(argv=None) -> int:
                        help="a nets file to write the two checkpoints from")
     args = ap.parse_args(argv)
     if args.unpack:
+        if not Path(args.unpack).is_file():
+            ap.error(f"--unpack {args.unpack}: no such nets file")
         nets = load_nets(args.unpack)
         if args.crashed and "crashed" not in nets:
             ap.error(f"{args.unpack} has no crashed net to unpack")
@@ -48,6 +50,11 @@ def main(argv=None) -> int:
                 np.savez(path, **{k: nets[kind][k] for k in KEYS})
             print(path)
         return 0
+    for kind in kinds(args):
+        if not Path(getattr(args, kind)).is_file():
+            ap.error(f"--{kind} {getattr(args, kind)}: no such checkpoint")
+    if args.unpack is None and Path(args.out).suffix != ".npz":
+        ap.error(f"--out {args.out}: a nets file ends in .npz")
     nets = {}
     for kind in kinds(args):
         with np.load(getattr(args, kind)) as z:

@@ -27,7 +27,7 @@ _ENGINE_HELP = ("the compiled core (default) or the pure-Python reference: the s
 _POLICY_TEXT = {
     "pubeval": "Tesauro's pubeval",
     "random": "a uniformly random legal play",
-    "nn": "the shipped evaluator's best play at 0 ply (a contact net and a race net, the "
+    "nn": "the shipped evaluator's best play at 0 ply (contact, crashed and race nets, the "
           "bear-off database in bear-offs)",
     "nn-1ply": "the evaluator's 8 best 0-ply plays, each scored by the average over the "
                "opponent's 21 rolls of its best 0-ply reply; about 100x slower than nn, "

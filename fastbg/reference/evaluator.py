@@ -1,4 +1,4 @@
-"""The second evaluator: a contact net and a race net, chosen by position class.
+"""The second evaluator: a contact net, a race net and optionally a crashed net, by position class.
 
 Pure-Python mirror of ``fastbg._core.evaluator``; the specification is
 ``docs/evaluator.md``. A position (row 0 on roll, before its roll) of class ``bearoff`` is
@@ -6,7 +6,9 @@ read from the one-sided bear-off database (:mod:`fastbg.reference.bearoffdb`), o
 ``race`` with at most :data:`fastbg.reference.racedb.RACE_MAX` checkers a side from the
 small-race database (:mod:`fastbg.reference.racedb`), other races by the race net on
 :func:`fastbg.reference.features.race_inputs`, and of class
-``contact`` by the contact net on :func:`fastbg.reference.features.contact_inputs`; the
+``contact`` by the contact net on :func:`fastbg.reference.features.contact_inputs` (by the
+crashed net, on the same inputs, if the nets have one and the position is crashed,
+:func:`fastbg.reference.features.is_crashed`); the
 raw outputs are made consistent as the first network's are
 (:func:`fastbg.reference.nn.consistent`).
 

@@ -546,7 +546,7 @@ def rollout(
         the local cluster's worker processes.
     policy : {"nn", "pubeval", "random", "nn-1ply", "nn1"}
         How both sides choose their plays: the shipped evaluator at 0 ply (default;
-        :mod:`fastbg.nn`: a contact net and a race net by position class, the bear-off
+        :mod:`fastbg.nn`: contact, crashed and race nets by position class, the bear-off
         database in bear-offs), Tesauro's pubeval (1993, much faster and much weaker), a
         uniform choice among the distinct legal plays, the evaluator at 1 ply (about
         100x slower than ``nn``), or ``nn1``, the first network (one 196-input net).
