@@ -230,6 +230,21 @@ def test_eval_json_is_the_network_evaluation_in_both_engines(capsys):
     assert a["network"]["sha256"] == fastbg.nn.network_info()["sha256"]
 
 
+# a crashed position (the side on roll has 5 checkers in play, 5 off) and the start
+CRASHED_ID = "zA4ccAPvBgAAAQ"
+
+
+@pytest.mark.parametrize("position, net", [(CRASHED_ID, "crashed"), ("4HPwATDgc/ABMA", "contact")])
+def test_eval_names_the_net_that_read_the_position(capsys, position, net):
+    import fastbg.nn
+
+    hidden = fastbg.nn.network_info()["nets"][net]["hidden"]
+    code, out, _ = run(capsys, "eval", position)
+    assert code == 0 and f"a contact position, read by the {net} net ({hidden} hidden units)" in out
+    code, out, _ = run(capsys, "eval", position, "--json")
+    assert code == 0 and json.loads(out)["evaluated_by"] == f"the {net} net"
+
+
 @pytest.mark.parametrize("position, message", [
     ("bogus", "bad position"),
     ("XGID=-------------------------A:0:0:1:00:0:0:0:0:10", "game is over"),

@@ -47,7 +47,7 @@ def test_the_api_mirrors_the_reference():
     assert not missing
     for name in ("N_FEATURES", "FEATURE_NAMES", "N_EXTRA_FEATURES", "EXTRA_FEATURE_NAMES",
                  "CONTACT_INPUTS", "LEGACY_CONTACT_INPUTS", "RACE_INPUTS",
-                 "POSITION_CLASSES", "ESCAPE_BITS"):
+                 "POSITION_CLASSES", "ESCAPE_BITS", "CRASHED_MAX"):
         assert getattr(C, name) == getattr(R, name), name
     for name in ("FEATURE_DENOMINATORS", "EXTRA_FEATURE_DENOMINATORS", "ESCAPE_TABLE"):
         r, c = getattr(R, name), getattr(C, name)
@@ -67,6 +67,7 @@ def check(b: np.ndarray) -> None:
     assert np.array_equal(C.contact_inputs(b), R.contact_inputs(b))
     assert np.array_equal(C.race_inputs(b), R.race_inputs(b))
     assert C.position_class(b) == R.position_class(b)
+    assert C.is_crashed(b) == R.is_crashed(b)
 
 
 @settings(max_examples=600, deadline=None)

@@ -23,12 +23,11 @@ from fastbg._core.bearoffdb cimport (ensure_db, bearoff_probabilities_c, bearoff
                                     is_bearoff_c)
 from fastbg._core.racedb cimport ensure_racedb, racedb_probabilities_c, RD_MAX
 from fastbg._core.features cimport (contact_features_c, contact_features_ext_c,
-                                    contact_features_given_c,
+                                    contact_features_given_c, crashed_c,
                                     position_class_c, N_FEATURES, N_ALL_FEATURES,
                                     PC_BEAROFF, PC_RACE, PC_CONTACT)
 
 from fastbg.reference.evaluator import _hidden, check_nets, default_nets, quantize_net
-from fastbg.reference.features import CRASHED_MAX as _CRASHED_MAX
 from fastbg.reference.nn import hidden_table, sigmoid_table
 from fastbg._core.nn import point_steps
 
@@ -37,26 +36,6 @@ cnp.import_array()
 cdef enum:
     N_FEAT_ROWS = 2 * N_FEATURES        # a 236-input contact net: the first 20 a side
     N_FEAT_ROWS_EXT = N_ALL_FEATURES    # a 252-input one: and the 8 extra a side
-
-
-cdef int CRASHED_MAX = _CRASHED_MAX
-
-
-cdef inline int in_play_c(const unsigned char* row) noexcept nogil:
-    """A side's checkers in play: on its points and bar, less those stacked on its 1- and
-    2-points beyond the first of each."""
-    cdef int n = checkers_c(row)
-    if row[0] > 1:
-        n -= row[0] - 1
-    if row[1] > 1:
-        n -= row[1] - 1
-    return n
-
-
-cdef inline bint crashed_c(const board_t* b) noexcept nogil:
-    """fastbg.reference.features.is_crashed: a side has at most CRASHED_MAX checkers in
-    play (symmetric, so the same for a board and its swap)."""
-    return in_play_c(b.p[0]) <= CRASHED_MAX or in_play_c(b.p[1]) <= CRASHED_MAX
 
 
 cdef extern from "nn_kernels.h":

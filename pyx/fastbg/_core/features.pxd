@@ -27,6 +27,7 @@ from fastbg._core._types cimport board_t
 cpdef enum:
     N_FEATURES = 20         # contact features per side (also a Python int of the module)
     N_EXTRA_FEATURES = 8    # extra contact features per side (also a Python int)
+    CRASHED_MAX = 7         # crashed: a side with at most this many checkers in play
 
 cdef enum:
     N_LEGACY_CONTACT_INPUTS = 236   # 196 Tesauro units + 2 x 20 features
@@ -134,6 +135,11 @@ cdef void race_inputs_c(const board_t* b, double* out) noexcept nogil
 
 cdef int position_class_c(const board_t* b) noexcept nogil
     # PC_OVER, PC_BEAROFF, PC_RACE or PC_CONTACT.
+
+cdef bint crashed_c(const board_t* b) noexcept nogil
+    # fastbg.reference.features.is_crashed: a side has at most CRASHED_MAX checkers in
+    # play (on its points and bar, less those stacked on its 1- and 2-points beyond the
+    # first of each); symmetric, so the same for a board and its swap.
 
 cdef bint valid_board_bytes(const signed char* q) noexcept nogil
     # True iff the 50 bytes q (a (2, 25) int8 board) are a valid board: counts >= 0,

@@ -25,7 +25,7 @@ from libc.stdint cimport int8_t, int32_t, int64_t, uint32_t
 from libc.string cimport memcpy, memset
 
 from fastbg._core._types cimport board_t, BAR, NSLOTS, NCHECKERS
-from fastbg._core.board cimport load_board, back_point_c, row_sum
+from fastbg._core.board cimport load_board, back_point_c, row_sum, checkers_c
 
 cnp.import_array()
 
@@ -599,6 +599,19 @@ cdef int position_class_c(const board_t* b) noexcept nogil:
     return PC_CONTACT
 
 
+cdef inline int _in_play(const unsigned char* row) noexcept nogil:
+    cdef int n = checkers_c(row)
+    if row[0] > 1:
+        n -= row[0] - 1
+    if row[1] > 1:
+        n -= row[1] - 1
+    return n
+
+
+cdef bint crashed_c(const board_t* b) noexcept nogil:
+    return _in_play(b.p[0]) <= CRASHED_MAX or _in_play(b.p[1]) <= CRASHED_MAX
+
+
 cdef bint valid_board_bytes(const signed char* q) noexcept nogil:
     return valid_bytes(<const unsigned char*>q)
 
@@ -801,6 +814,25 @@ def position_class(board):
     cdef board_t b
     load_board(board, &b)
     return POSITION_CLASSES[position_class_c(&b)]
+
+
+def is_crashed(boards):
+    """Whether contact positions are crashed (fastbg.reference.features.is_crashed): a bool
+    for one (2, 25) board, a bool array (n,) for a stack of them."""
+    cdef board_t b
+    arr = np.asarray(boards)
+    if arr.ndim == 2:
+        load_board(arr, &b)
+        return bool(crashed_c(&b))
+    arr = _boards_array(arr)
+    cdef const signed char[:, :, ::1] v = arr
+    out = np.zeros(arr.shape[0], dtype=bool)
+    cdef cnp.uint8_t[::1] o = out.view(np.uint8)
+    cdef Py_ssize_t i
+    for i in range(arr.shape[0]):
+        memcpy(&b, &v[i, 0, 0], sizeof(board_t))
+        o[i] = crashed_c(&b)
+    return out
 
 
 cdef object _boards_array(object boards):
