@@ -44,12 +44,17 @@ POSITIONS = {
 
 
 def widened(nets: dict, scale: float, seed: int = 1) -> dict:
-    """The nets with the contact net widened to its full width, new rows ``N(0, scale)``."""
-    w = dict(nets["contact"])
-    extra = rev.N_INPUTS["contact"] - w["w1"].shape[0]
-    rows = np.random.default_rng(seed).normal(0.0, scale, (extra, w["w1"].shape[1]))
-    w["w1"] = np.vstack([w["w1"], rows if scale else np.zeros_like(rows)])
-    return {"contact": w, "race": nets["race"]}
+    """The nets with the contact net (and the crashed net, which reads the same inputs)
+    widened to the full width, new rows ``N(0, scale)``."""
+    out = dict(nets)
+    for kind in ("contact", "crashed"):
+        if kind in nets:
+            w = dict(nets[kind])
+            extra = rev.N_INPUTS["contact"] - w["w1"].shape[0]
+            rows = np.random.default_rng(seed).normal(0.0, scale, (extra, w["w1"].shape[1]))
+            w["w1"] = np.vstack([w["w1"], rows if scale else np.zeros_like(rows)])
+            out[kind] = w
+    return out
 
 
 def main() -> None:

@@ -59,11 +59,16 @@ def random_walk(seed: int, steps: int):
 
 
 def widen(nets: dict, rows: np.ndarray | None = None) -> dict:
-    """``nets`` with a 236-input contact net widened to 252 (the new rows zero, or ``rows``)."""
-    c = dict(nets["contact"])
-    extra = np.zeros((16, c["w1"].shape[1])) if rows is None else rows
-    c["w1"] = np.vstack([c["w1"], extra])
-    return {"contact": c, "race": nets["race"]}
+    """``nets`` with a 236-input contact net (and crashed net, if any) widened to 252 (the
+    new rows zero, or ``rows``)."""
+    out = dict(nets)
+    for kind in ("contact", "crashed"):
+        if kind in nets:
+            c = dict(nets[kind])
+            extra = np.zeros((16, c["w1"].shape[1])) if rows is None else rows
+            c["w1"] = np.vstack([c["w1"], extra])
+            out[kind] = c
+    return out
 
 
 def warm_nets() -> dict:
@@ -187,9 +192,10 @@ def test_engines_agree_bit_for_bit(width, crashed, board):
 
 # ------------------------------------------------------------------ the two contact widths
 
-# The shipped nets (generation 12: a 236-input contact net of 192 hidden units), pinned when
-# they were shipped (generation 8's were pinned on main before the extra features existed),
-# from the reference engine (the Cython core's are the same bit for bit):
+# The shipped nets (generation 13: a 236-input contact net of 192 hidden units, its crashed
+# net of the same shape, the race net), pinned when they were shipped (generation 8's were
+# pinned on main before the extra features existed), from the reference engine (the Cython
+# core's are the same bit for bit); the third board is crashed (generation 13's crashed net):
 # probabilities (win, win_gammon, win_backgammon, lose_gammon, lose_backgammon).
 SHIPPED = {
     "4HPwATDgc/ABMA": [0.5286025669098282, 0.14126945053352452, 0.003409647194100843,
@@ -210,7 +216,7 @@ SHIPPED_BOARDS = [
       0.013714441281463124]),
     ([[4, 3, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0],
       [0, 0, 2, 0, 2, 3, 0, 0, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 3, 2, 0, 0, 0, 0, 0]],
-     [0.6387482534649809, 0.43129171550300716, 0.01396970974281854, 0.0, 0.0]),
+     [0.6476927736531793, 0.40869334889816555, 0.017642726997405093, 0.0, 0.0]),
 ]
 
 
@@ -225,6 +231,7 @@ def test_the_shipped_nets_are_unchanged():
     for pol in (rev.EvalPolicy(), core().EvalPolicy()):
         tables = pol.q if isinstance(pol, rev.EvalPolicy) else pol.tables
         assert tables["contact"]["feat"].shape[0] == 40     # no extra features computed
+        assert tables["crashed"]["feat"].shape[0] == 40
         for b, p in cases:
             assert pol.probabilities(b).tolist() == p
 
@@ -244,9 +251,9 @@ def test_the_shipped_nets_play_and_roll_out_as_before():
     assert e[:3].tolist() == [0.5836518629409139, 0.6918033000502434, -1.112963228121332]
     np.testing.assert_array_equal(rev.EvalPolicy().play_equities(b, plays), e)
     r = fastbg.rollout(prime, 300, seed=5, workers=1, policy="nn")
-    assert r.counts.tolist() == [172, 24, 0, 95, 9, 0]
+    assert r.counts.tolist() == [180, 20, 0, 82, 18, 0]
     r = fastbg.rollout("start", 300, seed=5, workers=1, policy="nn")
-    assert r.counts.tolist() == [97, 50, 2, 108, 42, 1]
+    assert r.counts.tolist() == [112, 30, 0, 111, 46, 1]
 
 
 @settings(max_examples=100, deadline=None)
