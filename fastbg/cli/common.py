@@ -155,6 +155,18 @@ def shorten(message: str) -> str:
     return message
 
 
+def draw_after_run(draw) -> ValueError | None:
+    """Draw a finished run's plot (``draw()``), returning the error instead of raising it:
+    the file was tried before the run (:func:`fastbg.research.plots.check_plot_path`), but
+    a disk can fill or a directory go while it runs, and the run's numbers must be printed
+    all the same; the command then raises the error after its output (exit status 2)."""
+    try:
+        draw()
+    except ValueError as exc:
+        return exc
+    return None
+
+
 def print_json(obj, **kwargs) -> None:
     """Print ``obj`` as strict JSON: NaN and infinities become ``null`` (:func:`_finite`),
     and anything else that JSON cannot hold is an error, not a non-standard token."""

@@ -14,7 +14,7 @@ from ..research.table import TABLES, check_table_run
 from ..rollouts import DEFAULT_POLICY, POLICIES
 from ..rollouts.plays import DEFAULT_MAX_PLAYS, DEFAULT_WITHIN
 from ..rollouts.store import ResultsStore
-from .common import (_ENGINE_HELP, num, EXIT_INTERRUPTED, _games, _number_arg, _policy_help, _positive_int, _seed,
+from .common import (_ENGINE_HELP, num, EXIT_INTERRUPTED, _games, draw_after_run, _number_arg, _policy_help, _positive_int, _seed,
                      plural, print_json)
 from .rollouts import (_VR_HELP, _WORKERS_HELP, add_dask_option, add_prune_options, add_store_options,
                        check_dask_options, nothing_stored, progress_bar)
@@ -213,8 +213,9 @@ def _cmd_table(args) -> int:
               + nothing_stored(store, res.run_id, resume_command(args.table, res.run_id,
                                                                  args.store)), file=sys.stderr)
         return EXIT_INTERRUPTED
+    plot_error = None
     if args.plot is not None:
-        plot_table(res.to_dict(), args.plot)
+        plot_error = draw_after_run(lambda: plot_table(res.to_dict(), args.plot))
     if args.json:
         d = res.to_dict()
         if store is not None:
@@ -225,7 +226,7 @@ def _cmd_table(args) -> int:
     else:
         print(format_table(res.to_dict()))
         tail = []
-        if args.plot is not None:
+        if args.plot is not None and plot_error is None:
             tail.append(f"plot drawn into {args.plot}")
         if store is not None:
             tail.append(f"stored as table run {res.run_id} in {store.path}"
@@ -233,6 +234,8 @@ def _cmd_table(args) -> int:
                            if res.interrupted else ""))
         for line in tail:
             print(f"  {line}")
+    if plot_error is not None:         # the table first: a plot that failed loses nothing
+        raise plot_error
     return EXIT_INTERRUPTED if res.interrupted else 0
 
 

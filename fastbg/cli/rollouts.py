@@ -15,7 +15,7 @@ from ..rollouts.store import ResultsStore, describe_run
 from ..research import convergence, plot_convergence
 from ..research.plots import check_plot_path
 
-from .common import (_ENGINE_HELP, num, EXIT_INTERRUPTED, _dice_arg, _games, _number_arg, _policy_help, _positive_int, _seed, plural,
+from .common import (_ENGINE_HELP, num, EXIT_INTERRUPTED, _dice_arg, draw_after_run, _games, _number_arg, _policy_help, _positive_int, _seed, plural,
                      print_json)
 from .state import (_STATE_OPTIONS, _add_state_options, _cube_state, _describe_state)
 
@@ -342,12 +342,14 @@ def _report_rollout(res, args, store=None, blocks=()) -> int:
         print("interrupted before any game finished; nothing to report"
               + nothing_stored(store, res.run_id, resume), file=sys.stderr)
         return EXIT_INTERRUPTED
+    plot_error = None
     if args.plot is not None:
         if res.stored_games:           # the blocks read from the store were not handed over
             blocks = store.blocks(res.run_id).values()
-        plot_convergence(convergence(blocks), args.plot,
-                         f"rollout of {res.position_id}" + (f" (run {res.run_id})"
-                                                           if res.run_id is not None else ""))
+        plot_error = draw_after_run(lambda: plot_convergence(
+            convergence(blocks), args.plot,
+            f"rollout of {res.position_id}" + (f" (run {res.run_id})"
+                                               if res.run_id is not None else "")))
     if args.json:
         d = res.to_dict()
         if store is not None:
@@ -355,13 +357,15 @@ def _report_rollout(res, args, store=None, blocks=()) -> int:
         print_json(d, indent=2)
     else:
         print(_format_table(res))
-        if args.plot is not None:
+        if args.plot is not None and plot_error is None:
             print(f"  plot drawn into {args.plot}")
         if store is not None:
             print(f"  stored as run {res.run_id} in {store.path}"
                   + (f"; resume with: fastbg rollout --resume {res.run_id}"
                      + ("" if args.store in (None, "") else f" --store {args.store}")
                      if res.interrupted else ""))
+    if plot_error is not None:         # the numbers first: a plot that failed loses nothing
+        raise plot_error
     return EXIT_INTERRUPTED if res.interrupted else 0
 
 
