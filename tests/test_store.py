@@ -345,3 +345,29 @@ def test_a_store_missing_a_table_or_column_is_refused_untouched(tmp_path, capsys
         assert f"is a damaged fastbg results store ({why})" in err, err
         assert "Traceback" not in err and err.count("\n") == 1, err
         assert path.read_bytes() == before, args
+
+
+def test_a_store_that_cannot_be_created_says_so_and_why(tmp_path, monkeypatch, capsys):
+    """The default store's directory that cannot be made used to be "cannot write the
+    output: ..." with exit status 1 (an OSError in the command line's catch-all), and a
+    file that cannot be made "is not a fastbg results store (unable to open database
+    file)"; both are "cannot create the store PATH: why", exit 2, before any game."""
+    not_a_dir = tmp_path / "file"
+    not_a_dir.write_text("x")
+    monkeypatch.setenv("FASTBG_STORE", "")
+    monkeypatch.setenv("XDG_DATA_HOME", str(not_a_dir))
+    stores = [(None, f"cannot create the store {not_a_dir / 'fastbg' / 'runs.sqlite'}: "
+                     "Not a directory")]
+    for special in ("/sys", "/proc"):        # Linux: no file can be made there, even by root
+        if os.path.isdir(special) and not os.path.exists(f"{special}/runs.sqlite"):
+            stores.append((f"{special}/runs.sqlite",
+                           f"cannot create the store {special}/runs.sqlite: "))
+    for store, why in stores:
+        for argv in (["rollout", "start", "-n", "10"], ["table", "gammons", "-n", "10"]):
+            argv = argv + ["--no-progress", "--store"] + ([store] if store else [])
+            assert main(argv) == 2, argv
+            out, err = capsys.readouterr()
+            assert out == "" and why in err and err.count("\n") == 1, (argv, err)
+        with pytest.raises(ValueError, match="cannot create the store"):
+            ResultsStore(store)
+    assert not_a_dir.read_text() == "x"

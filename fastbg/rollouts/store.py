@@ -127,6 +127,16 @@ def default_store_path() -> Path:
     return base / "fastbg" / "runs.sqlite"
 
 
+def _create_file(path: Path) -> bool:
+    """Create ``path`` empty (a new store's file), so that a place where no file can be made
+    is an OSError naming why; False if it exists already (an empty file, taken as new)."""
+    try:
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))
+    except FileExistsError:
+        return False
+    return True
+
+
 def _now() -> str:
     return datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
 
@@ -206,7 +216,9 @@ class ResultsStore:
     ValueError
         If the file exists but is not a fastbg results store (another SQLite database, a
         corrupted or foreign file) or is of a newer version: nothing in it is changed; if
-        its directory does not exist; with ``create=False``, if there is no such file.
+        it cannot be opened, or a new one cannot be created (its directory missing or not
+        writable: "cannot create the store PATH: why", and nothing is left behind); with
+        ``create=False``, if there is no such file.
     """
 
     def __init__(self, path=None, create: bool = True):
@@ -217,12 +229,18 @@ class ResultsStore:
         fresh = not self.path.exists() or self.path.stat().st_size == 0
         if not self.path.exists() and not create:
             raise ValueError(f"there is no results store {self.path}")
+        made = False
         if fresh:
-            if path is None:
-                self.path.parent.mkdir(parents=True, exist_ok=True)
-            elif not self.path.parent.is_dir():
+            if path is not None and not self.path.parent.is_dir():
                 raise ValueError(f"cannot create the store {self.path}: no directory "
                                  f"{self.path.parent}")
+            try:
+                if path is None:
+                    self.path.parent.mkdir(parents=True, exist_ok=True)
+                made = _create_file(self.path)
+            except OSError as exc:   # (sqlite3 would only say "unable to open database file")
+                raise ValueError(f"cannot create the store {self.path}: "
+                                 f"{exc.strerror or exc}") from None
         try:
             self.db = sqlite3.connect(str(self.path), timeout=30, isolation_level=None)
             if fresh:
@@ -236,6 +254,14 @@ class ResultsStore:
             # is in the system's cache), a power cut at most the last blocks, never the file.
             self.db.execute("PRAGMA synchronous=NORMAL")
         except sqlite3.DatabaseError as exc:
+            if made:                 # the empty file made above goes again
+                self.db.close()
+                with contextlib.suppress(OSError):
+                    os.remove(self.path)
+            if fresh:
+                raise ValueError(f"cannot create the store {self.path}: {exc}") from None
+            if isinstance(exc, sqlite3.OperationalError):   # cannot open, locked, read-only
+                raise ValueError(f"cannot open the store {self.path}: {exc}") from None
             raise ValueError(f"{self.path} is not a fastbg results store ({exc})") from None
 
     # ------------------------------------------------------------------ file format
