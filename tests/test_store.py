@@ -371,3 +371,41 @@ def test_a_store_that_cannot_be_created_says_so_and_why(tmp_path, monkeypatch, c
         with pytest.raises(ValueError, match="cannot create the store"):
             ResultsStore(store)
     assert not_a_dir.read_text() == "x"
+
+
+def test_one_corrupt_run_does_not_stop_the_listing_of_the_others(tmp_path, capsys):
+    """`fastbg runs` used to stop at the first damaged run (exit 2), listing none; it lists
+    every run, the damaged ones marked corrupt with what is wrong, exit 0, while the
+    commands that use a corrupt run keep refusing it."""
+    path = tmp_path / "runs.sqlite"
+    second = [rollout(CONTACT, 1000, seed=seed, policy="pubeval", store=path)
+              for seed in (1, 2)][1]
+    db = sqlite3.connect(path)
+    db.execute("UPDATE blocks SET counts = 'garbage' WHERE run = 1 AND k = 0")
+    db.commit()
+    db.close()
+    store = ["--store", str(path)]
+    assert main(["runs", *store]) == 0
+    out = capsys.readouterr().out
+    lines = out.splitlines()
+    assert lines[0] == f"2 runs in {path}"
+    assert lines[2].split()[:2] == ["1", "rollout"] and "CORRUPT" in lines[2]
+    assert lines[3].split()[:2] == ["2", "rollout"] and f"{second.equity:+8.4f}" in lines[3]
+    assert f"corrupt run 1: block 0 of run 1 in {path} is corrupted (Expecting value" in out
+    assert main(["runs", "--json", *store]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert "block 0 of run 1" in rows[0]["corrupt"] and rows[0]["estimate"] is None
+    assert "corrupt" not in rows[1] and rows[1]["estimate"]["equity"] == second.equity
+    for argv in (["runs", "show", "1"], ["runs", "export", "1", "--json"],
+                 ["rollout", "--resume", "1", "--no-progress"]):
+        assert main(argv + store) == 2, argv
+        assert "block 0 of run 1" in capsys.readouterr().err
+    # a run whose record cannot be read is listed by its id; every run corrupt: still 0
+    db = sqlite3.connect(path)
+    db.execute("UPDATE runs SET settings = '{' WHERE id = 2")
+    db.commit()
+    db.close()
+    assert main(["runs", *store]) == 0
+    out = capsys.readouterr().out
+    assert out.count("CORRUPT") == 2 and "corrupt run 2: " in out
+    assert "run 2's record is corrupted" in out

@@ -430,6 +430,12 @@ class ResultsStore:
         except ValueError as exc:
             raise ValueError(f"{self.path}: {exc}; the store was left as it is") from None
 
+    def run_ids(self) -> list[int]:
+        """Every run's id, oldest first: for a listing that reads the runs one by one with
+        :meth:`run`, so that one damaged run does not hide the others (:meth:`runs` refuses
+        them all)."""
+        return [int(i) for (i,) in self.db.execute("SELECT id FROM runs ORDER BY id")]
+
     def rows(self, table: int) -> list[StoredRun]:
         """The runs that are rows of table run ``table``, oldest first (a table creates
         its rows in row order, so this is row order)."""
