@@ -134,6 +134,30 @@ def test_an_openings_row_is_the_candidate_rollout_with_its_derived_seed():
     assert "equity" not in t.summary            # the opening roll's equity needs all 15 rolls
 
 
+def test_a_race_table_of_too_many_positions_is_refused_before_it_starts(monkeypatch, capsys):
+    """A million positions used to be accepted, then played for days with nothing said; at
+    most 100,000 in all the cells together (50,001 in each of 2 cells is too many)."""
+    import fastbg.research.race as race
+
+    def never(*args, **kwargs):
+        raise AssertionError("a row started")
+
+    monkeypatch.setattr(race, "rollout", never)
+    for argv, why in ((["--positions", "1000000", "-n", "10", "--pips", "40", "--leads", "0"],
+                       "argument --positions: positions is 1,000,000: a race table holds at "
+                       "most 100,000 positions"),
+                      (["--positions", "5000"], "positions is 5,000 a cell, 150,000 in 30 "
+                                                "cells: a race table holds at most 100,000")):
+        code, out, err = run_status(capsys, "table", "race", "--no-progress", *argv)
+        assert code == 2 and out == "" and why in err and err.count("\n") == 1, err
+    with pytest.raises(ValueError, match="50,001 a cell, 100,002 in 2 cells: a race table "
+                                         "holds at most 100,000 positions"):
+        race_table(pips=[40], leads=[0, 10], positions=50_001, games=10, seed=1)
+    for bad in (0, 2.0, True):
+        with pytest.raises(ValueError, match="positive number of positions"):
+            race_table(pips=[40], leads=[0], positions=bad, games=10, seed=1)
+
+
 def _cut(path, table_id, keep_rows: int, keep_blocks: int) -> None:
     """Make a finished stored table look killed: rows after ``keep_rows`` never started,
     row ``keep_rows`` with only its first ``keep_blocks`` blocks."""

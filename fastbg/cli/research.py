@@ -9,7 +9,8 @@ from ..engine import ENGINES
 from ..game import PROBABILITY_KEYS
 from ..research import gammons_table, openings_table, plot_table, race_table, replies_table
 from ..research.plots import check_plot_path
-from ..research.race import DEFAULT_RACE_LEADS, DEFAULT_RACE_PIPS
+from ..research.race import (DEFAULT_RACE_LEADS, DEFAULT_RACE_PIPS, MAX_RACE_POSITIONS,
+                             check_positions)
 from ..research.table import TABLES, check_table_run
 from ..rollouts import DEFAULT_POLICY, POLICIES
 from ..rollouts.plays import DEFAULT_MAX_PLAYS, DEFAULT_WITHIN
@@ -50,6 +51,16 @@ def _pips_list(text: str) -> list[int]:
     return [int(v) for v in out]
 
 
+def _race_positions(text: str) -> int:
+    """--positions: a positive whole number, at most :data:`~fastbg.research.race.
+    MAX_RACE_POSITIONS` (the table's cells together are checked when it starts)."""
+    v = _positive_int(text)
+    try:
+        return check_positions(v)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
 def add_parsers(sub) -> None:
     """The ``table`` command and its tables."""
     t = sub.add_parser(
@@ -83,10 +94,12 @@ def add_parsers(sub) -> None:
                            help="its leads in percent of its pip count, e.g. 0,5,10 (default "
                                 f"{','.join(map(str, DEFAULT_RACE_LEADS))}); the opponent has "
                                 "pips + round(pips * lead / 100)")
-            p.add_argument("--positions", type=_positive_int, default=3, metavar="N",
+            p.add_argument("--positions", type=_race_positions, default=3, metavar="N",
                            help="random race positions per cell (default 3): each side's "
                                 "checkers on its points 1-12, drawn from the distribution of "
-                                "largest entropy with the cell's pip count, seeded from --seed")
+                                "largest entropy with the cell's pip count, seeded from --seed; "
+                                f"at most {MAX_RACE_POSITIONS:,} in all cells together (each "
+                                "is a rollout of its own: about a day at 1,296 games each)")
             p.add_argument("--truncate-bearoff", action=argparse.BooleanOptionalAction,
                            default=True,
                            help="score a game exactly when it reaches the two-sided bear-off "
