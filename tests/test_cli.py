@@ -183,6 +183,11 @@ def test_bad_input_one_line_exit_2(capsys, argv, fragment):
     (["table"], "fastbg table: error: the following arguments are required: TABLE"),
     (["rollout", "start", "--until-se", "-1"], "fastbg rollout: error: --until-se must be"),
     (["rollout", "start", "--bogus"], "fastbg rollout: error: unrecognized arguments"),
+    # an unknown option without a command is named (argparse said COMMAND was missing)
+    (["--bogus"], "fastbg: error: unrecognized arguments: --bogus"),
+    (["--bogus", "-x"], "fastbg: error: unrecognized arguments: --bogus -x"),
+    ([], "fastbg: error: the following arguments are required: COMMAND"),
+    (["--bogus", "rollout"], "fastbg rollout: error: unrecognized arguments: --bogus"),
 ])
 def test_every_error_names_the_full_command(capsys, argv, prefix):
     code, out, err = run_status(capsys, *argv)
