@@ -21,7 +21,8 @@ import pytest
 
 from fastbg import rollout
 from fastbg.cli import main
-from fastbg.rollouts.store import ResultsStore, default_store_path, open_run
+from fastbg.rollouts.store import (STORE_FORMAT, STORE_VERSION, ResultsStore, default_store_path,
+                                  open_run)
 
 pytest.importorskip("fastbg._core.rollout", reason="Cython core not built")
 
@@ -409,3 +410,31 @@ def test_one_corrupt_run_does_not_stop_the_listing_of_the_others(tmp_path, capsy
     out = capsys.readouterr().out
     assert out.count("CORRUPT") == 2 and "corrupt run 2: " in out
     assert "run 2's record is corrupted" in out
+
+
+@pytest.mark.parametrize("record, value, why", [
+    ("format", "99", "not a fastbg results store: its format record is '99', and this fastbg "
+                     f"reads format '{STORE_FORMAT}' (versions up to {STORE_VERSION})"),
+    ("version", "99", f"a results store of a newer fastbg (version 99; this one reads "
+                      f"{STORE_VERSION})"),
+    ("version", "x", "a damaged fastbg results store (its version record 'x' is not a whole "
+                     "number)"),
+])
+def test_a_store_of_another_format_or_version_says_what_it_has(tmp_path, capsys, record, value,
+                                                                why):
+    """A format record changed to 99 used to be reported as 'no fastbg format record', and
+    a version record that is not a number as Python's 'invalid literal for int()'."""
+    path = tmp_path / "runs.sqlite"
+    with ResultsStore(path) as st:
+        st.create_run("rollout", "start", {"position": "start", "games": 1000},
+                      {"seed": 1, "games": 1000, "block_size": 1000})
+    db = sqlite3.connect(path)
+    db.execute("UPDATE meta SET value = ? WHERE key = ?", (value, record))
+    db.commit()
+    db.close()
+    before = path.read_bytes()
+    for args in (["runs"], ["rollout", "--resume", "1", "--no-progress"]):
+        assert main(args + ["--store", str(path)]) == 2, args
+        err = capsys.readouterr().err
+        assert why in err and err.count("\n") == 1, err
+    assert path.read_bytes() == before

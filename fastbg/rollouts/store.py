@@ -276,10 +276,20 @@ class ResultsStore:
             rows = dict(self.db.execute("SELECT key, value FROM meta").fetchall())
         except sqlite3.OperationalError:
             rows = {}
-        if rows.get("format") != STORE_FORMAT:
+        if "format" not in rows:
             raise ValueError(f"{self.path} is an SQLite database but not a fastbg results "
                              "store (no fastbg format record); give another --store")
-        version = int(rows.get("version", "0"))
+        if rows["format"] != STORE_FORMAT:
+            raise ValueError(f"{self.path} is an SQLite database but not a fastbg results "
+                             f"store: its format record is {rows['format']!r}, and this fastbg "
+                             f"reads format {STORE_FORMAT!r} (versions up to {STORE_VERSION}); "
+                             "give another --store")
+        try:
+            version = int(rows.get("version", "0"))
+        except ValueError:
+            raise ValueError(f"{self.path} is a damaged fastbg results store (its version "
+                             f"record {rows['version']!r} is not a whole number); the store "
+                             "was left as it is") from None
         if version > STORE_VERSION:
             raise ValueError(f"{self.path} is a results store of a newer fastbg (version "
                              f"{rows['version']}; this one reads {STORE_VERSION})")
