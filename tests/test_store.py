@@ -174,6 +174,10 @@ def test_cli_store_resume_extend_and_runs(tmp_path, monkeypatch, capsys):
     # bad requests: one line each, exit 2
     for argv, why in ((["rollout", "--resume", "1", "--seed", "3"], "--seed does not apply"),
                       (["rollout", "--resume", "9"], "no run 9"),
+                      # 'start', the default POSITION, used to be accepted silently
+                      (["rollout", "start", "--resume", "1"], "POSITION does not apply with "
+                                                              "--resume"),
+                      (["rollout", CONTACT, "--resume", "1"], "POSITION does not apply"),
                       (["rollout", "start", "--extend", "10"], "give --resume"),
                       (["rollout", "--cubeful", "--store"], "cubeless rollouts for now"),
                       (["runs", "show"], "needs a RUN id"),

@@ -113,7 +113,9 @@ def add_prune_options(p, scope: str = "") -> None:
 def add_parsers(sub) -> None:
     """The ``rollout`` command."""
     r = sub.add_parser("rollout", help="Monte Carlo rollout of a position")
-    r.add_argument("position", metavar="POSITION", nargs="?", default="start",
+    # default None, read as 'start': so that any POSITION given with --resume, 'start'
+    # too, is seen and refused (the run has its own)
+    r.add_argument("position", metavar="POSITION", nargs="?", default=None,
                    help="'start' (default), a Position ID, a GNU PositionID:MatchID pair or an "
                         "XGID; dice rolled in the last two are the first roll")
     add_rollout_run_options(r, games=10_000)
@@ -378,6 +380,8 @@ def _cmd_rollout(args) -> int:
         return _cmd_resume(args, vars(args.rollout_parser.parse_args([])))
     if args.extend is not None:
         raise ValueError("--extend is for a stored run: give --resume RUN too")
+    if args.position is None:
+        args.position = "start"
     if args.cubeful:
         if args.store is not None:
             raise ValueError("--store keeps cubeless rollouts for now: drop --cubeful or "
