@@ -192,6 +192,19 @@ def _check_length(table, n: int) -> None:
                          f"got --length {n}")
 
 
+def games_rate(per_second: float) -> str:
+    """A run's speed for its report: ``"35,288 games/s"``; below 10 games a second with a
+    decimal (``"2.4 games/s"``), below one a second per minute (``"4.93 games/min"``, the
+    pure-Python engine's speed), so that a slow run never reads "0 games/s"."""
+    if not math.isfinite(per_second):
+        return "- games/s"               # (no time measured)
+    if per_second >= 10:
+        return f"{per_second:,.0f} games/s"
+    if per_second >= 1:
+        return f"{per_second:.1f} games/s"
+    return f"{per_second * 60:.3g} games/min"
+
+
 def num(x, spec: str) -> str:
     """``format(x, spec)``, or ``n/a`` right-aligned to the spec's width when ``x`` is NaN
     (the standard error of a one-game run, and what follows from it)."""

@@ -15,8 +15,8 @@ from ..rollouts.store import ResultsStore, describe_run
 from ..research import convergence, plot_convergence
 from ..research.plots import check_plot_path
 
-from .common import (_ENGINE_HELP, num, EXIT_INTERRUPTED, _dice_arg, draw_after_run, _games, _number_arg, _policy_help, _positive_int, _seed, plural,
-                     print_json)
+from .common import (_ENGINE_HELP, num, EXIT_INTERRUPTED, _dice_arg, draw_after_run, games_rate, _games,
+                     _number_arg, _policy_help, _positive_int, _seed, plural, print_json)
 from .state import (_STATE_OPTIONS, _add_state_options, _cube_state, _describe_state)
 
 
@@ -220,7 +220,7 @@ def _format_table(res) -> str:
     if res.stored_games >= res.games:
         lines.append(f"  all {res.games:,} games read from the store")
     else:
-        lines.append(f"  {res.seconds:.2f} s, {res.games_per_second:,.0f} games/s"
+        lines.append(f"  {res.seconds:.2f} s, {games_rate(res.games_per_second)}"
                      + (f" ({res.games - res.stored_games:,} games played now, "
                         f"{res.stored_games:,} read from the store)" if res.stored_games else ""))
     return "\n".join(lines)
@@ -497,7 +497,7 @@ def _format_cubeful(res, pos, state) -> str:
             lines.append(f"    {r['roll'] + who:<16} {r['games']:>7,} {r['equity']:+9.4f} "
                          f"{num(r['stderr'], '9.4f')} {r['doubled']:8.4f} {r['passed']:8.4f}"
                          + ("" if state.is_money else f" {r['mwc']:8.4f}"))
-    lines += ["", f"  {res.seconds:.2f} s, {res.games_per_second:,.0f} games/s"]
+    lines += ["", f"  {res.seconds:.2f} s, {games_rate(res.games_per_second)}"]
     return "\n".join(lines)
 
 
