@@ -442,3 +442,47 @@ def test_a_store_of_another_format_or_version_says_what_it_has(tmp_path, capsys,
         err = capsys.readouterr().err
         assert why in err and err.count("\n") == 1, err
     assert path.read_bytes() == before
+
+
+def test_lock_files_go_when_their_runs_end(tmp_path, capsys):
+    """Every run (a table: every row too) used to leave its `*.runN.lock` beside the store;
+    a run's file goes when it ends, and one left by a killed run goes with its resume."""
+    path = tmp_path / "runs.sqlite"
+    store = ["--store", str(path), "--no-progress"]
+    assert main(["rollout", "start", "-n", "1000", "--seed", "1", "--policy", "pubeval",
+                 *store]) == 0
+    assert main(["table", "race", "--pips", "40", "--leads", "0,10", "--positions", "1",
+                 "-n", "100", "--seed", "1", "--policy", "pubeval", *store]) == 0
+    capsys.readouterr()
+    assert sorted(p.name for p in tmp_path.iterdir() if "lock" in p.name) == []
+    (tmp_path / "runs.sqlite.run1.lock").touch()          # left by a kill -9
+    assert main(["rollout", "--resume", "1", "--extend", "1000", *store]) == 0
+    assert not list(tmp_path.glob("*.lock"))
+
+
+def test_a_lock_file_removed_by_its_holder_meanwhile_is_not_held(tmp_path, monkeypatch):
+    """The race that removing lock files opens: B opens the file that A holds, A ends (removes
+    the file, releases it), B locks the removed file. B must not count it as held, or C,
+    creating the file anew, would hold the run as well."""
+    import fcntl
+
+    path = tmp_path / "runs.sqlite"
+    a, b, c = ResultsStore(path), ResultsStore(path), ResultsStore(path)
+    a.lock(1)
+    flock, calls = fcntl.flock, []
+
+    def a_ends_first(f, op):        # b has opened the file: a ends before b locks it
+        if not calls:
+            calls.append(op)
+            a.unlock(1)
+        return flock(f, op)
+
+    monkeypatch.setattr(fcntl, "flock", a_ends_first)
+    b.lock(1)
+    monkeypatch.undo()
+    assert calls and (tmp_path / "runs.sqlite.run1.lock").exists()
+    with pytest.raises(ValueError, match="being played by another process"):
+        c.lock(1)
+    for st in (a, b, c):
+        st.close()
+    assert not list(tmp_path.glob("*.lock"))

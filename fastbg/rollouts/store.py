@@ -318,35 +318,65 @@ class ResultsStore:
             raise
         self.db.execute("COMMIT")
 
+    def _lock_path(self, run: int) -> str:
+        return f"{self.path}.run{int(run)}.lock"
+
     def lock(self, run: int) -> None:
-        """Hold ``run`` for this process until :meth:`close` (an advisory lock on a file
-        beside the store, released by the system when the process dies, even by kill -9),
-        so that two processes cannot play the same run; ValueError if another holds it."""
+        """Hold ``run`` for this process until :meth:`unlock` or :meth:`close` (an advisory
+        lock on a file beside the store, released by the system when the process dies, even
+        by kill -9), so that two processes cannot play the same run; ValueError if another
+        holds it. The file is removed when the run is released (a killed process leaves
+        it, and the next run of it removes it)."""
         if int(run) in self._locks:
             return
         try:
             import fcntl
         except ImportError:          # pragma: no cover - not on POSIX: no lock
             return
-        f = open(f"{self.path}.run{int(run)}.lock", "w")
-        try:
-            fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
+        path = self._lock_path(run)
+        for _ in range(100):
+            try:
+                f = open(path, "a")
+            except OSError as exc:
+                raise ValueError(f"cannot lock run {run} of {self.path}: cannot create "
+                                 f"{path}: {exc.strerror or exc}") from None
+            try:
+                fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                f.close()
+                break
+            # A holder removes the file while it still holds it (_release): a file opened
+            # here before that removal is locked only after it, and is no longer the one
+            # at the path, which another process may then create and lock too. Held only
+            # if it is still the file at the path; else again with the file there now.
+            try:
+                if os.path.samestat(os.fstat(f.fileno()), os.stat(path)):
+                    self._locks[int(run)] = f
+                    return
+            except FileNotFoundError:
+                pass
             f.close()
-            raise ValueError(f"run {run} of {self.path} is being played by another process "
-                             "right now: wait for it, or stop it first") from None
-        self._locks[int(run)] = f
+        raise ValueError(f"run {run} of {self.path} is being played by another process "
+                         "right now: wait for it, or stop it first")
+
+    def _release(self, run: int, f) -> None:
+        """Remove ``run``'s lock file, then release it: removed while held, so that no
+        other process holds it then (:meth:`lock` checks that the file it locked is still
+        the one at the path)."""
+        with contextlib.suppress(OSError):
+            os.remove(self._lock_path(run))
+        f.close()
 
     def unlock(self, run: int) -> None:
-        """Release ``run`` (:meth:`lock`)."""
+        """Release ``run`` (:meth:`lock`) and remove its lock file."""
         f = self._locks.pop(int(run), None)
         if f is not None:
-            f.close()
+            self._release(run, f)
 
     def close(self) -> None:
         """Close the file (and release the runs this process held)."""
-        for f in self._locks.values():
-            f.close()
+        for run, f in self._locks.items():
+            self._release(run, f)
         self._locks.clear()
         self.db.close()
 
@@ -398,10 +428,7 @@ class ResultsStore:
         with self._tx():
             self.db.execute("DELETE FROM blocks WHERE run = ?", (int(run),))
             self.db.execute("DELETE FROM runs WHERE id = ?", (int(run),))
-        if int(run) in self._locks:
-            self.unlock(run)
-            with contextlib.suppress(OSError):
-                os.remove(f"{self.path}.run{int(run)}.lock")
+        self.unlock(run)
 
     def is_empty(self, run: int) -> bool:
         """Whether ``run`` has no stored block and no row (a table's rows are runs)."""
