@@ -376,6 +376,17 @@ def test_a_store_that_cannot_be_created_says_so_and_why(tmp_path, monkeypatch, c
         with pytest.raises(ValueError, match="cannot create the store"):
             ResultsStore(store)
     assert not_a_dir.read_text() == "x"
+    # a file made but which SQLite then cannot open: the error, and the file goes again
+    import fastbg.rollouts.store as store_module
+
+    def refused(*args, **kwargs):
+        raise sqlite3.OperationalError("unable to open database file")
+
+    monkeypatch.setattr(store_module.sqlite3, "connect", refused)
+    path = tmp_path / "new.sqlite"
+    with pytest.raises(ValueError, match=f"cannot create the store {path}: unable to open"):
+        ResultsStore(path)
+    assert not path.exists()
 
 
 def test_one_corrupt_run_does_not_stop_the_listing_of_the_others(tmp_path, capsys):

@@ -241,6 +241,7 @@ class ResultsStore:
             except OSError as exc:   # (sqlite3 would only say "unable to open database file")
                 raise ValueError(f"cannot create the store {self.path}: "
                                  f"{exc.strerror or exc}") from None
+        self.db = None
         try:
             self.db = sqlite3.connect(str(self.path), timeout=30, isolation_level=None)
             if fresh:
@@ -255,7 +256,8 @@ class ResultsStore:
             self.db.execute("PRAGMA synchronous=NORMAL")
         except sqlite3.DatabaseError as exc:
             if made:                 # the empty file made above goes again
-                self.db.close()
+                if self.db is not None:
+                    self.db.close()
                 with contextlib.suppress(OSError):
                     os.remove(self.path)
             if fresh:
