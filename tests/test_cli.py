@@ -183,6 +183,11 @@ def test_bad_input_one_line_exit_2(capsys, argv, fragment):
     (["table"], "fastbg table: error: the following arguments are required: TABLE"),
     (["rollout", "start", "--until-se", "-1"], "fastbg rollout: error: --until-se must be"),
     (["rollout", "start", "--bogus"], "fastbg rollout: error: unrecognized arguments"),
+    # an unknown option without a command is named (argparse said COMMAND was missing)
+    (["--bogus"], "fastbg: error: unrecognized arguments: --bogus"),
+    (["--bogus", "-x"], "fastbg: error: unrecognized arguments: --bogus -x"),
+    ([], "fastbg: error: the following arguments are required: COMMAND"),
+    (["--bogus", "rollout"], "fastbg rollout: error: unrecognized arguments: --bogus"),
 ])
 def test_every_error_names_the_full_command(capsys, argv, prefix):
     code, out, err = run_status(capsys, *argv)
@@ -318,3 +323,22 @@ def test_one_point_match_is_described_without_a_crawford_game(capsys):
 def test_show_refuses_a_board_with_no_checker_on_either_side(capsys):
     code, out, err = run_status(capsys, "show", "AAAAAAAAAAAAAA")
     assert code == 2 and "both sides have borne off" in err and out == ""
+
+
+def test_a_slow_run_reports_its_speed_not_0_games_per_second():
+    """A --engine python rollout (about 5 games a minute) used to end "36.54 s, 0 games/s"."""
+    import dataclasses
+
+    from fastbg import cubeful_rollout, rollout
+    from fastbg.cli.common import games_rate
+    from fastbg.cli.rollouts import _format_cubeful, _format_table
+    from fastbg.game import MatchState, Position
+
+    assert [games_rate(r) for r in (35288.3, 12.5, 2.43, 0.0821)] == [
+        "35,288 games/s", "12 games/s", "2.4 games/s", "4.93 games/min"]
+    res = dataclasses.replace(rollout("start", 3, seed=1, policy="pubeval"), seconds=36.54)
+    assert _format_table(res).endswith("\n  36.54 s, 4.93 games/min")
+    res = dataclasses.replace(cubeful_rollout("start", 3, seed=1, policy="pubeval"),
+                              seconds=36.54)
+    text = _format_cubeful(res, Position.start(), MatchState())
+    assert text.endswith("\n  36.54 s, 4.93 games/min")

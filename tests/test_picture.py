@@ -63,8 +63,9 @@ def test_bad_picture_files_are_one_line_errors(tmp_path, capsys):
 
 def test_a_file_name_must_match_its_format(tmp_path, capsys):
     pytest.importorskip("matplotlib")
-    for argv, why in ((["--png", str(tmp_path / "b.jpg")], "ends in .png"),
-                      (["--svg", str(tmp_path / "b.png")], "ends in .svg"),
+    for argv, why in ((["--png", str(tmp_path / "b.jpg")], "a PNG picture's file name ends in .png"),
+                      (["--svg", str(tmp_path / "b.png")], "an SVG picture's file name ends in "
+                                                           ".svg"),
                       (["--png", str(tmp_path / "b")], "ends in .png"),
                       (["--svg", ""], "needs a file name")):
         assert main(["show", "start", *argv]) == 2, argv

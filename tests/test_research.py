@@ -134,6 +134,30 @@ def test_an_openings_row_is_the_candidate_rollout_with_its_derived_seed():
     assert "equity" not in t.summary            # the opening roll's equity needs all 15 rolls
 
 
+def test_a_race_table_of_too_many_positions_is_refused_before_it_starts(monkeypatch, capsys):
+    """A million positions used to be accepted, then played for days with nothing said; at
+    most 100,000 in all the cells together (50,001 in each of 2 cells is too many)."""
+    import fastbg.research.race as race
+
+    def never(*args, **kwargs):
+        raise AssertionError("a row started")
+
+    monkeypatch.setattr(race, "rollout", never)
+    for argv, why in ((["--positions", "1000000", "-n", "10", "--pips", "40", "--leads", "0"],
+                       "argument --positions: positions is 1,000,000: a race table holds at "
+                       "most 100,000 positions"),
+                      (["--positions", "5000"], "positions is 5,000 a cell, 150,000 in 30 "
+                                                "cells: a race table holds at most 100,000")):
+        code, out, err = run_status(capsys, "table", "race", "--no-progress", *argv)
+        assert code == 2 and out == "" and why in err and err.count("\n") == 1, err
+    with pytest.raises(ValueError, match="50,001 a cell, 100,002 in 2 cells: a race table "
+                                         "holds at most 100,000 positions"):
+        race_table(pips=[40], leads=[0, 10], positions=50_001, games=10, seed=1)
+    for bad in (0, 2.0, True):
+        with pytest.raises(ValueError, match="positive number of positions"):
+            race_table(pips=[40], leads=[0], positions=bad, games=10, seed=1)
+
+
 def _cut(path, table_id, keep_rows: int, keep_blocks: int) -> None:
     """Make a finished stored table look killed: rows after ``keep_rows`` never started,
     row ``keep_rows`` with only its first ``keep_blocks`` blocks."""
@@ -321,6 +345,71 @@ def test_cli_tables_csv_json_plots_and_runs(tmp_path, monkeypatch, capsys):
     assert main(["rollout", "start", "-n", "2000", "--seed", "1", "--policy", "pubeval",
                  "--no-progress", "--plot", str(tmp_path / "c.png")]) == 0
     assert "plot drawn into" in capsys.readouterr().out and (tmp_path / "c.png").exists()
+
+
+def test_a_plot_file_that_cannot_be_written_is_refused_before_the_run(tmp_path, monkeypatch,
+                                                                     capsys):
+    """A --plot file that could not be written used to be found out only after the whole
+    run, whose numbers were then thrown away: now it is tried first (leaving nothing behind)
+    and refused before any game; a trailing slash is a directory path, not a file."""
+    pytest.importorskip("matplotlib")
+    import fastbg.cli.research as cli_research
+    import fastbg.cli.rollouts as cli_rollouts
+
+    def never(*args, **kwargs):
+        raise AssertionError("the run started")
+
+    monkeypatch.setattr(cli_rollouts, "rollout", never)
+    for name in ("gammons", "race"):
+        monkeypatch.setitem(cli_research._FUNCTIONS, name, never)
+    (tmp_path / "d.png").mkdir()
+    bad = [(str(tmp_path / "d.png") + "/", "ends in '/': that is a directory path"),
+           (str(tmp_path / "d.png"), "Is a directory")]
+    if os.path.isdir("/proc/self"):   # Linux: no file can be made there, even by root
+        bad.append(("/proc/fastbg-plot.png", "cannot write the plot /proc/fastbg-plot.png"))
+    for plot, why in bad:
+        for argv in (["rollout", "start", "-n", "2000", "--seed", "1"],
+                     ["rollout", "start", "-n", "2000", "--seed", "1", "--json"],
+                     ["table", "gammons", "-n", "3000"], ["table", "race", "--positions", "1"]):
+            code, out, err = run_status(capsys, *argv, "--no-progress", "--plot", plot)
+            assert code == 2 and out == "" and why in err and err.count("\n") == 1, (argv, err)
+    # the try leaves no file behind, and an existing file is not changed by it
+    new, old = tmp_path / "new.png", tmp_path / "old.png"
+    old.write_bytes(b"keep")
+    for plot in (new, old):
+        code, _, err = run_status(capsys, "rollout", "start", "--extend", "5", "--plot", str(plot))
+        assert code == 2 and "give --resume" in err
+    assert not new.exists() and old.read_bytes() == b"keep"
+
+
+def test_a_plot_that_fails_after_the_run_keeps_the_numbers(tmp_path, monkeypatch, capsys):
+    """A plot that cannot be saved after the run after all (a full disk): the results are
+    printed first, then the plot's error, exit 2."""
+    pytest.importorskip("matplotlib")
+    import fastbg.cli.research as cli_research
+    import fastbg.cli.rollouts as cli_rollouts
+
+    def full_disk(*args, **kwargs):
+        raise ValueError(f"cannot write the plot {args[1]}: No space left on device")
+
+    monkeypatch.setattr(cli_rollouts, "plot_convergence", full_disk)
+    monkeypatch.setattr(cli_research, "plot_table", full_disk)
+    plot = str(tmp_path / "p.png")
+    rollout_args = ["rollout", "start", "-n", "2000", "--seed", "1", "--policy", "pubeval",
+                    "--no-progress", "--plot", plot]
+    code, out, err = run_status(capsys, *rollout_args, "--json")
+    assert code == 2 and json.loads(out)["games"] == 2000
+    assert err == f"fastbg rollout: error: cannot write the plot {plot}: No space left on device\n"
+    code, out, err = run_status(capsys, *rollout_args, "--store", str(tmp_path / "s.sqlite"))
+    assert code == 2 and "cubeless equity" in out and "stored as run 1" in out
+    assert "plot drawn" not in out and "No space left" in err and err.count("\n") == 1
+    code, out, err = run_status(capsys, "table", "gammons", "-n", "3000", "--seed", "1",
+                                "--policy", "pubeval", "--no-progress", "--plot", plot)
+    assert code == 2 and "games ending in a gammon" in out and "plot drawn" not in out
+    assert err.startswith("fastbg table gammons: error: cannot write the plot")
+    code, out, err = run_status(capsys, "table", "gammons", "-n", "3000", "--seed", "1",
+                                "--policy", "pubeval", "--no-progress", "--plot", plot, "--csv")
+    assert code == 2 and out.startswith("phase,positions") and "No space left" in err
 
 
 def test_cli_bad_input_is_one_line_exit_2_and_changes_nothing(tmp_path, monkeypatch, capsys):

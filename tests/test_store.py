@@ -21,7 +21,8 @@ import pytest
 
 from fastbg import rollout
 from fastbg.cli import main
-from fastbg.rollouts.store import ResultsStore, default_store_path, open_run
+from fastbg.rollouts.store import (STORE_FORMAT, STORE_VERSION, ResultsStore, default_store_path,
+                                  open_run)
 
 pytest.importorskip("fastbg._core.rollout", reason="Cython core not built")
 
@@ -173,6 +174,10 @@ def test_cli_store_resume_extend_and_runs(tmp_path, monkeypatch, capsys):
     # bad requests: one line each, exit 2
     for argv, why in ((["rollout", "--resume", "1", "--seed", "3"], "--seed does not apply"),
                       (["rollout", "--resume", "9"], "no run 9"),
+                      # 'start', the default POSITION, used to be accepted silently
+                      (["rollout", "start", "--resume", "1"], "POSITION does not apply with "
+                                                              "--resume"),
+                      (["rollout", CONTACT, "--resume", "1"], "POSITION does not apply"),
                       (["rollout", "start", "--extend", "10"], "give --resume"),
                       (["rollout", "--cubeful", "--store"], "cubeless rollouts for now"),
                       (["runs", "show"], "needs a RUN id"),
@@ -345,3 +350,150 @@ def test_a_store_missing_a_table_or_column_is_refused_untouched(tmp_path, capsys
         assert f"is a damaged fastbg results store ({why})" in err, err
         assert "Traceback" not in err and err.count("\n") == 1, err
         assert path.read_bytes() == before, args
+
+
+def test_a_store_that_cannot_be_created_says_so_and_why(tmp_path, monkeypatch, capsys):
+    """The default store's directory that cannot be made used to be "cannot write the
+    output: ..." with exit status 1 (an OSError in the command line's catch-all), and a
+    file that cannot be made "is not a fastbg results store (unable to open database
+    file)"; both are "cannot create the store PATH: why", exit 2, before any game."""
+    not_a_dir = tmp_path / "file"
+    not_a_dir.write_text("x")
+    monkeypatch.setenv("FASTBG_STORE", "")
+    monkeypatch.setenv("XDG_DATA_HOME", str(not_a_dir))
+    stores = [(None, f"cannot create the store {not_a_dir / 'fastbg' / 'runs.sqlite'}: "
+                     "Not a directory")]
+    for special in ("/sys", "/proc"):        # Linux: no file can be made there, even by root
+        if os.path.isdir(special) and not os.path.exists(f"{special}/runs.sqlite"):
+            stores.append((f"{special}/runs.sqlite",
+                           f"cannot create the store {special}/runs.sqlite: "))
+    for store, why in stores:
+        for argv in (["rollout", "start", "-n", "10"], ["table", "gammons", "-n", "10"]):
+            argv = argv + ["--no-progress", "--store"] + ([store] if store else [])
+            assert main(argv) == 2, argv
+            out, err = capsys.readouterr()
+            assert out == "" and why in err and err.count("\n") == 1, (argv, err)
+        with pytest.raises(ValueError, match="cannot create the store"):
+            ResultsStore(store)
+    assert not_a_dir.read_text() == "x"
+    # a file made but which SQLite then cannot open: the error, and the file goes again
+    import fastbg.rollouts.store as store_module
+
+    def refused(*args, **kwargs):
+        raise sqlite3.OperationalError("unable to open database file")
+
+    monkeypatch.setattr(store_module.sqlite3, "connect", refused)
+    path = tmp_path / "new.sqlite"
+    with pytest.raises(ValueError, match=f"cannot create the store {path}: unable to open"):
+        ResultsStore(path)
+    assert not path.exists()
+
+
+def test_one_corrupt_run_does_not_stop_the_listing_of_the_others(tmp_path, capsys):
+    """`fastbg runs` used to stop at the first damaged run (exit 2), listing none; it lists
+    every run, the damaged ones marked corrupt with what is wrong, exit 0, while the
+    commands that use a corrupt run keep refusing it."""
+    path = tmp_path / "runs.sqlite"
+    second = [rollout(CONTACT, 1000, seed=seed, policy="pubeval", store=path)
+              for seed in (1, 2)][1]
+    db = sqlite3.connect(path)
+    db.execute("UPDATE blocks SET counts = 'garbage' WHERE run = 1 AND k = 0")
+    db.commit()
+    db.close()
+    store = ["--store", str(path)]
+    assert main(["runs", *store]) == 0
+    out = capsys.readouterr().out
+    lines = out.splitlines()
+    assert lines[0] == f"2 runs in {path}"
+    assert lines[2].split()[:2] == ["1", "rollout"] and "CORRUPT" in lines[2]
+    assert lines[3].split()[:2] == ["2", "rollout"] and f"{second.equity:+8.4f}" in lines[3]
+    assert f"corrupt run 1: block 0 of run 1 in {path} is corrupted (Expecting value" in out
+    assert main(["runs", "--json", *store]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert "block 0 of run 1" in rows[0]["corrupt"] and rows[0]["estimate"] is None
+    assert "corrupt" not in rows[1] and rows[1]["estimate"]["equity"] == second.equity
+    for argv in (["runs", "show", "1"], ["runs", "export", "1", "--json"],
+                 ["rollout", "--resume", "1", "--no-progress"]):
+        assert main(argv + store) == 2, argv
+        assert "block 0 of run 1" in capsys.readouterr().err
+    # a run whose record cannot be read is listed by its id; every run corrupt: still 0
+    db = sqlite3.connect(path)
+    db.execute("UPDATE runs SET settings = '{' WHERE id = 2")
+    db.commit()
+    db.close()
+    assert main(["runs", *store]) == 0
+    out = capsys.readouterr().out
+    assert out.count("CORRUPT") == 2 and "corrupt run 2: " in out
+    assert "run 2's record is corrupted" in out
+
+
+@pytest.mark.parametrize("record, value, why", [
+    ("format", "99", "not a fastbg results store: its format record is '99', and this fastbg "
+                     f"reads format '{STORE_FORMAT}' (versions up to {STORE_VERSION})"),
+    ("version", "99", f"a results store of a newer fastbg (version 99; this one reads "
+                      f"{STORE_VERSION})"),
+    ("version", "x", "a damaged fastbg results store (its version record 'x' is not a whole "
+                     "number)"),
+])
+def test_a_store_of_another_format_or_version_says_what_it_has(tmp_path, capsys, record, value,
+                                                                why):
+    """A format record changed to 99 used to be reported as 'no fastbg format record', and
+    a version record that is not a number as Python's 'invalid literal for int()'."""
+    path = tmp_path / "runs.sqlite"
+    with ResultsStore(path) as st:
+        st.create_run("rollout", "start", {"position": "start", "games": 1000},
+                      {"seed": 1, "games": 1000, "block_size": 1000})
+    db = sqlite3.connect(path)
+    db.execute("UPDATE meta SET value = ? WHERE key = ?", (value, record))
+    db.commit()
+    db.close()
+    before = path.read_bytes()
+    for args in (["runs"], ["rollout", "--resume", "1", "--no-progress"]):
+        assert main(args + ["--store", str(path)]) == 2, args
+        err = capsys.readouterr().err
+        assert why in err and err.count("\n") == 1, err
+    assert path.read_bytes() == before
+
+
+def test_lock_files_go_when_their_runs_end(tmp_path, capsys):
+    """Every run (a table: every row too) used to leave its `*.runN.lock` beside the store;
+    a run's file goes when it ends, and one left by a killed run goes with its resume."""
+    path = tmp_path / "runs.sqlite"
+    store = ["--store", str(path), "--no-progress"]
+    assert main(["rollout", "start", "-n", "1000", "--seed", "1", "--policy", "pubeval",
+                 *store]) == 0
+    assert main(["table", "race", "--pips", "40", "--leads", "0,10", "--positions", "1",
+                 "-n", "100", "--seed", "1", "--policy", "pubeval", *store]) == 0
+    capsys.readouterr()
+    assert sorted(p.name for p in tmp_path.iterdir() if "lock" in p.name) == []
+    (tmp_path / "runs.sqlite.run1.lock").touch()          # left by a kill -9
+    assert main(["rollout", "--resume", "1", "--extend", "1000", *store]) == 0
+    assert not list(tmp_path.glob("*.lock"))
+
+
+def test_a_lock_file_removed_by_its_holder_meanwhile_is_not_held(tmp_path, monkeypatch):
+    """The race that removing lock files opens: B opens the file that A holds, A ends (removes
+    the file, releases it), B locks the removed file. B must not count it as held, or C,
+    creating the file anew, would hold the run as well."""
+    import fcntl
+
+    path = tmp_path / "runs.sqlite"
+    a, b, c = ResultsStore(path), ResultsStore(path), ResultsStore(path)
+    a.lock(1)
+    flock, calls = fcntl.flock, []
+
+    def a_ends_first(f, op):        # b has opened the file: a ends before b locks it
+        if not calls:
+            calls.append(op)
+            a.unlock(1)
+        return flock(f, op)
+
+    monkeypatch.setattr(fcntl, "flock", a_ends_first)
+    b.lock(1)
+    monkeypatch.undo()
+    assert calls and (tmp_path / "runs.sqlite.run1.lock").exists()
+    with pytest.raises(ValueError, match="being played by another process"):
+        c.lock(1)
+    for st in (a, b, c):
+        st.close()
+    assert not list(tmp_path.glob("*.lock"))

@@ -89,6 +89,7 @@ def build_parser() -> argparse.ArgumentParser:
     for group in _GROUPS:
         group.add_parsers(sub)
     p.commands = sub.choices  # the subcommands' parsers, by name
+    p.command_action = sub
     return p
 
 
@@ -172,7 +173,13 @@ def main(argv=None) -> int:
     # argparse would read as an option: give it its prefix.
     argv = ["XGID=" + a if _BARE_XGID.match(a) else a for a in argv]
     argv = _join_dash_values(parser, argv)
+    # COMMAND is checked here, not by argparse, which would say only that it is missing
+    # when an unknown option stands in its place (`fastbg --bogus`)
+    parser.command_action.required = False
     args, extra = parser.parse_known_args(argv)
+    if args.command is None:
+        parser.error(f"unrecognized arguments: {' '.join(extra)}" if extra else
+                     "the following arguments are required: COMMAND")
     # Every error of a command starts with its full name, as argparse's own do
     # ("fastbg table race: error: ..."), whether argparse or the command found it.
     command = _command_parser(parser, args)

@@ -155,6 +155,18 @@ def shorten(message: str) -> str:
     return message
 
 
+def draw_after_run(draw) -> ValueError | None:
+    """Draw a finished run's plot (``draw()``), returning the error instead of raising it:
+    the file was tried before the run (:func:`fastbg.research.plots.check_plot_path`), but
+    a disk can fill or a directory go while it runs, and the run's numbers must be printed
+    all the same; the command then raises the error after its output (exit status 2)."""
+    try:
+        draw()
+    except ValueError as exc:
+        return exc
+    return None
+
+
 def print_json(obj, **kwargs) -> None:
     """Print ``obj`` as strict JSON: NaN and infinities become ``null`` (:func:`_finite`),
     and anything else that JSON cannot hold is an error, not a non-standard token."""
@@ -178,6 +190,19 @@ def _check_length(table, n: int) -> None:
     if n > table.length:
         raise ValueError(f"table {_table_name(table)!r} holds scores up to {table.length}-away; "
                          f"got --length {n}")
+
+
+def games_rate(per_second: float) -> str:
+    """A run's speed for its report: ``"35,288 games/s"``; below 10 games a second with a
+    decimal (``"2.4 games/s"``), below one a second per minute (``"4.93 games/min"``, the
+    pure-Python engine's speed), so that a slow run never reads "0 games/s"."""
+    if not math.isfinite(per_second):
+        return "- games/s"               # (no time measured)
+    if per_second >= 10:
+        return f"{per_second:,.0f} games/s"
+    if per_second >= 1:
+        return f"{per_second:.1f} games/s"
+    return f"{per_second * 60:.3g} games/min"
 
 
 def num(x, spec: str) -> str:

@@ -9,12 +9,13 @@ from ..engine import ENGINES
 from ..game import PROBABILITY_KEYS
 from ..research import gammons_table, openings_table, plot_table, race_table, replies_table
 from ..research.plots import check_plot_path
-from ..research.race import DEFAULT_RACE_LEADS, DEFAULT_RACE_PIPS
+from ..research.race import (DEFAULT_RACE_LEADS, DEFAULT_RACE_PIPS, MAX_RACE_POSITIONS,
+                             check_positions)
 from ..research.table import TABLES, check_table_run
 from ..rollouts import DEFAULT_POLICY, POLICIES
 from ..rollouts.plays import DEFAULT_MAX_PLAYS, DEFAULT_WITHIN
 from ..rollouts.store import ResultsStore
-from .common import (_ENGINE_HELP, num, EXIT_INTERRUPTED, _games, _number_arg, _policy_help, _positive_int, _seed,
+from .common import (_ENGINE_HELP, num, EXIT_INTERRUPTED, _games, draw_after_run, _number_arg, _policy_help, _positive_int, _seed,
                      plural, print_json)
 from .rollouts import (_VR_HELP, _WORKERS_HELP, add_dask_option, add_prune_options, add_store_options,
                        check_dask_options, nothing_stored, progress_bar)
@@ -50,6 +51,16 @@ def _pips_list(text: str) -> list[int]:
     return [int(v) for v in out]
 
 
+def _race_positions(text: str) -> int:
+    """--positions: a positive whole number, at most :data:`~fastbg.research.race.
+    MAX_RACE_POSITIONS` (the table's cells together are checked when it starts)."""
+    v = _positive_int(text)
+    try:
+        return check_positions(v)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
 def add_parsers(sub) -> None:
     """The ``table`` command and its tables."""
     t = sub.add_parser(
@@ -83,10 +94,12 @@ def add_parsers(sub) -> None:
                            help="its leads in percent of its pip count, e.g. 0,5,10 (default "
                                 f"{','.join(map(str, DEFAULT_RACE_LEADS))}); the opponent has "
                                 "pips + round(pips * lead / 100)")
-            p.add_argument("--positions", type=_positive_int, default=3, metavar="N",
+            p.add_argument("--positions", type=_race_positions, default=3, metavar="N",
                            help="random race positions per cell (default 3): each side's "
                                 "checkers on its points 1-12, drawn from the distribution of "
-                                "largest entropy with the cell's pip count, seeded from --seed")
+                                "largest entropy with the cell's pip count, seeded from --seed; "
+                                f"at most {MAX_RACE_POSITIONS:,} in all cells together (each "
+                                "is a rollout of its own: about a day at 1,296 games each)")
             p.add_argument("--truncate-bearoff", action=argparse.BooleanOptionalAction,
                            default=True,
                            help="score a game exactly when it reaches the two-sided bear-off "
@@ -213,8 +226,9 @@ def _cmd_table(args) -> int:
               + nothing_stored(store, res.run_id, resume_command(args.table, res.run_id,
                                                                  args.store)), file=sys.stderr)
         return EXIT_INTERRUPTED
+    plot_error = None
     if args.plot is not None:
-        plot_table(res.to_dict(), args.plot)
+        plot_error = draw_after_run(lambda: plot_table(res.to_dict(), args.plot))
     if args.json:
         d = res.to_dict()
         if store is not None:
@@ -225,7 +239,7 @@ def _cmd_table(args) -> int:
     else:
         print(format_table(res.to_dict()))
         tail = []
-        if args.plot is not None:
+        if args.plot is not None and plot_error is None:
             tail.append(f"plot drawn into {args.plot}")
         if store is not None:
             tail.append(f"stored as table run {res.run_id} in {store.path}"
@@ -233,6 +247,8 @@ def _cmd_table(args) -> int:
                            if res.interrupted else ""))
         for line in tail:
             print(f"  {line}")
+    if plot_error is not None:         # the table first: a plot that failed loses nothing
+        raise plot_error
     return EXIT_INTERRUPTED if res.interrupted else 0
 
 

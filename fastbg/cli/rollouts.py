@@ -15,8 +15,8 @@ from ..rollouts.store import ResultsStore, describe_run
 from ..research import convergence, plot_convergence
 from ..research.plots import check_plot_path
 
-from .common import (_ENGINE_HELP, num, EXIT_INTERRUPTED, _dice_arg, _games, _number_arg, _policy_help, _positive_int, _seed, plural,
-                     print_json)
+from .common import (_ENGINE_HELP, num, EXIT_INTERRUPTED, _dice_arg, draw_after_run, games_rate, _games,
+                     _number_arg, _policy_help, _positive_int, _seed, plural, print_json)
 from .state import (_STATE_OPTIONS, _add_state_options, _cube_state, _describe_state)
 
 
@@ -113,7 +113,9 @@ def add_prune_options(p, scope: str = "") -> None:
 def add_parsers(sub) -> None:
     """The ``rollout`` command."""
     r = sub.add_parser("rollout", help="Monte Carlo rollout of a position")
-    r.add_argument("position", metavar="POSITION", nargs="?", default="start",
+    # default None, read as 'start': so that any POSITION given with --resume, 'start'
+    # too, is seen and refused (the run has its own)
+    r.add_argument("position", metavar="POSITION", nargs="?", default=None,
                    help="'start' (default), a Position ID, a GNU PositionID:MatchID pair or an "
                         "XGID; dice rolled in the last two are the first roll")
     add_rollout_run_options(r, games=10_000)
@@ -218,7 +220,7 @@ def _format_table(res) -> str:
     if res.stored_games >= res.games:
         lines.append(f"  all {res.games:,} games read from the store")
     else:
-        lines.append(f"  {res.seconds:.2f} s, {res.games_per_second:,.0f} games/s"
+        lines.append(f"  {res.seconds:.2f} s, {games_rate(res.games_per_second)}"
                      + (f" ({res.games - res.stored_games:,} games played now, "
                         f"{res.stored_games:,} read from the store)" if res.stored_games else ""))
     return "\n".join(lines)
@@ -342,12 +344,14 @@ def _report_rollout(res, args, store=None, blocks=()) -> int:
         print("interrupted before any game finished; nothing to report"
               + nothing_stored(store, res.run_id, resume), file=sys.stderr)
         return EXIT_INTERRUPTED
+    plot_error = None
     if args.plot is not None:
         if res.stored_games:           # the blocks read from the store were not handed over
             blocks = store.blocks(res.run_id).values()
-        plot_convergence(convergence(blocks), args.plot,
-                         f"rollout of {res.position_id}" + (f" (run {res.run_id})"
-                                                           if res.run_id is not None else ""))
+        plot_error = draw_after_run(lambda: plot_convergence(
+            convergence(blocks), args.plot,
+            f"rollout of {res.position_id}" + (f" (run {res.run_id})"
+                                               if res.run_id is not None else "")))
     if args.json:
         d = res.to_dict()
         if store is not None:
@@ -355,13 +359,15 @@ def _report_rollout(res, args, store=None, blocks=()) -> int:
         print_json(d, indent=2)
     else:
         print(_format_table(res))
-        if args.plot is not None:
+        if args.plot is not None and plot_error is None:
             print(f"  plot drawn into {args.plot}")
         if store is not None:
             print(f"  stored as run {res.run_id} in {store.path}"
                   + (f"; resume with: fastbg rollout --resume {res.run_id}"
                      + ("" if args.store in (None, "") else f" --store {args.store}")
                      if res.interrupted else ""))
+    if plot_error is not None:         # the numbers first: a plot that failed loses nothing
+        raise plot_error
     return EXIT_INTERRUPTED if res.interrupted else 0
 
 
@@ -374,6 +380,8 @@ def _cmd_rollout(args) -> int:
         return _cmd_resume(args, vars(args.rollout_parser.parse_args([])))
     if args.extend is not None:
         raise ValueError("--extend is for a stored run: give --resume RUN too")
+    if args.position is None:
+        args.position = "start"
     if args.cubeful:
         if args.store is not None:
             raise ValueError("--store keeps cubeless rollouts for now: drop --cubeful or "
@@ -489,7 +497,7 @@ def _format_cubeful(res, pos, state) -> str:
             lines.append(f"    {r['roll'] + who:<16} {r['games']:>7,} {r['equity']:+9.4f} "
                          f"{num(r['stderr'], '9.4f')} {r['doubled']:8.4f} {r['passed']:8.4f}"
                          + ("" if state.is_money else f" {r['mwc']:8.4f}"))
-    lines += ["", f"  {res.seconds:.2f} s, {res.games_per_second:,.0f} games/s"]
+    lines += ["", f"  {res.seconds:.2f} s, {games_rate(res.games_per_second)}"]
     return "\n".join(lines)
 
 

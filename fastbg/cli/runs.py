@@ -32,7 +32,10 @@ def add_parsers(sub) -> None:
                     "interrupted or killed is listed with the games of its stored blocks "
                     "('no games yet' if killed before its first block; a new run that Ctrl-C "
                     "stops that early is not kept); `fastbg rollout --resume RUN` (a table: "
-                    "`fastbg table NAME --resume RUN`) continues it.")
+                    "`fastbg table NAME --resume RUN`) continues it. A run whose record or "
+                    "blocks are damaged is listed as corrupt, with what is wrong, among the "
+                    "others (the listing's exit status is 0 all the same: it is a report; "
+                    "show, export and --resume refuse that run, with status 2).")
     p.add_argument("action", nargs="?", choices=ACTIONS, default="list",
                    help="list (default), show or export")
     p.add_argument("run", nargs="?", type=_positive_int, default=None, metavar="RUN",
@@ -106,8 +109,24 @@ def _row(run, store) -> dict:
     return d
 
 
+def _listed(run_id: int, store) -> dict:
+    """Run ``run_id``'s entry in the listing: :func:`_row`, or for a run whose record or
+    blocks cannot be read, what is known of it, no estimate, and ``corrupt``: what is wrong
+    (one damaged run does not stop the listing of the others)."""
+    try:
+        run = store.run(run_id)
+    except ValueError as exc:            # its record: nothing but the id to show
+        return {"id": run_id, "estimate": None, "corrupt": str(exc)}
+    try:
+        return _row(run, store)
+    except ValueError as exc:            # its blocks, or a table's rows
+        return {**run.to_dict(), "estimate": None, "corrupt": str(exc)}
+
+
 def _progress(r) -> str:
     e = r["estimate"]
+    if e is None:
+        return f"{'?':>7}/{r['games']:<7,}" if "games" in r else f"{'?':>15}"
     if "rows" in e:
         return f"{e['rows']:>7,}/{e['of_rows']:<4,}rows"
     return f"{e['games']:>7,}/{r['games']:<7,}"
@@ -129,7 +148,7 @@ def _cmd_runs(args) -> int:
         if args.action == "list":
             if args.run is not None:
                 raise ValueError("`fastbg runs` lists every run; `fastbg runs show RUN` shows one")
-            rows = [_row(r, store) for r in store.runs()]
+            rows = [_listed(i, store) for i in store.run_ids()]
             if args.json:
                 print_json(rows, indent=2)
                 return 0
@@ -138,12 +157,19 @@ def _cmd_runs(args) -> int:
                 print(f"  {'id':>4}  {'kind':<8} {'position':<16} {'games':>15}  "
                       f"{'status':<11} {'equity':>8} {'s.e.':>7}  {'table':>5}  created")
             for r in rows:
-                e = r["estimate"]
-                eq = ("no games yet" if not e.get("games", 1) else "" if e["equity"] is None
+                e = r["estimate"] or {}
+                eq = ("no games yet" if not e.get("games", 1) else "" if e.get("equity") is None
                       else f"{e['equity']:+8.4f} {e['stderr']:7.4f}")
-                print(f"  {r['id']:>4}  {r['kind']:<8} {r['position'][:16]:<16} "
+                parent = r.get("parent")
+                print(f"  {r['id']:>4}  {r.get('kind', '?'):<8} {r.get('position', '?')[:16]:<16} "
                       f"{_progress(r)}  {_status(r):<11} {eq:>16}  "
-                      f"{'' if r['parent'] is None else r['parent']:>5}  {r['created']}")
+                      f"{'' if parent is None else parent:>5}  {r.get('created', '?')}")
+            corrupt = [r for r in rows if "corrupt" in r]
+            for r in corrupt:
+                print(f"  corrupt run {r['id']}: {r['corrupt']}")
+            if corrupt:
+                print("  (`fastbg runs show`, `fastbg runs export` and --resume refuse a corrupt "
+                      "run)")
             return 0
         if args.run is None:
             raise ValueError(f"`fastbg runs {args.action}` needs a RUN id (`fastbg runs` "
@@ -268,6 +294,8 @@ def _column_names(ncounts: int, nsums: int) -> list[str]:
 
 
 def _status(row) -> str:
+    if "corrupt" in row:
+        return "CORRUPT"
     if row["status"] == "running":
         return "unfinished"       # running now, or killed: resume continues it
     return row["status"]

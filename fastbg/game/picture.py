@@ -189,7 +189,9 @@ def save_board(position, path, *, state=None, dice=None, fmt: str | None = None)
     if fmt not in PICTURE_FORMATS:
         raise ValueError(f"a board picture is SVG or PNG, not {fmt or 'a file without suffix'!r}")
     if suffix != fmt:
-        raise ValueError(f"a {fmt.upper()} picture's file name ends in .{fmt}, not {path.name!r}")
+        article = "an" if fmt == "svg" else "a"     # as it is read: "an ess-vee-gee"
+        raise ValueError(f"{article} {fmt.upper()} picture's file name ends in .{fmt}, not "
+                         f"{path.name!r}")
     fig = board_figure(position, state=state, dice=dice)
     try:
         fig.savefig(path, format=fmt, dpi=120)

@@ -8,6 +8,7 @@ needs matplotlib (``pip install 'fastbg[plot]'``), imported on first use.
 """
 from __future__ import annotations
 
+import os
 from fractions import Fraction
 from pathlib import Path
 
@@ -116,8 +117,7 @@ def save_figure(fig, path) -> Path:
     """
     plt = pyplot("plots")
     try:
-        check_plot_path(path)
-        path = Path(path)
+        path = _plot_file_name(path)
         try:
             fig.savefig(path, format=path.suffix.lstrip(".").lower(), dpi=120,
                         bbox_inches="tight")
@@ -128,17 +128,50 @@ def save_figure(fig, path) -> Path:
     return path
 
 
-def check_plot_path(path) -> None:
-    """The checks of :func:`save_figure` that need no figure (a plot's file name ends in
-    .png, .svg or .pdf, in a directory that exists; matplotlib is there), before anything
-    is computed or drawn: ValueError or ImportError."""
+def _plot_file_name(path) -> Path:
+    """``path`` as a Path, if it names a plot file: a .png, .svg or .pdf name (not a
+    directory path ending in a slash, which Path would quietly drop) in a directory that
+    exists; ValueError otherwise."""
+    text = str(path)
+    if text.endswith(tuple(s for s in (os.sep, os.altsep) if s)):
+        raise ValueError(f"the plot {text!r} ends in {text[-1]!r}: that is a directory path, "
+                         "not a file name (e.g. plot.png)")
     path = Path(path)
     if path.suffix.lstrip(".").lower() not in PLOT_FORMATS:
         raise ValueError(f"a plot is PNG, SVG or PDF (by its file name's suffix), not "
                          f"{path.name!r}")
     if not path.parent.is_dir():
         raise ValueError(f"cannot write the plot {path}: there is no directory {path.parent}")
+    return path
+
+
+def _probe_writable(path: Path) -> None:
+    """ValueError unless ``path`` can be written, found by trying: a missing file is
+    created and removed again, an existing one opened to append and closed (neither
+    leaves a trace; permission bits alone would not tell, for root, nor on /proc)."""
+    try:
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL)
+            made = True
+        except FileExistsError:      # (a FIFO without a reader: an error, not a wait)
+            fd = os.open(path, os.O_WRONLY | os.O_APPEND | getattr(os, "O_NONBLOCK", 0))
+            made = False
+        os.close(fd)
+        if made:
+            os.remove(path)
+    except OSError as exc:
+        raise ValueError(f"cannot write the plot {path}: {exc.strerror or exc}") from None
+
+
+def check_plot_path(path) -> None:
+    """The checks of :func:`save_figure` that need no figure, before anything is computed
+    or drawn, so that a run's plot cannot fail for its file after the run: a plot's file
+    name ends in .png, .svg or .pdf (not in a slash), in a directory that exists, and the
+    file can be written (tried, leaving nothing behind: :func:`_probe_writable`);
+    matplotlib is there. ValueError or ImportError."""
+    path = _plot_file_name(path)
     pyplot("plots")
+    _probe_writable(path)
 
 
 def plot_convergence(curve: dict, path, title: str = "") -> Path:

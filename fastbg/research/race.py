@@ -45,7 +45,7 @@ from .table import StoredTable, TableResult, derived_seed, run_rows, table_clust
 
 __all__ = ["keith_count", "keith_decision", "trice_point_of_last_take", "trice_decision",
            "random_race_position", "race_table", "DEFAULT_RACE_PIPS", "DEFAULT_RACE_LEADS",
-           "RACE_PIPS_RANGE"]
+           "RACE_PIPS_RANGE", "MAX_RACE_POSITIONS", "check_positions"]
 
 #: The grid of :func:`race_table` unless told: pip counts of the player on roll ...
 DEFAULT_RACE_PIPS = (40, 60, 80, 100, 120)
@@ -61,8 +61,35 @@ RACE_MAX_POINT = 12
 #: Pips per checker of a smooth home board, below which a random race position's side has
 #: borne off checkers: ``ceil(pips / 3.5)`` checkers left, at most 15.
 RACE_PIPS_PER_CHECKER = 3.5
+#: The most positions one race table may hold (its cells times ``positions``): 100,000.
+#: Each is a row of its own (a rollout; a run of the store with ``store=``), kept in memory
+#: and in the table's result (about 1 KB each); at the default 1,296 games a position that
+#: is about a day on two cores, and 0.04 s a row at the least. As with
+#: :data:`fastbg.rollouts.blocks.MAX_GAMES`, a count beyond it is a typo, not a plan.
+MAX_RACE_POSITIONS = 100_000
 #: First word of the seed keys of the race table's positions and rollouts: "RA".
 _RACE_KEY = 0x5241
+
+
+def check_positions(positions, cells: int = 1) -> int:
+    """``positions`` (random race positions per cell) as an int, checked: a whole number
+    of at least 1, and with ``cells`` cells at most :data:`MAX_RACE_POSITIONS` in all.
+
+    Raises
+    ------
+    ValueError
+        Naming the problem: not a whole number, below 1, too many positions.
+    """
+    if isinstance(positions, bool) or not isinstance(positions, (int, np.integer)) or positions < 1:
+        raise ValueError(f"positions must be a positive number of positions per cell, got "
+                         f"{positions!r}")
+    if positions * cells > MAX_RACE_POSITIONS:
+        grid = f" a cell, {positions * cells:,} in {cells:,} cells" if cells > 1 else ""
+        raise ValueError(f"positions is {positions:,}{grid}: a race table holds at most "
+                         f"{MAX_RACE_POSITIONS:,} positions, each a rollout of its own (about "
+                         "a day on two cores at 1,296 games each); ask for fewer, or split the "
+                         "grid into several tables")
+    return int(positions)
 
 
 def _row(board_row) -> np.ndarray:
@@ -315,7 +342,9 @@ def race_table(
         ``pips + round(pips * lead / 100)`` pips (negative: the player trails).
     positions : int
         Random race positions per cell (:func:`random_race_position`; position ``j`` of the
-        cell ``(p, q)`` from the seed ``derived_seed(seed, 0x5241, p, q, j, 0)``).
+        cell ``(p, q)`` from the seed ``derived_seed(seed, 0x5241, p, q, j, 0)``), at most
+        :data:`MAX_RACE_POSITIONS` in all cells together. Each is drawn as its row starts
+        (under the row's progress), not all at first.
     games : int
         Games per position; each position's rollout has the seed
         ``derived_seed(seed, 0x5241, p, q, j, 1)``.
@@ -349,7 +378,8 @@ def race_table(
     Raises
     ------
     ValueError
-        A bad grid (a side outside 20-160 pips, a cell twice), bad ``positions`` or rollout
+        A bad grid (a side outside 20-160 pips, a cell twice), bad ``positions`` (more
+        than :data:`MAX_RACE_POSITIONS` in all: :func:`check_positions`) or rollout
         options, or a stored run that is not a race table or has other settings.
 
     Notes
@@ -365,8 +395,7 @@ def race_table(
     """
     pips, leads = list(pips), list(leads)
     cells = _grid(pips, leads)
-    if isinstance(positions, bool) or not isinstance(positions, (int, np.integer)) or positions < 1:
-        raise ValueError(f"positions must be a positive number of positions per cell, got {positions!r}")
+    positions = check_positions(positions, len(cells))
     games = check_games(games)
     check_policy_engine(policy, engine)
     vr = resolve_vr(vr, policy)

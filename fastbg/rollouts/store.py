@@ -127,6 +127,16 @@ def default_store_path() -> Path:
     return base / "fastbg" / "runs.sqlite"
 
 
+def _create_file(path: Path) -> bool:
+    """Create ``path`` empty (a new store's file), so that a place where no file can be made
+    is an OSError naming why; False if it exists already (an empty file, taken as new)."""
+    try:
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))
+    except FileExistsError:
+        return False
+    return True
+
+
 def _now() -> str:
     return datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
 
@@ -206,7 +216,9 @@ class ResultsStore:
     ValueError
         If the file exists but is not a fastbg results store (another SQLite database, a
         corrupted or foreign file) or is of a newer version: nothing in it is changed; if
-        its directory does not exist; with ``create=False``, if there is no such file.
+        it cannot be opened, or a new one cannot be created (its directory missing or not
+        writable: "cannot create the store PATH: why", and nothing is left behind); with
+        ``create=False``, if there is no such file.
     """
 
     def __init__(self, path=None, create: bool = True):
@@ -217,12 +229,19 @@ class ResultsStore:
         fresh = not self.path.exists() or self.path.stat().st_size == 0
         if not self.path.exists() and not create:
             raise ValueError(f"there is no results store {self.path}")
+        made = False
         if fresh:
-            if path is None:
-                self.path.parent.mkdir(parents=True, exist_ok=True)
-            elif not self.path.parent.is_dir():
+            if path is not None and not self.path.parent.is_dir():
                 raise ValueError(f"cannot create the store {self.path}: no directory "
                                  f"{self.path.parent}")
+            try:
+                if path is None:
+                    self.path.parent.mkdir(parents=True, exist_ok=True)
+                made = _create_file(self.path)
+            except OSError as exc:   # (sqlite3 would only say "unable to open database file")
+                raise ValueError(f"cannot create the store {self.path}: "
+                                 f"{exc.strerror or exc}") from None
+        self.db = None
         try:
             self.db = sqlite3.connect(str(self.path), timeout=30, isolation_level=None)
             if fresh:
@@ -236,6 +255,15 @@ class ResultsStore:
             # is in the system's cache), a power cut at most the last blocks, never the file.
             self.db.execute("PRAGMA synchronous=NORMAL")
         except sqlite3.DatabaseError as exc:
+            if made:                 # the empty file made above goes again
+                if self.db is not None:
+                    self.db.close()
+                with contextlib.suppress(OSError):
+                    os.remove(self.path)
+            if fresh:
+                raise ValueError(f"cannot create the store {self.path}: {exc}") from None
+            if isinstance(exc, sqlite3.OperationalError):   # cannot open, locked, read-only
+                raise ValueError(f"cannot open the store {self.path}: {exc}") from None
             raise ValueError(f"{self.path} is not a fastbg results store ({exc})") from None
 
     # ------------------------------------------------------------------ file format
@@ -250,10 +278,20 @@ class ResultsStore:
             rows = dict(self.db.execute("SELECT key, value FROM meta").fetchall())
         except sqlite3.OperationalError:
             rows = {}
-        if rows.get("format") != STORE_FORMAT:
+        if "format" not in rows:
             raise ValueError(f"{self.path} is an SQLite database but not a fastbg results "
                              "store (no fastbg format record); give another --store")
-        version = int(rows.get("version", "0"))
+        if rows["format"] != STORE_FORMAT:
+            raise ValueError(f"{self.path} is an SQLite database but not a fastbg results "
+                             f"store: its format record is {rows['format']!r}, and this fastbg "
+                             f"reads format {STORE_FORMAT!r} (versions up to {STORE_VERSION}); "
+                             "give another --store")
+        try:
+            version = int(rows.get("version", "0"))
+        except ValueError:
+            raise ValueError(f"{self.path} is a damaged fastbg results store (its version "
+                             f"record {rows['version']!r} is not a whole number); the store "
+                             "was left as it is") from None
         if version > STORE_VERSION:
             raise ValueError(f"{self.path} is a results store of a newer fastbg (version "
                              f"{rows['version']}; this one reads {STORE_VERSION})")
@@ -282,35 +320,65 @@ class ResultsStore:
             raise
         self.db.execute("COMMIT")
 
+    def _lock_path(self, run: int) -> str:
+        return f"{self.path}.run{int(run)}.lock"
+
     def lock(self, run: int) -> None:
-        """Hold ``run`` for this process until :meth:`close` (an advisory lock on a file
-        beside the store, released by the system when the process dies, even by kill -9),
-        so that two processes cannot play the same run; ValueError if another holds it."""
+        """Hold ``run`` for this process until :meth:`unlock` or :meth:`close` (an advisory
+        lock on a file beside the store, released by the system when the process dies, even
+        by kill -9), so that two processes cannot play the same run; ValueError if another
+        holds it. The file is removed when the run is released (a killed process leaves
+        it, and the next run of it removes it)."""
         if int(run) in self._locks:
             return
         try:
             import fcntl
         except ImportError:          # pragma: no cover - not on POSIX: no lock
             return
-        f = open(f"{self.path}.run{int(run)}.lock", "w")
-        try:
-            fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
+        path = self._lock_path(run)
+        for _ in range(100):
+            try:
+                f = open(path, "a")
+            except OSError as exc:
+                raise ValueError(f"cannot lock run {run} of {self.path}: cannot create "
+                                 f"{path}: {exc.strerror or exc}") from None
+            try:
+                fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                f.close()
+                break
+            # A holder removes the file while it still holds it (_release): a file opened
+            # here before that removal is locked only after it, and is no longer the one
+            # at the path, which another process may then create and lock too. Held only
+            # if it is still the file at the path; else again with the file there now.
+            try:
+                if os.path.samestat(os.fstat(f.fileno()), os.stat(path)):
+                    self._locks[int(run)] = f
+                    return
+            except FileNotFoundError:
+                pass
             f.close()
-            raise ValueError(f"run {run} of {self.path} is being played by another process "
-                             "right now: wait for it, or stop it first") from None
-        self._locks[int(run)] = f
+        raise ValueError(f"run {run} of {self.path} is being played by another process "
+                         "right now: wait for it, or stop it first")
+
+    def _release(self, run: int, f) -> None:
+        """Remove ``run``'s lock file, then release it: removed while held, so that no
+        other process holds it then (:meth:`lock` checks that the file it locked is still
+        the one at the path)."""
+        with contextlib.suppress(OSError):
+            os.remove(self._lock_path(run))
+        f.close()
 
     def unlock(self, run: int) -> None:
-        """Release ``run`` (:meth:`lock`)."""
+        """Release ``run`` (:meth:`lock`) and remove its lock file."""
         f = self._locks.pop(int(run), None)
         if f is not None:
-            f.close()
+            self._release(run, f)
 
     def close(self) -> None:
         """Close the file (and release the runs this process held)."""
-        for f in self._locks.values():
-            f.close()
+        for run, f in self._locks.items():
+            self._release(run, f)
         self._locks.clear()
         self.db.close()
 
@@ -362,10 +430,7 @@ class ResultsStore:
         with self._tx():
             self.db.execute("DELETE FROM blocks WHERE run = ?", (int(run),))
             self.db.execute("DELETE FROM runs WHERE id = ?", (int(run),))
-        if int(run) in self._locks:
-            self.unlock(run)
-            with contextlib.suppress(OSError):
-                os.remove(f"{self.path}.run{int(run)}.lock")
+        self.unlock(run)
 
     def is_empty(self, run: int) -> bool:
         """Whether ``run`` has no stored block and no row (a table's rows are runs)."""
@@ -403,6 +468,12 @@ class ResultsStore:
             return [self._stored(r) for r in rows]
         except ValueError as exc:
             raise ValueError(f"{self.path}: {exc}; the store was left as it is") from None
+
+    def run_ids(self) -> list[int]:
+        """Every run's id, oldest first: for a listing that reads the runs one by one with
+        :meth:`run`, so that one damaged run does not hide the others (:meth:`runs` refuses
+        them all)."""
+        return [int(i) for (i,) in self.db.execute("SELECT id FROM runs ORDER BY id")]
 
     def rows(self, table: int) -> list[StoredRun]:
         """The runs that are rows of table run ``table``, oldest first (a table creates
