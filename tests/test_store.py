@@ -497,3 +497,36 @@ def test_a_lock_file_removed_by_its_holder_meanwhile_is_not_held(tmp_path, monke
     for st in (a, b, c):
         st.close()
     assert not list(tmp_path.glob("*.lock"))
+
+
+@pytest.mark.parametrize("column, value", [("request", "[]"), ("settings", "[]"), ("request", '"x"')])
+def test_a_record_of_the_wrong_json_shape_is_corrupt(tmp_path, capsys, column, value):
+    """A run's request or settings that is valid JSON but not an object (new-user trial:
+    KeyError and AttributeError tracebacks on resume and show) is a corrupt record."""
+    path = tmp_path / "runs.sqlite"
+    rollout(CONTACT, 1000, seed=1, policy="pubeval", store=path)
+    db = sqlite3.connect(path)
+    db.execute(f"UPDATE runs SET {column} = ? WHERE id = 1", (value,))
+    db.commit()
+    db.close()
+    store = ["--store", str(path)]
+    assert main(["runs", *store]) == 0
+    assert "CORRUPT" in capsys.readouterr().out
+    for argv in (["runs", "show", "1"], ["rollout", "--resume", "1", "--no-progress"]):
+        assert main(argv + store) == 2, argv
+        err = capsys.readouterr().err
+        assert f"its {column} is a JSON" in err and err.count("\n") == 1
+    assert not list(tmp_path.glob("*.lock"))
+
+
+def test_a_store_that_fails_to_write_is_one_line(tmp_path, capsys, monkeypatch):
+    """SQLite's own errors past the store's checks (a read-only file: root ignores chmod,
+    so it is simulated here) are one line and exit 2, not a traceback."""
+    def readonly(self, *args, **kwargs):
+        raise sqlite3.OperationalError("attempt to write a readonly database")
+
+    monkeypatch.setattr(ResultsStore, "create_run", readonly)
+    code = main(["rollout", "start", "-n", "10", "--no-progress", "--store", str(tmp_path / "s.sqlite")])
+    err = capsys.readouterr().err
+    assert code == 2 and "the results store failed: attempt to write a readonly database" in err
+    assert err.count("\n") == 1

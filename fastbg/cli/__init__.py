@@ -48,6 +48,7 @@ import argparse
 import os
 import re
 import signal
+import sqlite3
 import sys
 
 
@@ -201,6 +202,12 @@ def main(argv=None) -> int:
     except KeyboardInterrupt:
         sys.stderr.write("fastbg: interrupted\n")
         return EXIT_INTERRUPTED
+    except sqlite3.Error as exc:
+        # the store could not be written or read past the checks of its own (a read-only
+        # file, a full disk, a locked database): what is stored stays as it was
+        sys.stderr.write(f"{prog}: error: the results store failed: {shorten(str(exc))}; "
+                         "what it holds was left as it was\n")
+        return EXIT_USAGE
     except OSError as exc:
         if not isinstance(exc, BrokenPipeError):
             sys.stderr.write(f"{prog}: error: cannot write the output: {exc.strerror or exc}\n")

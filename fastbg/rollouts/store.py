@@ -487,8 +487,12 @@ class ResultsStore:
         (i, kind, pos, req, st, seed, games, bs, status, created, updated, summary, parent,
          nb, ng) = row
         try:
-            return StoredRun(id=int(i), kind=kind, position=pos, request=json.loads(req),
-                             settings=json.loads(st), seed=int(seed), games=int(games),
+            request, settings = json.loads(req), json.loads(st)
+            for name, value in (("request", request), ("settings", settings)):
+                if not isinstance(value, dict):
+                    raise ValueError(f"its {name} is a JSON {type(value).__name__}, not an object")
+            return StoredRun(id=int(i), kind=kind, position=pos, request=request,
+                             settings=settings, seed=int(seed), games=int(games),
                              block_size=int(bs), status=status, created=created,
                              updated=updated,
                              summary=None if summary is None else json.loads(summary),
