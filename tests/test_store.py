@@ -530,3 +530,13 @@ def test_a_store_that_fails_to_write_is_one_line(tmp_path, capsys, monkeypatch):
     err = capsys.readouterr().err
     assert code == 2 and "the results store failed: attempt to write a readonly database" in err
     assert err.count("\n") == 1
+
+
+@pytest.mark.parametrize("argv", [["runs"], ["runs", "export", "1", "--json"]])
+def test_runs_plot_is_only_for_show(tmp_path, capsys, argv):
+    """`fastbg runs --plot FILE` used to ignore --plot silently (second new-user trial)."""
+    path = tmp_path / "runs.sqlite"
+    rollout(CONTACT, 1000, seed=1, policy="pubeval", store=path)
+    assert main([*argv, "--store", str(path), "--plot", str(tmp_path / "x.png")]) == 2
+    assert "--plot is for `fastbg runs show RUN`" in capsys.readouterr().err
+    assert not (tmp_path / "x.png").exists()

@@ -135,6 +135,8 @@ def _progress(r) -> str:
 def _cmd_runs(args) -> int:
     if args.csv and args.action != "export":
         raise ValueError("--csv is for `fastbg runs export RUN`")
+    if args.plot is not None and args.action != "show":
+        raise ValueError("--plot is for `fastbg runs show RUN`")
     if args.action == "list" and args.run is None:
         path = default_store_path() if args.store is None else Path(args.store).expanduser()
         if not path.exists():
@@ -186,8 +188,6 @@ def _cmd_runs(args) -> int:
             if args.plot is not None:
                 print(f"  plot drawn into {args.plot}")
             return 0
-        if args.plot is not None:
-            raise ValueError("--plot is for `fastbg runs show RUN`")
         # export
         if run.kind == "table":
             table = _table_summary(run)
