@@ -14,7 +14,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "experiments" / "evaluator"))
 import candidates  # noqa: E402
 import lookahead  # noqa: E402
-from classes import is_crashed  # noqa: E402
+from fastbg.reference.features import is_crashed  # noqa: E402
 from race_extra import N_RACE_EXTRA, race_extra  # noqa: E402
 
 
@@ -80,8 +80,8 @@ def test_is_crashed_counts_the_checkers_in_play():
     seven, eight = np.array(CRASHED), np.array(CRASHED)
     seven[0, 0], seven[0, 2] = 8, 2
     eight[0, 0], eight[0, 2] = 7, 3
-    assert is_crashed(seven)[0]
-    assert not is_crashed(eight)[0]
+    assert is_crashed(seven)
+    assert not is_crashed(eight)
 
 
 def test_crashed_decisions_keep_whole_decisions_with_a_crashed_candidate():

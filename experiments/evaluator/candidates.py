@@ -19,7 +19,7 @@ Usage::
 ``--race-decisions`` keeps only the decisions with at least one race candidate (a race,
 or a contact position whose play can break contact), all their candidates: the race
 net's 2-ply set of generation 9. ``--crashed-decisions`` keeps those with at least one
-crashed contact candidate (``classes.is_crashed``: a side with at most 7 checkers in play),
+crashed contact candidate (``fastbg.reference.features.is_crashed``: a side with at most 7 checkers in play),
 where the contact net is furthest from GNU Backgammon's 0-ply play.
 """
 from __future__ import annotations
@@ -31,7 +31,6 @@ from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))   # classes.is_crashed
 
 
 def candidate_rows(pos) -> np.ndarray:
@@ -54,8 +53,7 @@ def race_decision_rows(pos, rows: np.ndarray) -> np.ndarray:
 def crashed_decision_rows(pos, rows: np.ndarray) -> np.ndarray:
     """Those of ``rows`` (candidate rows) whose decision has at least one crashed contact
     candidate."""
-    from fastbg._core.features import position_class
-    from classes import is_crashed
+    from fastbg._core.features import is_crashed, position_class
 
     b = pos["boards"][rows]
     contact = np.array([position_class(x) == "contact" for x in b], dtype=bool)

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Targeted crashed data: the decisions of a positions file that have at least one crashed
-# contact candidate (candidates.py --crashed-decisions; classes.is_crashed), labelled at
+# contact candidate (candidates.py --crashed-decisions; fastbg.reference.features.is_crashed), labelled at
 # 2 ply, for the crashed net. Resumable: rerun to go on (files and chunks that exist are kept).
 #
 #   sh experiments/evaluator/crashed_labels.sh SET NETS     # from the repository's root

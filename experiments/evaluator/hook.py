@@ -30,7 +30,6 @@ def _sibling(name: str):
 
 
 race_extra = _sibling("race_extra").race_extra
-is_crashed = _sibling("classes").is_crashed
 
 
 def _sigmoid(x):
@@ -54,7 +53,7 @@ def probabilities(nets: dict, boards: np.ndarray) -> np.ndarray:
     p = np.zeros((len(b), 5))
     cls = np.array([feats.position_class(x) for x in b])
     if "crashed" in nets:
-        cls[(cls == "contact") & is_crashed(b)] = "crashed"
+        cls[(cls == "contact") & feats.is_crashed(b)] = "crashed"
     for i in np.flatnonzero(cls == "bearoff"):
         p[i] = bearoffdb.bearoff_probabilities(b[i])
     for kind, inputs in (("contact", feats.contact_inputs_many), ("crashed", feats.contact_inputs_many),

@@ -53,7 +53,7 @@ def main(argv=None) -> int:
     for kind in kinds(args):
         if not Path(getattr(args, kind)).is_file():
             ap.error(f"--{kind} {getattr(args, kind)}: no such checkpoint")
-    if args.unpack is None and Path(args.out).suffix != ".npz":
+    if Path(args.out).suffix != ".npz":
         ap.error(f"--out {args.out}: a nets file ends in .npz")
     nets = {}
     for kind in kinds(args):

@@ -49,9 +49,8 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 import labels as labels_mod  # noqa: E402
 import lookahead as lookahead_mod  # noqa: E402
-from classes import is_crashed  # noqa: E402
 from race_extra import N_RACE_EXTRA, race_extra  # noqa: E402
-from fastbg.reference.features import CONTACT_INPUTS, LEGACY_CONTACT_INPUTS  # noqa: E402
+from fastbg.reference.features import CONTACT_INPUTS, LEGACY_CONTACT_INPUTS, is_crashed  # noqa: E402
 from fastbg.reference.nn import load_weights  # noqa: E402
 
 RUNS = HERE.parent / "runs" / "evaluator"
