@@ -68,15 +68,16 @@ cdef inline int e_numerators_given(const enet_t* e, const board_t* b, const int3
     return e.nfeat
 
 
-cdef void e_pre_nums(const enet_t* e, const board_t* b, int32_t* nums, qpre_t* pre) noexcept nogil:
-    """e_pre, leaving the net's feature numerators of b in nums: one pass over the
-    bias, the point and off rows of b and the rows of its nonzero numerators."""
+cdef void e_pre_given(const enet_t* e, const board_t* b, const int32_t* nums,
+                      qpre_t* pre) noexcept nogil:
+    """e_pre from the net's feature numerators of b (nums): one pass over the bias, the
+    point and off rows of b and the rows of its nonzero numerators."""
     cdef const int32_t* rows[Q_MAX_ROWS]
     cdef const int32_t* mul[N_FEAT_ROWS_EXT]
     cdef int32_t coef[N_FEAT_ROWS_EXT]
     cdef int f, nm = 0, nh = e.q.nh
     cdef int m = q_rows(&e.q, b, rows)
-    for f in range(e_numerators(e, b, nums)):
+    for f in range(e.nfeat):
         if nums[f]:
             mul[nm] = e.feat + f * nh
             coef[nm] = nums[f]
@@ -86,7 +87,8 @@ cdef void e_pre_nums(const enet_t* e, const board_t* b, int32_t* nums, qpre_t* p
 
 cdef void e_pre(const enet_t* e, const board_t* b, qpre_t* pre) noexcept nogil:
     cdef int32_t nums[N_FEAT_ROWS_EXT]
-    e_pre_nums(e, b, nums, pre)
+    e_numerators(e, b, nums)
+    e_pre_given(e, b, nums, pre)
 
 
 cdef inline void e_read(const enet_t* e, const board_t* b, qpre_t* pre, double* p) noexcept nogil:
@@ -218,6 +220,8 @@ cdef class EvalPolicy(Evaluator):
         cdef int32_t coef[N_FEAT_ROWS_EXT]
         cdef const enet_t* e
         cdef const qpre_t* src
+        cdef qpre_t* base_pre
+        cdef bint* ready
         cdef uint64_t changed, diff
         cdef int na, ns, f, nf, nm = 0, back0, back1, live
         cdef int sum1 = checkers_c(play.p[0])   # the mover: row 1 once the turn passes
@@ -229,18 +233,16 @@ cdef class EvalPolicy(Evaluator):
         back1 = back_point_c(play.p[0])
         if back0 + back1 >= 25:
             if self.has_crashed and crashed_c(play):
-                e = &self.crashed
-                if not base.crashed_ready:
-                    base.crashed_ready = True
-                    # the numerators are the contact net's (same nfeat), rewritten equal
-                    e_pre_nums(e, &base.sw, base.nums, base.crashed)
-                src = base.crashed
+                e, base_pre, ready = &self.crashed, base.crashed, &base.crashed_ready
             else:
-                e = &self.contact
-                if not base.contact_ready:
-                    base.contact_ready = True
-                    e_pre_nums(e, &base.sw, base.nums, base.pre)
-                src = base.pre
+                e, base_pre, ready = &self.contact, base.pre, &base.contact_ready
+            if not ready[0]:
+                # the two contact nets read the same numerators (same nfeat): made once
+                if not (base.contact_ready or base.crashed_ready):
+                    e_numerators(e, &base.sw, base.nums)
+                ready[0] = True
+                e_pre_given(e, &base.sw, base.nums, base_pre)
+            src = base_pre
             swap_into(play, &sw)
             diff = board_diff(&base.before, play)
             if diff >> NSLOTS == 0:
