@@ -129,6 +129,49 @@ def test_a_corrupted_block_is_refused_with_the_store_untouched(tmp_path, capsys,
         assert st.run(1).status == "done" and st.run(1).games == 3000
 
 
+@pytest.mark.parametrize("vr, damage, k, why", [
+    (False, "DELETE FROM blocks WHERE run = 1 AND k = 0", 1,
+     "it is stored but block 0 before it is missing"),
+    # every block alike, and with the sums of variance reduction, which the listing reads
+    (True, "UPDATE blocks SET counts = '[400, 100, 0, 400, 100]' WHERE run = 1", 0,
+     "counts of shape (5,), where its run's have shape (6,)"),
+])
+def test_a_run_with_a_missing_or_misshapen_block_is_corrupt(tmp_path, capsys, vr, damage, k, why):
+    """Block 0 gone and block 1 there used to be listed as "0/2,000 done", and --resume
+    said "finished" and then played every game again; blocks whose counts have the wrong
+    length were listed as sound, and --resume failed with numpy's broadcast message after
+    marking the run unfinished. Both are a damaged run: listed as CORRUPT with the reason,
+    refused by show, export and --resume in one line (exit 2), the store unchanged."""
+    path = tmp_path / "runs.sqlite"
+    assert main(["rollout", CONTACT, "-n", "2000", "--seed", "2", "--policy", "pubeval",
+                 "--vr" if vr else "--no-vr", "--store", str(path), "--no-progress"]) == 0
+    capsys.readouterr()
+    import gc
+    gc.collect()        # the run's store connection closed (its WAL checkpointed)
+    db = sqlite3.connect(path)
+    db.execute(damage)
+    db.commit()
+    db.close()
+    before = path.read_bytes()
+    store = ["--store", str(path)]
+    assert main(["runs", *store]) == 0
+    out = capsys.readouterr().out
+    assert "CORRUPT" in out.splitlines()[2], out
+    assert f"corrupt run 1: block {k} of run 1 in {path} is corrupted ({why})" in out, out
+    for args in (["rollout", "--resume", "1", "--no-progress"],
+                 ["rollout", "--resume", "1", "--extend", "1000", "--no-progress"],
+                 ["runs", "show", "1"], ["runs", "export", "1", "--json"],
+                 ["runs", "export", "1", "--csv"]):
+        assert main(args + store) == 2, args
+        out, err = capsys.readouterr()
+        assert f"block {k} of run 1" in err and why in err, err
+        assert "Traceback" not in err and err.count("\n") == 1 and "finished" not in err, err
+        assert path.read_bytes() == before, args
+    assert not list(tmp_path.glob("*.lock"))
+    with ResultsStore(path) as st:
+        assert st.run(1).status == "done" and st.run(1).games == 2000
+
+
 def test_a_block_without_the_sums_its_run_has_is_refused(tmp_path):
     """A variance-reduced run's block whose float sums are gone (NULL) used to be read as a
     block of plain counts, and the run's equity changed with it."""

@@ -11,6 +11,7 @@ from ..rollouts.blocks import check_games
 from ..cube import (load_met)
 from ..formats import parse_dice
 from ..rollouts import DEFAULT_POLICY, POLICIES
+from ..rollouts.cubeless import counts_shape
 
 
 EXIT_USAGE = 2
@@ -212,3 +213,24 @@ def num(x, spec: str) -> str:
         return format(x, spec)
     m = re.match(r"[+\- ]?(\d*)", spec)
     return format("n/a", f">{m.group(1) or 0}")
+
+
+def stored_blocks(store, run) -> dict:
+    """The stored blocks of ``run`` (a :class:`~fastbg.rollouts.store.StoredRun`), as
+    :meth:`~fastbg.rollouts.store.ResultsStore.blocks` gives them, with each block's counts
+    checked against the shape its run plays: a rollout's outcome counts (by first roll if it
+    asked for the breakdown), or a row for each candidate play (unpruned).
+
+    Raises
+    ------
+    ValueError
+        Naming the damaged block, if one is (the store is not changed).
+    """
+    shape = None
+    if run.kind == "rollout":
+        shape = counts_shape(run.request.get("opening", False),
+                             run.request.get("by_first_roll", False))
+    elif run.kind == "plays" and run.settings.get("candidate_moves") and (
+            run.settings.get("prune", "unknown") is None):
+        shape = (len(run.settings["candidate_moves"]), 6)
+    return store.blocks(run.id, shape)

@@ -16,7 +16,8 @@ from ..research import convergence, plot_convergence
 from ..research.plots import check_plot_path
 
 from .common import (_ENGINE_HELP, num, EXIT_INTERRUPTED, _dice_arg, draw_after_run, games_rate, _games,
-                     _number_arg, _policy_help, _positive_int, _seed, plural, print_json)
+                     _number_arg, _policy_help, _positive_int, _seed, plural, print_json,
+                     stored_blocks)
 from .state import (_STATE_OPTIONS, _add_state_options, _cube_state, _describe_state)
 
 
@@ -308,7 +309,7 @@ def _cmd_resume(args, parser_defaults) -> int:
     if run.kind != "rollout":          # before its request is read as rollout()'s arguments
         raise ValueError(f"run {run.id} is {describe_run(run)}; fastbg rollout --resume "
                          "continues rollouts")
-    store.blocks(run.id)               # a corrupted block refused before anything is said
+    stored_blocks(store, run)          # a damaged block refused before anything is said
     req = dict(run.request)
     games = run.games + (args.extend or 0)
     if run.status == "done" and not args.extend:

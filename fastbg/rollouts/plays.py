@@ -467,8 +467,9 @@ def rollout_plays(
     try:
         if cl is not None:
             nworkers, address = cl.threads() or nworkers, cl.address
+        # (pruning shrinks the blocks' counts: their shape is checked only without it)
         stored = open_run(store, run_id, "plays", request, settings, block_size,
-                          parent=table_run)
+                          parent=table_run, counts_shape=(C, 6) if prune_se is None else None)
         done = {} if stored is None else stored.done
 
         t0 = time.perf_counter()   # (a local cluster's start-up is not counted)

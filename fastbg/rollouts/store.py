@@ -501,14 +501,32 @@ class ResultsStore:
         except (ValueError, TypeError) as exc:
             raise ValueError(f"run {i}'s record is corrupted ({exc})") from None
 
-    def blocks(self, run: int) -> dict:
-        """The stored blocks of ``run`` that form a prefix 0, 1, ..., as
-        ``{k: (games, counts, sums)}`` (numpy arrays; ``sums`` None for plain counts)."""
+    def blocks(self, run: int, counts_shape: tuple | None = None) -> dict:
+        """The stored blocks of ``run``, as ``{k: (games, counts, sums)}`` for ``k = 0, 1,
+        ...`` (numpy arrays; ``sums`` None for plain counts).
+
+        Parameters
+        ----------
+        run : int
+            The run's id.
+        counts_shape : tuple of int, optional
+            The shape every block's counts must have (the ``counts_shape`` its run was
+            played with); without it, only that the blocks' shapes agree is checked.
+
+        Raises
+        ------
+        ValueError
+            If a block is damaged: it cannot be read, its counts or sums are of another
+            shape (:meth:`_check_blocks`), or it follows a missing block (a run stores its
+            blocks in order, so a gap is never a run's own doing: counting from the gap on
+            would replay or drop games). The store is not changed.
+        """
         out = {}
         for k, games, counts, sums in self.db.execute(
                 "SELECT k, games, counts, sums FROM blocks WHERE run = ? ORDER BY k", (run,)):
             if k != len(out):
-                break
+                raise self._corrupted(run, k, f"it is stored but block {len(out)} before it "
+                                      "is missing")
             try:
                 out[int(k)] = (int(games), np.asarray(json.loads(counts), dtype=np.int64),
                                None if sums is None else np.asarray(json.loads(sums),
@@ -516,6 +534,10 @@ class ResultsStore:
             except (ValueError, TypeError) as exc:
                 raise self._corrupted(run, k, str(exc)) from None
         self._check_blocks(run, out)
+        for k, (_, counts, _) in out.items():   # (alike: only the first can be wrong)
+            if counts_shape is not None and counts.shape != tuple(counts_shape):
+                raise self._corrupted(run, k, f"counts of shape {counts.shape}, where its "
+                                      f"run's have shape {tuple(counts_shape)}")
         return out
 
     def _corrupted(self, run: int, k: int, why: str) -> ValueError:
@@ -618,7 +640,7 @@ class OpenRun:
 
 
 def open_run(store, run_id, kind: str, request: dict, settings: dict, block_size: int,
-             parent: int | None = None) -> OpenRun | None:
+             parent: int | None = None, counts_shape: tuple | None = None) -> OpenRun | None:
     """Start a stored run, or continue one: what the rollout functions share.
 
     Parameters
@@ -639,6 +661,9 @@ def open_run(store, run_id, kind: str, request: dict, settings: dict, block_size
         Games per block.
     parent : int, optional
         The table run a new run is a row of.
+    counts_shape : tuple of int, optional
+        The shape of a block's counts in this run: a stored block of another shape is
+        refused as damaged (:meth:`ResultsStore.blocks`).
 
     Returns
     -------
@@ -649,8 +674,8 @@ def open_run(store, run_id, kind: str, request: dict, settings: dict, block_size
     ------
     ValueError
         No such run, a run of another kind or with other settings, fewer games than it
-        asked for, more games for a run with a stop rule, a run locked by another process;
-        nothing in the store is changed then.
+        asked for, more games for a run with a stop rule, a run locked by another process,
+        a damaged block; nothing in the store is changed then.
     """
     if store is None:
         if run_id is not None or parent is not None:
@@ -666,7 +691,7 @@ def open_run(store, run_id, kind: str, request: dict, settings: dict, block_size
     old = st.run(run_id)
     st.lock(run_id)
     try:
-        stored = _check_resume(st, old, run_id, kind, request, settings, games)
+        stored = _check_resume(st, old, run_id, kind, request, settings, games, counts_shape)
     except ValueError:
         st.unlock(run_id)
         raise
@@ -679,7 +704,7 @@ def open_run(store, run_id, kind: str, request: dict, settings: dict, block_size
     return OpenRun(st, run_id, done, st is not store)
 
 
-def _check_resume(st, old, run_id, kind, request, settings, games) -> dict:
+def _check_resume(st, old, run_id, kind, request, settings, games, counts_shape=None) -> dict:
     """:func:`open_run`'s checks of a run to continue, before anything is written: its
     stored blocks (read here, so that a corrupted one is refused with the store as it was)."""
     if old.kind != kind:
@@ -700,4 +725,4 @@ def _check_resume(st, old, run_id, kind, request, settings, games) -> dict:
         raise ValueError(f"run {run_id} has a stop rule (until_se "
                          f"{request['until_se']:g}): more games would stop where it "
                          "stopped; start a run with a smaller until_se instead")
-    return st.blocks(run_id)
+    return st.blocks(run_id, counts_shape)
