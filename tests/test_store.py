@@ -432,6 +432,38 @@ def test_a_store_that_cannot_be_created_says_so_and_why(tmp_path, monkeypatch, c
     assert not path.exists()
 
 
+def test_a_store_sqlite_cannot_open_says_so_not_that_it_is_foreign(tmp_path, capsys,
+                                                                     monkeypatch):
+    """A store in a read-only directory (SQLite's write-ahead log must create its -wal and
+    -shm files beside it, even to read) used to be "not a fastbg results store". Root
+    writes into any directory, so SQLite's failure is made here by a directory standing
+    where its -wal file goes, and the read-only directory by os.access."""
+    path = tmp_path / "runs.sqlite"
+    rollout(CONTACT, 1000, seed=1, policy="pubeval", store=path)
+    import gc
+    gc.collect()        # the run's store connection closed (its -wal file removed)
+    (tmp_path / "runs.sqlite-wal").mkdir()
+    before = path.read_bytes()
+    store = ["--store", str(path)]
+    for argv in (["runs"], ["runs", "show", "1"],
+                 ["rollout", "--resume", "1", "--extend", "1000", "--no-progress"]):
+        assert main(argv + store) == 2, argv
+        err = capsys.readouterr().err
+        assert f"cannot open the store {path}: unable to open database file" in err, err
+        assert "not a fastbg results store" not in err and err.count("\n") == 1, err
+    import fastbg.rollouts.store as store_module
+
+    real = os.access
+    monkeypatch.setattr(store_module.os, "access", lambda p, mode, *a, **k: (
+        False if mode == os.W_OK and os.path.samefile(p, tmp_path) else real(p, mode, *a, **k)))
+    assert main(["runs", *store]) == 2
+    err = capsys.readouterr().err
+    assert (f"cannot open the store {path}: its directory {tmp_path} is read-only, and "
+            "SQLite's write-ahead log needs to create runs.sqlite-wal and runs.sqlite-shm "
+            "there (unable to open database file)") in err, err
+    assert path.read_bytes() == before
+
+
 def test_one_corrupt_run_does_not_stop_the_listing_of_the_others(tmp_path, capsys):
     """`fastbg runs` used to stop at the first damaged run (exit 2), listing none; it lists
     every run, the damaged ones marked corrupt with what is wrong, exit 0, while the

@@ -216,7 +216,8 @@ class ResultsStore:
     ValueError
         If the file exists but is not a fastbg results store (another SQLite database, a
         corrupted or foreign file) or is of a newer version: nothing in it is changed; if
-        it cannot be opened, or a new one cannot be created (its directory missing or not
+        it cannot be opened ("cannot open the store PATH: why", such as a read-only
+        directory, where SQLite cannot make its log files), or a new one cannot be created (its directory missing or not
         writable: "cannot create the store PATH: why", and nothing is left behind); with
         ``create=False``, if there is no such file.
     """
@@ -263,8 +264,20 @@ class ResultsStore:
             if fresh:
                 raise ValueError(f"cannot create the store {self.path}: {exc}") from None
             if isinstance(exc, sqlite3.OperationalError):   # cannot open, locked, read-only
-                raise ValueError(f"cannot open the store {self.path}: {exc}") from None
+                raise ValueError(f"cannot open the store {self.path}: "
+                                 f"{self._cannot_open(exc)}") from None
             raise ValueError(f"{self.path} is not a fastbg results store ({exc})") from None
+
+    def _cannot_open(self, exc: sqlite3.OperationalError) -> str:
+        """Why SQLite could not open an existing store: its own words, and the usual cause,
+        a directory this process cannot write (the write-ahead log keeps two files beside
+        the store, which even reading it needs to create)."""
+        folder = self.path.parent
+        if os.access(folder, os.W_OK):
+            return str(exc)
+        return (f"its directory {folder} is read-only, and SQLite's write-ahead log needs to "
+                f"create {self.path.name}-wal and {self.path.name}-shm there ({exc}); copy the "
+                "store to a writable directory")
 
     # ------------------------------------------------------------------ file format
     def _create(self) -> None:
@@ -276,7 +289,9 @@ class ResultsStore:
     def _check(self) -> None:
         try:
             rows = dict(self.db.execute("SELECT key, value FROM meta").fetchall())
-        except sqlite3.OperationalError:
+        except sqlite3.OperationalError as exc:
+            if "no such table" not in str(exc):
+                raise   # the file cannot be opened or read: no word on what it holds
             rows = {}
         if "format" not in rows:
             raise ValueError(f"{self.path} is an SQLite database but not a fastbg results "
