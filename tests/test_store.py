@@ -464,6 +464,32 @@ def test_a_store_sqlite_cannot_open_says_so_not_that_it_is_foreign(tmp_path, cap
     assert path.read_bytes() == before
 
 
+@pytest.mark.parametrize("argv, hint", [
+    (["rollout", "start", "-n", "10", "--policy", "pubeval"], "give --store without a PATH"),
+    (["rollout", "--resume", "1"], "give --store without a PATH"),
+    (["table", "gammons", "-n", "10", "--policy", "pubeval"], "give --store without a PATH"),
+    (["runs"], "leave --store out"),
+    (["runs", "show", "1"], "leave --store out"),
+])
+def test_an_empty_store_path_is_refused(tmp_path, monkeypatch, capsys, argv, hint):
+    """`--store ""` used to mean the default store, without a word: a script whose
+    variable was empty wrote into (or read) another store than it meant."""
+    default = tmp_path / "default.sqlite"
+    monkeypatch.setenv("FASTBG_STORE", str(default))
+    for empty in ("", " "):
+        with pytest.raises(SystemExit) as exc:   # argparse's own error
+            main([*argv, "--no-progress" if argv[0] != "runs" else "--json", "--store", empty])
+        code = exc.value.code
+        out, err = capsys.readouterr()
+        assert code == 2 and out == "" and err.count("\n") == 1, err
+        assert f"--store: the store's PATH {empty!r} is empty; {hint}" in err, err
+    assert not default.exists()
+    if argv[0] == "rollout" and "--resume" not in argv:    # --store alone: the default store
+        assert main([*argv, "--no-progress", "--store"]) == 0
+        assert f"stored as run 1 in {default}" in capsys.readouterr().out
+        assert default.exists()
+
+
 def test_one_corrupt_run_does_not_stop_the_listing_of_the_others(tmp_path, capsys):
     """`fastbg runs` used to stop at the first damaged run (exit 2), listing none; it lists
     every run, the damaged ones marked corrupt with what is wrong, exit 0, while the

@@ -61,6 +61,21 @@ def _games(text: str) -> int:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
+def store_path_arg(bare_is_default: bool):
+    """The argparse type of ``--store PATH``: the path as given, refusing an empty one (it
+    named no file, and used to mean the default store without a word). ``bare_is_default``:
+    ``--store`` without a PATH is the default store (its ``const``, which must not be a
+    str: argparse would pass it through this type)."""
+    hint = ("give --store without a PATH for the default store" if bare_is_default else
+            "leave --store out for the default store")
+
+    def store_path(text: str) -> str:
+        if not text.strip():
+            raise argparse.ArgumentTypeError(f"the store's PATH {text!r} is empty; {hint}")
+        return text
+    return store_path
+
+
 def plural(n: int, word: str) -> str:
     """``"1 game"``, ``"2,000 games"``."""
     return f"{n:,} {word}" + ("" if n == 1 else "s")

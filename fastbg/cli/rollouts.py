@@ -17,7 +17,7 @@ from ..research.plots import check_plot_path
 
 from .common import (_ENGINE_HELP, num, EXIT_INTERRUPTED, _dice_arg, draw_after_run, games_rate, _games,
                      _number_arg, _policy_help, _positive_int, _seed, plural, print_json,
-                     stored_blocks)
+                     store_path_arg, stored_blocks)
 from .state import (_STATE_OPTIONS, _add_state_options, _cube_state, _describe_state)
 
 
@@ -89,7 +89,10 @@ def add_rollout_run_options(p, games: int) -> None:
 def add_store_options(p, what: str, later: str, scope: str, resume: str) -> None:
     """``--store [PATH]`` and ``--resume RUN`` of a command whose runs the results store
     keeps (``rollout``, ``table``)."""
-    p.add_argument("--store", nargs="?", const="", default=None, metavar="PATH",
+    # --store alone is False (falsy: the default store); a str const would go through
+    # `type`, which refuses the empty PATH that `--store ""` gives
+    p.add_argument("--store", nargs="?", const=False, default=None, metavar="PATH",
+                   type=store_path_arg(bare_is_default=True),
                    help=f"keep {what} in a results store (SQLite), block by block, so that it "
                         f"can be resumed after Ctrl-C, kill -9 or a crash {later}; PATH "
                         "default $FASTBG_STORE or ~/.local/share/fastbg/runs.sqlite" +
@@ -365,7 +368,7 @@ def _report_rollout(res, args, store=None, blocks=()) -> int:
         if store is not None:
             print(f"  stored as run {res.run_id} in {store.path}"
                   + (f"; resume with: fastbg rollout --resume {res.run_id}"
-                     + ("" if args.store in (None, "") else f" --store {args.store}")
+                     + ("" if not args.store else f" --store {args.store}")
                      if res.interrupted else ""))
     if plot_error is not None:         # the numbers first: a plot that failed loses nothing
         raise plot_error

@@ -13,7 +13,7 @@ from ..research import convergence, plot_convergence, plot_table
 from ..research.plots import check_plot_path
 from ..rollouts.cubeless import outcome_statistics, vr_statistics
 from ..rollouts.store import ResultsStore, default_store_path
-from .common import _positive_int, plural, print_json, stored_blocks
+from .common import _positive_int, plural, print_json, store_path_arg, stored_blocks
 from .research import resume_command, write_table_csv
 
 ACTIONS = ("list", "show", "export")
@@ -40,7 +40,7 @@ def add_parsers(sub) -> None:
                    help="list (default), show or export")
     p.add_argument("run", nargs="?", type=_positive_int, default=None, metavar="RUN",
                    help="the run's id (show, export)")
-    p.add_argument("--store", default=None, metavar="PATH",
+    p.add_argument("--store", default=None, metavar="PATH", type=store_path_arg(False),
                    help="the store (default $FASTBG_STORE or ~/.local/share/fastbg/runs.sqlite)")
     fmt = p.add_mutually_exclusive_group()
     fmt.add_argument("--json", action="store_true", help="machine-readable output")
