@@ -215,7 +215,9 @@ def test_write_error_is_reported_not_a_traceback(tmp_path):
     with open("/dev/full", "w") as full:
         proc = subprocess.run([sys.executable, "-m", "fastbg", "show", "start"],
                               stdout=full, stderr=subprocess.PIPE, text=True)
-    assert proc.returncode == 1 and "cannot write" in proc.stderr and "Traceback" not in proc.stderr
+    # an environment problem is status 2, as the error contract says (it used to be 1)
+    assert proc.returncode == 2 and "cannot write" in proc.stderr and "Traceback" not in proc.stderr
+    assert proc.stderr.count("\n") == 1
 
 
 def test_eval_json_is_the_network_evaluation_in_both_engines(capsys):

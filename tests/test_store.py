@@ -633,6 +633,57 @@ def test_a_store_that_fails_to_write_is_one_line(tmp_path, capsys, monkeypatch):
     assert err.count("\n") == 1
 
 
+@pytest.mark.parametrize("command", [["rollout", CONTACT], ["table", "gammons"]])
+def test_a_store_that_fails_in_the_middle_of_a_run_keeps_what_it_stored(
+        tmp_path, capsys, monkeypatch, command):
+    """A full disk as the third block is written: one line, exit 2, and the two blocks
+    written before are kept, so --resume ends with the numbers of one uninterrupted run."""
+    path = tmp_path / "runs.sqlite"
+    argv = [*command, "-n", "5000", "--seed", "4", "--policy", "pubeval", "--no-progress",
+            "--json"]
+    real = ResultsStore.add_block
+
+    def full_disk(self, run, k, *args, **kwargs):
+        if k == 2:
+            raise sqlite3.OperationalError("database or disk is full")
+        return real(self, run, k, *args, **kwargs)
+
+    monkeypatch.setattr(ResultsStore, "add_block", full_disk)
+    assert main([*argv, "--store", str(path)]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1 and "Traceback" not in err, err
+    assert "the results store failed: database or disk is full" in err, err
+    with ResultsStore(path) as st:
+        assert list(st.blocks(1)) == [0, 1] and st.run(1).status == "running"
+    monkeypatch.setattr(ResultsStore, "add_block", real)
+    resume = ["rollout", "--resume", "1"] if command[0] == "rollout" else [
+        "table", "gammons", "--resume", "1"]
+    assert main([*resume, "--store", str(path), "--no-progress", "--json"]) == 0
+    resumed = json.loads(capsys.readouterr().out)
+    assert main(argv) == 0
+    whole = json.loads(capsys.readouterr().out)
+    for d in (resumed, whole):
+        for k in ("seconds", "games_per_second", "stored_games", "run_id", "store", "settings"):
+            d.pop(k, None)
+    assert resumed == whole
+
+
+def test_a_full_disk_for_the_output_after_a_stored_run_is_status_2(tmp_path):
+    """stdout on a full disk (`--json > file`) used to exit with status 1; an environment
+    problem is status 2, and the run is in its store all the same."""
+    if not os.path.exists("/dev/full"):
+        pytest.skip("no /dev/full")
+    path = tmp_path / "runs.sqlite"
+    with open("/dev/full", "w") as full:
+        proc = subprocess.run([sys.executable, "-m", "fastbg", "rollout", CONTACT, "-n", "1000",
+                               "--policy", "pubeval", "--no-progress", "--json", "--store",
+                               str(path)], stdout=full, stderr=subprocess.PIPE, text=True)
+    assert proc.returncode == 2 and proc.stderr.count("\n") == 1, proc.stderr
+    assert "cannot write the output: No space left on device" in proc.stderr
+    with ResultsStore(path) as st:
+        assert st.run(1).status == "done" and st.run(1).games_done == 1000
+
+
 @pytest.mark.parametrize("argv", [["runs"], ["runs", "export", "1", "--json"]])
 def test_runs_plot_is_only_for_show(tmp_path, capsys, argv):
     """`fastbg runs --plot FILE` used to ignore --plot silently (second new-user trial)."""
