@@ -155,6 +155,12 @@ def test_help_lists_every_policy_and_the_engine(capsys):
     (["show", "XGID=-b----E-C---eE---c-e----BB:0:0:1:00:0:0:0:0:10"], "checkers"),
     (["moves", "start", "71"], "die 7 out of range"),
     (["moves", "start", "3"], "bad dice"),
+    # digits of other scripts (fullwidth, Arabic-Indic) used to be read as dice and points
+    (["moves", "start", "３１"], "bad dice '３１': dice are written with the digits 1-6, not '３'"),
+    (["moves", "start", "3-١"], "not '١'"),
+    (["rollout", "start", "--dice", "３-１"], "dice are written with the digits 1-6"),
+    (["moves", "start", "31", "--rollout", "--play", "８/５ ６/５", "--play", "24/23 24/21"],
+     "'８/５' is not a move like 13/11"),
     (["rollout", "start", "--games", "0"], "must be at least 1"),
     (["rollout", "start", "--games", "ten"], "not a whole number"),
     (["rollout", "start", "--policy", "gnubg"], "invalid choice"),
