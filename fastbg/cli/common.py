@@ -42,7 +42,19 @@ def _policy_help(default: str = DEFAULT_POLICY) -> str:
                      + (" (default)" if p == default else "") for p in POLICIES)
 
 
+def ascii_number(text: str) -> str:
+    """``text``, if it has only ASCII characters: int() and float() read the digits of any
+    script as numbers ('３０００', '٣'), which an option's number is not; argparse's error
+    naming the first other character otherwise."""
+    other = next((c for c in text if not c.isascii()), None)
+    if other is not None:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number written with the digits "
+                                         f"0-9 ({other!r} is not one of them)")
+    return text
+
+
 def _positive_int(text: str) -> int:
+    ascii_number(text)
     try:
         v = int(text.replace("_", "").replace(",", ""))
     except ValueError:
@@ -82,6 +94,7 @@ def plural(n: int, word: str) -> str:
 
 
 def _seed(text: str) -> int:
+    ascii_number(text)
     try:
         v = int(text)
     except ValueError:
@@ -99,6 +112,7 @@ def _dice_arg(text: str):
 
 
 def _whole_arg(text: str) -> int:
+    ascii_number(text)
     try:
         return int(text)
     except ValueError:
@@ -113,6 +127,7 @@ def _non_negative_int(text: str) -> int:
 
 
 def _number_arg(text: str) -> float:
+    ascii_number(text)
     try:
         return float(text)
     except ValueError:
