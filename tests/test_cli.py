@@ -154,6 +154,7 @@ def test_help_lists_every_policy_and_the_engine(capsys):
     (["show", "4HPwATDgc/ABMA:QYkqASAAIAA"], "Match ID"),
     (["show", "XGID=-b----E-C---eE---c-e----BB:0:0:1:00:0:0:0:0:10"], "checkers"),
     (["moves", "start", "71"], "die 7 out of range"),
+    (["show", "4HPwATDB5+ADYA"], "the player on roll has 16 checkers (more than 15)"),
     (["moves", "start", "3"], "bad dice"),
     # digits of other scripts (fullwidth, Arabic-Indic) used to be read as dice and points
     (["moves", "start", "３１"], "bad dice '３１': dice are written with the digits 1-6, not '３'"),
