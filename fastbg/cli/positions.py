@@ -42,7 +42,8 @@ def add_parsers(sub) -> None:
                           "random numbers): equities with standard errors, each play's "
                           "difference from the best with the standard error of the paired "
                           "difference, and the probability that it is best. Candidates: the "
-                          "plays within 0.10 of the best at 0 ply, at most 8 (or --top, --play)")
+                          "plays within 0.10 of the best at 0 ply, at most 8 but at least the "
+                          "2 best if there are two (or --top, --play)")
     m.add_argument("--ply", type=_whole_arg, choices=(0, 1), default=None,
                    help="the evaluation that ranks plays (--eval) and picks candidates "
                         "(--rollout): 0 (default) or 1")
