@@ -154,7 +154,22 @@ def test_help_lists_every_policy_and_the_engine(capsys):
     (["show", "4HPwATDgc/ABMA:QYkqASAAIAA"], "Match ID"),
     (["show", "XGID=-b----E-C---eE---c-e----BB:0:0:1:00:0:0:0:0:10"], "checkers"),
     (["moves", "start", "71"], "die 7 out of range"),
+    (["show", "4HPwATDB5+ADYA"], "the player on roll has 16 checkers (more than 15)"),
     (["moves", "start", "3"], "bad dice"),
+    # digits of other scripts (fullwidth, Arabic-Indic) used to be read as dice and points
+    (["moves", "start", "３１"], "bad dice '３１': dice are written with the digits 1-6, not '３'"),
+    (["moves", "start", "3-١"], "not '١'"),
+    (["rollout", "start", "--dice", "３-１"], "dice are written with the digits 1-6"),
+    (["moves", "start", "31", "--rollout", "--play", "８/５ ６/５", "--play", "24/23 24/21"],
+     "'８/５' is not a move like 13/11"),
+    (["rollout", "start", "-n", "２０"], "'２０' is not a number written with the digits 0-9 "
+                                         "('２' is not one of them)"),
+    (["rollout", "start", "--seed", "٣"], "--seed: '٣' is not a number written with the digits"),
+    (["rollout", "start", "--until-se", "０.01"], "written with the digits 0-9"),
+    (["moves", "start", "31", "--eval", "--ply", "０"], "--ply: '０' is not a number"),
+    (["perft", "start", "２"], "DEPTH: '２' is not a number"),
+    (["table", "race", "--pips", "５0"], "--pips: '５0' is not a number"),
+    (["cube", "start", "--match-length", "５"], "--match-length: '５' is not a number"),
     (["rollout", "start", "--games", "0"], "must be at least 1"),
     (["rollout", "start", "--games", "ten"], "not a whole number"),
     (["rollout", "start", "--policy", "gnubg"], "invalid choice"),
@@ -215,7 +230,9 @@ def test_write_error_is_reported_not_a_traceback(tmp_path):
     with open("/dev/full", "w") as full:
         proc = subprocess.run([sys.executable, "-m", "fastbg", "show", "start"],
                               stdout=full, stderr=subprocess.PIPE, text=True)
-    assert proc.returncode == 1 and "cannot write" in proc.stderr and "Traceback" not in proc.stderr
+    # an environment problem is status 2, as the error contract says (it used to be 1)
+    assert proc.returncode == 2 and "cannot write" in proc.stderr and "Traceback" not in proc.stderr
+    assert proc.stderr.count("\n") == 1
 
 
 def test_eval_json_is_the_network_evaluation_in_both_engines(capsys):

@@ -278,6 +278,7 @@ def test_a_second_ctrl_c_stops_at_once_and_the_stored_run_resumes_with_the_same_
         first = p.stderr.readline()
         assert first == ("fastbg: Ctrl-C: finishing the 1 block in flight, then reporting the "
                          "games played; Ctrl-C again stops at once\n")
+        time.sleep(0.6)                     # a second Ctrl-C, not the first one's echo
         t0 = time.perf_counter()
         p.send_signal(signal.SIGINT)
         out, err = p.communicate(timeout=60)
@@ -302,6 +303,30 @@ def test_a_second_ctrl_c_stops_at_once_and_the_stored_run_resumes_with_the_same_
     assert got["games"] == 200 and got["stored_games"] == 100
 
 
+def test_two_sigints_at_once_are_one_ctrl_c_and_keep_the_finished_blocks(tmp_path):
+    # `timeout -s INT` signals the command and its process group: one intent, two SIGINTs
+    # a few milliseconds apart, which must not act as "Ctrl-C again" (that dropped the
+    # block in flight, and a short new run kept nothing)
+    path = tmp_path / "runs.sqlite"
+    p = subprocess.Popen([sys.executable, "-m", "fastbg", "rollout", "start", "-n", "300",
+                          "--policy", "nn-1ply", "--no-vr", "--seed", "3", "--workers", "1",
+                          "--no-progress", "--store", str(path)], stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True)
+    try:
+        _wait_for(p, path, blocks=1)        # block 0 stored: block 1 plays, block 2 queued
+        p.send_signal(signal.SIGINT)
+        time.sleep(0.02)
+        p.send_signal(signal.SIGINT)
+        out, err = p.communicate(timeout=120)
+    finally:
+        if p.poll() is None:
+            p.kill()
+    assert p.returncode == 130 and "Traceback" not in err, err
+    assert "again: stopping now" not in err and err.startswith("fastbg: Ctrl-C: finishing"), err
+    assert out.startswith("INTERRUPTED: Rollout of 4HPwATDgc/ABMA: 200 games of 300 requested")
+    assert _store_counts(path) == (1, 2)    # the block in flight finished and was kept
+
+
 @pytest.mark.parametrize("command", [
     ["rollout", "start", "-n", "1000"],
     ["table", "openings", "-n", "324", "--rolls", "31", "--top", "2"],
@@ -315,6 +340,7 @@ def test_a_new_run_stopped_before_its_first_block_leaves_nothing_stored(tmp_path
         _wait_for(p, path, runs=2 if command[0] == "table" else 1)   # its (row's) run exists
         p.send_signal(signal.SIGINT)
         if "Ctrl-C again stops at once" in p.stderr.readline():   # blocks in flight, else
+            time.sleep(0.6)                   # (a second Ctrl-C, not the first one's echo)
             p.send_signal(signal.SIGINT)                           # stopped before them
         out, err = p.communicate(timeout=60)
     finally:

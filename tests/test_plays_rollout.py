@@ -133,13 +133,39 @@ def test_plays_rollout_does_not_depend_on_workers_and_both_engines_agree():
     assert c.plays == d.plays
 
 
-def test_default_candidates_are_within_010_of_the_best_and_at_most_8():
+def test_default_candidates_are_within_010_of_the_best_at_most_8_and_at_least_2():
     res = rollout_plays("start", "66", 100, seed=1)
     ranked = rank_plays("start", "66")
     want = [r.move for r in ranked if r.equity >= ranked[0].equity - 0.10][:8]
+    want = want if len(want) >= 2 else [r.move for r in ranked[:2]]   # (66: one within)
     assert sorted(p["move"] for p in res.plays) == sorted(want)
     s = res.to_dict()["settings"]
     assert s["common_random_numbers"] and s["dice_played"] == [6, 6] and s["seed"] == 1
+
+
+def test_default_candidates_are_at_least_the_two_best(capsys):
+    # 3-1 from the start has one play within 0.10 of the best at 0 ply: rolled out alone,
+    # it was compared with nothing (P(best) 100%)
+    ranked = rank_plays("start", "31")
+    assert sum(r.equity >= ranked[0].equity - 0.10 for r in ranked) == 1
+    assert main(["moves", "start", "31", "--rollout", "--games", "100", "--seed", "1",
+                 "--policy", "pubeval", "--json", "--no-progress"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert sorted(p["move"] for p in d["plays"]) == sorted(r.move for r in ranked[:2])
+    assert d["settings"]["candidates"] == ("within 0.1 of the best, at most 8 (the 2 best: "
+                                           "1 within)")
+    # ... unless max_plays says fewer, or there are fewer plays; the tables keep min_plays 1
+    assert len(rollout_plays("start", "31", 10, seed=1, policy="pubeval", max_plays=1).plays) == 1
+    assert len(rollout_plays("start", "31", 10, seed=1, policy="pubeval", min_plays=1).plays) == 1
+    forced = board_from({1: 1, 6: 2}, {6: 2})    # 6-6: 6/off(2) 1/off is the one play
+    assert len(rank_plays(forced, "66")) == 1
+    assert len(rollout_plays(forced, "66", 10, seed=1, policy="pubeval").plays) == 1
+    with pytest.raises(ValueError, match="min_plays must be a positive integer"):
+        rollout_plays("start", "31", 10, min_plays=0)
+    from fastbg.cli import build_parser
+
+    help_text = " ".join(build_parser().commands["moves"].format_help().split())
+    assert "at most 8 but at least the 2 best if there are two" in help_text
 
 
 def test_plays_rollout_errors():

@@ -65,7 +65,11 @@ def test_xgid_round_trip(board):
         ("4HPwATDgc/ABM", "13 characters"),
         ("4HPwATDgc/ABMAA", "15 characters"),
         ("4HPwATDgc/AB-A", "not a base64 character"),
-        ("//////////////", "80 bits"),
+        ("//////////////", r"the opponent has 80 checkers \(more than 15\)"),
+        # 15 for the opponent, 16 for the player on roll: the key runs out at the last
+        # separator, because of the 16th checker, which the message used to leave unsaid
+        ("4HPwATDB5+ADYA", r"the player on roll has 16 checkers \(more than 15\)"),
+        ("wefgA2DA5+ADYA", r"the opponent has 16 checkers \(more than 15\)"),
         ("XGID=-b----E-C---eE---c-e----B", "25 characters"),
         ("XGID=-b----E-C---eE---c-e----Z-:0:0:1:00:0:0:0:0:10", "not a checker count"),
         ("XGID=-b----E-C---eE---c-e----B-:0:0:2:00:0:0:0:0:10", "turn"),

@@ -207,7 +207,7 @@ def test_a_second_ctrl_c_abandons_the_running_blocks():
     if threading.current_thread() is not threading.main_thread():
         pytest.skip("SIGINT handlers are installed in the main thread only")
     told, merged = [], []
-    _ctrl_c_at(0.5, 1.0)
+    _ctrl_c_at(0.5, 1.2)
     t0 = time.perf_counter()
     run = run_blocks(START_BOARD, 20_000, 1, policy="pubeval", workers=2, block=_slow_block,
                      on_interrupt=told.append, on_block=lambda k, *_: merged.append(k))
@@ -231,7 +231,7 @@ def test_a_second_ctrl_c_keeps_the_blocks_already_merged():
         return _slow_block(k, 1 if k == 0 else n, bitgen) * (1 if k else n)
 
     told, merged = [], []
-    _ctrl_c_at(1.0, 1.5)
+    _ctrl_c_at(1.0, 1.7)
     run = run_blocks(START_BOARD, 5000, 1, policy="pubeval", workers=1, block=block,
                      on_interrupt=told.append, on_block=lambda k, *_: merged.append(k))
     assert (merged, run.games, run.interrupted, told) == ([0], 1000, True, [1, 0])

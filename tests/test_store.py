@@ -129,6 +129,49 @@ def test_a_corrupted_block_is_refused_with_the_store_untouched(tmp_path, capsys,
         assert st.run(1).status == "done" and st.run(1).games == 3000
 
 
+@pytest.mark.parametrize("vr, damage, k, why", [
+    (False, "DELETE FROM blocks WHERE run = 1 AND k = 0", 1,
+     "it is stored but block 0 before it is missing"),
+    # every block alike, and with the sums of variance reduction, which the listing reads
+    (True, "UPDATE blocks SET counts = '[400, 100, 0, 400, 100]' WHERE run = 1", 0,
+     "counts of shape (5,), where its run's have shape (6,)"),
+])
+def test_a_run_with_a_missing_or_misshapen_block_is_corrupt(tmp_path, capsys, vr, damage, k, why):
+    """Block 0 gone and block 1 there used to be listed as "0/2,000 done", and --resume
+    said "finished" and then played every game again; blocks whose counts have the wrong
+    length were listed as sound, and --resume failed with numpy's broadcast message after
+    marking the run unfinished. Both are a damaged run: listed as CORRUPT with the reason,
+    refused by show, export and --resume in one line (exit 2), the store unchanged."""
+    path = tmp_path / "runs.sqlite"
+    assert main(["rollout", CONTACT, "-n", "2000", "--seed", "2", "--policy", "pubeval",
+                 "--vr" if vr else "--no-vr", "--store", str(path), "--no-progress"]) == 0
+    capsys.readouterr()
+    import gc
+    gc.collect()        # the run's store connection closed (its WAL checkpointed)
+    db = sqlite3.connect(path)
+    db.execute(damage)
+    db.commit()
+    db.close()
+    before = path.read_bytes()
+    store = ["--store", str(path)]
+    assert main(["runs", *store]) == 0
+    out = capsys.readouterr().out
+    assert "CORRUPT" in out.splitlines()[2], out
+    assert f"corrupt run 1: block {k} of run 1 in {path} is corrupted ({why})" in out, out
+    for args in (["rollout", "--resume", "1", "--no-progress"],
+                 ["rollout", "--resume", "1", "--extend", "1000", "--no-progress"],
+                 ["runs", "show", "1"], ["runs", "export", "1", "--json"],
+                 ["runs", "export", "1", "--csv"]):
+        assert main(args + store) == 2, args
+        out, err = capsys.readouterr()
+        assert f"block {k} of run 1" in err and why in err, err
+        assert "Traceback" not in err and err.count("\n") == 1 and "finished" not in err, err
+        assert path.read_bytes() == before, args
+    assert not list(tmp_path.glob("*.lock"))
+    with ResultsStore(path) as st:
+        assert st.run(1).status == "done" and st.run(1).games == 2000
+
+
 def test_a_block_without_the_sums_its_run_has_is_refused(tmp_path):
     """A variance-reduced run's block whose float sums are gone (NULL) used to be read as a
     block of plain counts, and the run's equity changed with it."""
@@ -389,6 +432,64 @@ def test_a_store_that_cannot_be_created_says_so_and_why(tmp_path, monkeypatch, c
     assert not path.exists()
 
 
+def test_a_store_sqlite_cannot_open_says_so_not_that_it_is_foreign(tmp_path, capsys,
+                                                                     monkeypatch):
+    """A store in a read-only directory (SQLite's write-ahead log must create its -wal and
+    -shm files beside it, even to read) used to be "not a fastbg results store". Root
+    writes into any directory, so SQLite's failure is made here by a directory standing
+    where its -wal file goes, and the read-only directory by os.access."""
+    path = tmp_path / "runs.sqlite"
+    rollout(CONTACT, 1000, seed=1, policy="pubeval", store=path)
+    import gc
+    gc.collect()        # the run's store connection closed (its -wal file removed)
+    (tmp_path / "runs.sqlite-wal").mkdir()
+    before = path.read_bytes()
+    store = ["--store", str(path)]
+    for argv in (["runs"], ["runs", "show", "1"],
+                 ["rollout", "--resume", "1", "--extend", "1000", "--no-progress"]):
+        assert main(argv + store) == 2, argv
+        err = capsys.readouterr().err
+        assert f"cannot open the store {path}: unable to open database file" in err, err
+        assert "not a fastbg results store" not in err and err.count("\n") == 1, err
+    import fastbg.rollouts.store as store_module
+
+    real = os.access
+    monkeypatch.setattr(store_module.os, "access", lambda p, mode, *a, **k: (
+        False if mode == os.W_OK and os.path.samefile(p, tmp_path) else real(p, mode, *a, **k)))
+    assert main(["runs", *store]) == 2
+    err = capsys.readouterr().err
+    assert (f"cannot open the store {path}: its directory {tmp_path} is read-only, and "
+            "SQLite's write-ahead log needs to create runs.sqlite-wal and runs.sqlite-shm "
+            "there (unable to open database file)") in err, err
+    assert path.read_bytes() == before
+
+
+@pytest.mark.parametrize("argv, hint", [
+    (["rollout", "start", "-n", "10", "--policy", "pubeval"], "give --store without a PATH"),
+    (["rollout", "--resume", "1"], "give --store without a PATH"),
+    (["table", "gammons", "-n", "10", "--policy", "pubeval"], "give --store without a PATH"),
+    (["runs"], "leave --store out"),
+    (["runs", "show", "1"], "leave --store out"),
+])
+def test_an_empty_store_path_is_refused(tmp_path, monkeypatch, capsys, argv, hint):
+    """`--store ""` used to mean the default store, without a word: a script whose
+    variable was empty wrote into (or read) another store than it meant."""
+    default = tmp_path / "default.sqlite"
+    monkeypatch.setenv("FASTBG_STORE", str(default))
+    for empty in ("", " "):
+        with pytest.raises(SystemExit) as exc:   # argparse's own error
+            main([*argv, "--no-progress" if argv[0] != "runs" else "--json", "--store", empty])
+        code = exc.value.code
+        out, err = capsys.readouterr()
+        assert code == 2 and out == "" and err.count("\n") == 1, err
+        assert f"--store: the store's PATH {empty!r} is empty; {hint}" in err, err
+    assert not default.exists()
+    if argv[0] == "rollout" and "--resume" not in argv:    # --store alone: the default store
+        assert main([*argv, "--no-progress", "--store"]) == 0
+        assert f"stored as run 1 in {default}" in capsys.readouterr().out
+        assert default.exists()
+
+
 def test_one_corrupt_run_does_not_stop_the_listing_of_the_others(tmp_path, capsys):
     """`fastbg runs` used to stop at the first damaged run (exit 2), listing none; it lists
     every run, the damaged ones marked corrupt with what is wrong, exit 0, while the
@@ -530,6 +631,57 @@ def test_a_store_that_fails_to_write_is_one_line(tmp_path, capsys, monkeypatch):
     err = capsys.readouterr().err
     assert code == 2 and "the results store failed: attempt to write a readonly database" in err
     assert err.count("\n") == 1
+
+
+@pytest.mark.parametrize("command", [["rollout", CONTACT], ["table", "gammons"]])
+def test_a_store_that_fails_in_the_middle_of_a_run_keeps_what_it_stored(
+        tmp_path, capsys, monkeypatch, command):
+    """A full disk as the third block is written: one line, exit 2, and the two blocks
+    written before are kept, so --resume ends with the numbers of one uninterrupted run."""
+    path = tmp_path / "runs.sqlite"
+    argv = [*command, "-n", "5000", "--seed", "4", "--policy", "pubeval", "--no-progress",
+            "--json"]
+    real = ResultsStore.add_block
+
+    def full_disk(self, run, k, *args, **kwargs):
+        if k == 2:
+            raise sqlite3.OperationalError("database or disk is full")
+        return real(self, run, k, *args, **kwargs)
+
+    monkeypatch.setattr(ResultsStore, "add_block", full_disk)
+    assert main([*argv, "--store", str(path)]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1 and "Traceback" not in err, err
+    assert "the results store failed: database or disk is full" in err, err
+    with ResultsStore(path) as st:
+        assert list(st.blocks(1)) == [0, 1] and st.run(1).status == "running"
+    monkeypatch.setattr(ResultsStore, "add_block", real)
+    resume = ["rollout", "--resume", "1"] if command[0] == "rollout" else [
+        "table", "gammons", "--resume", "1"]
+    assert main([*resume, "--store", str(path), "--no-progress", "--json"]) == 0
+    resumed = json.loads(capsys.readouterr().out)
+    assert main(argv) == 0
+    whole = json.loads(capsys.readouterr().out)
+    for d in (resumed, whole):
+        for k in ("seconds", "games_per_second", "stored_games", "run_id", "store", "settings"):
+            d.pop(k, None)
+    assert resumed == whole
+
+
+def test_a_full_disk_for_the_output_after_a_stored_run_is_status_2(tmp_path):
+    """stdout on a full disk (`--json > file`) used to exit with status 1; an environment
+    problem is status 2, and the run is in its store all the same."""
+    if not os.path.exists("/dev/full"):
+        pytest.skip("no /dev/full")
+    path = tmp_path / "runs.sqlite"
+    with open("/dev/full", "w") as full:
+        proc = subprocess.run([sys.executable, "-m", "fastbg", "rollout", CONTACT, "-n", "1000",
+                               "--policy", "pubeval", "--no-progress", "--json", "--store",
+                               str(path)], stdout=full, stderr=subprocess.PIPE, text=True)
+    assert proc.returncode == 2 and proc.stderr.count("\n") == 1, proc.stderr
+    assert "cannot write the output: No space left on device" in proc.stderr
+    with ResultsStore(path) as st:
+        assert st.run(1).status == "done" and st.run(1).games_done == 1000
 
 
 @pytest.mark.parametrize("argv", [["runs"], ["runs", "export", "1", "--json"]])

@@ -210,8 +210,10 @@ def main(argv=None) -> int:
         return EXIT_USAGE
     except OSError as exc:
         if not isinstance(exc, BrokenPipeError):
+            # (a full disk, an I/O error: a problem of the environment, status 2 as for bad
+            # input; a stored run's blocks are in its store already)
             sys.stderr.write(f"{prog}: error: cannot write the output: {exc.strerror or exc}\n")
-            return 1
+            return EXIT_USAGE
         # The reader went away (`fastbg moves ... | head`): not an error of ours.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0

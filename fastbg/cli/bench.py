@@ -11,7 +11,8 @@ from ..engine import ENGINES, get_engine
 from ..game import Position
 from ..rollouts.bench import format_table, run_bench
 
-from .common import (_ENGINE_HELP, _POSITION_HELP, _positive_int, _seed, print_json)
+from .common import (_ENGINE_HELP, _POSITION_HELP, _positive_int, _seed, ascii_number,
+                     print_json)
 
 
 def add_parsers(sub) -> None:
@@ -35,6 +36,7 @@ def add_parsers(sub) -> None:
 
 
 def _depth(text: str) -> int:
+    ascii_number(text)
     try:
         v = int(text)
     except ValueError:

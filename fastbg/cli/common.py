@@ -11,6 +11,7 @@ from ..rollouts.blocks import check_games
 from ..cube import (load_met)
 from ..formats import parse_dice
 from ..rollouts import DEFAULT_POLICY, POLICIES
+from ..rollouts.cubeless import counts_shape
 
 
 EXIT_USAGE = 2
@@ -41,7 +42,19 @@ def _policy_help(default: str = DEFAULT_POLICY) -> str:
                      + (" (default)" if p == default else "") for p in POLICIES)
 
 
+def ascii_number(text: str) -> str:
+    """``text``, if it has only ASCII characters: int() and float() read the digits of any
+    script as numbers ('３０００', '٣'), which an option's number is not; argparse's error
+    naming the first other character otherwise."""
+    other = next((c for c in text if not c.isascii()), None)
+    if other is not None:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number written with the digits "
+                                         f"0-9 ({other!r} is not one of them)")
+    return text
+
+
 def _positive_int(text: str) -> int:
+    ascii_number(text)
     try:
         v = int(text.replace("_", "").replace(",", ""))
     except ValueError:
@@ -60,12 +73,28 @@ def _games(text: str) -> int:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
+def store_path_arg(bare_is_default: bool):
+    """The argparse type of ``--store PATH``: the path as given, refusing an empty one (it
+    named no file, and used to mean the default store without a word). ``bare_is_default``:
+    ``--store`` without a PATH is the default store (its ``const``, which must not be a
+    str: argparse would pass it through this type)."""
+    hint = ("give --store without a PATH for the default store" if bare_is_default else
+            "leave --store out for the default store")
+
+    def store_path(text: str) -> str:
+        if not text.strip():
+            raise argparse.ArgumentTypeError(f"the store's PATH {text!r} is empty; {hint}")
+        return text
+    return store_path
+
+
 def plural(n: int, word: str) -> str:
     """``"1 game"``, ``"2,000 games"``."""
     return f"{n:,} {word}" + ("" if n == 1 else "s")
 
 
 def _seed(text: str) -> int:
+    ascii_number(text)
     try:
         v = int(text)
     except ValueError:
@@ -83,6 +112,7 @@ def _dice_arg(text: str):
 
 
 def _whole_arg(text: str) -> int:
+    ascii_number(text)
     try:
         return int(text)
     except ValueError:
@@ -97,6 +127,7 @@ def _non_negative_int(text: str) -> int:
 
 
 def _number_arg(text: str) -> float:
+    ascii_number(text)
     try:
         return float(text)
     except ValueError:
@@ -212,3 +243,24 @@ def num(x, spec: str) -> str:
         return format(x, spec)
     m = re.match(r"[+\- ]?(\d*)", spec)
     return format("n/a", f">{m.group(1) or 0}")
+
+
+def stored_blocks(store, run) -> dict:
+    """The stored blocks of ``run`` (a :class:`~fastbg.rollouts.store.StoredRun`), as
+    :meth:`~fastbg.rollouts.store.ResultsStore.blocks` gives them, with each block's counts
+    checked against the shape its run plays: a rollout's outcome counts (by first roll if it
+    asked for the breakdown), or a row for each candidate play (unpruned).
+
+    Raises
+    ------
+    ValueError
+        Naming the damaged block, if one is (the store is not changed).
+    """
+    shape = None
+    if run.kind == "rollout":
+        shape = counts_shape(run.request.get("opening", False),
+                             run.request.get("by_first_roll", False))
+    elif run.kind == "plays" and run.settings.get("candidate_moves") and (
+            run.settings.get("prune", "unknown") is None):
+        shape = (len(run.settings["candidate_moves"]), 6)
+    return store.blocks(run.id, shape)

@@ -10,7 +10,7 @@ from ..nn import CRASHED_BY, evaluate, network_info
 from ..game.picture import save_board
 
 from .common import (_ENGINE_HELP, _POSITION_HELP, _is_xgid, _positive_int,
-                     print_json)
+                     _whole_arg, print_json)
 from .rollouts import add_prune_options, add_rollout_run_options, moves_eval, moves_rollout
 from .state import (_describe_state)
 
@@ -42,8 +42,9 @@ def add_parsers(sub) -> None:
                           "random numbers): equities with standard errors, each play's "
                           "difference from the best with the standard error of the paired "
                           "difference, and the probability that it is best. Candidates: the "
-                          "plays within 0.10 of the best at 0 ply, at most 8 (or --top, --play)")
-    m.add_argument("--ply", type=int, choices=(0, 1), default=None,
+                          "plays within 0.10 of the best at 0 ply, at most 8 but at least the "
+                          "2 best if there are two (or --top, --play)")
+    m.add_argument("--ply", type=_whole_arg, choices=(0, 1), default=None,
                    help="the evaluation that ranks plays (--eval) and picks candidates "
                         "(--rollout): 0 (default) or 1")
     m.add_argument("--top", type=_positive_int, default=None, metavar="N",

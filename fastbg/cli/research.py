@@ -15,8 +15,8 @@ from ..research.table import TABLES, check_table_run
 from ..rollouts import DEFAULT_POLICY, POLICIES
 from ..rollouts.plays import DEFAULT_MAX_PLAYS, DEFAULT_WITHIN
 from ..rollouts.store import ResultsStore
-from .common import (_ENGINE_HELP, num, EXIT_INTERRUPTED, _games, draw_after_run, _number_arg, _policy_help, _positive_int, _seed,
-                     plural, print_json)
+from .common import (_ENGINE_HELP, ascii_number, num, EXIT_INTERRUPTED, _games, draw_after_run, _number_arg, _policy_help, _positive_int, _seed,
+                     plural, print_json, _whole_arg)
 from .rollouts import (_VR_HELP, _WORKERS_HELP, add_dask_option, add_prune_options, add_store_options,
                        check_dask_options, nothing_stored, progress_bar)
 
@@ -35,6 +35,7 @@ _SETTINGS["replies"] = ("opening", *_SETTINGS["openings"])
 
 
 def _number_list(text: str) -> list[float]:
+    ascii_number(text)
     try:
         out = [float(v) for v in text.replace(" ", "").split(",") if v]
     except ValueError:
@@ -152,7 +153,7 @@ def _add_candidate_options(p, name: str) -> None:
                    help=f"candidates within X equity of the best (default {DEFAULT_WITHIN:g})")
     p.add_argument("--max-plays", type=_positive_int, default=DEFAULT_MAX_PLAYS, metavar="N",
                    help=f"at most N candidates (default {DEFAULT_MAX_PLAYS})")
-    p.add_argument("--ply", type=int, choices=(0, 1), default=0,
+    p.add_argument("--ply", type=_whole_arg, choices=(0, 1), default=0,
                    help="the evaluation that picks the candidates: 0 (default) or 1")
     add_prune_options(p)
 

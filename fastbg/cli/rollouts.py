@@ -16,7 +16,8 @@ from ..research import convergence, plot_convergence
 from ..research.plots import check_plot_path
 
 from .common import (_ENGINE_HELP, num, EXIT_INTERRUPTED, _dice_arg, draw_after_run, games_rate, _games,
-                     _number_arg, _policy_help, _positive_int, _seed, plural, print_json)
+                     _number_arg, _policy_help, _positive_int, _seed, plural, print_json,
+                     store_path_arg, stored_blocks)
 from .state import (_STATE_OPTIONS, _add_state_options, _cube_state, _describe_state)
 
 
@@ -88,7 +89,10 @@ def add_rollout_run_options(p, games: int) -> None:
 def add_store_options(p, what: str, later: str, scope: str, resume: str) -> None:
     """``--store [PATH]`` and ``--resume RUN`` of a command whose runs the results store
     keeps (``rollout``, ``table``)."""
-    p.add_argument("--store", nargs="?", const="", default=None, metavar="PATH",
+    # --store alone is False (falsy: the default store); a str const would go through
+    # `type`, which refuses the empty PATH that `--store ""` gives
+    p.add_argument("--store", nargs="?", const=False, default=None, metavar="PATH",
+                   type=store_path_arg(bare_is_default=True),
                    help=f"keep {what} in a results store (SQLite), block by block, so that it "
                         f"can be resumed after Ctrl-C, kill -9 or a crash {later}; PATH "
                         "default $FASTBG_STORE or ~/.local/share/fastbg/runs.sqlite" +
@@ -308,7 +312,7 @@ def _cmd_resume(args, parser_defaults) -> int:
     if run.kind != "rollout":          # before its request is read as rollout()'s arguments
         raise ValueError(f"run {run.id} is {describe_run(run)}; fastbg rollout --resume "
                          "continues rollouts")
-    store.blocks(run.id)               # a corrupted block refused before anything is said
+    stored_blocks(store, run)          # a damaged block refused before anything is said
     req = dict(run.request)
     games = run.games + (args.extend or 0)
     if run.status == "done" and not args.extend:
@@ -364,7 +368,7 @@ def _report_rollout(res, args, store=None, blocks=()) -> int:
         if store is not None:
             print(f"  stored as run {res.run_id} in {store.path}"
                   + (f"; resume with: fastbg rollout --resume {res.run_id}"
-                     + ("" if args.store in (None, "") else f" --store {args.store}")
+                     + ("" if not args.store else f" --store {args.store}")
                      if res.interrupted else ""))
     if plot_error is not None:         # the numbers first: a plot that failed loses nothing
         raise plot_error

@@ -13,7 +13,7 @@ from ..research import convergence, plot_convergence, plot_table
 from ..research.plots import check_plot_path
 from ..rollouts.cubeless import outcome_statistics, vr_statistics
 from ..rollouts.store import ResultsStore, default_store_path
-from .common import _positive_int, plural, print_json
+from .common import _positive_int, plural, print_json, store_path_arg, stored_blocks
 from .research import resume_command, write_table_csv
 
 ACTIONS = ("list", "show", "export")
@@ -40,7 +40,7 @@ def add_parsers(sub) -> None:
                    help="list (default), show or export")
     p.add_argument("run", nargs="?", type=_positive_int, default=None, metavar="RUN",
                    help="the run's id (show, export)")
-    p.add_argument("--store", default=None, metavar="PATH",
+    p.add_argument("--store", default=None, metavar="PATH", type=store_path_arg(False),
                    help="the store (default $FASTBG_STORE or ~/.local/share/fastbg/runs.sqlite)")
     fmt = p.add_mutually_exclusive_group()
     fmt.add_argument("--json", action="store_true", help="machine-readable output")
@@ -105,7 +105,7 @@ def _table_estimate(run, store) -> dict:
 
 def _row(run, store) -> dict:
     d = run.to_dict()
-    d["estimate"] = _estimate(run, store.blocks(run.id), store)
+    d["estimate"] = _estimate(run, stored_blocks(store, run), store)
     return d
 
 
@@ -196,7 +196,7 @@ def _cmd_runs(args) -> int:
             else:
                 print_json({**_row(run, store), "table": table}, indent=2)
             return 0
-        blocks = store.blocks(run.id)
+        blocks = stored_blocks(store, run)
         if args.csv:
             w = csv.writer(sys.stdout, lineterminator="\n")
             first = next(iter(blocks.values()), None)
@@ -273,7 +273,7 @@ def _plot(run, store, path) -> None:
     if run.kind == "table":
         plot_table(_table_summary(run), path)
         return
-    curve = convergence(store.blocks(run.id).values(), run.kind,
+    curve = convergence(stored_blocks(store, run).values(), run.kind,
                         run.settings.get("candidate_moves") if run.kind == "plays" else None)
     plot_convergence(curve, path, f"run {run.id}: {run.kind} of {run.position}")
 

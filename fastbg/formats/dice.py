@@ -9,7 +9,7 @@ __all__ = ["parse_dice", "check_dice"]
 
 
 def parse_dice(text) -> tuple[int, int]:
-    """Dice from ``"31"``, ``"3-1"``, ``"3 1"``, ``"3,1"`` or a pair of ints.
+    """Dice from ``"31"``, ``"3-1"``, ``"3 1"``, ``"3,1"`` (ASCII digits) or a pair of ints.
 
     Returns
     -------
@@ -23,8 +23,13 @@ def parse_dice(text) -> tuple[int, int]:
     """
     if isinstance(text, str):
         s = text.strip()
-        m = re.fullmatch(r"(\d)\s*[-, ]?\s*(\d)", s)
+        # ASCII digits only: \d and int() also take other scripts' digits ('３１')
+        m = re.fullmatch(r"([0-9])\s*[-, ]?\s*([0-9])", s, flags=re.ASCII)
         if not m:
+            other = next((c for c in s if c.isdigit() and not c.isascii()), None)
+            if other is not None:
+                raise ValueError(f"bad dice {text!r}: dice are written with the digits 1-6, "
+                                 f"not {other!r}")
             raise ValueError(f"bad dice {text!r}: write two dice like 31, 3-1 or '3 1'")
         vals = (int(m.group(1)), int(m.group(2)))
     else:

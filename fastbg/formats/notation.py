@@ -10,7 +10,9 @@ from typing import Iterable, Sequence
 
 __all__ = ["format_play", "parse_play", "point_name"]
 
-_TOKEN = re.compile(r"^(?P<path>(?:bar|off|\d+)\*?(?:/(?:bar|off|\d+)\*?)+)(?:\((?P<n>\d)\))?$")
+#: (ASCII digits: \d and int() also take other scripts' digits, such as '８/５')
+_TOKEN = re.compile(r"^(?P<path>(?:bar|off|\d+)\*?(?:/(?:bar|off|\d+)\*?)+)(?:\((?P<n>\d)\))?$",
+                    re.ASCII)
 
 
 def point_name(p: int) -> str:

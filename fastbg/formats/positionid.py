@@ -112,19 +112,25 @@ def decode_position_id(pid: str) -> np.ndarray:
     board = np.zeros((2, 25), dtype=np.int64)
     k = 0
     for side in (1, 0):
+        who = "player on roll" if side == 0 else "opponent"
         for i in range(25):
             n = 0
             while k < 80 and bits[k]:
                 n += 1
                 k += 1
+            board[side, i] = n
+            total = int(board[side].sum())
             if k >= 80:
+                # too many checkers is what makes a key run out (15 a side fit in 80 bits),
+                # so say that first: every 1-bit left was counted, the total is the key's
+                if total > 15:
+                    raise ValueError(f"bad Position ID {pid!r}: the {who} has {total} "
+                                     "checkers (more than 15)")
                 raise ValueError(f"bad Position ID {pid!r}: the key runs past 80 bits")
             k += 1  # the separating 0-bit
-            board[side, i] = n
-        total = int(board[side].sum())
         if total > 15:
-            who = "player on roll" if side == 0 else "opponent"
-            raise ValueError(f"bad Position ID {pid!r}: the {who} has {total} checkers")
+            raise ValueError(f"bad Position ID {pid!r}: the {who} has {total} checkers "
+                             "(more than 15)")
     try:
         board = validate_board(board)
     except ValueError as exc:

@@ -117,9 +117,12 @@ def _candidate_rows(position, rolls, key, games, seed, run_args, policy, engine,
     (``run_args``: its ``workers`` and ``dask``, :func:`~fastbg.research.table.table_cluster`)."""
 
     def play_row(j, dice, store_args, on_interrupt):
+        # min_plays 1: a row wants its best play's equity, and a roll with one play within
+        # the window (3-1, 4-2, 6-1 of the openings) rolls out that play alone, as measured
         res = rollout_plays(position, dice, games, seed=derived_seed(seed, key, *dice),
                             policy=policy, engine=engine, progress=progress,
-                            on_interrupt=on_interrupt, **run_args, **options, **store_args)
+                            on_interrupt=on_interrupt, min_plays=1, **run_args, **options,
+                            **store_args)
         if res.interrupted or not res.plays:
             return None, True, res.run_id, res.stored_games
         best = res.plays[0]

@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import signal
 import threading
+import time
 import uuid
 from collections import OrderedDict
 from fractions import Fraction
@@ -208,6 +209,13 @@ def abandoned() -> bool:
     result is then discarded by :func:`play_block`)."""
     flag = stop_flag()
     return flag is not None and bool(flag[0])
+
+
+#: Seconds after a run's first SIGINT in which another is taken as the same Ctrl-C: GNU
+#: ``timeout -s INT`` signals both the command and its process group, and a terminal may
+#: deliver one key press to several processes, so one intent can arrive as two signals a few
+#: milliseconds apart; a deliberate second Ctrl-C comes after the first one's message.
+SIGINT_ECHO_SECONDS = 0.5
 
 
 def _on_sigint(handler):
@@ -483,13 +491,15 @@ def run_blocks(
     already running are allowed to finish, and the result holds every finished block with
     ``interrupted=True``. (On a cluster, where this process cannot see which queued blocks
     a worker has started, as many of the earliest blocks as it has threads are waited for
-    and the rest dropped.) A second Ctrl-C abandons the running blocks: the run returns at
-    once with the blocks merged so far (a prefix 0, 1, ..., so a stored run stays
-    resumable with the numbers of an uninterrupted one); the worker threads stop after the
-    game they are playing (the engines' block loops read the run's :func:`stop_flag`
-    between games; the compiled code cannot be stopped inside a game) and their partial
-    blocks are discarded. The pure-Python engine runs in the calling thread, where the
-    first Ctrl-C stops it at once.
+    and the rest dropped.) A second Ctrl-C abandons the running blocks (one within
+    :data:`SIGINT_ECHO_SECONDS` of the first is taken as its echo and ignored: ``timeout -s
+    INT`` signals the command and its process group): the run returns at once with the
+    blocks merged so far (a prefix 0, 1, ..., so a stored run stays resumable with the
+    numbers of an uninterrupted one); the worker threads stop after the game they are
+    playing (the engines' block loops read the run's :func:`stop_flag` between games; the
+    compiled code cannot be stopped inside a game) and their partial blocks are discarded.
+    The pure-Python engine runs in the calling thread, where the first Ctrl-C stops it at
+    once.
     """
     get_engine(engine)   # a missing compiled core is an error here, not in a worker
     nblocks = n_blocks(games, block_size)
@@ -593,14 +603,17 @@ def run_blocks(
     stop = threading.Event()       # no new block: the first Ctrl-C, or the stop rule
     abandon = threading.Event()    # the second Ctrl-C: the running blocks are given up
     flag = np.zeros(1, dtype=np.uint8)   # stop_flag() of the run's workers
-    presses = [0]
+    first_press = []     # time.monotonic() of the first Ctrl-C
 
     def on_sigint(signum, frame):
-        presses[0] += 1
-        stop.set()
-        if presses[0] >= 2:
+        now = time.monotonic()
+        if not first_press:
+            first_press.append(now)
+        elif now - first_press[0] >= SIGINT_ECHO_SECONDS:
             flag[0] = 1            # the workers' block loops stop after their game
             abandon.set()
+        # else: the first Ctrl-C's echo (two signals for one intent), not a second Ctrl-C
+        stop.set()
 
     previous = _on_sigint(on_sigint)
     ex = None

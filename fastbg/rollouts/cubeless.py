@@ -23,7 +23,7 @@ from .settings import rollout_settings
 from .store import open_run
 
 __all__ = ["rollout", "RolloutResult", "POLICIES", "DEFAULT_POLICY", "DEFAULT_VR", "INDICATORS6",
-           "resolve_vr", "check_flag",
+           "resolve_vr", "check_flag", "counts_shape",
            "outcome_statistics", "vr_statistics", "normal_quantile", "wilson_interval"]
 
 #: Policies available in both engines (their own list, :data:`fastbg.reference.policies.POLICIES`).
@@ -181,6 +181,26 @@ def _first_roll_keys(opening: bool):
                 keys[6 * (hi - 1) + (lo - 1)] = keys[6 * (lo - 1) + (hi - 1)] = len(labels)
                 labels.append((f"{hi}-{lo}", None))
     return keys, labels
+
+
+def counts_shape(opening: bool, by_first_roll: bool) -> tuple:
+    """The shape of a cubeless rollout block's counts (a stored block of another shape is
+    damaged).
+
+    Parameters
+    ----------
+    opening : bool
+        The rollout starts with the opening roll.
+    by_first_roll : bool
+        With a breakdown by first roll.
+
+    Returns
+    -------
+    tuple of int
+        ``(6,)``, the six outcome counts; with a breakdown, ``(1 + rows, 6)``: the totals,
+        then a row for each first roll (21 rolls, or from the opening 15 of each side).
+    """
+    return (1 + len(_first_roll_keys(bool(opening))[1]), 6) if by_first_roll else (6,)
 
 
 def _first_roll_luck(board, opening: bool, labels) -> list:
@@ -734,7 +754,7 @@ def rollout(
         if cl is not None:
             nworkers, address = cl.threads() or nworkers, cl.address
         stored = open_run(store, run_id, "rollout", request, settings, block_size,
-                          parent=table_run)
+                          parent=table_run, counts_shape=counts_shape(op, by_first_roll))
         done = None if stored is None else stored.done
         if on_block is not None and stored is not None:
             on_block = _both(stored.on_block, on_block)
@@ -745,7 +765,7 @@ def rollout(
             pos.board, int(games), entropy, engine=engine, policy=policy, dice=dice,
             opening=bool(opening), workers=nworkers, progress=progress, block_size=block_size,
             on_interrupt=on_interrupt, block=block, until=until,
-            counts_shape=(1 + nkeys, 6) if by_first_roll else (6,), done=done, on_block=on_block,
+            counts_shape=counts_shape(op, by_first_roll), done=done, on_block=on_block,
             cluster=cl,
         )
         seconds = time.perf_counter() - t0

@@ -31,12 +31,15 @@ from .settings import rollout_settings
 from .store import open_run
 
 __all__ = ["rank_plays", "rollout_plays", "RankedPlay", "PlaysRolloutResult", "DEFAULT_WITHIN",
-           "DEFAULT_MAX_PLAYS", "check_plays_options"]
+           "DEFAULT_MAX_PLAYS", "MIN_PLAYS", "check_plays_options"]
 
 #: Candidates by default: the plays within this much equity of the best at 0 ply ...
 DEFAULT_WITHIN = 0.10
 #: ... and at most this many.
 DEFAULT_MAX_PLAYS = 8
+#: ... and at least this many (the best ones), when there are as many plays and
+#: ``max_plays`` allows: a rollout of one play alone cannot say which play is best.
+MIN_PLAYS = 2
 #: Games per block of a candidate rollout (9 x 36, so that quasi-random dice are balanced
 #: in every block; slower policies use their smaller :func:`block_size_for`).
 PLAYS_BLOCK_SIZE = 324
@@ -252,7 +255,12 @@ def check_plays_options(games, policy: str, engine: str, *, vr=None, quasi_rando
     return games, vr, quasi_random, prune_se, min_games
 
 
-def _candidates(ranked, top, plays, position, dice, engine, within, max_plays):
+def _within_count(ranked, within) -> int:
+    """How many of the ranked plays are within ``within`` equity of the best."""
+    return sum(r.equity >= ranked[0].equity - within for r in ranked)
+
+
+def _candidates(ranked, top, plays, position, dice, engine, within, max_plays, min_plays):
     if plays:
         chosen, seen = [], {}
         by_board = {r.board.tobytes(): r for r in ranked}
@@ -267,8 +275,8 @@ def _candidates(ranked, top, plays, position, dice, engine, within, max_plays):
         return chosen
     if top is not None:
         return ranked[:int(top)]
-    best = ranked[0].equity
-    return [r for r in ranked if r.equity >= best - within][:max_plays]
+    # (ranked best first: the plays within the window are its first ones)
+    return ranked[:min(max(_within_count(ranked, within), int(min_plays)), max_plays)]
 
 
 def _plays_block(*, engine: str, policy: str, vr: bool, quasi_random: bool, entropy: int,
@@ -339,6 +347,7 @@ def rollout_plays(
     ply: int = 0,
     within: float = DEFAULT_WITHIN,
     max_plays: int = DEFAULT_MAX_PLAYS,
+    min_plays: int = MIN_PLAYS,
     vr: bool | None = None,
     quasi_random: bool = True,
     prune_se: float | None = None,
@@ -368,9 +377,12 @@ def rollout_plays(
         These plays (notation, any order of moves) instead.
     ply : {0, 1}
         The evaluation that ranks the candidates.
-    within, max_plays : float, int
+    within, max_plays, min_plays : float, int, int
         Default candidates: the plays within ``within`` equity of the best, at most
-        ``max_plays``.
+        ``max_plays``, and at least the ``min_plays`` best (default :data:`MIN_PLAYS`, 2)
+        when there are that many legal plays and ``max_plays`` allows: one play rolled out
+        alone is compared with nothing. (The openings and replies tables take 1: they want
+        the best play's equity.)
     vr : bool, optional
         Variance reduction, as :func:`fastbg.rollout` (default: on for the nn policies).
     quasi_random : bool, default True
@@ -433,7 +445,9 @@ def rollout_plays(
     ranked = rank_plays(pos, dice, ply=ply, engine=engine)
     if not ranked:
         raise ValueError(f"{dice[0]}-{dice[1]} has no legal play here: nothing to compare")
-    cands = _candidates(ranked, top, plays, pos, dice, engine, within, max_plays)
+    if isinstance(min_plays, bool) or not isinstance(min_plays, (int, np.integer)) or min_plays < 1:
+        raise ValueError(f"min_plays must be a positive integer, got {min_plays!r}")
+    cands = _candidates(ranked, top, plays, pos, dice, engine, within, max_plays, min_plays)
     C = len(cands)
     block_size = min(block_size_for(policy), PLAYS_BLOCK_SIZE)
     nworkers = resolve_workers(workers)
@@ -456,7 +470,9 @@ def rollout_plays(
                     else f"top {top}" + (f" (all {len(ranked)} plays)" if top >= len(ranked)
                                          else "")
                     if top is not None
-                    else f"within {within:g} of the best, at most {max_plays}"),
+                    else f"within {within:g} of the best, at most {max_plays}"
+                    + (f" (the {C} best: {_within_count(ranked, within)} within)"
+                       if C > _within_count(ranked, within) else "")),
         common_random_numbers=True, candidate_moves=[c.move for c in cands],
         prune=None if prune_se is None else {"prune_se": float(prune_se),
                                              "min_games": min(games, first_stop * block_size),
@@ -467,8 +483,9 @@ def rollout_plays(
     try:
         if cl is not None:
             nworkers, address = cl.threads() or nworkers, cl.address
+        # (pruning shrinks the blocks' counts: their shape is checked only without it)
         stored = open_run(store, run_id, "plays", request, settings, block_size,
-                          parent=table_run)
+                          parent=table_run, counts_shape=(C, 6) if prune_se is None else None)
         done = {} if stored is None else stored.done
 
         t0 = time.perf_counter()   # (a local cluster's start-up is not counted)

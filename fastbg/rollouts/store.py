@@ -216,7 +216,8 @@ class ResultsStore:
     ValueError
         If the file exists but is not a fastbg results store (another SQLite database, a
         corrupted or foreign file) or is of a newer version: nothing in it is changed; if
-        it cannot be opened, or a new one cannot be created (its directory missing or not
+        it cannot be opened ("cannot open the store PATH: why", such as a read-only
+        directory, where SQLite cannot make its log files), or a new one cannot be created (its directory missing or not
         writable: "cannot create the store PATH: why", and nothing is left behind); with
         ``create=False``, if there is no such file.
     """
@@ -263,8 +264,20 @@ class ResultsStore:
             if fresh:
                 raise ValueError(f"cannot create the store {self.path}: {exc}") from None
             if isinstance(exc, sqlite3.OperationalError):   # cannot open, locked, read-only
-                raise ValueError(f"cannot open the store {self.path}: {exc}") from None
+                raise ValueError(f"cannot open the store {self.path}: "
+                                 f"{self._cannot_open(exc)}") from None
             raise ValueError(f"{self.path} is not a fastbg results store ({exc})") from None
+
+    def _cannot_open(self, exc: sqlite3.OperationalError) -> str:
+        """Why SQLite could not open an existing store: its own words, and the usual cause,
+        a directory this process cannot write (the write-ahead log keeps two files beside
+        the store, which even reading it needs to create)."""
+        folder = self.path.parent
+        if os.access(folder, os.W_OK):
+            return str(exc)
+        return (f"its directory {folder} is read-only, and SQLite's write-ahead log needs to "
+                f"create {self.path.name}-wal and {self.path.name}-shm there ({exc}); copy the "
+                "store to a writable directory")
 
     # ------------------------------------------------------------------ file format
     def _create(self) -> None:
@@ -276,7 +289,9 @@ class ResultsStore:
     def _check(self) -> None:
         try:
             rows = dict(self.db.execute("SELECT key, value FROM meta").fetchall())
-        except sqlite3.OperationalError:
+        except sqlite3.OperationalError as exc:
+            if "no such table" not in str(exc):
+                raise   # the file cannot be opened or read: no word on what it holds
             rows = {}
         if "format" not in rows:
             raise ValueError(f"{self.path} is an SQLite database but not a fastbg results "
@@ -501,14 +516,32 @@ class ResultsStore:
         except (ValueError, TypeError) as exc:
             raise ValueError(f"run {i}'s record is corrupted ({exc})") from None
 
-    def blocks(self, run: int) -> dict:
-        """The stored blocks of ``run`` that form a prefix 0, 1, ..., as
-        ``{k: (games, counts, sums)}`` (numpy arrays; ``sums`` None for plain counts)."""
+    def blocks(self, run: int, counts_shape: tuple | None = None) -> dict:
+        """The stored blocks of ``run``, as ``{k: (games, counts, sums)}`` for ``k = 0, 1,
+        ...`` (numpy arrays; ``sums`` None for plain counts).
+
+        Parameters
+        ----------
+        run : int
+            The run's id.
+        counts_shape : tuple of int, optional
+            The shape every block's counts must have (the ``counts_shape`` its run was
+            played with); without it, only that the blocks' shapes agree is checked.
+
+        Raises
+        ------
+        ValueError
+            If a block is damaged: it cannot be read, its counts or sums are of another
+            shape (:meth:`_check_blocks`), or it follows a missing block (a run stores its
+            blocks in order, so a gap is never a run's own doing: counting from the gap on
+            would replay or drop games). The store is not changed.
+        """
         out = {}
         for k, games, counts, sums in self.db.execute(
                 "SELECT k, games, counts, sums FROM blocks WHERE run = ? ORDER BY k", (run,)):
             if k != len(out):
-                break
+                raise self._corrupted(run, k, f"it is stored but block {len(out)} before it "
+                                      "is missing")
             try:
                 out[int(k)] = (int(games), np.asarray(json.loads(counts), dtype=np.int64),
                                None if sums is None else np.asarray(json.loads(sums),
@@ -516,6 +549,10 @@ class ResultsStore:
             except (ValueError, TypeError) as exc:
                 raise self._corrupted(run, k, str(exc)) from None
         self._check_blocks(run, out)
+        for k, (_, counts, _) in out.items():   # (alike: only the first can be wrong)
+            if counts_shape is not None and counts.shape != tuple(counts_shape):
+                raise self._corrupted(run, k, f"counts of shape {counts.shape}, where its "
+                                      f"run's have shape {tuple(counts_shape)}")
         return out
 
     def _corrupted(self, run: int, k: int, why: str) -> ValueError:
@@ -618,7 +655,7 @@ class OpenRun:
 
 
 def open_run(store, run_id, kind: str, request: dict, settings: dict, block_size: int,
-             parent: int | None = None) -> OpenRun | None:
+             parent: int | None = None, counts_shape: tuple | None = None) -> OpenRun | None:
     """Start a stored run, or continue one: what the rollout functions share.
 
     Parameters
@@ -639,6 +676,9 @@ def open_run(store, run_id, kind: str, request: dict, settings: dict, block_size
         Games per block.
     parent : int, optional
         The table run a new run is a row of.
+    counts_shape : tuple of int, optional
+        The shape of a block's counts in this run: a stored block of another shape is
+        refused as damaged (:meth:`ResultsStore.blocks`).
 
     Returns
     -------
@@ -649,8 +689,8 @@ def open_run(store, run_id, kind: str, request: dict, settings: dict, block_size
     ------
     ValueError
         No such run, a run of another kind or with other settings, fewer games than it
-        asked for, more games for a run with a stop rule, a run locked by another process;
-        nothing in the store is changed then.
+        asked for, more games for a run with a stop rule, a run locked by another process,
+        a damaged block; nothing in the store is changed then.
     """
     if store is None:
         if run_id is not None or parent is not None:
@@ -666,7 +706,7 @@ def open_run(store, run_id, kind: str, request: dict, settings: dict, block_size
     old = st.run(run_id)
     st.lock(run_id)
     try:
-        stored = _check_resume(st, old, run_id, kind, request, settings, games)
+        stored = _check_resume(st, old, run_id, kind, request, settings, games, counts_shape)
     except ValueError:
         st.unlock(run_id)
         raise
@@ -679,7 +719,7 @@ def open_run(store, run_id, kind: str, request: dict, settings: dict, block_size
     return OpenRun(st, run_id, done, st is not store)
 
 
-def _check_resume(st, old, run_id, kind, request, settings, games) -> dict:
+def _check_resume(st, old, run_id, kind, request, settings, games, counts_shape=None) -> dict:
     """:func:`open_run`'s checks of a run to continue, before anything is written: its
     stored blocks (read here, so that a corrupted one is refused with the store as it was)."""
     if old.kind != kind:
@@ -700,4 +740,4 @@ def _check_resume(st, old, run_id, kind, request, settings, games) -> dict:
         raise ValueError(f"run {run_id} has a stop rule (until_se "
                          f"{request['until_se']:g}): more games would stop where it "
                          "stopped; start a run with a smaller until_se instead")
-    return st.blocks(run_id)
+    return st.blocks(run_id, counts_shape)
