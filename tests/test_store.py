@@ -135,6 +135,10 @@ def test_a_corrupted_block_is_refused_with_the_store_untouched(tmp_path, capsys,
     # every block alike, and with the sums of variance reduction, which the listing reads
     (True, "UPDATE blocks SET counts = '[400, 100, 0, 400, 100]' WHERE run = 1", 0,
      "counts of shape (5,), where its run's have shape (6,)"),
+    # a block's games beyond its run's block size: --resume used to drop every stored block
+    # (none had a block's length) and replay the run without a word
+    (False, "UPDATE blocks SET games = 999999 WHERE run = 1 AND k = 0", 0,
+     "it holds 999,999 games, where its run's blocks hold 1 to 1,000"),
 ])
 def test_a_run_with_a_missing_or_misshapen_block_is_corrupt(tmp_path, capsys, vr, damage, k, why):
     """Block 0 gone and block 1 there used to be listed as "0/2,000 done", and --resume

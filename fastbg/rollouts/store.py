@@ -532,7 +532,8 @@ class ResultsStore:
         ------
         ValueError
             If a block is damaged: it cannot be read, its counts or sums are of another
-            shape (:meth:`_check_blocks`), or it follows a missing block (a run stores its
+            shape (:meth:`_check_blocks`), it holds no games or more than its run's block
+            size, or it follows a missing block (a run stores its
             blocks in order, so a gap is never a run's own doing: counting from the gap on
             would replay or drop games). The store is not changed.
         """
@@ -549,6 +550,11 @@ class ResultsStore:
             except (ValueError, TypeError) as exc:
                 raise self._corrupted(run, k, str(exc)) from None
         self._check_blocks(run, out)
+        row = self.db.execute("SELECT block_size FROM runs WHERE id = ?", (run,)).fetchone()
+        for k, (games, _, _) in out.items():     # a block holds 1 .. block_size games
+            if row is not None and not 0 < games <= int(row[0]):
+                raise self._corrupted(run, k, f"it holds {games:,} games, where its run's "
+                                      f"blocks hold 1 to {int(row[0]):,}")
         for k, (_, counts, _) in out.items():   # (alike: only the first can be wrong)
             if counts_shape is not None and counts.shape != tuple(counts_shape):
                 raise self._corrupted(run, k, f"counts of shape {counts.shape}, where its "
