@@ -119,15 +119,16 @@ def decode_position_id(pid: str) -> np.ndarray:
                 n += 1
                 k += 1
             board[side, i] = n
-            total = int(board[side].sum())
             if k >= 80:
                 # too many checkers is what makes a key run out (15 a side fit in 80 bits),
                 # so say that first: every 1-bit left was counted, the total is the key's
+                total = int(board[side].sum())
                 if total > 15:
                     raise ValueError(f"bad Position ID {pid!r}: the {who} has {total} "
                                      "checkers (more than 15)")
                 raise ValueError(f"bad Position ID {pid!r}: the key runs past 80 bits")
             k += 1  # the separating 0-bit
+        total = int(board[side].sum())
         if total > 15:
             raise ValueError(f"bad Position ID {pid!r}: the {who} has {total} checkers "
                              "(more than 15)")

@@ -223,7 +223,7 @@ class PlaysRolloutResult:
 
 def check_plays_options(games, policy: str, engine: str, *, vr=None, quasi_random=True,
                         top=None, ply=0, within=DEFAULT_WITHIN, max_plays=DEFAULT_MAX_PLAYS,
-                        prune_se=None, min_games=None) -> tuple:
+                        min_plays=MIN_PLAYS, prune_se=None, min_games=None) -> tuple:
     """The options of :func:`rollout_plays` checked (ValueError naming the first bad one),
     before anything is played or stored: ``(games, vr, quasi_random, prune_se, min_games)``
     normalised (``vr`` None resolved for the policy)."""
@@ -233,11 +233,10 @@ def check_plays_options(games, policy: str, engine: str, *, vr=None, quasi_rando
     quasi_random = check_flag("quasi_random", quasi_random)
     if ply not in (0, 1):
         raise ValueError(f"ply must be 0 or 1, got {ply!r}")
-    if top is not None and (isinstance(top, bool) or not isinstance(top, (int, np.integer))
-                            or top < 1):
-        raise ValueError(f"top must be a positive integer, got {top!r}")
-    if isinstance(max_plays, bool) or not isinstance(max_plays, (int, np.integer)) or max_plays < 1:
-        raise ValueError(f"max_plays must be a positive integer, got {max_plays!r}")
+    for name, value in (("top", top), ("max_plays", max_plays), ("min_plays", min_plays)):
+        if value is not None and (isinstance(value, bool)
+                                  or not isinstance(value, (int, np.integer)) or value < 1):
+            raise ValueError(f"{name} must be a positive integer, got {value!r}")
     if isinstance(within, bool) or not isinstance(within, (int, float, np.floating)) \
             or not within >= 0:
         raise ValueError(f"within must be a non-negative equity, got {within!r}")
@@ -260,7 +259,7 @@ def _within_count(ranked, within) -> int:
     return sum(r.equity >= ranked[0].equity - within for r in ranked)
 
 
-def _candidates(ranked, top, plays, position, dice, engine, within, max_plays, min_plays):
+def _candidates(ranked, top, plays, position, dice, engine, n_within, max_plays, min_plays):
     if plays:
         chosen, seen = [], {}
         by_board = {r.board.tobytes(): r for r in ranked}
@@ -276,7 +275,7 @@ def _candidates(ranked, top, plays, position, dice, engine, within, max_plays, m
     if top is not None:
         return ranked[:int(top)]
     # (ranked best first: the plays within the window are its first ones)
-    return ranked[:min(max(_within_count(ranked, within), int(min_plays)), max_plays)]
+    return ranked[:min(max(n_within, int(min_plays)), max_plays)]
 
 
 def _plays_block(*, engine: str, policy: str, vr: bool, quasi_random: bool, entropy: int,
@@ -436,7 +435,8 @@ def rollout_plays(
     dice = _dice(dice, rolled)
     games, vr, quasi_random, prune_se, min_games = check_plays_options(
         games, policy, engine, vr=vr, quasi_random=quasi_random, top=top, ply=ply,
-        within=within, max_plays=max_plays, prune_se=prune_se, min_games=min_games)
+        within=within, max_plays=max_plays, min_plays=min_plays, prune_se=prune_se,
+        min_games=min_games)
     entropy = _check_seed(seed)
     request = dict(position=pos.to_position_id(), games=games, dice=list(dice), seed=entropy,
                    policy=policy, top=top, plays=None if plays is None else list(plays),
@@ -445,9 +445,8 @@ def rollout_plays(
     ranked = rank_plays(pos, dice, ply=ply, engine=engine)
     if not ranked:
         raise ValueError(f"{dice[0]}-{dice[1]} has no legal play here: nothing to compare")
-    if isinstance(min_plays, bool) or not isinstance(min_plays, (int, np.integer)) or min_plays < 1:
-        raise ValueError(f"min_plays must be a positive integer, got {min_plays!r}")
-    cands = _candidates(ranked, top, plays, pos, dice, engine, within, max_plays, min_plays)
+    n_within = _within_count(ranked, within)
+    cands = _candidates(ranked, top, plays, pos, dice, engine, n_within, max_plays, min_plays)
     C = len(cands)
     block_size = min(block_size_for(policy), PLAYS_BLOCK_SIZE)
     nworkers = resolve_workers(workers)
@@ -471,8 +470,7 @@ def rollout_plays(
                                          else "")
                     if top is not None
                     else f"within {within:g} of the best, at most {max_plays}"
-                    + (f" (the {C} best: {_within_count(ranked, within)} within)"
-                       if C > _within_count(ranked, within) else "")),
+                    + (f" (the {C} best: {n_within} within)" if C > n_within else "")),
         common_random_numbers=True, candidate_moves=[c.move for c in cands],
         prune=None if prune_se is None else {"prune_se": float(prune_se),
                                              "min_games": min(games, first_stop * block_size),

@@ -549,12 +549,8 @@ class ResultsStore:
                                                                     dtype=np.float64))
             except (ValueError, TypeError) as exc:
                 raise self._corrupted(run, k, str(exc)) from None
-        self._check_blocks(run, out)
         row = self.db.execute("SELECT block_size FROM runs WHERE id = ?", (run,)).fetchone()
-        for k, (games, _, _) in out.items():     # a block holds 1 .. block_size games
-            if row is not None and not 0 < games <= int(row[0]):
-                raise self._corrupted(run, k, f"it holds {games:,} games, where its run's "
-                                      f"blocks hold 1 to {int(row[0]):,}")
+        self._check_blocks(run, out, None if row is None else int(row[0]))
         for k, (_, counts, _) in out.items():   # (alike: only the first can be wrong)
             if counts_shape is not None and counts.shape != tuple(counts_shape):
                 raise self._corrupted(run, k, f"counts of shape {counts.shape}, where its "
@@ -565,10 +561,11 @@ class ResultsStore:
         return ValueError(f"block {k} of run {run} in {self.path} is corrupted ({why}); "
                           "the store was left as it is")
 
-    def _check_blocks(self, run: int, blocks: dict) -> None:
+    def _check_blocks(self, run: int, blocks: dict, block_size: int | None) -> None:
         """What every run's blocks share: counts of one shape, each block's outcome counts
         (shape (6,); other kinds store other integer sums) non-negative and adding up to at
-        most its games, and float sums in every block or in none, of one shape, all finite.
+        most its games, 1 to ``block_size`` games a block (a cut last block holds fewer),
+        and float sums in every block or in none, of one shape, all finite.
         The shape most blocks have is taken as the right one, so that the block named is the
         odd one out."""
         def shape(a):
@@ -589,6 +586,9 @@ class ResultsStore:
                 if int(counts.sum()) > games:            # (fewer: truncated games have none)
                     raise self._corrupted(run, k, f"its counts add up to {int(counts.sum()):,} "
                                           f"games, more than its {games:,}")
+            if block_size is not None and not 0 < games <= block_size:
+                raise self._corrupted(run, k, f"it holds {games:,} games, where its run's "
+                                      f"blocks hold 1 to {block_size:,}")
             if sums is not None and not np.isfinite(sums).all():
                 raise self._corrupted(run, k, "a sum that is not a finite number")
 
