@@ -1,5 +1,6 @@
 """experiments/evaluator's data options: lookahead chunks by count, the ``--repeat-off``
-epoch order and the experimental race inputs (``race_extra.py``, ``--race-width 230``).
+epoch order, the experimental race inputs (``race_extra.py``, ``--race-width 230``), the
+hard decisions of ``hard.py`` and the weighted ranking loss (``train.py --rank-tau``).
 
 The epoch order and the warm start need the training extra (PyTorch); skipped without it.
 """
@@ -13,6 +14,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "experiments" / "evaluator"))
 import candidates  # noqa: E402
+import hard  # noqa: E402
 import lookahead  # noqa: E402
 from fastbg.reference.features import is_crashed  # noqa: E402
 from race_extra import N_RACE_EXTRA, race_extra  # noqa: E402
@@ -134,3 +136,56 @@ def test_a_226_input_race_checkpoint_warm_starts_the_230_input_net(monkeypatch):
     w = train.warm_start("race", old, old["b1"].shape[0])
     assert w["w1"].shape[0] == 230 and not w["w1"][226:].any()
     np.testing.assert_array_equal(w["w1"][:226], old["w1"])
+
+
+def test_hard_decisions_are_where_the_0_ply_choice_loses_at_1_ply():
+    # decision 0: 0-ply picks row 0, 1-ply prefers row 1 by 0.05 -> hard
+    # decision 1: both pick row 3 -> not hard
+    # decision 2: 0-ply ties rows 5 and 6 (the first, row 5, is its choice); 1-ply prefers
+    #             row 6 by 0.01 -> hard at margin 0, not at margin 0.02
+    dec = np.array([0, 0, 0, 1, 1, 2, 2])
+    eq0 = np.array([0.30, 0.20, 0.10, -0.5, -0.6, 0.0, 0.0])
+    eq1 = np.array([0.25, 0.30, 0.00, -0.4, -0.7, 0.10, 0.11])
+    is_hard, loss = hard.hard_decisions(dec, eq0, eq1, 0.0)
+    np.testing.assert_array_equal(is_hard, [True, False, True])
+    np.testing.assert_allclose(loss, [0.05, 0.0, 0.01])
+    is_hard, _ = hard.hard_decisions(dec, eq0, eq1, 0.02)
+    np.testing.assert_array_equal(is_hard, [True, False, False])
+    # decisions are numbered by (game, ply), whatever the row order
+    np.testing.assert_array_equal(hard.decision_ids(np.array([7, 3, 7, 3]), np.array([2, 9, 2, 1])),
+                                  [2, 1, 2, 0])
+
+
+@needs_torch
+def test_the_weighted_ranking_loss_weights_pairs_by_their_closeness_to_the_best():
+    gen = torch.Generator().manual_seed(5)
+    p = torch.rand(7, 5, generator=gen) * 0.5
+    y = torch.rand(7, 5, generator=gen) * 0.5
+    grp = torch.tensor([0, 0, 0, 1, 1, 1, 1])
+    es, et = train.equity(p), train.equity(y)
+    # no tau and an infinite one: the unweighted loss
+    plain = train.rank_residuals(p, y, grp)
+    torch.testing.assert_close(train.rank_residuals(p, y, grp, 1e12), plain)
+    tau = 0.1
+    d = train.rank_residuals(p, y, grp, tau)
+    for g in (0, 1):
+        rows = torch.nonzero(grp == g).flatten()
+        a = torch.exp(-(et[rows].max() - et[rows]) / tau)
+        n = len(rows)
+        pairs = sum(a[i] * a[j] * ((es[rows[i]] - es[rows[j]]) - (et[rows[i]] - et[rows[j]])) ** 2
+                    for i in range(n) for j in range(n))
+        # the group's sum of squares is n / (2 A**2) times the weighted pairwise sum
+        torch.testing.assert_close((d[rows] ** 2).sum(), pairs * n / (2 * a.sum() ** 2))
+    # a pair far below its decision's best counts less than the same error near the best
+    y2 = torch.zeros(3, 5)
+    y2[:, 0] = torch.tensor([0.9, 0.88, 0.3])          # two near-best candidates, one bad
+    p2 = y2.clone()
+    p2[1, 0] += 0.05                                   # an error on a near-best candidate
+    p3 = y2.clone()
+    p3[2, 0] += 0.05                                   # the same error on the bad one
+    g3 = torch.zeros(3, dtype=torch.long)
+    near = (train.rank_residuals(p2, y2, g3, tau) ** 2).mean()
+    far = (train.rank_residuals(p3, y2, g3, tau) ** 2).mean()
+    assert near > 10 * far
+    torch.testing.assert_close((train.rank_residuals(p2, y2, g3) ** 2).mean(),
+                               (train.rank_residuals(p3, y2, g3) ** 2).mean())

@@ -240,11 +240,20 @@ def _load_one(args, positions: str, labels: str):
     return x.astype(np.float32), y, val, grp
 
 
-def rank_residuals(p, y, grp):
+def rank_residuals(p, y, grp, tau: float | None = None):
     """Per grouped row, (student equity - its group's mean) - (label equity - its group's
     mean), for the rows whose group has at least two rows here; None if there are none.
     Only equity differences between the candidates of one decision decide a play, so this
-    is the part of the error that costs equity in play."""
+    is the part of the error that costs equity in play.
+
+    With ``tau`` (an equity > 0), the rows of a group are weighted by
+    ``a = exp(-(best label equity of the group - label equity) / tau)``: the means are
+    weighted means, and each residual is scaled by ``sqrt(a * count / sum(a))`` (so the
+    weights of a group average 1). The mean square of the result is then the weighted
+    mean of the squared pairwise errors ``((es_i - es_j) - (et_i - et_j))**2`` over the
+    pairs of a group with weight ``a_i * a_j``, up to a constant: the differences between
+    the near-best candidates, which decide the play, count most; ``tau=None`` is the
+    unweighted loss (every pair alike)."""
     mask = grp >= 0
     if int(mask.sum()) < 2:
         return None
@@ -252,9 +261,17 @@ def rank_residuals(p, y, grp):
     es, et = equity(p[mask]), equity(y[mask])
     m = int(g.max()) + 1
     cnt = torch.zeros(m).index_add_(0, g, torch.ones(len(g)))
-    ms = torch.zeros(m).index_add_(0, g, es) / cnt
-    mt = torch.zeros(m).index_add_(0, g, et) / cnt
+    if tau is None:
+        a = torch.ones(len(g))
+    else:
+        best = torch.full((m,), -torch.inf).scatter_reduce(0, g, et, reduce="amax")
+        a = torch.exp(-(best[g] - et) / tau)
+    tot = torch.zeros(m).index_add_(0, g, a)
+    ms = torch.zeros(m).index_add_(0, g, a * es) / tot
+    mt = torch.zeros(m).index_add_(0, g, a * et) / tot
     d = (es - ms[g]) - (et - mt[g])
+    if tau is not None:
+        d = d * torch.sqrt(a * cnt[g] / tot[g])
     d = d[cnt[g] >= 2]
     return d if len(d) else None
 
@@ -315,6 +332,10 @@ def main(argv=None) -> int:
     ap.add_argument("--rank", type=float, default=0.0,
                     help="weight of the ranking loss: the squared error of each candidate's "
                          "equity relative to the mean of its decision's candidates (0: off)")
+    ap.add_argument("--rank-tau", type=float, default=None, metavar="TAU",
+                    help="weight the ranking loss towards each decision's near-best "
+                         "candidates: a candidate TAU (equity) below its decision's best "
+                         "counts 1/e as much (default: every candidate alike)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--engine", choices=("cython", "python"), default="cython",
                     help="which engine's features module computes the inputs (same numbers)")
@@ -332,6 +353,8 @@ def main(argv=None) -> int:
                     help="the contact net's inputs: all 252, or the first 236 (without the "
                          "extra features of docs/evaluator.md)")
     args = ap.parse_args(argv)
+    if args.rank_tau is not None and not args.rank_tau > 0:
+        ap.error(f"--rank-tau is an equity > 0, got {args.rank_tau}")
     N_INPUTS["contact"] = N_INPUTS["crashed"] = args.width   # what warm_start builds (a script's setting)
     N_INPUTS["race"] = args.race_width
     torch.set_num_threads(args.threads)
@@ -421,7 +444,7 @@ def main(argv=None) -> int:
             logits = model(xt[b])
             loss = bce(logits, yt[b])
             if args.rank > 0:
-                d = rank_residuals(torch.sigmoid(logits), yt[b], gt[b])
+                d = rank_residuals(torch.sigmoid(logits), yt[b], gt[b], args.rank_tau)
                 if d is not None:
                     loss = loss + args.rank * (d * d).mean()
             loss.backward()

@@ -1,0 +1,66 @@
+#!/bin/sh
+# The long part of generation 15: 2-ply labels by generation 14 (shipped in 90504fe), spent
+# on the hard decisions first (hard.py: the decisions where generation 14's 0-ply choice and
+# its 1-ply look-ahead disagree), then on the race decisions, then on the other decisions.
+# Resumable: rerun to go on (files and chunks that exist are kept).
+#
+#   sh experiments/evaluator/generation15_labels.sh          # from the repository's root
+#
+# Sets (seeds as generation_labels.sh 15 has them for g15 and g15races):
+#   g15     20,000 games (seed 15): hard candidates g15h, the others g15e
+#   h2..h6  20,000 games each (seeds 2015..6015): hard candidates only (h<k>h)
+#   g15r    race-decision candidates of 60,000 games (seed 1015)
+# Compute on the 2-core VM (2026-12-04): 20,000 games ~2 min, hard.py ~2.5 min, 2-ply labels
+# ~19 ms a contact candidate on one core (115,000 hard candidates a set: ~20 min on 2 cores).
+# PY: the Python with fastbg installed.
+set -e
+PY=${PY:-python}
+R=experiments/runs/evaluator
+E=experiments/evaluator
+mkdir -p $R
+[ -f $R/nets_g14.npz ] || git show 90504fe:fastbg/data/nn/nn2.npz > $R/nets_g14.npz
+
+label() {   # label SET: 2-ply labels of positions_SET.npz by generation 14, two processes
+    pids=
+    for k in 0 1; do
+        $PY $E/lookahead.py --positions $R/positions_$1.npz --nets $R/nets_g14.npz \
+            --plies 2 --candidates 3 --chunk 5000 --part $k/2 --out $R/lookahead_$1 \
+            >> $R/$1_$k.log 2>&1 &
+        pids="$pids $!"
+    done
+    for p in $pids; do wait $p; done   # set -e: a labeller that failed stops the script
+}
+
+games() {   # games NAME SEED: 20,000 games of generation 14 and their decisions' candidates
+    [ -f $R/positions_$1.npz ] || $PY $E/positions.py --games 20000 --seed $2 --races 0 \
+        --keep 0.2 --alternatives 3 --nets $R/nets_g14.npz --out $R/positions_$1
+    [ -f $R/positions_${1}c.npz ] || $PY $E/candidates.py --positions $R/positions_$1.npz \
+        --out $R/positions_${1}c
+}
+
+# g15: generation_labels.sh 15's games (its random races included), split into hard and rest
+[ -f $R/positions_g15.npz ] || $PY $E/positions.py --games 20000 --seed 15 --races 60000 \
+    --keep 0.2 --alternatives 3 --nets $R/nets_g14.npz --out $R/positions_g15
+[ -f $R/positions_g15c.npz ] || $PY $E/candidates.py --positions $R/positions_g15.npz \
+    --out $R/positions_g15c
+[ -f $R/positions_g15h.npz ] || $PY $E/hard.py --positions $R/positions_g15c.npz \
+    --nets $R/nets_g14.npz --out $R/positions_g15h --rest $R/positions_g15e
+label g15h
+
+# the race decisions of 60,000 more games
+[ -f $R/positions_g15races.npz ] || $PY $E/positions.py --games 60000 --seed 1015 --races 0 \
+    --keep 0.2 --alternatives 3 --nets $R/nets_g14.npz --out $R/positions_g15races
+[ -f $R/positions_g15r.npz ] || $PY $E/candidates.py --positions $R/positions_g15races.npz \
+    --race-decisions --out $R/positions_g15r
+label g15r
+
+# more hard decisions: five more sets of 20,000 games, only their hard candidates labelled
+for k in 2 3 4 5 6; do
+    games h$k ${k}015
+    [ -f $R/positions_h${k}h.npz ] || $PY $E/hard.py --positions $R/positions_h${k}c.npz \
+        --nets $R/nets_g14.npz --out $R/positions_h${k}h
+    label h${k}h
+done
+
+# the rest of g15's decisions
+label g15e
