@@ -68,9 +68,11 @@ def main(argv=None) -> int:
     ap.add_argument("--chunk", type=int, default=20000)
     ap.add_argument("--part", default="0/1", help="K/N: label only chunks k with k %% N == K "
                     "(run N processes, one a core)")
-    ap.add_argument("--plies", type=int, default=1, choices=(1, 2),
+    ap.add_argument("--plies", type=int, default=1, choices=(0, 1, 2),
                     help="1: the best play of each roll at 0 ply; 2: its candidates at 1 ply "
-                         "(needs --nets; about 17 ms a position)")
+                         "(needs --nets; about 17 ms a position); 0: the nets' own 0-ply "
+                         "probabilities (needs --nets: an anchor that keeps a fine-tuned net "
+                         "where it was on positions no deeper label covers)")
     ap.add_argument("--candidates", type=int, default=3, help="2 plies: plays valued at 1 ply")
     ap.add_argument("--nets", default=None,
                     help="the second evaluator's nets (fastbg.reference.evaluator.save_nets); "
@@ -105,6 +107,8 @@ def main(argv=None) -> int:
             continue
         if args.nets is not None:     # the core's nogil look-ahead of the second evaluator
             probs = nn.lookahead(boards[idx], args.plies, args.candidates)
+        elif args.plies == 0:
+            raise SystemExit("--plies 0 needs --nets (the second evaluator's own probabilities)")
         elif args.plies == 1:
             probs = np.array([one_ply(eng, nn, np.ascontiguousarray(boards[i])) for i in idx])
         else:

@@ -195,14 +195,14 @@ def _load_one(args, positions: str, labels: str):
         if k and not (k.isdigit() and int(k) > 0):
             raise SystemExit(f"train.py: error: {labels}: K in PATH@K is a number of chunks >= 1")
         idx, probs = lookahead_mod.load(src, int(k) if k else None, boards_all)
-        cache = Path(src).parent / f"inputs_{Path(src).name}_{args.net}_{len(idx)}.npz"
+        cache = Path(src).parent / f"inputs_{Path(src).name}_{net_rows(args)}_{len(idx)}.npz"
     else:
         if not Path(labels).is_dir():
             raise SystemExit(f"train.py: error: no labels directory {labels} (lookahead labels "
                              "are given as lookahead:PATH)")
         idx, counts = labels_mod.load(labels)
         probs = None
-        cache = Path(labels) / f"inputs_{args.net}_{len(idx)}.npz"
+        cache = Path(labels) / f"inputs_{net_rows(args)}_{len(idx)}.npz"
     if len(idx) == 0:
         raise SystemExit(f"no labels in {labels} yet")
     if idx.max() >= len(boards_all):
@@ -223,6 +223,8 @@ def _load_one(args, positions: str, labels: str):
     cls = np.array([feats.position_class(b) for b in boards])
     if args.net == "crashed":
         keep = (cls == "contact") & is_crashed(boards)
+    elif args.net == "contact" and args.no_crashed:
+        keep = (cls == "contact") & ~is_crashed(boards)
     else:
         keep = cls == args.net
     b = np.ascontiguousarray(boards[keep])
@@ -238,6 +240,11 @@ def _load_one(args, positions: str, labels: str):
     grp = decision_groups(pos, idx[keep])
     np.savez(cache, x=x.astype(np.float32), y=y, val=val, grp=grp, key=key)
     return x.astype(np.float32), y, val, grp
+
+
+def net_rows(args) -> str:
+    """Which rows a data set gives the net (the name of its inputs cache)."""
+    return "contact_nocrashed" if args.net == "contact" and args.no_crashed else args.net
 
 
 def rank_residuals(p, y, grp, tau: float | None = None):
@@ -336,6 +343,9 @@ def main(argv=None) -> int:
                     help="weight the ranking loss towards each decision's near-best "
                          "candidates: a candidate TAU (equity) below its decision's best "
                          "counts 1/e as much (default: every candidate alike)")
+    ap.add_argument("--no-crashed", action="store_true",
+                    help="contact net: leave out the crashed contact positions (which a "
+                         "nets file with a crashed net reads with that net)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--engine", choices=("cython", "python"), default="cython",
                     help="which engine's features module computes the inputs (same numbers)")
