@@ -38,7 +38,8 @@ POSITION is ``start``, a GNU Backgammon Position ID, a GNU Backgammon
 are the first roll of ``rollout`` and must be DICE of ``moves``; ``eval`` and
 ``cube`` refuse a position with the dice rolled.
 Bad arguments print one line naming the problem, after the full name of the command
-(``fastbg table race: error: ...``), and exit with status 2. Ctrl-C exits with status 130
+(``fastbg table race: error: ...``), and exit with status 2; ``fastbg`` alone prints the
+help (the commands) before its line. Ctrl-C exits with status 130
 (128 + SIGINT) at any moment; during a rollout the first finishes the blocks in flight and
 reports the games played, a second drops those blocks and reports at once.
 """
@@ -179,8 +180,12 @@ def main(argv=None) -> int:
     parser.command_action.required = False
     args, extra = parser.parse_known_args(argv)
     if args.command is None:
-        parser.error(f"unrecognized arguments: {' '.join(extra)}" if extra else
-                     "the following arguments are required: COMMAND")
+        if extra:
+            parser.error(f"unrecognized arguments: {' '.join(extra)}")
+        # bare `fastbg`: a usage error (status 2), which shows what the commands are, as
+        # `fastbg --help` does, with the one line of the problem after them
+        sys.stderr.write(parser.format_help() + "\n")
+        parser.error("the following arguments are required: COMMAND (one of those above)")
     # Every error of a command starts with its full name, as argparse's own do
     # ("fastbg table race: error: ..."), whether argparse or the command found it.
     command = _command_parser(parser, args)
