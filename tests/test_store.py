@@ -696,3 +696,177 @@ def test_runs_plot_is_only_for_show(tmp_path, capsys, argv):
     assert main([*argv, "--store", str(path), "--plot", str(tmp_path / "x.png")]) == 2
     assert "--plot is for `fastbg runs show RUN`" in capsys.readouterr().err
     assert not (tmp_path / "x.png").exists()
+
+
+def _read_only_connections(monkeypatch):
+    """Every store connection from now on refuses to write, as SQLite does on a file this
+    process may not write (root writes through chmod, so it is simulated): PRAGMA
+    query_only gives SQLite's own "attempt to write a readonly database"; and no run can be
+    locked, as in a read-only directory."""
+    import fastbg.rollouts.store as store_module
+
+    real = store_module.sqlite3.connect
+
+    def connect(database, *args, **kwargs):
+        db = real(database, *args, **kwargs)
+        if database != ":memory:":
+            db.execute("PRAGMA query_only = ON")
+        return db
+
+    def lock(self, run):
+        raise ValueError(f"cannot lock run {run} of {self.path}: cannot create "
+                         f"{self._lock_path(run)}: Permission denied")
+
+    monkeypatch.setattr(store_module.sqlite3, "connect", connect)
+    monkeypatch.setattr(ResultsStore, "lock", lock)
+
+
+@pytest.mark.parametrize("command", [["rollout", CONTACT], ["table", "gammons"]])
+def test_a_finished_run_of_a_read_only_store_is_shown_without_a_write(
+        tmp_path, capsys, monkeypatch, command):
+    """`--resume` of a finished run on a read-only store (file mode 0444) used to print
+    "run 1 is finished" and then fail with "attempt to write a readonly database" (it
+    marked the run running, then done again), or in a read-only directory with "cannot
+    lock run 1" (third new-user trial). A finished run needs nothing written: its stored
+    result, exit 0, and neither a lock nor a mark."""
+    path = tmp_path / "runs.sqlite"
+    argv = [*command, "-n", "2500", "--seed", "4", "--policy", "pubeval", "--no-progress",
+            "--json", "--store", str(path)]
+    assert main(argv) == 0
+    first = json.loads(capsys.readouterr().out)
+    import gc
+    gc.collect()        # the run's store connection closed (its WAL checkpointed)
+    before = path.read_bytes()
+    _read_only_connections(monkeypatch)
+    resume = (["rollout", "--resume", "1"] if command[0] == "rollout"
+              else ["table", "gammons", "--resume", "1"])
+    assert main([*resume, "--store", str(path), "--no-progress", "--json"]) == 0
+    out, err = capsys.readouterr()
+    again = json.loads(out)
+    assert again["stored_games"] == 2500 and "Traceback" not in err, err
+    for d in (first, again):
+        for k in ("seconds", "games_per_second", "stored_games", "workers", "settings"):
+            d.pop(k, None)
+    assert again == first
+    if command[0] == "rollout":
+        assert main([*resume, "--store", str(path), "--no-progress"]) == 0
+        out = capsys.readouterr().out
+        assert "all 2,500 games read from the store" in out and "stored as run 1" in out
+        # more games must be written: the store's own error, one line, nothing changed
+        assert main([*resume, "--extend", "500", "--store", str(path), "--no-progress"]) == 2
+        err = capsys.readouterr().err
+        assert "cannot lock run 1" in err and err.count("\n") == 1, err
+    monkeypatch.undo()
+    gc.collect()
+    assert path.read_bytes() == before
+    with ResultsStore(path) as st:
+        assert st.run(1).status == "done"
+    assert not list(tmp_path.glob("*.lock"))
+
+
+def _as_a_user_who_may_not_write(argv) -> tuple[int, str, str]:
+    """``main(argv)`` as a user bound by file permissions: this process if it is one, else
+    (root ignores permissions) a forked child that becomes nobody, with no exec (this
+    Python may live where nobody cannot run it). Returns the status, stdout and stderr."""
+    import tempfile
+
+    if os.geteuid() != 0:
+        out, err = tempfile.TemporaryFile("w+"), tempfile.TemporaryFile("w+")
+        real = sys.stdout, sys.stderr
+        sys.stdout, sys.stderr = out, err
+        try:
+            code = main(argv)
+        finally:
+            sys.stdout, sys.stderr = real
+        out.seek(0), err.seek(0)
+        return code, out.read(), err.read()
+    import pwd
+    try:
+        nobody = pwd.getpwnam("nobody")
+    except KeyError:
+        pytest.skip("no user nobody to run as")
+    out, err = tempfile.TemporaryFile("w+"), tempfile.TemporaryFile("w+")
+    pid = os.fork()
+    if pid == 0:                                  # pragma: no cover - the child
+        code = 99
+        try:
+            os.setgroups([])
+            os.setgid(nobody.pw_gid)
+            os.setuid(nobody.pw_uid)
+            sys.stdout, sys.stderr = out, err
+            code = main(argv)
+            sys.stdout.flush(), sys.stderr.flush()
+        finally:
+            os._exit(code)
+    _, status = os.waitpid(pid, 0)
+    out.seek(0), err.seek(0)
+    return os.waitstatus_to_exitcode(status), out.read(), err.read()
+
+
+def test_a_finished_run_missing_its_last_block_is_refused_not_replayed(tmp_path, capsys):
+    """A run marked done is read again without a lock, so a block it lacks is not played
+    (and written) behind the user's back: it is damage, one line, exit 2, nothing changed."""
+    path = tmp_path / "runs.sqlite"
+    rollout(CONTACT, 2000, seed=1, policy="pubeval", store=path)
+    db = sqlite3.connect(path)
+    db.execute("DELETE FROM blocks WHERE run = 1 AND k = 1")
+    db.commit()
+    db.close()
+    before = path.read_bytes()
+    why = f"run 1 in {path} is marked done but block 1 of it is missing"
+    store = ["--store", str(path)]
+    assert main(["runs", *store]) == 0
+    out = capsys.readouterr().out
+    assert "CORRUPT" in out.splitlines()[2] and f"corrupt run 1: {why}" in out, out
+    for argv in (["rollout", "--resume", "1", "--no-progress"], ["runs", "show", "1"],
+                 ["runs", "export", "1", "--json"]):
+        assert main(argv + store) == 2, argv
+        err = capsys.readouterr().err
+        assert why in err and "Traceback" not in err and err.count("\n") == 1, err
+    assert path.read_bytes() == before and not list(tmp_path.glob("*.lock"))
+    # the rollout function itself refuses to play it (it does not read the record's games)
+    with pytest.raises(ValueError, match="marked done but block 1 of it is missing"):
+        rollout(CONTACT, 2000, seed=1, policy="pubeval", store=path, run_id=1)
+    assert path.read_bytes() == before
+
+
+@pytest.mark.parametrize("where", ["file", "directory"])
+def test_a_finished_run_resumes_from_a_store_it_may_not_write(where):
+    """The same with real permissions, for a user who may not write the store: the file's
+    mode 0444 (SQLite then opens it read-only), or a read-only directory (where no lock
+    file can be made; another connection keeps the -wal and -shm files SQLite needs to
+    read there)."""
+    if os.name != "posix":
+        pytest.skip("POSIX permissions")
+    import gc
+    import shutil
+    import tempfile
+
+    folder = tempfile.mkdtemp(prefix="fastbg-ro-")   # (pytest's tmp dirs are root's alone)
+    keep = None
+    try:
+        os.chmod(folder, 0o777)
+        path = os.path.join(folder, "runs.sqlite")
+        rollout(CONTACT, 1500, seed=2, policy="pubeval", store=path)
+        gc.collect()
+        if where == "file":
+            os.chmod(path, 0o444)
+        else:
+            keep = sqlite3.connect(path)          # another reader: -wal and -shm stay
+            keep.execute("SELECT COUNT(*) FROM runs").fetchall()
+            os.chmod(folder, 0o555)
+        with open(path, "rb") as f:
+            before = f.read()
+        code, out, err = _as_a_user_who_may_not_write(
+            ["rollout", "--resume", "1", "--store", path, "--no-progress", "--json"])
+        assert code == 0, err
+        d = json.loads(out)
+        assert d["games"] == d["stored_games"] == 1500 and d["run_id"] == 1
+        with open(path, "rb") as f:
+            assert f.read() == before
+        assert not [f for f in os.listdir(folder) if f.endswith(".lock")]
+    finally:
+        if keep is not None:
+            keep.close()
+        os.chmod(folder, 0o777)
+        shutil.rmtree(folder, ignore_errors=True)

@@ -254,7 +254,8 @@ def stored_blocks(store, run) -> dict:
     Raises
     ------
     ValueError
-        Naming the damaged block, if one is (the store is not changed).
+        Naming the damaged block, if one is, or the missing one of a rollout marked done
+        without all its games and no stop rule to end it early (the store is not changed).
     """
     shape = None
     if run.kind == "rollout":
@@ -263,4 +264,10 @@ def stored_blocks(store, run) -> dict:
     elif run.kind == "plays" and run.settings.get("candidate_moves") and (
             run.settings.get("prune", "unknown") is None):
         shape = (len(run.settings["candidate_moves"]), 6)
-    return store.blocks(run.id, shape)
+    blocks = store.blocks(run.id, shape)
+    if (run.kind in ("rollout", "plays") and run.status == "done"
+            and run.request.get("until_se") is None
+            and sum(g for g, _, _ in blocks.values()) < run.games):
+        raise ValueError(f"run {run.id} in {store.path} is marked done but block {len(blocks)} "
+                         "of it is missing; the store was left as it is")
+    return blocks

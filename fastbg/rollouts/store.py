@@ -325,6 +325,17 @@ class ResultsStore:
                                  "the store was left as it is")
 
     @contextlib.contextmanager
+    def snapshot(self):
+        """Reads that see one state of the store: a read transaction (in WAL mode the
+        commits before it began, none after), which writes nothing, so that it also serves
+        a store this process may not write."""
+        self.db.execute("BEGIN DEFERRED")
+        try:
+            yield self
+        finally:
+            self.db.execute("COMMIT")
+
+    @contextlib.contextmanager
     def _tx(self):
         """One transaction: committed whole, or rolled back on an error."""
         self.db.execute("BEGIN IMMEDIATE")
@@ -612,6 +623,10 @@ class OpenRun:
         The store was opened here from a path, and is closed by :meth:`finish`.
     new : bool
         The run was created here (not resumed).
+    finished : bool
+        A finished run read again (resumed with the games it had): all its blocks are in
+        ``done``, so nothing is played and nothing written; it is neither locked nor marked,
+        and a store this process may not write serves.
     """
 
     store: ResultsStore
@@ -619,9 +634,19 @@ class OpenRun:
     done: dict
     owned: bool
     new: bool = False
+    finished: bool = False
 
     def on_block(self, k: int, games: int, counts, sums) -> None:
-        """Store block ``k`` (the ``on_block`` of :func:`~fastbg.rollouts.blocks.run_blocks`)."""
+        """Store block ``k`` (the ``on_block`` of :func:`~fastbg.rollouts.blocks.run_blocks`).
+
+        Raises
+        ------
+        ValueError
+            For a finished run (:attr:`finished`): it is marked done but lacks block ``k``,
+            which is damage, not a block to play (the store is not changed)."""
+        if self.finished:
+            raise ValueError(f"run {self.run_id} in {self.store.path} is marked done but "
+                             f"block {k} of it is missing; the store was left as it is")
         self.store.add_block(self.run_id, k, games, counts, sums)
 
     def _drop_if_empty(self) -> bool:
@@ -636,8 +661,11 @@ class OpenRun:
 
         A new run interrupted before any of its blocks was stored is removed instead: there
         is nothing in it to resume or to show (its command, run again, starts it anew, with
-        the same numbers when it gives the seed). Returns whether the run is kept."""
+        the same numbers when it gives the seed); a finished run read again is left as it
+        is. Returns whether the run is kept."""
         try:
+            if self.finished:
+                return True
             if interrupted and self._drop_if_empty():
                 return False
             self.store.finish_run(self.run_id, "interrupted" if interrupted else "done", summary)
@@ -653,7 +681,7 @@ class OpenRun:
         it is (status ``running``, listed as unfinished and resumable, as after ``kill
         -9``)."""
         try:
-            if not self._drop_if_empty():
+            if not self.finished and not self._drop_if_empty():
                 self.store.unlock(self.run_id)
         finally:
             if self.owned:
@@ -689,7 +717,9 @@ def open_run(store, run_id, kind: str, request: dict, settings: dict, block_size
     Returns
     -------
     OpenRun or None
-        The run, locked for this process, with its stored blocks of the present length.
+        The run, locked for this process, with its stored blocks of the present length;
+        a finished run asked for the games it has is read in one snapshot and neither
+        locked nor marked (:attr:`OpenRun.finished`): nothing of it is to be written.
 
     Raises
     ------
@@ -709,7 +739,16 @@ def open_run(store, run_id, kind: str, request: dict, settings: dict, block_size
         run_id = st.create_run(kind, request["position"], request, settings, parent=parent)
         st.lock(run_id)
         return OpenRun(st, run_id, {}, st is not store, new=True)
-    old = st.run(run_id)
+    with st.snapshot():        # its status and its blocks as one state of the store
+        old = st.run(run_id)
+        if old.status == "done" and games == old.games:
+            # Finished, and not extended: nothing to play or to write, so no lock and no
+            # mark (a read-only file or directory serves). A process extending it meanwhile
+            # changes nothing of this snapshot.
+            stored = _check_resume(st, old, run_id, kind, request, settings, games,
+                                   counts_shape)
+            return OpenRun(st, run_id, _full_blocks(stored, games, block_size), st is not store,
+                           finished=True)
     st.lock(run_id)
     try:
         stored = _check_resume(st, old, run_id, kind, request, settings, games, counts_shape)
@@ -717,12 +756,19 @@ def open_run(store, run_id, kind: str, request: dict, settings: dict, block_size
         st.unlock(run_id)
         raise
     st.resume_run(run_id, games, settings)
+    return OpenRun(st, run_id, _full_blocks(stored, games, block_size), st is not store)
+
+
+def _full_blocks(stored: dict, games: int, block_size: int) -> dict:
+    """The ``done`` of a run of ``games`` games: its stored blocks ``{k: (counts, sums)}``
+    up to the first that is not a block of that length (the short last block of a run
+    since extended, which is played in full)."""
     done = {}
     for k, (n, c, f) in stored.items():
         if n != block_size_of(k, games, block_size):
             break
         done[k] = (c, f)
-    return OpenRun(st, run_id, done, st is not store)
+    return done
 
 
 def _check_resume(st, old, run_id, kind, request, settings, games, counts_shape=None) -> dict:
