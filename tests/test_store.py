@@ -870,3 +870,42 @@ def test_a_finished_run_resumes_from_a_store_it_may_not_write(where):
             keep.close()
         os.chmod(folder, 0o777)
         shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.mark.parametrize("position, why", [
+    ("garbage", "its position: bad position 'garbage': expected 'start'"),
+    ("4HPwATDgc/ABMB", "its position: bad Position ID '4HPwATDgc/ABMB': not canonical"),
+    # a sound ID, but not the one its request rolls out (--resume would roll that out)
+    ("4HPwATDgc/ABMA", "its position '4HPwATDgc/ABMA' is not its request's "
+                       "'4HPMwQCMz+AIIQ'"),
+])
+@pytest.mark.parametrize("kind", ["rollout", "plays"])
+def test_a_run_whose_position_is_not_a_position_is_corrupt(tmp_path, capsys, kind, position,
+                                                           why):
+    """A run whose position column was set to garbage used to be listed as done, and shown
+    and exported as a rollout of 'garbage' (third new-user trial): it is a damaged record,
+    listed as CORRUPT with the reason, refused by show, export and --resume (exit 2, one
+    line), the store unchanged."""
+    path = tmp_path / "runs.sqlite"
+    if kind == "rollout":
+        rollout(CONTACT, 1000, seed=1, policy="pubeval", store=path)
+    else:
+        from fastbg import rollout_plays
+        rollout_plays(CONTACT, (3, 1), 324, seed=1, policy="pubeval", top=2, store=path)
+    db = sqlite3.connect(path)
+    db.execute("UPDATE runs SET position = ? WHERE id = 1", (position,))
+    db.commit()
+    db.close()
+    before = path.read_bytes()
+    store = ["--store", str(path)]
+    assert main(["runs", *store]) == 0
+    out = capsys.readouterr().out
+    assert "CORRUPT" in out.splitlines()[2] and "done" not in out.splitlines()[2], out
+    assert f"corrupt run 1: {path}: run 1's record is corrupted ({why}" in out, out
+    for argv in (["runs", "show", "1"], ["runs", "export", "1", "--json"],
+                 ["runs", "export", "1", "--csv"], ["rollout", "--resume", "1", "--no-progress"]):
+        assert main(argv + store) == 2, argv
+        out, err = capsys.readouterr()
+        assert why in err and "Traceback" not in err and err.count("\n") == 1, (argv, err)
+        assert out == "", argv
+    assert path.read_bytes() == before and not list(tmp_path.glob("*.lock"))

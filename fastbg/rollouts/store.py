@@ -28,6 +28,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ..game.parse import position_and_roll
 from .blocks import block_size_of
 
 __all__ = ["ResultsStore", "StoredRun", "OpenRun", "open_run", "default_store_path",
@@ -143,6 +144,22 @@ def _now() -> str:
 
 def _dump(a) -> str:
     return json.dumps(np.asarray(a).tolist() if isinstance(a, np.ndarray) else a)
+
+
+#: The kinds of run whose ``position`` is the position rolled out (a table's is a label).
+_ROLLED_OUT = ("rollout", "plays")
+
+
+def _check_position(position, request: dict) -> None:
+    """A rolled-out run's position column: a position (what the listing shows), and the one
+    its request rolls out (what --resume plays); ValueError naming what is wrong."""
+    try:
+        position_and_roll(position)
+    except ValueError as exc:
+        raise ValueError(f"its position: {exc}") from None
+    if "position" in request and request["position"] != position:
+        raise ValueError(f"its position {position!r} is not its request's "
+                         f"{request['position']!r}")
 
 
 @dataclass(frozen=True)
@@ -517,6 +534,8 @@ class ResultsStore:
             for name, value in (("request", request), ("settings", settings)):
                 if not isinstance(value, dict):
                     raise ValueError(f"its {name} is a JSON {type(value).__name__}, not an object")
+            if kind in _ROLLED_OUT:
+                _check_position(pos, request)
             return StoredRun(id=int(i), kind=kind, position=pos, request=request,
                              settings=settings, seed=int(seed), games=int(games),
                              block_size=int(bs), status=status, created=created,
