@@ -342,22 +342,22 @@ def test_a_new_run_stopped_before_its_first_block_is_not_kept(tmp_path):
     run = _open(path)
     run.on_block(0, 1000, np.arange(6), None)
     assert run.finish(True, {"games": 1000})       # interrupted with a block: kept
-    run = _open(path, run_id=3)
+    run = _open(path, run_id=1)                     # (the removed runs' ids given again)
     assert not run.new and run.finish(True, {"games": 1000})
     with ResultsStore(path) as st:
         (kept,) = st.runs()
-        assert (kept.id, kept.status, kept.games_done) == (3, "interrupted", 1000)
+        assert (kept.id, kept.status, kept.games_done) == (1, "interrupted", 1000)
     # a resumed run stopped again before a block is kept too (it was the user's)
     run = _open(path)
     run.finish(True, {"games": 0})                  # (removed: new and empty)
     empty = _open(path)
     empty.store.close()                             # killed before a block: 'running'
-    run = _open(path, run_id=5)
+    run = _open(path, run_id=2)
     assert run.finish(True, {"games": 0})
-    run = _open(path, run_id=5)
+    run = _open(path, run_id=2)
     run.abort()
     with ResultsStore(path) as st:
-        assert [(r.id, r.status) for r in st.runs()] == [(3, "interrupted"), (5, "running")]
+        assert [(r.id, r.status) for r in st.runs()] == [(1, "interrupted"), (2, "running")]
 
 
 def test_rollout_stopped_before_its_first_block_reports_no_run(tmp_path, monkeypatch):
@@ -909,3 +909,56 @@ def test_a_run_whose_position_is_not_a_position_is_corrupt(tmp_path, capsys, kin
         assert why in err and "Traceback" not in err and err.count("\n") == 1, (argv, err)
         assert out == "", argv
     assert path.read_bytes() == before and not list(tmp_path.glob("*.lock"))
+
+
+def test_a_run_stopped_before_its_first_block_leaves_no_gap_in_the_ids(tmp_path, capsys,
+                                                                       monkeypatch):
+    """A new run stopped by Ctrl-C before its first block is not kept, but its id used to be
+    (the store's AUTOINCREMENT): the next run was run 2 of a store listing one run, or run
+    3 after run 1 (new-user trial). The id is given again, except while another process
+    may still hold its lock: a removed run's lock file not yet gone keeps its id taken."""
+    import fastbg.rollouts.cubeless as cubeless
+    from fastbg.rollouts.blocks import BlockRun
+
+    real = cubeless.run_blocks
+
+    def stopped(board, games, *args, **kwargs):     # Ctrl-C before any block finished
+        return BlockRun(np.zeros(6, dtype=np.int64), 0, True)
+
+    path = tmp_path / "runs.sqlite"
+    store = ["--store", str(path), "--no-progress", "--policy", "pubeval", "-n", "1000"]
+
+    def new_run(stop: bool) -> int:
+        monkeypatch.setattr(cubeless, "run_blocks", stopped if stop else real)
+        code = main(["rollout", CONTACT, *store, "--json"])
+        out, err = capsys.readouterr()
+        if stop:
+            assert code == 130 and "nothing stored" in err, err
+            return 0
+        assert code == 0, err
+        return json.loads(out)["run_id"]
+
+    assert new_run(stop=True) == 0
+    assert new_run(stop=False) == 1                 # was 2
+    assert new_run(stop=True) == 0
+    assert new_run(stop=True) == 0
+    assert new_run(stop=False) == 2                 # was 5
+    # a table, and Python's OpenRun.abort (an error, or a Ctrl-C that raised)
+    run = _open(path)
+    assert run.run_id == 3
+    run.abort()
+    assert _open(path).run_id == 3                  # (left 'running', as if killed)
+    # a removed run whose lock another process has not released yet (or a kill -9 left):
+    # its id stays taken until the lock file goes
+    request = {"position": "start", "games": 1000}
+    settings = {"seed": 1, "games": 1000, "block_size": 1000}
+    with ResultsStore(path) as st:
+        assert st.create_run("rollout", "start", request, settings) == 4
+        lock = tmp_path / "runs.sqlite.run4.lock"
+        lock.touch()
+        st.delete_run(4)                            # (not this store's lock: it stays)
+        assert st.create_run("rollout", "start", request, settings) == 5
+        lock.unlink()
+        st.delete_run(5)
+        assert st.create_run("rollout", "start", request, settings) == 4
+        assert st.run_ids() == [1, 2, 3, 4]

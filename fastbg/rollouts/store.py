@@ -469,11 +469,36 @@ class ResultsStore:
 
     def delete_run(self, run: int) -> None:
         """Remove ``run`` and its blocks (and release it): a new run stopped before anything
-        of it was stored (:meth:`OpenRun.finish`)."""
+        of it was stored (:meth:`OpenRun.finish`). Its id is given to the next new run when
+        no later one holds an id yet (:meth:`_reuse_ids`): the user was told that nothing
+        was stored, and the run never appeared in a listing."""
         with self._tx():
             self.db.execute("DELETE FROM blocks WHERE run = ?", (int(run),))
             self.db.execute("DELETE FROM runs WHERE id = ?", (int(run),))
         self.unlock(run)
+        self._reuse_ids()
+
+    def _reuse_ids(self) -> None:
+        """Let the ids above the last stored run be given again: ``runs.id`` is
+        AUTOINCREMENT, which never gives an id twice, so a removed run used to leave a gap.
+
+        Safe with concurrent runs: this is one write transaction, so no run is created
+        meanwhile and SQLite's counter only comes down to the highest id still stored (a
+        run another process created stays); and it stops above an id whose lock file is
+        there, a removed run that another process has not released yet (it removes the
+        lock file before releasing it, :meth:`_release`), or whose holder was killed: a
+        new run given that id could not be locked. Called after this process released the
+        run it removed. A failure here loses nothing but the id, so it is not raised."""
+        with contextlib.suppress(sqlite3.Error), self._tx():
+            row = self.db.execute("SELECT seq FROM sqlite_sequence WHERE name = 'runs'").fetchone()
+            if row is None:
+                return
+            top = int(self.db.execute("SELECT COALESCE(MAX(id), 0) FROM runs").fetchone()[0])
+            seq = int(row[0])
+            while seq > top and not os.path.exists(self._lock_path(seq)):
+                seq -= 1
+            if seq != int(row[0]):
+                self.db.execute("UPDATE sqlite_sequence SET seq = ? WHERE name = 'runs'", (seq,))
 
     def is_empty(self, run: int) -> bool:
         """Whether ``run`` has no stored block and no row (a table's rows are runs)."""
