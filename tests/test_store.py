@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import re
 import signal
 import sqlite3
 import subprocess
@@ -962,3 +963,43 @@ def test_a_run_stopped_before_its_first_block_leaves_no_gap_in_the_ids(tmp_path,
         st.delete_run(5)
         assert st.create_run("rollout", "start", request, settings) == 4
         assert st.run_ids() == [1, 2, 3, 4]
+
+
+def test_the_listing_lines_its_columns_up_whatever_their_widths(tmp_path, capsys):
+    """`fastbg runs` used fixed widths: a table's label longer than 16 characters was cut
+    ("replies 31 8/5 6"), and a game count of 2,000,000 pushed the rest of its line to the
+    right of the other lines' (new-user trial). Every column is as wide as its widest
+    entry: each starts under its header, and the progress lines up on its '/'."""
+    path = tmp_path / "runs.sqlite"
+    with ResultsStore(path) as st:
+        for position, games, done in (("4HPMwQCMz+AIIQ", 500, 500),
+                                      ("4HPwATDgc/ABMA", 2_000_000, 1000)):
+            run = st.create_run("rollout", position, {"position": position, "games": games},
+                                {"seed": 1, "games": games, "block_size": 1000})
+            st.add_block(run, 0, done, [done // 2, 0, 0, done // 2, 0, 0])
+            if games == done:
+                st.finish_run(run, "done", {})
+        label = "replies 31 8/5 6/5"
+        st.create_run("table", label, {"position": label, "table": "replies",
+                                       "rolls": [[3, 1], [4, 2]], "games": 324},
+                      {"seed": 1, "games": 324, "block_size": 324})
+    assert main(["runs", "--store", str(path)]) == 0
+    head, *lines = capsys.readouterr().out.splitlines()[1:]
+    assert len(lines) == 3
+    assert [ln.split()[2] for ln in lines[:2]] == ["4HPMwQCMz+AIIQ", "4HPwATDgc/ABMA"]
+    assert label in lines[2]                                   # not cut
+    for name, value in (("kind", ("rollout", "rollout", "table")),
+                        ("position", ("4HPMwQCMz+AIIQ", "4HPwATDgc/ABMA", label)),
+                        ("status", ("done", "unfinished", "unfinished")),
+                        ("created", ("20", "20", "20"))):
+        at = head.index(name)
+        for ln, v in zip(lines, value):
+            assert ln[at:].startswith(v) and ln[at - 1] == " ", (name, head, ln)
+    slash = {ln.index("/", head.index("games")) for ln in lines}
+    assert len(slash) == 1, lines
+    assert [ln[head.index("games"):].split()[0] for ln in lines] == [
+        "500/500", "1,000/2,000,000", "0/2"]
+    # the numbers end where their headers do
+    end = head.index("s.e.") + len("s.e.")
+    for ln in lines[:2]:
+        assert re.search(r" [+-]0\.0000 +0\.0\d{3}$", ln[:end]), (head, ln)
