@@ -224,6 +224,31 @@ def test_bare_fastbg_lists_the_commands_and_is_a_usage_error(capsys):
                                     "COMMAND (one of those above)")
 
 
+XGID_31 = "XGID=-b----E-C---eE---c-e----B-:0:0:1:31:0:0:0:0:10"
+
+
+@pytest.mark.parametrize("argv, first, second", [
+    # `start` is the POSITION: the XGID meant as it was "unrecognized" (new-user trial)
+    (["rollout", "start", XGID_31, "-n", "10"], "start", XGID_31),
+    (["rollout", "start", XGID_31[5:]], "start", XGID_31),      # bare, from a dash
+    (["rollout", "4HPMwQCMz+AIIQ", "start"], "4HPMwQCMz+AIIQ", "start"),
+    (["rollout", "start", "XGID=garbage"], "start", "XGID=garbage"),   # meant, if not valid
+    (["eval", "start", "4HPMwQCMz+AIIQ"], "start", "4HPMwQCMz+AIIQ"),
+    (["cube", "start", "4HPwATDgc/ABMA:cAkAAAAAAAAA"], "start", "4HPwATDgc/ABMA:cAkAAAAAAAAA"),
+])
+def test_a_second_position_says_that_the_command_takes_one(capsys, argv, first, second):
+    code, out, err = run_status(capsys, *argv)
+    assert code == 2 and out == "" and err.count("\n") == 1 and "Traceback" not in err
+    assert err == (f"fastbg {argv[0]}: error: {argv[0]} takes one POSITION; got {first!r} "
+                   f"and {second!r}: give the one to use\n"), err
+
+
+def test_a_left_over_word_that_is_no_position_is_still_unrecognized(capsys):
+    for argv in (["rollout", "start", "foo"], ["show", "start", "extra"]):
+        code, _, err = run_status(capsys, *argv)
+        assert code == 2 and f"unrecognized arguments: {argv[-1]}" in err, err
+
+
 def test_console_script_runs_without_traceback():
     proc = subprocess.run([sys.executable, "-m", "fastbg", "show", "nonsense"],
                           capture_output=True, text=True)
