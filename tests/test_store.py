@@ -1003,3 +1003,30 @@ def test_the_listing_lines_its_columns_up_whatever_their_widths(tmp_path, capsys
     end = head.index("s.e.") + len("s.e.")
     for ln in lines[:2]:
         assert re.search(r" [+-]0\.0000 +0\.0\d{3}$", ln[:end]), (head, ln)
+
+
+def test_the_counts_shape_of_a_stored_run_comes_from_its_record_by_one_rule(tmp_path):
+    """The shape a stored run's blocks must have was worked out twice, from the record by
+    `fastbg runs` and from the arguments by rollout and rollout_plays, with the rule for
+    candidate plays ((C, 6) unless pruned) written in both places: one function now, which
+    gives every stored run the shape its blocks have."""
+    from fastbg import rollout_plays
+    from fastbg.rollouts.cubeless import counts_shape, stored_counts_shape
+
+    path = tmp_path / "runs.sqlite"
+    rollout(CONTACT, 1000, seed=1, policy="pubeval", store=path)
+    rollout(CONTACT, 1008, seed=1, policy="pubeval", by_first_roll=True, store=path)
+    rollout("start", 1020, seed=1, policy="pubeval", by_first_roll=True, store=path)
+    rollout_plays(CONTACT, (3, 1), 324, seed=1, policy="pubeval", top=3, store=path)
+    rollout_plays(CONTACT, (3, 1), 972, seed=1, policy="pubeval", top=3, prune_se=1,
+                  min_games=324, store=path)
+    want = [(6,), (22, 6), (31, 6), (3, 6), None]
+    with ResultsStore(path) as st:
+        runs = st.runs()
+        assert [stored_counts_shape(r.kind, r.request, r.settings) for r in runs] == want
+        for r, shape in zip(runs[:4], want):
+            assert {c.shape for _, c, _ in st.blocks(r.id).values()} == {shape}
+    assert want[1] == counts_shape(False, True) and want[2] == counts_shape(True, True)
+    assert stored_counts_shape("table", {}, {}) is None
+    # a record that does not say whether it prunes is not checked
+    assert stored_counts_shape("plays", {}, {"candidate_moves": ["a", "b"]}) is None
