@@ -201,13 +201,52 @@ def test_bad_input_one_line_exit_2(capsys, argv, fragment):
     # an unknown option without a command is named (argparse said COMMAND was missing)
     (["--bogus"], "fastbg: error: unrecognized arguments: --bogus"),
     (["--bogus", "-x"], "fastbg: error: unrecognized arguments: --bogus -x"),
-    ([], "fastbg: error: the following arguments are required: COMMAND"),
     (["--bogus", "rollout"], "fastbg rollout: error: unrecognized arguments: --bogus"),
 ])
 def test_every_error_names_the_full_command(capsys, argv, prefix):
     code, out, err = run_status(capsys, *argv)
     assert code == 2 and out == "" and err.startswith(prefix), err
     assert err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_bare_fastbg_lists_the_commands_and_is_a_usage_error(capsys):
+    """`fastbg` alone used to print only "the following arguments are required: COMMAND",
+    leaving a new user to guess them (new-user trial): it prints the help, with every
+    command, then the one line of the problem, and exits with status 2."""
+    from fastbg.cli import build_parser
+
+    code, out, err = run_status(capsys)
+    assert code == 2 and out == "" and "Traceback" not in err
+    assert err.startswith("usage: fastbg ")
+    for name in build_parser().commands:
+        assert f"\n    {name} " in err or f"\n    {name}\n" in err, name
+    assert err.splitlines()[-1] == ("fastbg: error: the following arguments are required: "
+                                    "COMMAND (one of those above)")
+
+
+XGID_31 = "XGID=-b----E-C---eE---c-e----B-:0:0:1:31:0:0:0:0:10"
+
+
+@pytest.mark.parametrize("argv, first, second", [
+    # `start` is the POSITION: the XGID meant as it was "unrecognized" (new-user trial)
+    (["rollout", "start", XGID_31, "-n", "10"], "start", XGID_31),
+    (["rollout", "start", XGID_31[5:]], "start", XGID_31),      # bare, from a dash
+    (["rollout", "4HPMwQCMz+AIIQ", "start"], "4HPMwQCMz+AIIQ", "start"),
+    (["rollout", "start", "XGID=garbage"], "start", "XGID=garbage"),   # meant, if not valid
+    (["eval", "start", "4HPMwQCMz+AIIQ"], "start", "4HPMwQCMz+AIIQ"),
+    (["cube", "start", "4HPwATDgc/ABMA:cAkAAAAAAAAA"], "start", "4HPwATDgc/ABMA:cAkAAAAAAAAA"),
+])
+def test_a_second_position_says_that_the_command_takes_one(capsys, argv, first, second):
+    code, out, err = run_status(capsys, *argv)
+    assert code == 2 and out == "" and err.count("\n") == 1 and "Traceback" not in err
+    assert err == (f"fastbg {argv[0]}: error: {argv[0]} takes one POSITION; got {first!r} "
+                   f"and {second!r}: give the one to use\n"), err
+
+
+def test_a_left_over_word_that_is_no_position_is_still_unrecognized(capsys):
+    for argv in (["rollout", "start", "foo"], ["show", "start", "extra"]):
+        code, _, err = run_status(capsys, *argv)
+        assert code == 2 and f"unrecognized arguments: {argv[-1]}" in err, err
 
 
 def test_console_script_runs_without_traceback():

@@ -78,6 +78,65 @@ def test_a_certain_margin_is_infinitely_many_standard_errors():
     assert r.z["take"] == -math.inf and math.isnan(r.z["double"])   # DP = ND exactly: a tie
 
 
+# The player on roll has two checkers on its ace point (every roll bears both off) and the
+# opponent 14 on its 6-point, one off: a single win whatever the dice, so every trial of
+# either line is the same one-roll game.
+SURE_SINGLE = "4P8HAIABAAAAAA"
+
+
+@pytest.mark.parametrize("score, action, take", [
+    # 3-away/3-away: No double and Double/pass both win 1 point, a tie (ties go to the
+    # double); the rounding of the sums used to make it "Too good to double" or "Double"
+    # by chance, "no double by an unknown number of SE (the trials did not vary: play
+    # more games), pass by more than 1,000 SE" (new-user trial)
+    ("0-0", "Double, pass", "0.1513"),
+    # 2-away/3-away: was "too close to call, leaning Double, pass (double by 0.0 SE, ...)"
+    ("1-0", "Double, pass", "0.2492"),
+    # 3-away/1-away post-Crawford: both parts were "an unknown number of SE"
+    ("0-2", "Double, pass", "0.0120"),
+])
+def test_cli_trials_that_cannot_vary_are_called_certain(capsys, score, action, take):
+    argv = ["cube", SURE_SINGLE, "--match-length", "3", "--score", score, "-n", "300",
+            "--seed", "1", "--no-progress"]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    (line,) = [ln for ln in out.splitlines() if ln.startswith("Proper action")]
+    assert line == (f"Proper action: {action}   (certain: the trials cannot vary; double by "
+                    f"nothing (a tie), pass by {take} MWC)"), out
+    assert "unknown number" not in out and "SE" not in line and "too close" not in out
+    assert "play more games" not in out and "no bias either" in out
+    assert main(argv + ["--json"]) == 0
+    d = json.loads(capsys.readouterr().out)["decision"]
+    assert d["certain"] is True and d["too_close"] == [] and d["action"] == action
+    assert d["nd"] == d["dp"] and set(d["stderr"].values()) == {0.0}
+    assert d["z"] == {"double": None, "take": None}      # a tie (NaN) and -inf: null
+    # --method janowski: its cubeless rollout cannot vary either (its model's values are
+    # formulas of the probabilities, whose rounding may break the tie either way)
+    assert main(argv + ["--method", "janowski", "--games", "100"]) == 0
+    out = capsys.readouterr().out
+    (line,) = [ln for ln in out.splitlines() if ln.startswith("Proper action")]
+    assert line.endswith("pass   (certain: the trials cannot vary)"), out
+    assert f"pass rather than take: by {take} MWC, certain: the trials cannot vary" in out
+    assert " SE" not in out and "too close" not in out, out
+
+
+def test_a_position_decided_by_the_first_roll_is_known_before_any_trial():
+    from fastbg.game import Position
+    from fastbg.rollouts.cuberollout import decided_by_first_roll
+
+    for engine in ("cython", "python"):
+        for pid, decided in ((SURE_SINGLE, True), ("APD/BwADAAAAAA", True),   # a sure gammon
+                             ("/z8AAAAQAAAAAA", False),   # one checker on the 6: 1-1 fails
+                             ("4HPwATDgc/ABMA", False)):
+            assert decided_by_first_roll(Position.from_position_id(pid).board,
+                                         engine) is decided, (pid, engine)
+    # one trial is enough to know, and money play too (+1 single, +2 doubled)
+    r = cube_rollout(SURE_SINGLE, 1, seed=1)
+    assert r.certain and (r.nd, r.dt, r.dp) == (1.0, 2.0, 1.0)
+    assert math.isnan(r.z["double"]) and r.z["take"] == -math.inf
+    assert not cube_rollout(CONTACT, 40, seed=1, policy="pubeval").certain
+
+
 def test_a_position_with_the_dice_rolled_is_refused():
     with pytest.raises(ValueError, match="dice rolled"):
         cube_rollout("XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:0:10", 10, seed=1)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import re
 import signal
 import sqlite3
 import subprocess
@@ -342,22 +343,22 @@ def test_a_new_run_stopped_before_its_first_block_is_not_kept(tmp_path):
     run = _open(path)
     run.on_block(0, 1000, np.arange(6), None)
     assert run.finish(True, {"games": 1000})       # interrupted with a block: kept
-    run = _open(path, run_id=3)
+    run = _open(path, run_id=1)                     # (the removed runs' ids given again)
     assert not run.new and run.finish(True, {"games": 1000})
     with ResultsStore(path) as st:
         (kept,) = st.runs()
-        assert (kept.id, kept.status, kept.games_done) == (3, "interrupted", 1000)
+        assert (kept.id, kept.status, kept.games_done) == (1, "interrupted", 1000)
     # a resumed run stopped again before a block is kept too (it was the user's)
     run = _open(path)
     run.finish(True, {"games": 0})                  # (removed: new and empty)
     empty = _open(path)
     empty.store.close()                             # killed before a block: 'running'
-    run = _open(path, run_id=5)
+    run = _open(path, run_id=2)
     assert run.finish(True, {"games": 0})
-    run = _open(path, run_id=5)
+    run = _open(path, run_id=2)
     run.abort()
     with ResultsStore(path) as st:
-        assert [(r.id, r.status) for r in st.runs()] == [(3, "interrupted"), (5, "running")]
+        assert [(r.id, r.status) for r in st.runs()] == [(1, "interrupted"), (2, "running")]
 
 
 def test_rollout_stopped_before_its_first_block_reports_no_run(tmp_path, monkeypatch):
@@ -696,3 +697,336 @@ def test_runs_plot_is_only_for_show(tmp_path, capsys, argv):
     assert main([*argv, "--store", str(path), "--plot", str(tmp_path / "x.png")]) == 2
     assert "--plot is for `fastbg runs show RUN`" in capsys.readouterr().err
     assert not (tmp_path / "x.png").exists()
+
+
+def _read_only_connections(monkeypatch):
+    """Every store connection from now on refuses to write, as SQLite does on a file this
+    process may not write (root writes through chmod, so it is simulated): PRAGMA
+    query_only gives SQLite's own "attempt to write a readonly database"; and no run can be
+    locked, as in a read-only directory."""
+    import fastbg.rollouts.store as store_module
+
+    real = store_module.sqlite3.connect
+
+    def connect(database, *args, **kwargs):
+        db = real(database, *args, **kwargs)
+        if database != ":memory:":
+            db.execute("PRAGMA query_only = ON")
+        return db
+
+    def lock(self, run):
+        raise ValueError(f"cannot lock run {run} of {self.path}: cannot create "
+                         f"{self._lock_path(run)}: Permission denied")
+
+    monkeypatch.setattr(store_module.sqlite3, "connect", connect)
+    monkeypatch.setattr(ResultsStore, "lock", lock)
+
+
+@pytest.mark.parametrize("command", [["rollout", CONTACT], ["table", "gammons"]])
+def test_a_finished_run_of_a_read_only_store_is_shown_without_a_write(
+        tmp_path, capsys, monkeypatch, command):
+    """`--resume` of a finished run on a read-only store (file mode 0444) used to print
+    "run 1 is finished" and then fail with "attempt to write a readonly database" (it
+    marked the run running, then done again), or in a read-only directory with "cannot
+    lock run 1" (third new-user trial). A finished run needs nothing written: its stored
+    result, exit 0, and neither a lock nor a mark."""
+    path = tmp_path / "runs.sqlite"
+    argv = [*command, "-n", "2500", "--seed", "4", "--policy", "pubeval", "--no-progress",
+            "--json", "--store", str(path)]
+    assert main(argv) == 0
+    first = json.loads(capsys.readouterr().out)
+    import gc
+    gc.collect()        # the run's store connection closed (its WAL checkpointed)
+    before = path.read_bytes()
+    _read_only_connections(monkeypatch)
+    resume = (["rollout", "--resume", "1"] if command[0] == "rollout"
+              else ["table", "gammons", "--resume", "1"])
+    assert main([*resume, "--store", str(path), "--no-progress", "--json"]) == 0
+    out, err = capsys.readouterr()
+    again = json.loads(out)
+    assert again["stored_games"] == 2500 and "Traceback" not in err, err
+    for d in (first, again):
+        for k in ("seconds", "games_per_second", "stored_games", "workers", "settings"):
+            d.pop(k, None)
+    assert again == first
+    if command[0] == "rollout":
+        assert main([*resume, "--store", str(path), "--no-progress"]) == 0
+        out = capsys.readouterr().out
+        assert "all 2,500 games read from the store" in out and "stored as run 1" in out
+        # more games must be written: the store's own error, one line, nothing changed
+        assert main([*resume, "--extend", "500", "--store", str(path), "--no-progress"]) == 2
+        err = capsys.readouterr().err
+        assert "cannot lock run 1" in err and err.count("\n") == 1, err
+    monkeypatch.undo()
+    gc.collect()
+    assert path.read_bytes() == before
+    with ResultsStore(path) as st:
+        assert st.run(1).status == "done"
+    assert not list(tmp_path.glob("*.lock"))
+
+
+def _as_a_user_who_may_not_write(argv) -> tuple[int, str, str]:
+    """``main(argv)`` as a user bound by file permissions: this process if it is one, else
+    (root ignores permissions) a forked child that becomes nobody, with no exec (this
+    Python may live where nobody cannot run it). Returns the status, stdout and stderr."""
+    import tempfile
+
+    if os.geteuid() != 0:
+        out, err = tempfile.TemporaryFile("w+"), tempfile.TemporaryFile("w+")
+        real = sys.stdout, sys.stderr
+        sys.stdout, sys.stderr = out, err
+        try:
+            code = main(argv)
+        finally:
+            sys.stdout, sys.stderr = real
+        out.seek(0), err.seek(0)
+        return code, out.read(), err.read()
+    import pwd
+    try:
+        nobody = pwd.getpwnam("nobody")
+    except KeyError:
+        pytest.skip("no user nobody to run as")
+    out, err = tempfile.TemporaryFile("w+"), tempfile.TemporaryFile("w+")
+    pid = os.fork()
+    if pid == 0:                                  # pragma: no cover - the child
+        code = 99
+        try:
+            os.setgroups([])
+            os.setgid(nobody.pw_gid)
+            os.setuid(nobody.pw_uid)
+            sys.stdout, sys.stderr = out, err
+            code = main(argv)
+            sys.stdout.flush(), sys.stderr.flush()
+        finally:
+            os._exit(code)
+    _, status = os.waitpid(pid, 0)
+    out.seek(0), err.seek(0)
+    return os.waitstatus_to_exitcode(status), out.read(), err.read()
+
+
+def test_a_finished_run_missing_its_last_block_is_refused_not_replayed(tmp_path, capsys):
+    """A run marked done is read again without a lock, so a block it lacks is not played
+    (and written) behind the user's back: it is damage, one line, exit 2, nothing changed."""
+    path = tmp_path / "runs.sqlite"
+    rollout(CONTACT, 2000, seed=1, policy="pubeval", store=path)
+    db = sqlite3.connect(path)
+    db.execute("DELETE FROM blocks WHERE run = 1 AND k = 1")
+    db.commit()
+    db.close()
+    before = path.read_bytes()
+    why = f"run 1 in {path} is marked done but block 1 of it is missing"
+    store = ["--store", str(path)]
+    assert main(["runs", *store]) == 0
+    out = capsys.readouterr().out
+    assert "CORRUPT" in out.splitlines()[2] and f"corrupt run 1: {why}" in out, out
+    for argv in (["rollout", "--resume", "1", "--no-progress"], ["runs", "show", "1"],
+                 ["runs", "export", "1", "--json"]):
+        assert main(argv + store) == 2, argv
+        err = capsys.readouterr().err
+        assert why in err and "Traceback" not in err and err.count("\n") == 1, err
+    assert path.read_bytes() == before and not list(tmp_path.glob("*.lock"))
+    # the rollout function itself refuses to play it (it does not read the record's games)
+    with pytest.raises(ValueError, match="marked done but block 1 of it is missing"):
+        rollout(CONTACT, 2000, seed=1, policy="pubeval", store=path, run_id=1)
+    assert path.read_bytes() == before
+
+
+@pytest.mark.parametrize("where", ["file", "directory"])
+def test_a_finished_run_resumes_from_a_store_it_may_not_write(where):
+    """The same with real permissions, for a user who may not write the store: the file's
+    mode 0444 (SQLite then opens it read-only), or a read-only directory (where no lock
+    file can be made; another connection keeps the -wal and -shm files SQLite needs to
+    read there)."""
+    if os.name != "posix":
+        pytest.skip("POSIX permissions")
+    import gc
+    import shutil
+    import tempfile
+
+    folder = tempfile.mkdtemp(prefix="fastbg-ro-")   # (pytest's tmp dirs are root's alone)
+    keep = None
+    try:
+        os.chmod(folder, 0o777)
+        path = os.path.join(folder, "runs.sqlite")
+        rollout(CONTACT, 1500, seed=2, policy="pubeval", store=path)
+        gc.collect()
+        if where == "file":
+            os.chmod(path, 0o444)
+        else:
+            keep = sqlite3.connect(path)          # another reader: -wal and -shm stay
+            keep.execute("SELECT COUNT(*) FROM runs").fetchall()
+            os.chmod(folder, 0o555)
+        with open(path, "rb") as f:
+            before = f.read()
+        code, out, err = _as_a_user_who_may_not_write(
+            ["rollout", "--resume", "1", "--store", path, "--no-progress", "--json"])
+        assert code == 0, err
+        d = json.loads(out)
+        assert d["games"] == d["stored_games"] == 1500 and d["run_id"] == 1
+        with open(path, "rb") as f:
+            assert f.read() == before
+        assert not [f for f in os.listdir(folder) if f.endswith(".lock")]
+    finally:
+        if keep is not None:
+            keep.close()
+        os.chmod(folder, 0o777)
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.mark.parametrize("position, why", [
+    ("garbage", "its position: bad position 'garbage': expected 'start'"),
+    ("4HPwATDgc/ABMB", "its position: bad Position ID '4HPwATDgc/ABMB': not canonical"),
+    # a sound ID, but not the one its request rolls out (--resume would roll that out)
+    ("4HPwATDgc/ABMA", "its position '4HPwATDgc/ABMA' is not its request's "
+                       "'4HPMwQCMz+AIIQ'"),
+])
+@pytest.mark.parametrize("kind", ["rollout", "plays"])
+def test_a_run_whose_position_is_not_a_position_is_corrupt(tmp_path, capsys, kind, position,
+                                                           why):
+    """A run whose position column was set to garbage used to be listed as done, and shown
+    and exported as a rollout of 'garbage' (third new-user trial): it is a damaged record,
+    listed as CORRUPT with the reason, refused by show, export and --resume (exit 2, one
+    line), the store unchanged."""
+    path = tmp_path / "runs.sqlite"
+    if kind == "rollout":
+        rollout(CONTACT, 1000, seed=1, policy="pubeval", store=path)
+    else:
+        from fastbg import rollout_plays
+        rollout_plays(CONTACT, (3, 1), 324, seed=1, policy="pubeval", top=2, store=path)
+    db = sqlite3.connect(path)
+    db.execute("UPDATE runs SET position = ? WHERE id = 1", (position,))
+    db.commit()
+    db.close()
+    before = path.read_bytes()
+    store = ["--store", str(path)]
+    assert main(["runs", *store]) == 0
+    out = capsys.readouterr().out
+    assert "CORRUPT" in out.splitlines()[2] and "done" not in out.splitlines()[2], out
+    assert f"corrupt run 1: {path}: run 1's record is corrupted ({why}" in out, out
+    for argv in (["runs", "show", "1"], ["runs", "export", "1", "--json"],
+                 ["runs", "export", "1", "--csv"], ["rollout", "--resume", "1", "--no-progress"]):
+        assert main(argv + store) == 2, argv
+        out, err = capsys.readouterr()
+        assert why in err and "Traceback" not in err and err.count("\n") == 1, (argv, err)
+        assert out == "", argv
+    assert path.read_bytes() == before and not list(tmp_path.glob("*.lock"))
+
+
+def test_a_run_stopped_before_its_first_block_leaves_no_gap_in_the_ids(tmp_path, capsys,
+                                                                       monkeypatch):
+    """A new run stopped by Ctrl-C before its first block is not kept, but its id used to be
+    (the store's AUTOINCREMENT): the next run was run 2 of a store listing one run, or run
+    3 after run 1 (new-user trial). The id is given again, except while another process
+    may still hold its lock: a removed run's lock file not yet gone keeps its id taken."""
+    import fastbg.rollouts.cubeless as cubeless
+    from fastbg.rollouts.blocks import BlockRun
+
+    real = cubeless.run_blocks
+
+    def stopped(board, games, *args, **kwargs):     # Ctrl-C before any block finished
+        return BlockRun(np.zeros(6, dtype=np.int64), 0, True)
+
+    path = tmp_path / "runs.sqlite"
+    store = ["--store", str(path), "--no-progress", "--policy", "pubeval", "-n", "1000"]
+
+    def new_run(stop: bool) -> int:
+        monkeypatch.setattr(cubeless, "run_blocks", stopped if stop else real)
+        code = main(["rollout", CONTACT, *store, "--json"])
+        out, err = capsys.readouterr()
+        if stop:
+            assert code == 130 and "nothing stored" in err, err
+            return 0
+        assert code == 0, err
+        return json.loads(out)["run_id"]
+
+    assert new_run(stop=True) == 0
+    assert new_run(stop=False) == 1                 # was 2
+    assert new_run(stop=True) == 0
+    assert new_run(stop=True) == 0
+    assert new_run(stop=False) == 2                 # was 5
+    # a table, and Python's OpenRun.abort (an error, or a Ctrl-C that raised)
+    run = _open(path)
+    assert run.run_id == 3
+    run.abort()
+    assert _open(path).run_id == 3                  # (left 'running', as if killed)
+    # a removed run whose lock another process has not released yet (or a kill -9 left):
+    # its id stays taken until the lock file goes
+    request = {"position": "start", "games": 1000}
+    settings = {"seed": 1, "games": 1000, "block_size": 1000}
+    with ResultsStore(path) as st:
+        assert st.create_run("rollout", "start", request, settings) == 4
+        lock = tmp_path / "runs.sqlite.run4.lock"
+        lock.touch()
+        st.delete_run(4)                            # (not this store's lock: it stays)
+        assert st.create_run("rollout", "start", request, settings) == 5
+        lock.unlink()
+        st.delete_run(5)
+        assert st.create_run("rollout", "start", request, settings) == 4
+        assert st.run_ids() == [1, 2, 3, 4]
+
+
+def test_the_listing_lines_its_columns_up_whatever_their_widths(tmp_path, capsys):
+    """`fastbg runs` used fixed widths: a table's label longer than 16 characters was cut
+    ("replies 31 8/5 6"), and a game count of 2,000,000 pushed the rest of its line to the
+    right of the other lines' (new-user trial). Every column is as wide as its widest
+    entry: each starts under its header, and the progress lines up on its '/'."""
+    path = tmp_path / "runs.sqlite"
+    with ResultsStore(path) as st:
+        for position, games, done in (("4HPMwQCMz+AIIQ", 500, 500),
+                                      ("4HPwATDgc/ABMA", 2_000_000, 1000)):
+            run = st.create_run("rollout", position, {"position": position, "games": games},
+                                {"seed": 1, "games": games, "block_size": 1000})
+            st.add_block(run, 0, done, [done // 2, 0, 0, done // 2, 0, 0])
+            if games == done:
+                st.finish_run(run, "done", {})
+        label = "replies 31 8/5 6/5"
+        st.create_run("table", label, {"position": label, "table": "replies",
+                                       "rolls": [[3, 1], [4, 2]], "games": 324},
+                      {"seed": 1, "games": 324, "block_size": 324})
+    assert main(["runs", "--store", str(path)]) == 0
+    head, *lines = capsys.readouterr().out.splitlines()[1:]
+    assert len(lines) == 3
+    assert [ln.split()[2] for ln in lines[:2]] == ["4HPMwQCMz+AIIQ", "4HPwATDgc/ABMA"]
+    assert label in lines[2]                                   # not cut
+    for name, value in (("kind", ("rollout", "rollout", "table")),
+                        ("position", ("4HPMwQCMz+AIIQ", "4HPwATDgc/ABMA", label)),
+                        ("status", ("done", "unfinished", "unfinished")),
+                        ("created", ("20", "20", "20"))):
+        at = head.index(name)
+        for ln, v in zip(lines, value):
+            assert ln[at:].startswith(v) and ln[at - 1] == " ", (name, head, ln)
+    slash = {ln.index("/", head.index("games")) for ln in lines}
+    assert len(slash) == 1, lines
+    assert [ln[head.index("games"):].split()[0] for ln in lines] == [
+        "500/500", "1,000/2,000,000", "0/2"]
+    # the numbers end where their headers do
+    end = head.index("s.e.") + len("s.e.")
+    for ln in lines[:2]:
+        assert re.search(r" [+-]0\.0000 +0\.0\d{3}$", ln[:end]), (head, ln)
+
+
+def test_the_counts_shape_of_a_stored_run_comes_from_its_record_by_one_rule(tmp_path):
+    """The shape a stored run's blocks must have was worked out twice, from the record by
+    `fastbg runs` and from the arguments by rollout and rollout_plays, with the rule for
+    candidate plays ((C, 6) unless pruned) written in both places: one function now, which
+    gives every stored run the shape its blocks have."""
+    from fastbg import rollout_plays
+    from fastbg.rollouts.cubeless import counts_shape, stored_counts_shape
+
+    path = tmp_path / "runs.sqlite"
+    rollout(CONTACT, 1000, seed=1, policy="pubeval", store=path)
+    rollout(CONTACT, 1008, seed=1, policy="pubeval", by_first_roll=True, store=path)
+    rollout("start", 1020, seed=1, policy="pubeval", by_first_roll=True, store=path)
+    rollout_plays(CONTACT, (3, 1), 324, seed=1, policy="pubeval", top=3, store=path)
+    rollout_plays(CONTACT, (3, 1), 972, seed=1, policy="pubeval", top=3, prune_se=1,
+                  min_games=324, store=path)
+    want = [(6,), (22, 6), (31, 6), (3, 6), None]
+    with ResultsStore(path) as st:
+        runs = st.runs()
+        assert [stored_counts_shape(r.kind, r.request, r.settings) for r in runs] == want
+        for r, shape in zip(runs[:4], want):
+            assert {c.shape for _, c, _ in st.blocks(r.id).values()} == {shape}
+    assert want[1] == counts_shape(False, True) and want[2] == counts_shape(True, True)
+    assert stored_counts_shape("table", {}, {}) is None
+    # a record that does not say whether it prunes is not checked
+    assert stored_counts_shape("plays", {}, {"candidate_moves": ["a", "b"]}) is None

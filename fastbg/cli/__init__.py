@@ -38,7 +38,8 @@ POSITION is ``start``, a GNU Backgammon Position ID, a GNU Backgammon
 are the first roll of ``rollout`` and must be DICE of ``moves``; ``eval`` and
 ``cube`` refuse a position with the dice rolled.
 Bad arguments print one line naming the problem, after the full name of the command
-(``fastbg table race: error: ...``), and exit with status 2. Ctrl-C exits with status 130
+(``fastbg table race: error: ...``), and exit with status 2; ``fastbg`` alone prints the
+help (the commands) before its line. Ctrl-C exits with status 130
 (128 + SIGINT) at any moment; during a rollout the first finishes the blocks in flight and
 reports the games played, a second drops those blocks and reports at once.
 """
@@ -64,12 +65,28 @@ if os.path.basename(sys.argv[0]) in ("fastbg", "__main__.py"):
     signal.signal(signal.SIGINT, _interrupted_at_start)
 
 from .. import __version__  # noqa: E402  (after the handler, on purpose)
+from ..game import parse_game  # noqa: E402
 from . import bench, cube, positions, research, rollouts, runs, tables  # noqa: E402
 from .common import EXIT_INTERRUPTED, EXIT_USAGE, shorten  # noqa: E402
 
 __all__ = ["main", "build_parser"]
 
 _BARE_XGID = re.compile(r"^[-a-oA-O]{26}(:|$)")
+#: A Position ID, or a GNU Backgammon PositionID:MatchID pair, by its look (valid or not).
+_GNU_ID = re.compile(r"[A-Za-z0-9+/]{14}(:[A-Za-z0-9+/]{12})?")
+
+
+def _looks_like_position(text: str) -> bool:
+    """Whether a command-line word is meant as a POSITION: 'start', an XGID, a Position ID
+    or an ID pair, by its look or because it reads as one."""
+    t = text.strip()
+    if t.lower() == "start" or t.upper().startswith("XGID=") or _GNU_ID.fullmatch(t):
+        return True
+    try:
+        parse_game(t)
+    except ValueError:
+        return False
+    return True
 
 
 class _Parser(argparse.ArgumentParser):
@@ -179,12 +196,24 @@ def main(argv=None) -> int:
     parser.command_action.required = False
     args, extra = parser.parse_known_args(argv)
     if args.command is None:
-        parser.error(f"unrecognized arguments: {' '.join(extra)}" if extra else
-                     "the following arguments are required: COMMAND")
+        if extra:
+            parser.error(f"unrecognized arguments: {' '.join(extra)}")
+        # bare `fastbg`: a usage error (status 2), which shows what the commands are, as
+        # `fastbg --help` does, with the one line of the problem after them
+        sys.stderr.write(parser.format_help() + "\n")
+        parser.error("the following arguments are required: COMMAND (one of those above)")
     # Every error of a command starts with its full name, as argparse's own do
     # ("fastbg table race: error: ..."), whether argparse or the command found it.
     command = _command_parser(parser, args)
     if extra:
+        # `fastbg rollout start XGID=...`: 'start' is the POSITION, and the XGID, which was
+        # meant as it, is left over; say so rather than call it unrecognized
+        given = getattr(args, "position", None)
+        second = next((a for a in extra if not a.startswith("-") and _looks_like_position(a)),
+                      None)
+        if given is not None and second is not None:
+            command.error(f"{args.command} takes one POSITION; got {given!r} and {second!r}: "
+                          "give the one to use")
         # argparse reports a subcommand's unknown arguments as the main program's; name
         # the subcommand, whose usage they break.
         command.error(f"unrecognized arguments: {' '.join(extra)}")

@@ -11,7 +11,7 @@ from ..rollouts.blocks import check_games
 from ..cube import (load_met)
 from ..formats import parse_dice
 from ..rollouts import DEFAULT_POLICY, POLICIES
-from ..rollouts.cubeless import counts_shape
+from ..rollouts.cubeless import stored_counts_shape
 
 
 EXIT_USAGE = 2
@@ -248,19 +248,20 @@ def num(x, spec: str) -> str:
 def stored_blocks(store, run) -> dict:
     """The stored blocks of ``run`` (a :class:`~fastbg.rollouts.store.StoredRun`), as
     :meth:`~fastbg.rollouts.store.ResultsStore.blocks` gives them, with each block's counts
-    checked against the shape its run plays: a rollout's outcome counts (by first roll if it
-    asked for the breakdown), or a row for each candidate play (unpruned).
+    checked against the shape its run plays
+    (:func:`fastbg.rollouts.cubeless.stored_counts_shape`, the rule the run itself checks
+    them by when it resumes).
 
     Raises
     ------
     ValueError
-        Naming the damaged block, if one is (the store is not changed).
+        Naming the damaged block, if one is, or the missing one of a rollout marked done
+        without all its games and no stop rule to end it early (the store is not changed).
     """
-    shape = None
-    if run.kind == "rollout":
-        shape = counts_shape(run.request.get("opening", False),
-                             run.request.get("by_first_roll", False))
-    elif run.kind == "plays" and run.settings.get("candidate_moves") and (
-            run.settings.get("prune", "unknown") is None):
-        shape = (len(run.settings["candidate_moves"]), 6)
-    return store.blocks(run.id, shape)
+    blocks = store.blocks(run.id, stored_counts_shape(run.kind, run.request, run.settings))
+    if (run.kind in ("rollout", "plays") and run.status == "done"
+            and run.request.get("until_se") is None
+            and sum(g for g, _, _ in blocks.values()) < run.games):
+        raise ValueError(f"run {run.id} in {store.path} is marked done but block {len(blocks)} "
+                         "of it is missing; the store was left as it is")
+    return blocks

@@ -15,7 +15,7 @@ from ..cube.money import cube_action
 from ..engine import ENGINES, get_engine
 from ..game import PROBABILITY_KEYS
 from ..rollouts import DEFAULT_POLICY, POLICIES
-from ..rollouts.cuberollout import cube_rollout
+from ..rollouts.cuberollout import cube_rollout, decided_by_first_roll
 
 from .common import (_ENGINE_HELP, EXIT_INTERRUPTED, _games, _load_met, _number_arg, _policy_help, _positive_int, _seed, _table_name, plural,
                      print_json)
@@ -295,7 +295,14 @@ def _decide(q, cov, state, x, table) -> dict:
     return _match_decision(q, cov, state, x, table)
 
 
-def _z_text(z: float) -> str:
+#: A margin of a position whose trials cannot vary (every roll ends the game at once: no
+#: standard error to count it in, and none needed).
+_CERTAIN = "certain: the trials cannot vary"
+
+
+def _z_text(z: float, certain: bool = False) -> str:
+    if certain:
+        return _CERTAIN
     if z != z:
         return "an unknown number of SE (too few games for a standard error)"
     if math.isinf(z):
@@ -305,11 +312,14 @@ def _z_text(z: float) -> str:
         return "more than 1,000 SE"
     return f"{z:.1f} SE"
 
-def _too_close(z_double: float, z_take: float, games: int) -> list[str]:
+def _too_close(z_double: float, z_take: float, games: int, certain: bool = False) -> list[str]:
     """The parts of a cube decision (``"double"``, ``"take"``) that ``games`` trials do not
     decide: margins within :data:`CLOSE_Z` standard errors or unknown (NaN: too few games
     for a standard error), or every part with fewer than :data:`MIN_DECIDING_TRIALS`
-    trials. An infinite margin (no sampling error at all) decides."""
+    trials. An infinite margin (no sampling error at all) decides, and so does any margin,
+    a tie too, of a position whose trials cannot vary (``certain``)."""
+    if certain:
+        return []
     return [part for part, z in (("double", z_double), ("take", z_take))
             if games < MIN_DECIDING_TRIALS or not abs(z) >= CLOSE_Z]
 
@@ -384,9 +394,11 @@ def _cmd_cube(args) -> int:
     q = [getattr(res, k) for k in PROBABILITY_KEYS]
     cov = probability_covariance(res.counts)
     d = _decide(q, cov, state, x, table)
+    # (the cubeless rollout's counts, and so the probabilities, cannot vary either)
+    d["certain"] = decided_by_first_roll(pos.board, args.engine)
     d["too_close"] = (None if not d["can_double"] else
                       _too_close(d["margins"]["double"]["z"], d["margins"]["take"]["z"],
-                                 res.games))
+                                 res.games, d["certain"]))
     mode = "money" if state.is_money else "match"
     if args.json:
         out = res.to_dict()
@@ -418,7 +430,8 @@ def _cube_by_rollout(pos, state, table, args) -> int:
     if args.json:
         out = res.to_dict()
         out["decision"]["too_close"] = (None if res.why_not is not None else
-                                        _too_close(res.z["double"], res.z["take"], res.games))
+                                        _too_close(res.z["double"], res.z["take"], res.games,
+                                                   res.certain))
         out.update(xgid=state.to_xgid(pos), policy=args.policy, engine=args.engine, x=args.x,
                    met=None if table is None else _table_name(table),
                    counts=[[[int(v) for v in row] for row in line] for line in res.counts],
@@ -431,7 +444,7 @@ def _cube_by_rollout(pos, state, table, args) -> int:
     unit = "equity per unit of the current cube" if state.is_money else "match winning chance"
     sign = "+" if state.is_money else ""
     close = [] if res.why_not is not None else _too_close(res.z["double"], res.z["take"],
-                                                          res.games)
+                                                          res.games, res.certain)
     redouble = state.cube_owner == "player"
     dbl = "Redouble" if redouble else "Double"
     lines = [f"{head}Cube decision of {state.to_xgid(pos)} (Position ID {res.position_id})",
@@ -458,7 +471,8 @@ def _cube_by_rollout(pos, state, table, args) -> int:
             lines.append(_close_text(close, res.games, "trial"))
     else:
         lines += ["", f"No cube decision: {res.why_not}."]
-    lines.append(("(" if res.vr else "(not variance-reduced; ")
+    lines.append("(no bias either: every roll ends the game at once, whatever is played)"
+                 if res.certain else ("(" if res.vr else "(not variance-reduced; ")
                  + "biased by the policy's play and by the in-game cube decisions)")
     print("\n".join(lines))
     return EXIT_INTERRUPTED if res.interrupted else 0
@@ -466,7 +480,16 @@ def _cube_by_rollout(pos, state, table, args) -> int:
 
 def _rollout_margins(res) -> str:
     """A cube rollout's two margins in SE, worded as its action chose (a margin without a
-    standard error has no sign to go by)."""
+    standard error has no sign to go by); for trials that cannot vary, by how much."""
+    if res.certain:
+        unit = "" if res.mode == "money" else " MWC"
+
+        def by(diff: float) -> str:
+            return "nothing (a tie)" if diff == 0 else f"{abs(diff):.4f}{unit}"
+        double = "no double" if res.action.startswith(("No", "Too good")) else "double"
+        take = "pass" if res.action.endswith("pass") else "take"
+        return (f"{_CERTAIN}; {double} by {by(min(res.dt, res.dp) - res.nd)}, "
+                f"{take} by {by(res.dp - res.dt)}")
     if math.isnan(res.z["double"]) and math.isnan(res.z["take"]):
         return f"no standard error from {plural(res.games, 'trial')}"
     double = "no double" if res.action.startswith(("No", "Too good")) else "double"
@@ -596,15 +619,18 @@ def _format_cube(res, pos, state, table, x, x_source, d) -> str:
     m = d["margins"]
     unit = "" if state.is_money else " MWC"
     close = d["too_close"]
-    lines.append(_proper_action(d["action"], close, f"{'only ' if close else ''}sure to "
-                                                     f"{_z_text(d['z'])}"))
+    certain = d.get("certain", False)
+    lines.append(_proper_action(d["action"], close, _CERTAIN if certain else
+                                f"{'only ' if close else ''}sure to {_z_text(d['z'])}"))
     for part in ("double", "take"):
         mm = m[part]
         choice, over = mm["choice"], mm["over"]
         if redouble:
             choice, over = (s.replace("double", "redouble") for s in (choice, over))
-        lines.append(f"  {choice} rather than {over}: by {mm['difference']:.4f}{unit}, "
-                     f"{_z_text(mm['z'])} (std.err of the difference {mm['stderr']:.4f})")
+        lines.append(f"  {choice} rather than {over}: by {mm['difference']:.4f}{unit}"
+                     + (" (a tie)" if certain and mm["difference"] == 0 else "") + ", "
+                     + (_CERTAIN if certain else f"{_z_text(mm['z'])} (std.err of the "
+                                                 f"difference {mm['stderr']:.4f})"))
     if close:
         lines.append(_close_text(close, res.games, "game").replace("the bias below", "the bias"))
     tp = d["take_point"]

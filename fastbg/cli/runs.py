@@ -123,13 +123,52 @@ def _listed(run_id: int, store) -> dict:
         return {**run.to_dict(), "estimate": None, "corrupt": str(exc)}
 
 
-def _progress(r) -> str:
+def _progress(r) -> tuple[str, str]:
+    """A listed run's progress as (done, of): games, or a table's rows ("rows" after its
+    total); "?" for what a damaged record or its blocks do not tell."""
     e = r["estimate"]
     if e is None:
-        return f"{'?':>7}/{r['games']:<7,}" if "games" in r else f"{'?':>15}"
+        return "?", f"{r['games']:,}" if "games" in r else "?"
     if "rows" in e:
-        return f"{e['rows']:>7,}/{e['of_rows']:<4,}rows"
-    return f"{e['games']:>7,}/{r['games']:<7,}"
+        return f"{e['rows']:,}", f"{e['of_rows']:,} rows"
+    return f"{e['games']:,}", f"{r['games']:,}"
+
+
+#: The longest position text of the listing; longer is cut (with "...").
+_POSITION_WIDTH = 40
+
+
+def _listing(rows) -> list[str]:
+    """The lines of `fastbg runs`: a header and a line a run, each column as wide as its
+    widest entry (positions of any length, game counts of any size), numbers right-aligned
+    under their headers and the progress aligned on its "/"."""
+    def cut(text: str) -> str:
+        return text if len(text) <= _POSITION_WIDTH else text[:_POSITION_WIDTH - 3] + "..."
+
+    cells = []
+    for r in rows:
+        e = r["estimate"] or {}
+        eq = ("no games yet" if not e.get("games", 1) else "" if e.get("equity") is None
+              else f"{e['equity']:+8.4f} {e['stderr']:7.4f}")
+        parent = r.get("parent")
+        done, of = _progress(r)
+        cells.append((str(r["id"]), r.get("kind", "?"), cut(r.get("position", "?")), done, of,
+                      _status(r), eq, "" if parent is None else str(parent),
+                      r.get("created", "?")))
+    w = [max([len(c[i]) for c in cells] + [0]) for i in range(len(cells[0]))]
+    done_w = max(w[3], len("games"))
+    games_w = done_w + 1 + w[4]
+    wid, wkind, wpos = max(w[0], 4), max(w[1], 4), max(w[2], len("position"))
+    wstat, weq, wtab = max(w[5], len("status")), max(w[6], 16), max(w[7], len("table"))
+    head = (f"  {'id':>{wid}}  {'kind':<{wkind}}  {'position':<{wpos}}  "
+            f"{'games':<{games_w}}  {'status':<{wstat}}  "
+            f"{'equity':>8} {'s.e.':>7}{'':>{weq - 16}}  {'table':>{wtab}}  created")
+    lines = [head]
+    for (rid, kind, pos, done, of, status, eq, parent, created) in cells:
+        lines.append(f"  {rid:>{wid}}  {kind:<{wkind}}  {pos:<{wpos}}  "
+                     f"{done:>{done_w}}/{of:<{w[4]}}  {status:<{wstat}}  {eq:>{weq}}  "
+                     f"{parent:>{wtab}}  {created}")
+    return lines
 
 
 def _cmd_runs(args) -> int:
@@ -156,16 +195,7 @@ def _cmd_runs(args) -> int:
                 return 0
             print(f"{plural(len(rows), 'run')} in {store.path}")
             if rows:
-                print(f"  {'id':>4}  {'kind':<8} {'position':<16} {'games':>15}  "
-                      f"{'status':<11} {'equity':>8} {'s.e.':>7}  {'table':>5}  created")
-            for r in rows:
-                e = r["estimate"] or {}
-                eq = ("no games yet" if not e.get("games", 1) else "" if e.get("equity") is None
-                      else f"{e['equity']:+8.4f} {e['stderr']:7.4f}")
-                parent = r.get("parent")
-                print(f"  {r['id']:>4}  {r.get('kind', '?'):<8} {r.get('position', '?')[:16]:<16} "
-                      f"{_progress(r)}  {_status(r):<11} {eq:>16}  "
-                      f"{'' if parent is None else parent:>5}  {r.get('created', '?')}")
+                print("\n".join(_listing(rows)))
             corrupt = [r for r in rows if "corrupt" in r]
             for r in corrupt:
                 print(f"  corrupt run {r['id']}: {r['corrupt']}")

@@ -190,11 +190,15 @@ class StoredTable:
 
     def row(self, j: int) -> dict:
         """The store arguments of row ``j``'s rollout: ``store``, ``run_id`` (its stored run,
-        if the row was started before) and ``table_run`` (the table, for a new row)."""
+        if the row was started before) and ``table_run`` (the table, for a new row);
+        ValueError if a finished table, read again, lacks row ``j`` (it is damaged)."""
         if self.run is None:
             return {}
         if j < len(self._rows):
             return {"store": self.run.store, "run_id": self._rows[j]}
+        if self.run.finished:   # (read again without a lock: no row is to be added)
+            raise ValueError(f"table run {self.run.run_id} in {self.run.store.path} is marked "
+                             f"done but has no row {j + 1}; the store was left as it is")
         return {"store": self.run.store, "table_run": self.run.run_id}
 
     def started(self, j: int, run_id: int | None) -> None:

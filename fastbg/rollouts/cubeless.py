@@ -23,7 +23,7 @@ from .settings import rollout_settings
 from .store import open_run
 
 __all__ = ["rollout", "RolloutResult", "POLICIES", "DEFAULT_POLICY", "DEFAULT_VR", "INDICATORS6",
-           "resolve_vr", "check_flag", "counts_shape",
+           "resolve_vr", "check_flag", "counts_shape", "stored_counts_shape",
            "outcome_statistics", "vr_statistics", "normal_quantile", "wilson_interval"]
 
 #: Policies available in both engines (their own list, :data:`fastbg.reference.policies.POLICIES`).
@@ -201,6 +201,35 @@ def counts_shape(opening: bool, by_first_roll: bool) -> tuple:
         then a row for each first roll (21 rolls, or from the opening 15 of each side).
     """
     return (1 + len(_first_roll_keys(bool(opening))[1]), 6) if by_first_roll else (6,)
+
+
+def stored_counts_shape(kind: str, request: dict, settings: dict) -> tuple | None:
+    """The shape of every block's counts of a stored run, from its record: what a run
+    checks its stored blocks against when it resumes, and ``fastbg runs`` when it reads
+    them (:meth:`fastbg.rollouts.store.ResultsStore.blocks`).
+
+    Parameters
+    ----------
+    kind : str
+        The run's kind: ``"rollout"`` (:func:`rollout`) or ``"plays"``
+        (:func:`fastbg.rollouts.plays.rollout_plays`); another has no known shape.
+    request, settings : dict
+        The run's request and settings, as it stores them.
+
+    Returns
+    -------
+    tuple of int or None
+        A rollout's :func:`counts_shape` (by first roll if it asked for the breakdown); for
+        candidate plays, a row of six counts per candidate, ``(C, 6)``, unless the run
+        prunes them (pruning shrinks the blocks' rows; a record that does not say whether
+        it prunes counts as pruning); None when the shape is not known, and not checked.
+    """
+    if kind == "rollout":
+        return counts_shape(request.get("opening", False), request.get("by_first_roll", False))
+    if kind == "plays" and settings.get("candidate_moves") and (
+            settings.get("prune", "unknown") is None):
+        return (len(settings["candidate_moves"]), 6)
+    return None
 
 
 def _first_roll_luck(board, opening: bool, labels) -> list:
@@ -754,7 +783,8 @@ def rollout(
         if cl is not None:
             nworkers, address = cl.threads() or nworkers, cl.address
         stored = open_run(store, run_id, "rollout", request, settings, block_size,
-                          parent=table_run, counts_shape=counts_shape(op, by_first_roll))
+                          parent=table_run,
+                          counts_shape=stored_counts_shape("rollout", request, settings))
         done = None if stored is None else stored.done
         if on_block is not None and stored is not None:
             on_block = _both(stored.on_block, on_block)

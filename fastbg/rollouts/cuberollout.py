@@ -19,12 +19,13 @@ from typing import Callable
 import numpy as np
 
 from ..cube.money import cube_action
+from ..engine import get_engine
 from .blocks import BlockRecipe, abandoned
 from .cubeful import (N_CUBE_VALUES, RESULT_CLASSES, _setup, block_parts, block_setup,
                       cubeful_settings, match_cells, mean_and_se, qrolls, result_points,
                       run_setup_blocks, vr_options)
 
-__all__ = ["cube_rollout", "CubeRolloutResult"]
+__all__ = ["cube_rollout", "CubeRolloutResult", "decided_by_first_roll"]
 
 _LINES = ("nd", "dt")
 
@@ -65,6 +66,10 @@ class CubeRolloutResult:
     vr : bool
         Variance reduction: the values and standard errors are those of the luck-adjusted
         trials (``counts`` are the games as played).
+    certain : bool
+        The trials cannot vary (:func:`decided_by_first_roll`): ``nd`` and ``dt`` are the
+        values of the one result every trial has, the standard errors 0, and a margin is
+        infinite, or NaN for a tie (two values exactly equal).
     """
 
     nd: float
@@ -85,10 +90,12 @@ class CubeRolloutResult:
     settings: dict = field(default_factory=dict)
     vr: bool = False
     dask: str | None = None
+    certain: bool = False
 
     def to_dict(self) -> dict:
         """JSON-ready dict: ``position_id``, ``mode``, ``method`` ("rollout"), ``decision``
-        (``action``, ``can_double``, ``why_not``, ``nd``, ``dt``, ``dp``, ``stderr``, ``z``),
+        (``action``, ``can_double``, ``why_not``, ``nd``, ``dt``, ``dp``, ``stderr``, ``z``,
+        ``certain``),
         ``games``, ``seed``, ``seconds``, ``workers``, ``interrupted``, ``passed`` (per line:
         the share of trials that ended in a pass) and ``settings`` (and ``dask`` for a run
         on a cluster)."""
@@ -101,7 +108,8 @@ class CubeRolloutResult:
                     "why_not": self.why_not, "nd": self.nd, "dt": clean(self.dt),
                     "dp": clean(self.dp),
                     "stderr": {k: clean(v) for k, v in self.stderr.items()},
-                    "z": {k: clean(v) for k, v in self.z.items()}},
+                    "z": {k: clean(v) for k, v in self.z.items()},
+                    "certain": self.certain},
                 "games": self.games, "seed": self.seed,
                 "seconds": self.seconds, "workers": self.workers,
                 "interrupted": self.interrupted,
@@ -116,6 +124,38 @@ def _z(diff: float, se: float) -> float:
     if se > 0:
         return float(diff / se)
     return math.copysign(math.inf, diff) if diff else float("nan")
+
+
+def decided_by_first_roll(board, engine: str = "cython") -> bool:
+    """Whether the player on roll ends the game with every roll, whatever it plays: each
+    legal play of each of the 21 rolls bears off its last checker.
+
+    The trials of a cube rollout then cannot vary: every one is the same game, one roll
+    long, in both lines (no cube decision after the root's, no luck to adjust, the result
+    fixed by the opponent's checkers, which do not move).
+
+    Parameters
+    ----------
+    board : array_like of int, shape (2, 25)
+        The position, row 0 the player on roll (DESIGN section 2).
+    engine : {"cython", "python"}
+        The move generator.
+    """
+    b = np.ascontiguousarray(board, dtype=np.int8)
+    if not 0 < int(b[0].sum()) <= 4:    # (one roll bears off at most four checkers)
+        return False
+    legal = get_engine(engine).legal_plays
+    return all(len(plays) > 0 and not any(int(p[0].sum()) for p in plays)
+               for d1 in range(1, 7) for d2 in range(1, d1 + 1)
+               for plays in (legal(b, d1, d2),))
+
+
+def _certain_value(counts, vals) -> float | None:
+    """The value of a line whose trials all have one result (a cell of ``counts``, shape
+    (8, 13)), exactly as the table ``vals`` holds it: a mean of equal values is not always
+    the value itself in floating point; None if the trials have more than one."""
+    cells = np.argwhere(np.asarray(counts))
+    return float(vals[tuple(cells[0])]) if len(cells) == 1 else None
 
 
 def _values(su) -> tuple[np.ndarray, np.ndarray, float]:
@@ -243,17 +283,28 @@ def cube_rollout(
     s = np.zeros(5) if run.sums is None else np.asarray(run.sums, dtype=np.float64)
 
     nd, se_nd = mean_and_se(float(s[0]), float(s[2]), n)
+    certain = n > 0 and decided_by_first_roll(su.pos.board, engine)
+    if certain:
+        # every trial the same game: the values of its result, no sampling error (a sum
+        # of squares less n times the squared mean leaves rounding, not a variance)
+        exact = [_certain_value(run.counts[i], vals[i]) for i in range(len(line_opts))]
+        certain = None not in exact
+    if certain:
+        nd, se_nd = exact[0], 0.0
     if can:
         dt, se_dt = mean_and_se(float(s[1]), float(s[3]), n)
         dd = s[1] - s[0]
         dd2 = s[3] - 2 * s[4] + s[2]
         diff, se_diff = mean_and_se(float(dd), float(dd2), n)
+        if certain:
+            dt, se_dt, se_diff = exact[1], 0.0, 0.0
         action = cube_action(nd, dt, dp, redouble=st.cube_owner == "player",
                              beaver=st.is_money and st.beaver)
         takes = dt < dp
         gain = (dt if takes else dp) - nd
-        z_double = _z(gain, se_diff if takes else se_nd) if n >= 2 else nan
-        z_take = _z(dp - dt, se_dt) if n >= 2 else nan
+        decides = n >= 2 or certain
+        z_double = _z(gain, se_diff if takes else se_nd) if decides else nan
+        z_take = _z(dp - dt, se_dt) if decides else nan
     else:
         dt = se_dt = se_diff = z_double = z_take = dp = nan
         action = "No double"
@@ -267,4 +318,5 @@ def cube_rollout(
         action=action, z={"double": z_double, "take": z_take}, games=n, counts=run.counts,
         mode="money" if st.is_money else "match", why_not=st.why_not_double, seed=su.entropy,
         seconds=seconds, workers=workers, interrupted=run.interrupted,
-        position_id=su.pos.to_position_id(), settings=settings, vr=su.vr, dask=address)
+        position_id=su.pos.to_position_id(), settings=settings, vr=su.vr, dask=address,
+        certain=bool(certain))

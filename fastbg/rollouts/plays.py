@@ -26,7 +26,7 @@ from .blocks import (BlockRecipe, abandoned, block_size_for, check_games, check_
 from ..reference.board import outcome
 from .cluster import connect
 from .cubeless import (DEFAULT_POLICY, INDICATORS6, VR_PREFILTER, _check_seed,
-                       check_flag, resolve_vr, vr_statistics)
+                       check_flag, resolve_vr, stored_counts_shape, vr_statistics)
 from .settings import rollout_settings
 from .store import open_run
 
@@ -483,7 +483,8 @@ def rollout_plays(
             nworkers, address = cl.threads() or nworkers, cl.address
         # (pruning shrinks the blocks' counts: their shape is checked only without it)
         stored = open_run(store, run_id, "plays", request, settings, block_size,
-                          parent=table_run, counts_shape=(C, 6) if prune_se is None else None)
+                          parent=table_run,
+                          counts_shape=stored_counts_shape("plays", request, settings))
         done = {} if stored is None else stored.done
 
         t0 = time.perf_counter()   # (a local cluster's start-up is not counted)

@@ -28,6 +28,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ..game.parse import position_and_roll
 from .blocks import block_size_of
 
 __all__ = ["ResultsStore", "StoredRun", "OpenRun", "open_run", "default_store_path",
@@ -143,6 +144,22 @@ def _now() -> str:
 
 def _dump(a) -> str:
     return json.dumps(np.asarray(a).tolist() if isinstance(a, np.ndarray) else a)
+
+
+#: The kinds of run whose ``position`` is the position rolled out (a table's is a label).
+_ROLLED_OUT = ("rollout", "plays")
+
+
+def _check_position(position, request: dict) -> None:
+    """A rolled-out run's position column: a position (what the listing shows), and the one
+    its request rolls out (what --resume plays); ValueError naming what is wrong."""
+    try:
+        position_and_roll(position)
+    except ValueError as exc:
+        raise ValueError(f"its position: {exc}") from None
+    if "position" in request and request["position"] != position:
+        raise ValueError(f"its position {position!r} is not its request's "
+                         f"{request['position']!r}")
 
 
 @dataclass(frozen=True)
@@ -325,6 +342,17 @@ class ResultsStore:
                                  "the store was left as it is")
 
     @contextlib.contextmanager
+    def snapshot(self):
+        """Reads that see one state of the store: a read transaction (in WAL mode the
+        commits before it began, none after), which writes nothing, so that it also serves
+        a store this process may not write."""
+        self.db.execute("BEGIN DEFERRED")
+        try:
+            yield self
+        finally:
+            self.db.execute("COMMIT")
+
+    @contextlib.contextmanager
     def _tx(self):
         """One transaction: committed whole, or rolled back on an error."""
         self.db.execute("BEGIN IMMEDIATE")
@@ -441,11 +469,36 @@ class ResultsStore:
 
     def delete_run(self, run: int) -> None:
         """Remove ``run`` and its blocks (and release it): a new run stopped before anything
-        of it was stored (:meth:`OpenRun.finish`)."""
+        of it was stored (:meth:`OpenRun.finish`). Its id is given to the next new run when
+        no later one holds an id yet (:meth:`_reuse_ids`): the user was told that nothing
+        was stored, and the run never appeared in a listing."""
         with self._tx():
             self.db.execute("DELETE FROM blocks WHERE run = ?", (int(run),))
             self.db.execute("DELETE FROM runs WHERE id = ?", (int(run),))
         self.unlock(run)
+        self._reuse_ids()
+
+    def _reuse_ids(self) -> None:
+        """Let the ids above the last stored run be given again: ``runs.id`` is
+        AUTOINCREMENT, which never gives an id twice, so a removed run used to leave a gap.
+
+        Safe with concurrent runs: this is one write transaction, so no run is created
+        meanwhile and SQLite's counter only comes down to the highest id still stored (a
+        run another process created stays); and it stops above an id whose lock file is
+        there, a removed run that another process has not released yet (it removes the
+        lock file before releasing it, :meth:`_release`), or whose holder was killed: a
+        new run given that id could not be locked. Called after this process released the
+        run it removed. A failure here loses nothing but the id, so it is not raised."""
+        with contextlib.suppress(sqlite3.Error), self._tx():
+            row = self.db.execute("SELECT seq FROM sqlite_sequence WHERE name = 'runs'").fetchone()
+            if row is None:
+                return
+            top = int(self.db.execute("SELECT COALESCE(MAX(id), 0) FROM runs").fetchone()[0])
+            seq = int(row[0])
+            while seq > top and not os.path.exists(self._lock_path(seq)):
+                seq -= 1
+            if seq != int(row[0]):
+                self.db.execute("UPDATE sqlite_sequence SET seq = ? WHERE name = 'runs'", (seq,))
 
     def is_empty(self, run: int) -> bool:
         """Whether ``run`` has no stored block and no row (a table's rows are runs)."""
@@ -506,6 +559,8 @@ class ResultsStore:
             for name, value in (("request", request), ("settings", settings)):
                 if not isinstance(value, dict):
                     raise ValueError(f"its {name} is a JSON {type(value).__name__}, not an object")
+            if kind in _ROLLED_OUT:
+                _check_position(pos, request)
             return StoredRun(id=int(i), kind=kind, position=pos, request=request,
                              settings=settings, seed=int(seed), games=int(games),
                              block_size=int(bs), status=status, created=created,
@@ -612,6 +667,10 @@ class OpenRun:
         The store was opened here from a path, and is closed by :meth:`finish`.
     new : bool
         The run was created here (not resumed).
+    finished : bool
+        A finished run read again (resumed with the games it had): all its blocks are in
+        ``done``, so nothing is played and nothing written; it is neither locked nor marked,
+        and a store this process may not write serves.
     """
 
     store: ResultsStore
@@ -619,9 +678,19 @@ class OpenRun:
     done: dict
     owned: bool
     new: bool = False
+    finished: bool = False
 
     def on_block(self, k: int, games: int, counts, sums) -> None:
-        """Store block ``k`` (the ``on_block`` of :func:`~fastbg.rollouts.blocks.run_blocks`)."""
+        """Store block ``k`` (the ``on_block`` of :func:`~fastbg.rollouts.blocks.run_blocks`).
+
+        Raises
+        ------
+        ValueError
+            For a finished run (:attr:`finished`): it is marked done but lacks block ``k``,
+            which is damage, not a block to play (the store is not changed)."""
+        if self.finished:
+            raise ValueError(f"run {self.run_id} in {self.store.path} is marked done but "
+                             f"block {k} of it is missing; the store was left as it is")
         self.store.add_block(self.run_id, k, games, counts, sums)
 
     def _drop_if_empty(self) -> bool:
@@ -636,8 +705,11 @@ class OpenRun:
 
         A new run interrupted before any of its blocks was stored is removed instead: there
         is nothing in it to resume or to show (its command, run again, starts it anew, with
-        the same numbers when it gives the seed). Returns whether the run is kept."""
+        the same numbers when it gives the seed); a finished run read again is left as it
+        is. Returns whether the run is kept."""
         try:
+            if self.finished:
+                return True
             if interrupted and self._drop_if_empty():
                 return False
             self.store.finish_run(self.run_id, "interrupted" if interrupted else "done", summary)
@@ -653,7 +725,7 @@ class OpenRun:
         it is (status ``running``, listed as unfinished and resumable, as after ``kill
         -9``)."""
         try:
-            if not self._drop_if_empty():
+            if not self.finished and not self._drop_if_empty():
                 self.store.unlock(self.run_id)
         finally:
             if self.owned:
@@ -689,7 +761,9 @@ def open_run(store, run_id, kind: str, request: dict, settings: dict, block_size
     Returns
     -------
     OpenRun or None
-        The run, locked for this process, with its stored blocks of the present length.
+        The run, locked for this process, with its stored blocks of the present length;
+        a finished run asked for the games it has is read in one snapshot and neither
+        locked nor marked (:attr:`OpenRun.finished`): nothing of it is to be written.
 
     Raises
     ------
@@ -709,7 +783,16 @@ def open_run(store, run_id, kind: str, request: dict, settings: dict, block_size
         run_id = st.create_run(kind, request["position"], request, settings, parent=parent)
         st.lock(run_id)
         return OpenRun(st, run_id, {}, st is not store, new=True)
-    old = st.run(run_id)
+    with st.snapshot():        # its status and its blocks as one state of the store
+        old = st.run(run_id)
+        if old.status == "done" and games == old.games:
+            # Finished, and not extended: nothing to play or to write, so no lock and no
+            # mark (a read-only file or directory serves). A process extending it meanwhile
+            # changes nothing of this snapshot.
+            stored = _check_resume(st, old, run_id, kind, request, settings, games,
+                                   counts_shape)
+            return OpenRun(st, run_id, _full_blocks(stored, games, block_size), st is not store,
+                           finished=True)
     st.lock(run_id)
     try:
         stored = _check_resume(st, old, run_id, kind, request, settings, games, counts_shape)
@@ -717,12 +800,19 @@ def open_run(store, run_id, kind: str, request: dict, settings: dict, block_size
         st.unlock(run_id)
         raise
     st.resume_run(run_id, games, settings)
+    return OpenRun(st, run_id, _full_blocks(stored, games, block_size), st is not store)
+
+
+def _full_blocks(stored: dict, games: int, block_size: int) -> dict:
+    """The ``done`` of a run of ``games`` games: its stored blocks ``{k: (counts, sums)}``
+    up to the first that is not a block of that length (the short last block of a run
+    since extended, which is played in full)."""
     done = {}
     for k, (n, c, f) in stored.items():
         if n != block_size_of(k, games, block_size):
             break
         done[k] = (c, f)
-    return OpenRun(st, run_id, done, st is not store)
+    return done
 
 
 def _check_resume(st, old, run_id, kind, request, settings, games, counts_shape=None) -> dict:
