@@ -5,11 +5,12 @@
 # Resumable: rerun to go on (files and chunks that exist are kept).
 #
 #   sh experiments/evaluator/generation15_labels.sh          # from the repository's root
+#   HARD="$(seq 13 30)" sh experiments/evaluator/generation15_labels.sh    # sets h13..h30
 #
 # Sets (seeds as generation_labels.sh 15 has them for g15 and g15races):
 #   g15     20,000 games (seed 15): hard candidates g15h, the others g15e
 #   g15r    race-decision candidates of 60,000 games (seed 1015)
-#   h2..h12 20,000 games each (seeds 2015..12015): hard candidates only (h<k>h)
+#   h2..h30 20,000 games each (seeds 2015..30015): hard candidates only (h<k>h)
 # The 2-ply labels of g15h, g15r and h2h value 3 candidate replies a roll at 1 ply (as every
 # generation before); the later sets 1 (the 0-ply best reply), about half the time: on 3,000
 # candidates of g15h the two labels' equity differences within a decision differ by 0.0010
@@ -60,8 +61,9 @@ label g15h 3
     --race-decisions --out $R/positions_g15r
 label g15r 3
 
-# more hard decisions: eleven more sets of 20,000 games, only their hard candidates labelled
-for k in 2 3 4 5 6 7 8 9 10 11 12; do
+# more hard decisions: more sets of 20,000 games, only their hard candidates labelled
+# (HARD: which sets; h2..h12 by default)
+for k in ${HARD:-2 3 4 5 6 7 8 9 10 11 12}; do
     games h$k ${k}015
     [ -f $R/positions_h${k}h.npz ] || $PY $E/hard.py --positions $R/positions_h${k}c.npz \
         --nets $R/nets_g14.npz --out $R/positions_h${k}h
