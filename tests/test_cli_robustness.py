@@ -383,3 +383,16 @@ def test_a_one_game_run_prints_n_a_for_what_it_cannot_estimate(capsys):
         assert main(argv + ["--no-progress"]) == 0, argv
         out = capsys.readouterr().out
         assert "n/a" in out and "nan" not in out, (argv, out)
+
+
+def test_the_command_line_imports_the_cython_modules_before_any_run():
+    # A KeyboardInterrupt raised inside the import of a Cython module with memoryviews
+    # (numpy.random._generator) is swallowed by Cython's bare `except: pass` around its
+    # collections.abc registration: a Ctrl-C landing there, after the run was stored and
+    # before its handler was installed, was lost and the run played to the end. Importing
+    # fastbg.cli (under its start-up handler) must import them all, so no run can meet it.
+    code = ("import sys; import fastbg.cli; "
+            "print(all(m in sys.modules for m in ('numpy.random._generator', "
+            "'fastbg._core.rollout', 'fastbg._core.evaluator', 'fastbg._core.policies')))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert out.stdout.strip() == "True", out.stderr

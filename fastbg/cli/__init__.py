@@ -68,6 +68,19 @@ from .. import __version__  # noqa: E402  (after the handler, on purpose)
 from ..game import parse_game  # noqa: E402
 from . import bench, cube, positions, research, rollouts, runs, tables  # noqa: E402
 from .common import EXIT_INTERRUPTED, EXIT_USAGE, shorten  # noqa: E402
+from ..engine import get_engine  # noqa: E402
+
+# The compiled core, and numpy.random with it, imported now, under the start-up handler,
+# not lazily by the first run: Cython's module set-up registers its memoryview types with
+# collections.abc inside a bare `except: pass`, which swallows a KeyboardInterrupt raised
+# there (numpy.random._generator's does). A Ctrl-C landing in that import, after main()
+# has put Python's handler back and before a run installs its own, was lost, and the run
+# played to the end (a CI run of test_cli_robustness). A missing core is reported by the
+# command that needs it, as before.
+try:
+    get_engine("cython")
+except ImportError:  # pragma: no cover - depends on the build
+    import numpy.random  # noqa: F401  (the reference engine's dice)
 
 __all__ = ["main", "build_parser"]
 
