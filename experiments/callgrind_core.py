@@ -10,7 +10,7 @@ reports, from the call graph, the instructions spent inside the game loop
 Usage
 -----
     python experiments/callgrind_core.py [--policy random|pubeval|nn|nn-252-zero|nn-252-rand]
-        [--games 2000] [--position ID] [--json]
+        [--nets NETS.npz] [--games 2000] [--position ID] [--json]
 
 ``nn-252-zero`` and ``nn-252-rand`` are the shipped nets with the contact net widened to
 252 inputs (docs/evaluator.md's extra features), the 16 new rows zero (the same games as
@@ -60,7 +60,10 @@ eng = get_engine("cython")
 pid = sys.argv[3]
 board = START_BOARD if pid == "start" else Position.from_position_id(pid).board
 name = sys.argv[1]
-if name.startswith("nn-252-"):         # the shipped nets, the contact net widened to 252
+if name.startswith("nets="):          # a nets file of the second evaluator (--nets)
+    from fastbg.reference.evaluator import load_nets
+    policy = eng.evaluator.EvalPolicy(load_nets(name[5:]))
+elif name.startswith("nn-252-"):         # the shipped nets, the contact net widened to 252
     from fastbg.reference.evaluator import default_nets
     nets = dict(default_nets())
     c = dict(nets["contact"])
@@ -105,13 +108,15 @@ def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--policy", default="random",
                     choices=("random", "pubeval", "nn", "nn-252-zero", "nn-252-rand"))
+    ap.add_argument("--nets", help="play with this nets file (fastbg.reference.evaluator."
+                    "save_nets) instead of --policy: e.g. a contact net of another width")
     ap.add_argument("--games", type=int, default=2000)
     ap.add_argument("--position", default="start",
                     help="GNU Position ID of the position rolled out (side on roll "
                          "to play; default the start with the opening roll)")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
-    res = count(args.policy, args.games, args.position)
+    res = count(f"nets={args.nets}" if args.nets else args.policy, args.games, args.position)
     if args.json:
         print(json.dumps(res, indent=2))
         return

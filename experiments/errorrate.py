@@ -43,6 +43,7 @@ Usage
     python experiments/errorrate.py build [--contact 2000] [--crashed 600] [--race 1000]
         [--bearoff 0] [--seed 90001] [--limit N]
     python experiments/errorrate.py score [--policy nn | --hook FILE.py:NAME] [--name NAME]
+    python experiments/errorrate.py compare A.json B.json    # paired differences by class
 """
 from __future__ import annotations
 
@@ -427,7 +428,8 @@ def cmd_score(args) -> int:
         "ties": "first in fastbg's order",
         "seconds": seconds,
         "by_class": groups,
-        "per_decision": [{"id": r["id"], "err_mp": round(r["err"] * 1000, 2),
+        "per_decision": [{"id": r["id"], "class": r["class"],
+                          "err_mp": round(r["err"] * 1000, 2),
                           "err_gnubg0_mp": round(r["err_gnubg0"] * 1000, 2)} for r in rows],
     }
     out = Path(args.output or RESULTS / f"errorrate_{name}.json")
@@ -444,6 +446,36 @@ def cmd_score(args) -> int:
               f"{g['mean_mp']:.1f} ± {g['se_mp']:.1f} | {df['mean_mp']:.1f} ± {df['se_mp']:.1f} | "
               f"{100 * e['fraction_not_2ply_best']:.1f}% | {100 * g['fraction_not_2ply_best']:.1f}% |")
     print(f"\nJSON: {out}  ({seconds:.1f} s)")
+    return 0
+
+
+def _classes_of(report: dict) -> dict:
+    """id -> class of a score report's decisions (reports before the class was stored
+    per decision read it from their decisions file)."""
+    rows = report["per_decision"]
+    if all("class" in r for r in rows):
+        return {r["id"]: r["class"] for r in rows}
+    with gzip.open(report["decisions_file"], "rt") as fh:
+        return {d["id"]: d["class"] for d in map(json.loads, fh)}
+
+
+def cmd_compare(args) -> int:
+    """Paired differences between two score reports of the same decisions, by class."""
+    a, b = (json.loads(Path(f).read_text()) for f in (args.a, args.b))
+    ea = {r["id"]: r["err_mp"] for r in a["per_decision"]}
+    eb = {r["id"]: r["err_mp"] for r in b["per_decision"]}
+    if set(ea) != set(eb):
+        raise SystemExit("the two reports score different decisions")
+    cls = _classes_of(a)
+    print(f"{a['evaluator']} - {b['evaluator']}, millipoints per decision (paired, mean ± SE)")
+    for c in (*CLASSES, "all_but_bearoff"):
+        ids = [i for i in ea if (cls[i] != "bearoff" if c == "all_but_bearoff" else cls[i] == c)]
+        if len(ids) < 2:
+            continue
+        d = np.array([ea[i] - eb[i] for i in ids])
+        print(f"  {c:16s} {len(ids):5d}  {np.mean([ea[i] for i in ids]):6.3f} vs "
+              f"{np.mean([eb[i] for i in ids]):6.3f}  difference {d.mean():+.3f} ± "
+              f"{d.std(ddof=1) / math.sqrt(len(d)):.3f}")
     return 0
 
 
@@ -477,8 +509,11 @@ def main(argv=None) -> int:
     s.add_argument("--decisions", default=str(DECISIONS))
     s.add_argument("--meta", default=str(META))
     s.add_argument("--output")
+    c = sub.add_parser("compare", help="paired differences of two score reports")
+    c.add_argument("a", help="a score report (JSON of `score`)")
+    c.add_argument("b", help="another report of the same decisions")
     args = ap.parse_args(argv)
-    return cmd_build(args) if args.cmd == "build" else cmd_score(args)
+    return {"build": cmd_build, "score": cmd_score, "compare": cmd_compare}[args.cmd](args)
 
 
 if __name__ == "__main__":

@@ -10,6 +10,7 @@
 # Sets (seeds as generation_labels.sh 15 has them for g15 and g15races):
 #   g15     20,000 games (seed 15): hard candidates g15h, the others g15e
 #   g15r    race-decision candidates of 60,000 games (seed 1015)
+#   g15e    the rest of g15's decisions (before the hard sets)
 #   h2..h30 20,000 games each (seeds 2015..30015): hard candidates only (h<k>h)
 # The 2-ply labels of g15h, g15r and h2h value 3 candidate replies a roll at 1 ply (as every
 # generation before); the later sets 1 (the 0-ply best reply), about half the time: on 3,000
@@ -61,6 +62,9 @@ label g15h 3
     --race-decisions --out $R/positions_g15r
 label g15r 3
 
+# the rest of g15's decisions (every decision of g15 then has 2-ply labels)
+label g15e 1
+
 # more hard decisions: more sets of 20,000 games, only their hard candidates labelled
 # (HARD: which sets; h2..h12 by default)
 for k in ${HARD:-2 3 4 5 6 7 8 9 10 11 12}; do
@@ -69,6 +73,3 @@ for k in ${HARD:-2 3 4 5 6 7 8 9 10 11 12}; do
         --nets $R/nets_g14.npz --out $R/positions_h${k}h
     if [ $k -eq 2 ]; then label h${k}h 3; else label h${k}h 1; fi
 done
-
-# the rest of g15's decisions
-label g15e 1
