@@ -128,7 +128,7 @@ def sample(args, exe: str, work: Path) -> tuple[list[dict], dict]:
             decisions = []
             for g in range(batch * args.batch_games, (batch + 1) * args.batch_games):
                 for t in nn_selfplay.play_game(args.seed, g, explore=args.explore,
-                                               window=args.window):
+                                               window=args.window, player=args.player):
                     if len(t.plays) >= 2:
                         decisions.append({"game": g, "turn": t.turn,
                                           "position_id": fastbg.Position.parse(t.board).to_position_id(),
@@ -272,8 +272,8 @@ def finalize(args, exe: str, work: Path, selected: list[dict], sampling: dict,
             "games": "fastbg nn 0-ply self-play (experiments/nn_selfplay.py): best play by "
                      "minus the opponent's nn equity; with probability explore a uniform "
                      "choice among plays within window of the best; opening roll first",
-            "seed": args.seed, "explore": args.explore, "window": args.window,
-            "batch_games": args.batch_games,
+            "seed": args.seed, "player": args.player, "explore": args.explore,
+            "window": args.window, "batch_games": args.batch_games,
             "targets": {"contact": args.contact, "crashed": args.crashed, "race": args.race,
                         "bearoff": args.bearoff},
             "per_game_and_class": PER_GAME,
@@ -490,6 +490,9 @@ def main(argv=None) -> int:
                    help="pure bear-off decisions (both sides in gnubg's database classes), "
                         "a separate class")
     b.add_argument("--seed", type=int, default=90001, help="self-play seed (benchmark: 90001)")
+    b.add_argument("--player", choices=sorted(nn_selfplay.PLAYERS), default="nn",
+                   help="who plays the games: the shipped nn (default), or nn1, the first "
+                        "network, whose games gave the benchmark's decisions (its nn then)")
     b.add_argument("--explore", type=float, default=0.1)
     b.add_argument("--window", type=float, default=0.04)
     b.add_argument("--batch-games", type=int, default=500)

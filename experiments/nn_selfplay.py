@@ -107,9 +107,35 @@ def nn_mover_equities(boards) -> list[float]:
     return out
 
 
+def nn1_mover_equities(boards) -> list[float]:
+    """As :func:`nn_mover_equities`, by the first network (``nn1``, the TD net that was
+    the shipped ``nn`` before the second evaluator): the player of the error-rate
+    benchmark's games (``errorrate.py build`` at its commit, 2026-12-01)."""
+    global _NN1
+    if _NN1 is None:
+        from fastbg.engine import get_engine
+        _NN1 = get_engine("cython").nn.NNPolicy()
+    out = []
+    for b in boards:
+        if mover_won(b):
+            out.append(terminal_equity(b))
+        else:
+            p = _NN1.probabilities(np.ascontiguousarray(b))
+            out.append(-float(2 * p[0] - 1 + p[1] - p[3] + p[2] - p[4]))
+    return out
+
+
+_NN1 = None
+#: Who plays the games: name -> mover equities of the resulting boards.
+PLAYERS = {"nn": nn_mover_equities, "nn1": nn1_mover_equities}
+
+
 def play_game(seed: int, game: int, explore: float = 0.1, window: float = 0.04,
-              max_turns: int = 1000) -> list[Turn]:
-    """One self-play game (see the module docstring); returns its turns in order."""
+              max_turns: int = 1000, player: str = "nn") -> list[Turn]:
+    """One self-play game (see the module docstring); returns its turns in order.
+    ``player`` (a key of :data:`PLAYERS`): ``"nn"`` the shipped evaluator, ``"nn1"`` the
+    first network."""
+    mover_equities = PLAYERS[player]
     rng = np.random.Generator(np.random.PCG64DXSM(np.random.SeedSequence(seed, spawn_key=(game,))))
     board = fastbg.Position.parse("start").board.copy()
     turns: list[Turn] = []
@@ -128,7 +154,7 @@ def play_game(seed: int, game: int, explore: float = 0.1, window: float = 0.04,
         if len(plays) == 1:
             chosen = 0
         else:
-            eq = np.array(nn_mover_equities(results))
+            eq = np.array(mover_equities(results))
             best = int(np.argmax(eq))
             chosen = best
             if explore > 0 and rng.random() < explore:

@@ -20,7 +20,8 @@ Usage::
 or a contact position whose play can break contact), all their candidates: the race
 net's 2-ply set of generation 9. ``--crashed-decisions`` keeps those with at least one
 crashed contact candidate (``fastbg.reference.features.is_crashed``: a side with at most 7 checkers in play),
-where the contact net is furthest from GNU Backgammon's 0-ply play.
+where the contact net is furthest from GNU Backgammon's 0-ply play. ``--contact-decisions``
+keeps those with at least two contact candidates that are not crashed: the contact net's.
 """
 from __future__ import annotations
 
@@ -62,6 +63,19 @@ def crashed_decision_rows(pos, rows: np.ndarray) -> np.ndarray:
     return rows[np.isin(key, key[crashed])]
 
 
+def contact_decision_rows(pos, rows: np.ndarray) -> np.ndarray:
+    """Those of ``rows`` (candidate rows) whose decision has at least two contact candidates
+    that are not crashed: the decisions the contact net (``train.py --no-crashed``) ranks."""
+    from fastbg._core.features import is_crashed, position_class
+    b = pos["boards"][rows]
+    contact = np.array([position_class(x) == "contact" for x in b], dtype=bool)
+    ok = contact & ~is_crashed(b)
+    key = pos["game"][rows].astype(np.int64) * 100000 + pos["ply"][rows].astype(np.int64)
+    _, inv = np.unique(key, return_inverse=True)
+    n_ok = np.bincount(inv, weights=ok.astype(float))
+    return rows[n_ok[inv] >= 2]
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--positions", required=True)
@@ -71,6 +85,9 @@ def main(argv=None) -> int:
                        help="only the decisions with at least one race candidate")
     which.add_argument("--crashed-decisions", action="store_true",
                        help="only the decisions with at least one crashed contact candidate")
+    which.add_argument("--contact-decisions", action="store_true",
+                       help="only the decisions with at least two contact candidates that are "
+                            "not crashed")
     args = ap.parse_args(argv)
     pos = np.load(args.positions)
     if "role" not in pos.files:
@@ -84,6 +101,9 @@ def main(argv=None) -> int:
     elif args.crashed_decisions:
         rows = crashed_decision_rows(pos, rows)
         extra = {"crashed_decisions": True}
+    elif args.contact_decisions:
+        rows = contact_decision_rows(pos, rows)
+        extra = {"contact_decisions": True}
     out = {k: pos[k][rows] for k in ("boards", "kind", "game", "ply", "role")}
     np.savez_compressed(Path(args.out).with_suffix(".npz"), **out, source=rows.astype(np.int64),
                         args=json.dumps({**json.loads(str(pos["args"])), "candidates_of": args.positions,

@@ -62,12 +62,33 @@ def is_pure_bearoff(board: np.ndarray) -> bool:
     return not board[:, 6:].any()
 
 
+def lookahead_best(nn, plays, k: int) -> list[int]:
+    """Indices of the ``k`` plays with the best 1-ply equity of the nets (``nn`` an
+    ``EvalPolicy``): the mover's equity of each play is minus the 1-ply equity of the
+    position after it with the opponent on roll; a play that ends the game is a win worth
+    at least 1, so it counts first."""
+    after = np.ascontiguousarray(np.asarray(plays, dtype=np.int8)[:, ::-1])
+    live = np.flatnonzero(after[:, 1].any(axis=1))
+    eq = np.full(len(plays), 10.0)
+    if len(live):
+        p = nn.lookahead(after[live], 1, 1)
+        eq[live] = -(2 * p[:, 0] - 1 + p[:, 1] - p[:, 3] + p[:, 2] - p[:, 4])
+    return [int(i) for i in np.argsort(-eq, kind="stable")[:k]]
+
+
 def play_game(eng, nn, pubeval, seed: int, game: int, kind: str, explore: float,
-              window: float, alternatives: int = 0):
+              window: float, alternatives: int = 0, lookahead_alternatives: int = 0,
+              player=None):
     """One game; yields ``(ply, board, alts)`` for every position before a roll, where
-    ``alts`` are the positions (turn passed) after the ``alternatives`` best plays of the
+    ``alts()`` returns the positions (turn passed) after the ``alternatives`` best plays of the
     roll by the net and one random play, when ``alternatives > 0``: the positions a
-    0-ply player compares, good and bad, not only the ones good play reaches."""
+    0-ply player compares, good and bad, not only the ones good play reaches. With
+    ``lookahead_alternatives = K``, also the K best plays by the nets' 1-ply look-ahead
+    (:func:`lookahead_best`): the plays a 0-ply player underrates are there too, for the
+    labels and the losses to lift (the random draws are made as without them, so the games
+    are the same). ``player``, if given, plays the games in ``nn``'s place (``nn`` still
+    ranks the alternatives)."""
+    player = nn if player is None else player
     rng = np.random.Generator(np.random.PCG64DXSM(np.random.SeedSequence(seed, spawn_key=(game,))))
     board = np.array(START_BOARD, dtype=np.int8)
     odd_side = int(rng.integers(0, 2))
@@ -94,11 +115,17 @@ def play_game(eng, nn, pubeval, seed: int, game: int, kind: str, explore: float,
         if ply > 0:
             d1, d2 = _roll(rng)
         plays = eng.legal_plays(board, d1, d2)
-        alts = []
+        pick = []
         if alternatives and len(plays) > 1:
             eq = nn.play_equities(board, plays)
             pick = list(np.argsort(-eq, kind="stable")[:alternatives]) + [int(rng.integers(0, len(plays)))]
-            alts = [np.ascontiguousarray(plays[k][::-1]) for k in dict.fromkeys(pick) if plays[k][0].any()]
+
+        def alts(plays=plays, pick=pick):
+            # (a function: the look-ahead is paid only for the positions kept)
+            if pick and lookahead_alternatives:
+                pick = pick + lookahead_best(nn, plays, lookahead_alternatives)
+            return [np.ascontiguousarray(plays[k][::-1]) for k in dict.fromkeys(pick)
+                    if plays[k][0].any()]
         yield ply, board, alts
         if len(plays):
             odd = side == odd_side
@@ -107,7 +134,7 @@ def play_game(eng, nn, pubeval, seed: int, game: int, kind: str, explore: float,
             elif kind == "pubeval" and odd:
                 k = pubeval.choose(board, plays, None)
             else:
-                eq = nn.play_equities(board, plays)
+                eq = player.play_equities(board, plays)
                 k = int(np.argmax(eq))
                 if len(plays) > 1 and rng.random() < explore:
                     near = np.flatnonzero(eq >= eq[k] - window)
@@ -184,6 +211,13 @@ def main(argv=None) -> int:
     ap.add_argument("--alternatives", type=int, default=0,
                     help="with each kept position, the positions after this many best plays "
                          "of its roll and one random play (the candidates 0-ply compares)")
+    ap.add_argument("--lookahead-alternatives", type=int, default=0, metavar="K",
+                    help="with --alternatives, also the positions after the K best plays by "
+                         "the nets' 1-ply look-ahead (needs --nets; about 0.3 ms a play)")
+    ap.add_argument("--player", choices=("nets", "nn1"), default="nets",
+                    help="who plays the games: the --nets (default), or the first network "
+                         "(nn1, the TD net), whose games reach the positions of a weaker "
+                         "player; --nets still ranks the alternatives")
     ap.add_argument("--out", required=True, help="output path without .npz")
     ap.add_argument("--races", type=int, default=0,
                     help="also this many random race positions (random_races), kind 3")
@@ -192,7 +226,7 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     if not 1 <= args.seed <= 89999:
         ap.error("training seeds are 1..89999 (90001+ are the benchmarks')")
-    for name in ("games", "alternatives", "races"):
+    for name in ("games", "alternatives", "lookahead_alternatives", "races"):
         if getattr(args, name) < 0:
             ap.error(f"--{name} must be >= 0, got {getattr(args, name)}")
     for name in ("keep", "explore"):
@@ -200,6 +234,8 @@ def main(argv=None) -> int:
             ap.error(f"--{name} is a probability (0..1), got {getattr(args, name)}")
     if args.nets is not None and not Path(args.nets).is_file():
         ap.error(f"no nets file {args.nets}")
+    if args.lookahead_alternatives and (args.nets is None or not args.alternatives):
+        ap.error("--lookahead-alternatives needs --nets and --alternatives")
     try:
         mix = {k: float(v) for k, v in (kv.split("=") for kv in args.mix.split(","))}
     except ValueError:
@@ -208,6 +244,7 @@ def main(argv=None) -> int:
         ap.error(f"--mix kinds are {', '.join(KINDS)} with shares >= 0, got {args.mix!r}")
     eng = get_engine("cython")
     nn = eng.nn.NNPolicy() if args.nets is None else EvalPolicy(load_nets(args.nets))
+    player = eng.nn.NNPolicy() if args.player == "nn1" else nn
     pubeval = eng.make_policy("pubeval")
     kinds = list(mix)
     cum = np.cumsum([mix[k] for k in kinds]) / sum(mix.values())
@@ -218,10 +255,11 @@ def main(argv=None) -> int:
     for g in range(args.games):
         kind = kinds[int(np.searchsorted(cum, (g * 0.6180339887) % 1.0, side="right"))]
         for ply, b, alts in play_game(eng, nn, pubeval, args.seed, g, kind, args.explore,
-                                      args.window, args.alternatives):
+                                      args.window, args.alternatives,
+                                      args.lookahead_alternatives, player):
             if keep_rng.random() >= args.keep:
                 continue
-            for role, x in enumerate([b] + alts):
+            for role, x in enumerate([b] + alts()):
                 key = x.tobytes()
                 if is_pure_bearoff(x) or key in seen:
                     continue

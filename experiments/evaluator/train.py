@@ -283,6 +283,34 @@ def rank_residuals(p, y, grp, tau: float | None = None):
     return d if len(d) else None
 
 
+def soft_regret(p, y, grp, temp: float):
+    """Per decision (group of at least two rows here), the expected regret of the student's
+    soft choice: ``sum_i pi_i * (best label equity - label equity_i)`` with ``pi`` the
+    softmax of the student's equities over the group at temperature ``temp`` (an equity);
+    None if there is no such group. The mover's equities: every candidate has the
+    opponent on roll, so the mover's equity is minus the cubeless equity of its row. As
+    ``temp`` goes to 0 this is the checker-play error of the student's 0-ply choice
+    measured by the labels, the very figure ``errorrate.py`` reports against GNU
+    Backgammon 2-ply: the loss spends the net's capacity on the decisions it gets wrong,
+    in proportion to what they cost, where the squared ranking residuals of
+    :func:`rank_residuals` weigh every candidate's error alike."""
+    mask = grp >= 0
+    if int(mask.sum()) < 2:
+        return None
+    _, g = torch.unique(grp[mask], return_inverse=True)
+    ms, mt = -equity(p[mask]), -equity(y[mask])
+    m = int(g.max()) + 1
+    cnt = torch.zeros(m).index_add_(0, g, torch.ones(len(g)))
+    z = ms / temp
+    top = torch.full((m,), -torch.inf).scatter_reduce(0, g, z.detach(), reduce="amax")
+    e = torch.exp(z - top[g])
+    pi = e / torch.zeros(m).index_add_(0, g, e)[g]
+    best = torch.full((m,), -torch.inf).scatter_reduce(0, g, mt, reduce="amax")
+    r = torch.zeros(m).index_add_(0, g, pi * (best[g] - mt))
+    r = r[cnt >= 2]
+    return r if len(r) else None
+
+
 def decision_groups(pos, rows: np.ndarray) -> np.ndarray:
     """For each of ``rows`` of a positions file, the decision it is a candidate of: the
     positions after the alternative plays of one roll (``role >= 1``, the same game and
@@ -339,6 +367,12 @@ def main(argv=None) -> int:
     ap.add_argument("--rank", type=float, default=0.0,
                     help="weight of the ranking loss: the squared error of each candidate's "
                          "equity relative to the mean of its decision's candidates (0: off)")
+    ap.add_argument("--regret", type=float, default=0.0,
+                    help="weight of the regret loss: each decision's expected regret (by the "
+                         "labels) of the student's softmax choice among its candidates "
+                         "(soft_regret; 0: off; on the same decisions as --rank)")
+    ap.add_argument("--regret-temp", type=float, default=0.01, metavar="T",
+                    help="the softmax temperature of --regret, an equity (default 0.01)")
     ap.add_argument("--rank-tau", type=float, default=None, metavar="TAU",
                     help="weight the ranking loss towards each decision's near-best "
                          "candidates: a candidate TAU (equity) below its decision's best "
@@ -423,20 +457,28 @@ def main(argv=None) -> int:
             d = rank_residuals(torch.sigmoid(model(xv)), yv, gv)
         return None if d is None else float(d.abs().mean())
 
+    def evaluate_regret() -> float | None:
+        """The held-out decisions' mean regret (by their labels, in millipoints) of the
+        student's 0-ply choice: its checker-play error against its teacher."""
+        with torch.no_grad():
+            r = soft_regret(torch.sigmoid(model(xv)), yv, gv, 1e-9)
+        return None if r is None else 1000 * float(r.mean())
+
     if start == 0:
         loss, mae = evaluate()
-        rk = evaluate_rank()
+        rk, rg = evaluate_rank(), evaluate_regret()
         with open(run / "log.jsonl", "a") as f:
             f.write(json.dumps({"epoch": -1, "val_loss": loss, "val_equity_mae": mae,
-                                "val_rank_mae": rk, "train": len(xt), "val": len(xv)}) + "\n")
-        print(f"init: val loss {loss:.5f}, equity MAE {mae:.4f}, rank MAE {rk} "
+                                "val_rank_mae": rk, "val_regret_mp": rg, "train": len(xt),
+                                "val": len(xv)}) + "\n")
+        print(f"init: val loss {loss:.5f}, equity MAE {mae:.4f}, rank MAE {rk}, regret {rg} mp "
               f"({len(xt)} train, {len(xv)} val)")
     t0 = time.perf_counter()
     for epoch in range(start, args.epochs):
         g = torch.Generator().manual_seed(args.seed * 100003 + epoch)
         if len(extra_units):   # units in random order, some of them more than once
             perm = torch.tensor(repeated_order(unit, extra_units, g))
-        elif args.rank > 0:    # whole decision groups in random order
+        elif args.rank > 0 or args.regret > 0:    # whole decision groups in random order
             pri = torch.randperm(int(unit.max()) + 1, generator=g).numpy()
             perm = torch.tensor(np.argsort(pri[unit], kind="stable"))
         else:
@@ -457,17 +499,21 @@ def main(argv=None) -> int:
                 d = rank_residuals(torch.sigmoid(logits), yt[b], gt[b], args.rank_tau)
                 if d is not None:
                     loss = loss + args.rank * (d * d).mean()
+            if args.regret > 0:
+                r = soft_regret(torch.sigmoid(logits), yt[b], gt[b], args.regret_temp)
+                if r is not None:
+                    loss = loss + args.regret * r.mean()
             loss.backward()
             opt.step()
             total += float(loss.detach()) * len(b)
         model.eval()
         vloss, mae = evaluate()
-        rk = evaluate_rank()
+        rk, rg = evaluate_rank(), evaluate_regret()
         w = model.weights()
         np.savez(run / f"epoch_{epoch:03d}.npz", **w, kind=args.net)
         torch.save({"model": model.state_dict(), "opt": opt.state_dict(), "epoch": epoch}, last)
         rec = {"epoch": epoch, "train_loss": total / len(perm), "val_loss": vloss,
-               "val_equity_mae": mae, "val_rank_mae": rk, "seconds": time.perf_counter() - t0}
+               "val_equity_mae": mae, "val_rank_mae": rk, "val_regret_mp": rg, "seconds": time.perf_counter() - t0}
         with open(run / "log.jsonl", "a") as f:
             f.write(json.dumps(rec) + "\n")
         print(json.dumps(rec), flush=True)
