@@ -404,6 +404,7 @@ def _cmd_rollout(args) -> int:
         raise ValueError(f"POSITION has {dice[0]}-{dice[1]} rolled but --dice is "
                          f"{args.dice[0]}-{args.dice[1]}: give one roll (or the same)")
     _check_stop_options(args)
+    pos.check_playable()   # (rollout() checks it too): before a store file is made for it
     store = _store(args) if args.store is not None else None
     blocks = []
     res = _run_rollout(pos, args, dice=dice, opening=args.opening, vr=args.vr,
