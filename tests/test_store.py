@@ -495,6 +495,35 @@ def test_an_empty_store_path_is_refused(tmp_path, monkeypatch, capsys, argv, hin
         assert default.exists()
 
 
+@pytest.mark.parametrize("argv, where", [
+    (["rollout", "--games", "10", "--policy", "pubeval"], "a position goes before --store"),
+    (["rollout", "--resume", "1"], "a position goes before --store"),
+    (["table", "gammons", "-n", "10", "--policy", "pubeval"], "this command takes no position"),
+    (["runs"], "this command takes no position"),
+])
+@pytest.mark.parametrize("position", [
+    CONTACT, "start", "START", "4HPwATDgc/ABMA:cAkAAAAAAAAA",
+    "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10",
+    "-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10",
+])
+def test_a_store_path_that_is_a_position_is_refused(tmp_path, monkeypatch, capsys, argv,
+                                                     where, position):
+    """`fastbg rollout --store 4HPMwQCMz+AIIQ` took the position for --store's optional
+    PATH: it rolled out the start, exit 0, into a new SQLite file named like the position
+    (new-user trial). Refused as --dask refuses it, in every command with --store."""
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SystemExit) as exc:   # argparse's own error
+        main([*argv, "--store", position])
+    out, err = capsys.readouterr()
+    assert exc.value.code == 2 and out == "" and err.count("\n") == 1, err
+    assert "is a position, not a store's PATH" in err and where in err, err
+    assert list(tmp_path.iterdir()) == []
+    # a store file of such a name is still possible, written as a path
+    if argv[0] == "rollout" and "--resume" not in argv and position == "start":
+        assert main([*argv, "--no-progress", "--store", "./start"]) == 0
+        assert (tmp_path / "start").exists()
+
+
 def test_one_corrupt_run_does_not_stop_the_listing_of_the_others(tmp_path, capsys):
     """`fastbg runs` used to stop at the first damaged run (exit 2), listing none; it lists
     every run, the damaged ones marked corrupt with what is wrong, exit 0, while the

@@ -65,9 +65,8 @@ if os.path.basename(sys.argv[0]) in ("fastbg", "__main__.py"):
     signal.signal(signal.SIGINT, _interrupted_at_start)
 
 from .. import __version__  # noqa: E402  (after the handler, on purpose)
-from ..game import parse_game  # noqa: E402
 from . import bench, cube, positions, research, rollouts, runs, tables  # noqa: E402
-from .common import EXIT_INTERRUPTED, EXIT_USAGE, shorten  # noqa: E402
+from .common import EXIT_INTERRUPTED, EXIT_USAGE, looks_like_position, shorten  # noqa: E402
 from ..engine import get_engine  # noqa: E402
 
 # The compiled core, and numpy.random with it, imported now, under the start-up handler,
@@ -85,21 +84,6 @@ except ImportError:  # pragma: no cover - depends on the build
 __all__ = ["main", "build_parser"]
 
 _BARE_XGID = re.compile(r"^[-a-oA-O]{26}(:|$)")
-#: A Position ID, or a GNU Backgammon PositionID:MatchID pair, by its look (valid or not).
-_GNU_ID = re.compile(r"[A-Za-z0-9+/]{14}(:[A-Za-z0-9+/]{12})?")
-
-
-def _looks_like_position(text: str) -> bool:
-    """Whether a command-line word is meant as a POSITION: 'start', an XGID, a Position ID
-    or an ID pair, by its look or because it reads as one."""
-    t = text.strip()
-    if t.lower() == "start" or t.upper().startswith("XGID=") or _GNU_ID.fullmatch(t):
-        return True
-    try:
-        parse_game(t)
-    except ValueError:
-        return False
-    return True
 
 
 class _Parser(argparse.ArgumentParser):
@@ -222,7 +206,7 @@ def main(argv=None) -> int:
         # `fastbg rollout start XGID=...`: 'start' is the POSITION, and the XGID, which was
         # meant as it, is left over; say so rather than call it unrecognized
         given = getattr(args, "position", None)
-        second = next((a for a in extra if not a.startswith("-") and _looks_like_position(a)),
+        second = next((a for a in extra if not a.startswith("-") and looks_like_position(a)),
                       None)
         if given is not None and second is not None:
             command.error(f"{args.command} takes one POSITION; got {given!r} and {second!r}: "
