@@ -208,6 +208,13 @@ def main(argv=None) -> int:
         given = getattr(args, "position", None)
         second = next((a for a in extra if not a.startswith("-") and looks_like_position(a)),
                       None)
+        # ... unless an unknown option is left over too: argparse gives the word after it
+        # to POSITION (`fastbg cube --bogus x start`: 'x' taken as the POSITION, 'start'
+        # left over), so the option is the problem to name
+        options = [a for a in extra if a.startswith("-") and len(a) > 1
+                   and not _DASH_VALUE.match(a)]
+        if given is not None and second is not None and options:
+            command.error(f"unrecognized arguments: {' '.join(options)}")
         if given is not None and second is not None:
             command.error(f"{args.command} takes one POSITION; got {given!r} and {second!r}: "
                           "give the one to use")
