@@ -35,8 +35,8 @@ Commands
 
 POSITION is ``start``, a GNU Backgammon Position ID, a GNU Backgammon
 ``PositionID:MatchID`` pair or an XGID (``XGID=...``). The dice of a pair or an XGID
-are the first roll of ``rollout`` and must be DICE of ``moves``; ``eval`` and
-``cube`` refuse a position with the dice rolled.
+are the first roll of ``rollout`` and must be DICE of ``moves``; ``eval``, ``cube`` and
+``perft`` refuse a position with the dice rolled.
 Bad arguments print one line naming the problem, after the full name of the command
 (``fastbg table race: error: ...``), and exit with status 2; ``fastbg`` alone prints the
 help (the commands) before its line. Ctrl-C exits with status 130
