@@ -243,6 +243,20 @@ def test_a_second_position_says_that_the_command_takes_one(capsys, argv, first, 
                    f"and {second!r}: give the one to use\n"), err
 
 
+@pytest.mark.parametrize("argv, options", [
+    # the word after an unknown option became the POSITION and the real one was left
+    # over: "cube takes one POSITION; got 'x' and 'start'" (new-user trial)
+    (["cube", "--bogus", "x", "start"], "--bogus"),
+    (["rollout", "--bogus", "x", "start", "-n", "10"], "--bogus"),
+    (["rollout", "x", "--bogus", "start"], "--bogus"),
+    (["eval", "--bogus=3", "-q", "x", "start"], "--bogus=3 -q"),
+])
+def test_an_unknown_option_is_named_before_a_second_position(capsys, argv, options):
+    code, out, err = run_status(capsys, *argv)
+    assert code == 2 and out == "" and err.count("\n") == 1 and "Traceback" not in err
+    assert err == f"fastbg {argv[0]}: error: unrecognized arguments: {options}\n", err
+
+
 def test_a_left_over_word_that_is_no_position_is_still_unrecognized(capsys):
     for argv in (["rollout", "start", "foo"], ["show", "start", "extra"]):
         code, _, err = run_status(capsys, *argv)

@@ -155,6 +155,34 @@ def test_show_refuses_an_empty_board_in_any_form(capsys):
         assert code == 2 and "no game can reach" in err
 
 
+#: Both sides on the bar against closed boards: no game from here can end.
+_NOBODY_MOVES = "XGID=aBBBBBB-----bB-----bbbbbbA:0:0:1:00:0:0:0:0:10"
+
+
+@pytest.mark.parametrize("argv", [
+    ["cube", _NOBODY_MOVES, "--games", "100", "--workers", "1"],
+    ["cube", _NOBODY_MOVES, "--games", "10", "--engine", "python"],
+    ["cube", _NOBODY_MOVES, "--method", "janowski", "--games", "100"],
+    ["rollout", _NOBODY_MOVES, "--cubeful", "--games", "100"],
+    ["rollout", _NOBODY_MOVES, "--cubeful", "--games", "10", "--engine", "python"],
+    ["rollout", _NOBODY_MOVES, "--games", "100"],
+    ["moves", _NOBODY_MOVES, "31", "--rollout", "--games", "36"],
+])
+def test_a_position_where_nobody_can_ever_move_is_refused_by_every_rollout(tmp_path, argv):
+    # `cube X` and `rollout X --cubeful` played it forever, deaf to Ctrl-C (new-user
+    # trial); a subprocess, so that a hang fails the test instead of the suite
+    out = subprocess.run([sys.executable, "-m", "fastbg", *argv, "--no-progress"],
+                         capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    assert out.returncode == 2, out.stderr
+    assert out.stderr.count("\n") == 1 and "neither side can ever move" in out.stderr, out.stderr
+
+
+def test_no_store_is_made_for_it(tmp_path, capsys):
+    path = tmp_path / "runs.sqlite"
+    code, _, err = run_status(capsys, "rollout", _NOBODY_MOVES, "--store", str(path))
+    assert code == 2 and "neither side can ever move" in err and not path.exists()
+
+
 # ------------------------------------------------------------------ Ctrl-C
 
 _CTRL_C_DURING_IMPORTS = r'''

@@ -432,6 +432,14 @@ def test_pending_cube_actions_in_an_xgid():
         ("0:0:1:D:6:2:1:7:10", "may not double .*Crawford game"),
         ("1:-1:1:D:0:0:0:0:10", "may not double .*opponent owns the cube"),
         ("1:1:1:D:5:0:0:7:10", "may not double .*cube is dead"),
+        # a beaver or raccoon answers a double, which the player on roll must be allowed
+        # (they were read whatever the cube; new-user trial)
+        ("1:-1:1:B:0:0:2:0:10", "a beaver answers a double, but the player on roll may not "
+                                "double .*opponent owns the cube"),
+        ("1:1:-1:B:0:0:2:0:10", "a beaver answers a double, but .*opponent owns the cube"),
+        ("1:-1:1:R:0:0:2:0:10", "a raccoon answers a double, but .*opponent owns the cube"),
+        ("10:0:1:B:0:0:2:0:10", "beaver answers a double, but .*at its limit, 1024"),
+        ("2:1:1:R:0:0:3:0:2", "raccoon answers a double, but .*at its limit, 4"),
         ("0:0:1:B:0:0:0:7:10", "beaver needs money play with beavers allowed"),
         ("0:0:1:R:0:0:1:0:10", "raccoon needs money play with beavers allowed"),
         ("0:0:1:7:0:0:0:0:10", "dice field"),
@@ -447,6 +455,10 @@ def test_unencodable_xgid_games_are_rejected():
         game_to_xgid(START, MatchState(), turn=0)
     with pytest.raises(ValueError, match="doubling comes before the roll"):
         game_to_xgid(START, MatchState(), (3, 1), cube_action="D")
+    for action in ("B", "R"):
+        with pytest.raises(ValueError, match="answers a double, but .*opponent owns the cube"):
+            game_to_xgid(START, MatchState(cube=2, cube_owner="opponent", beaver=True),
+                         cube_action=action)
     with pytest.raises(ValueError, match="cube_action 'X'"):
         game_to_xgid(START, MatchState(), cube_action="X")
 

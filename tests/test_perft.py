@@ -148,3 +148,20 @@ def test_cli_perft(capsys):
     with pytest.raises(SystemExit) as exc:
         main(["perft", "start", "99"])
     assert exc.value.code == 2
+
+
+@pytest.mark.parametrize("position", [
+    "XGID=-b----E-C---eE---c-e----B-:0:0:1:31:0:0:0:0:10",
+    "4HPwATDgc/ABMA:cIkFAAAAAAAE",          # a GNU ID pair, 3-1 rolled
+])
+def test_cli_perft_refuses_a_position_with_the_dice_rolled(capsys, position):
+    # it counted all 21 rolls, silently dropping the XGID's 3-1 (new-user trial); the
+    # rule of eval and cube, which also take a position before the roll (docs/cli.md)
+    assert main(["perft", position, "1"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1
+    assert err.startswith("fastbg perft: error: POSITION has the dice rolled (3-1): "), err
+    # before the roll, the same XGID is counted
+    assert main(["perft", "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10", "1",
+                 "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["depths"][-1]["leaves"] == 447

@@ -277,6 +277,96 @@ def test_a_start_where_nobody_can_ever_move_is_rejected(engine):
         engine.play_game(b, np.random.PCG64DXSM(1), engine.make_policy("pubeval"))
 
 
+#: Both sides on the bar against closed boards (the new-user trial's position): no roll
+#: ever has a legal play for either side, so a game from here never ends.
+#:   X: 2 on each of its points 1-6, 1 on the bar; O the same (O's 12 and 13 hold the rest).
+NOBODY_MOVES = "XGID=aBBBBBB-----bB-----bbbbbbA:0:0:1:00:0:0:0:0:10"
+
+
+def _refused_at_once(call, timeout: float = 60.0) -> str:
+    """The message of the ValueError ``call()`` raises, failing (instead of hanging the
+    suite) when it is still running after ``timeout`` seconds: a game that cannot end
+    runs forever, in compiled code no signal stops (the thread is a daemon)."""
+    out = {}
+
+    def work():
+        try:
+            call()
+        except BaseException as exc:  # handed to the test
+            out["error"] = exc
+
+    t = threading.Thread(target=work, daemon=True)
+    t.start()
+    t.join(timeout)
+    assert not t.is_alive(), "still playing: the position was not refused before its games"
+    assert isinstance(out.get("error"), ValueError), out.get("error")
+    return str(out["error"])
+
+
+@pytest.mark.parametrize("engine_name", ["cython", "python"])
+@pytest.mark.parametrize("entry", ["rollout", "cubeful_rollout", "cube_rollout",
+                                   "cubeful_rollout match", "cube_rollout match",
+                                   "rollout_plays"])
+def test_every_rollout_refuses_a_position_where_nobody_can_ever_move(entry, engine_name):
+    # cubeful_rollout and cube_rollout played it forever (new-user trial); every function
+    # that plays games from a given position refuses it first, with the same message
+    import fastbg
+    from fastbg.rollouts.plays import rollout_plays
+
+    if engine_name == "cython":
+        _need_cython()
+    name, _, mode = entry.partition(" ")
+    state = fastbg.MatchState(match_length=7, score=(2, 3)) if mode else None
+    calls = {
+        "rollout": lambda: fastbg.rollout(NOBODY_MOVES, 36, seed=1, workers=1,
+                                          engine=engine_name),
+        "cubeful_rollout": lambda: fastbg.cubeful_rollout(
+            NOBODY_MOVES, 36, seed=1, workers=1, engine=engine_name, state=state),
+        "cube_rollout": lambda: fastbg.cube_rollout(
+            NOBODY_MOVES, 36, seed=1, workers=1, engine=engine_name, state=state),
+        "rollout_plays": lambda: rollout_plays(NOBODY_MOVES, (3, 1), 36, seed=1, workers=1,
+                                               engine=engine_name),
+    }
+    msg = _refused_at_once(calls[name])
+    assert "neither side can ever move" in msg
+
+
+def test_the_cubeful_block_loops_and_match_games_refuse_it_too(engine):
+    # the engines' own loops (each game loop starts with the one check), for a caller of
+    # the engine functions that skips the rollout functions
+    from fastbg.rollouts import reference_cubeful
+    from fastbg.reference.evaluator import EvalPolicy
+
+    b = np.ascontiguousarray(Position.parse(NOBODY_MOVES).board)
+    if engine.name == "cython":
+        from fastbg._core import cubeful
+        ev = engine.evaluator.EvalPolicy()
+    else:
+        cubeful, ev = reference_cubeful, EvalPolicy()
+    bitgen = np.random.PCG64DXSM(1)
+    for call in (lambda: cubeful.cubeful_block(b, 3, bitgen, "pubeval", ev),
+                 lambda: engine.rollout.match_game(b, bitgen, np.random.PCG64DXSM(2),
+                                                   "pubeval", "random")):
+        assert "neither side can ever move" in _refused_at_once(call)
+
+
+def test_a_position_says_whether_it_can_be_played_from(engine):
+    stuck = Position.parse(NOBODY_MOVES)
+    assert stuck.no_side_can_move and engine.board.no_side_can_move(stuck.board)
+    with pytest.raises(ValueError, match="neither side can ever move"):
+        stuck.check_playable()
+    with pytest.raises(ValueError, match="neither side can ever move"):
+        engine.board.check_start(stuck.board)
+    # one side blocked for ever is a game: the other moves (and must open its board)
+    b = stuck.board.copy()
+    b[1, 24] = 0
+    b[1, 12] += 1
+    assert not Position(b).no_side_can_move and not engine.board.no_side_can_move(b)
+    Position(b).check_playable()
+    engine.board.check_start(b)
+    Position.start().check_playable()
+
+
 @pytest.mark.parametrize("kwargs, fragment", [
     (dict(dice=(3.5, 1)), "whole number"),
     (dict(dice=(True, 1)), "whole number"),

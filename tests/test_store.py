@@ -177,6 +177,42 @@ def test_a_run_with_a_missing_or_misshapen_block_is_corrupt(tmp_path, capsys, vr
         assert st.run(1).status == "done" and st.run(1).games == 2000
 
 
+@pytest.mark.parametrize("games, k, why", [
+    (100, 0, "it holds 1,000 games, where its run has 100 in all, 100 of them in this block"),
+    (1500, 1, "it holds 1,000 games, where its run has 1,500 in all, 500 of them in this block"),
+    (2000, 2, "it holds 1,000 games beyond its run's 2,000 in all, which end before it"),
+])
+def test_stored_games_beyond_the_runs_games_are_damage(tmp_path, capsys, games, k, why):
+    """A run whose record asks for fewer games than its blocks hold (runs.games edited to
+    100 under 4,000 stored games) was listed as "4,000/100 done", and --resume said "run 1
+    is finished" and then, falsely, that block 0 was missing. The games beyond the run's are
+    damage: listed as CORRUPT with the block and the reason, refused in one line (exit 2)
+    by show, export and --resume, the store unchanged."""
+    path = tmp_path / "runs.sqlite"
+    rollout(CONTACT, 4000 if games < 2000 else 3000, seed=2, policy="pubeval", store=path)
+    db = sqlite3.connect(path)
+    db.execute("UPDATE runs SET games = ? WHERE id = 1", (games,))
+    db.commit()
+    db.close()
+    before = path.read_bytes()
+    store = ["--store", str(path)]
+    assert main(["runs", *store]) == 0
+    out = capsys.readouterr().out
+    assert "CORRUPT" in out.splitlines()[2] and "done" not in out.splitlines()[2], out
+    assert f"corrupt run 1: block {k} of run 1 in {path} is corrupted ({why})" in out, out
+    for args in (["rollout", "--resume", "1", "--no-progress"],
+                 ["rollout", "--resume", "1", "--extend", "1000", "--no-progress"],
+                 ["runs", "show", "1"], ["runs", "export", "1", "--json"]):
+        assert main(args + store) == 2, args
+        out, err = capsys.readouterr()
+        assert out == "" and f"block {k} of run 1" in err and why in err, (out, err)
+        assert "Traceback" not in err and err.count("\n") == 1, err
+        assert path.read_bytes() == before, args
+    with pytest.raises(ValueError, match=f"block {k} of run 1 .* is corrupted"):
+        rollout(CONTACT, games, seed=2, policy="pubeval", store=path, run_id=1)
+    assert path.read_bytes() == before and not list(tmp_path.glob("*.lock"))
+
+
 def test_a_block_without_the_sums_its_run_has_is_refused(tmp_path):
     """A variance-reduced run's block whose float sums are gone (NULL) used to be read as a
     block of plain counts, and the run's equity changed with it."""
@@ -493,6 +529,35 @@ def test_an_empty_store_path_is_refused(tmp_path, monkeypatch, capsys, argv, hin
         assert main([*argv, "--no-progress", "--store"]) == 0
         assert f"stored as run 1 in {default}" in capsys.readouterr().out
         assert default.exists()
+
+
+@pytest.mark.parametrize("argv, where", [
+    (["rollout", "--games", "10", "--policy", "pubeval"], "a position goes before --store"),
+    (["rollout", "--resume", "1"], "a position goes before --store"),
+    (["table", "gammons", "-n", "10", "--policy", "pubeval"], "this command takes no position"),
+    (["runs"], "this command takes no position"),
+])
+@pytest.mark.parametrize("position", [
+    CONTACT, "start", "START", "4HPwATDgc/ABMA:cAkAAAAAAAAA",
+    "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10",
+    "-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10",
+])
+def test_a_store_path_that_is_a_position_is_refused(tmp_path, monkeypatch, capsys, argv,
+                                                     where, position):
+    """`fastbg rollout --store 4HPMwQCMz+AIIQ` took the position for --store's optional
+    PATH: it rolled out the start, exit 0, into a new SQLite file named like the position
+    (new-user trial). Refused as --dask refuses it, in every command with --store."""
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SystemExit) as exc:   # argparse's own error
+        main([*argv, "--store", position])
+    out, err = capsys.readouterr()
+    assert exc.value.code == 2 and out == "" and err.count("\n") == 1, err
+    assert "is a position, not a store's PATH" in err and where in err, err
+    assert list(tmp_path.iterdir()) == []
+    # a store file of such a name is still possible, written as a path
+    if argv[0] == "rollout" and "--resume" not in argv and position == "start":
+        assert main([*argv, "--no-progress", "--store", "./start"]) == 0
+        assert (tmp_path / "start").exists()
 
 
 def test_one_corrupt_run_does_not_stop_the_listing_of_the_others(tmp_path, capsys):

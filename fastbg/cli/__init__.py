@@ -35,8 +35,8 @@ Commands
 
 POSITION is ``start``, a GNU Backgammon Position ID, a GNU Backgammon
 ``PositionID:MatchID`` pair or an XGID (``XGID=...``). The dice of a pair or an XGID
-are the first roll of ``rollout`` and must be DICE of ``moves``; ``eval`` and
-``cube`` refuse a position with the dice rolled.
+are the first roll of ``rollout`` and must be DICE of ``moves``; ``eval``, ``cube`` and
+``perft`` refuse a position with the dice rolled.
 Bad arguments print one line naming the problem, after the full name of the command
 (``fastbg table race: error: ...``), and exit with status 2; ``fastbg`` alone prints the
 help (the commands) before its line. Ctrl-C exits with status 130
@@ -65,9 +65,8 @@ if os.path.basename(sys.argv[0]) in ("fastbg", "__main__.py"):
     signal.signal(signal.SIGINT, _interrupted_at_start)
 
 from .. import __version__  # noqa: E402  (after the handler, on purpose)
-from ..game import parse_game  # noqa: E402
 from . import bench, cube, positions, research, rollouts, runs, tables  # noqa: E402
-from .common import EXIT_INTERRUPTED, EXIT_USAGE, shorten  # noqa: E402
+from .common import EXIT_INTERRUPTED, EXIT_USAGE, looks_like_position, shorten  # noqa: E402
 from ..engine import get_engine  # noqa: E402
 
 # The compiled core, and numpy.random with it, imported now, under the start-up handler,
@@ -85,21 +84,6 @@ except ImportError:  # pragma: no cover - depends on the build
 __all__ = ["main", "build_parser"]
 
 _BARE_XGID = re.compile(r"^[-a-oA-O]{26}(:|$)")
-#: A Position ID, or a GNU Backgammon PositionID:MatchID pair, by its look (valid or not).
-_GNU_ID = re.compile(r"[A-Za-z0-9+/]{14}(:[A-Za-z0-9+/]{12})?")
-
-
-def _looks_like_position(text: str) -> bool:
-    """Whether a command-line word is meant as a POSITION: 'start', an XGID, a Position ID
-    or an ID pair, by its look or because it reads as one."""
-    t = text.strip()
-    if t.lower() == "start" or t.upper().startswith("XGID=") or _GNU_ID.fullmatch(t):
-        return True
-    try:
-        parse_game(t)
-    except ValueError:
-        return False
-    return True
 
 
 class _Parser(argparse.ArgumentParser):
@@ -222,8 +206,15 @@ def main(argv=None) -> int:
         # `fastbg rollout start XGID=...`: 'start' is the POSITION, and the XGID, which was
         # meant as it, is left over; say so rather than call it unrecognized
         given = getattr(args, "position", None)
-        second = next((a for a in extra if not a.startswith("-") and _looks_like_position(a)),
+        second = next((a for a in extra if not a.startswith("-") and looks_like_position(a)),
                       None)
+        # ... unless an unknown option is left over too: argparse gives the word after it
+        # to POSITION (`fastbg cube --bogus x start`: 'x' taken as the POSITION, 'start'
+        # left over), so the option is the problem to name
+        options = [a for a in extra if a.startswith("-") and len(a) > 1
+                   and not _DASH_VALUE.match(a)]
+        if given is not None and second is not None and options:
+            command.error(f"unrecognized arguments: {' '.join(options)}")
         if given is not None and second is not None:
             command.error(f"{args.command} takes one POSITION; got {given!r} and {second!r}: "
                           "give the one to use")

@@ -8,7 +8,7 @@ import time
 
 
 from ..engine import ENGINES, get_engine
-from ..game import Position
+from ..game import parse_game
 from ..rollouts.bench import format_table, run_bench
 
 from .common import (_ENGINE_HELP, _POSITION_HELP, _positive_int, _seed, ascii_number,
@@ -92,7 +92,14 @@ def _estimate(rows, ahead: int = 1) -> tuple[float, float] | None:
 
 
 def _cmd_perft(args) -> int:
-    pos = Position.parse(args.position)
+    pos, _, dice = parse_game(args.position)
+    if dice is not None:
+        # the tree branches over all 21 rolls from the first ply on: a rolled position's
+        # dice would be silently dropped, as eval and cube refuse to
+        raise ValueError(
+            f"POSITION has the dice rolled ({dice[0]}-{dice[1]}): perft counts the tree of "
+            "a position before the roll, over all 21 rolls at every ply; give it before the "
+            "roll (dice 00 in an XGID), or list that roll's plays with 'fastbg moves'")
     perft = get_engine(args.engine).perft
     rows = [{"depth": 0, "leaves": 1, "seconds": 0.0}]  # depth 0 is one leaf, no work
     out_rows = []

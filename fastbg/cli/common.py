@@ -10,6 +10,7 @@ import re
 from ..rollouts.blocks import check_games
 from ..cube import (load_met)
 from ..formats import parse_dice
+from ..game import parse_game
 from ..rollouts import DEFAULT_POLICY, POLICIES
 from ..rollouts.cubeless import stored_counts_shape
 
@@ -73,17 +74,45 @@ def _games(text: str) -> int:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
-def store_path_arg(bare_is_default: bool):
+#: A Position ID, or a GNU Backgammon PositionID:MatchID pair, by its look (valid or not).
+_GNU_ID = re.compile(r"[A-Za-z0-9+/]{14}(:[A-Za-z0-9+/]{12})?")
+
+
+def looks_like_position(text: str) -> bool:
+    """Whether a command-line word is meant as a POSITION: 'start', an XGID, a Position ID
+    or an ID pair, by its look or because it reads as one."""
+    t = text.strip()
+    if t.lower() == "start" or t.upper().startswith("XGID=") or _GNU_ID.fullmatch(t):
+        return True
+    try:
+        parse_game(t)
+    except ValueError:
+        return False
+    return True
+
+
+def store_path_arg(bare_is_default: bool, takes_position: bool = True):
     """The argparse type of ``--store PATH``: the path as given, refusing an empty one (it
-    named no file, and used to mean the default store without a word). ``bare_is_default``:
+    named no file, and used to mean the default store without a word) and one that looks
+    like a POSITION (:func:`looks_like_position`): ``--store`` takes an optional PATH, so
+    ``rollout --store 4HPMwQCMz+AIIQ`` took the position for a store file and rolled out
+    the start; a store file of such a name is written ``./NAME``. ``bare_is_default``:
     ``--store`` without a PATH is the default store (its ``const``, which must not be a
-    str: argparse would pass it through this type)."""
+    str: argparse would pass it through this type). ``takes_position``: the command has a
+    POSITION (``rollout``, ``table``), which the message then says goes before
+    ``--store``."""
     hint = ("give --store without a PATH for the default store" if bare_is_default else
             "leave --store out for the default store")
 
     def store_path(text: str) -> str:
         if not text.strip():
             raise argparse.ArgumentTypeError(f"the store's PATH {text!r} is empty; {hint}")
+        if looks_like_position(text):
+            where = ("a position goes before --store" if takes_position else
+                     "this command takes no position")
+            raise argparse.ArgumentTypeError(
+                f"{text!r} is a position, not a store's PATH: {where} (for a store file "
+                f"of that name, write ./{text.strip()})")
         return text
     return store_path
 

@@ -354,8 +354,7 @@ _STDERR_METHOD = {
 
 def _cmd_cube(args) -> int:
     pos, state = _cube_state(args)
-    if pos.game_over:
-        raise ValueError("the game is over in this position: a side has borne off all 15 checkers")
+    pos.check_playable()   # before any game: over, or nobody can ever move
     table = None if state.is_money else _load_met(args.met or DEFAULT_MET)
     x, x_source = _efficiency(pos, args.x, state)
     # Check every option with the library's own errors before spending the rollout.

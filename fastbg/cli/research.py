@@ -131,7 +131,7 @@ def _add_run_options(p, name: str) -> None:
                             "stratified, as GNU Backgammon rotates them")
     add_store_options(p, "the table", "(--resume)", "Each row is a run of its own",
                       "table RUN with its own settings, from its first missing block (the "
-                      "numbers equal those of one uninterrupted table)")
+                      "numbers equal those of one uninterrupted table)", takes_position=False)
     fmt = p.add_mutually_exclusive_group()
     fmt.add_argument("--csv", action="store_true",
                      help="comma-separated values: a header, then one record a line")

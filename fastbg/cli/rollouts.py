@@ -86,13 +86,15 @@ def add_rollout_run_options(p, games: int) -> None:
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
 
 
-def add_store_options(p, what: str, later: str, scope: str, resume: str) -> None:
+def add_store_options(p, what: str, later: str, scope: str, resume: str,
+                      takes_position: bool = True) -> None:
     """``--store [PATH]`` and ``--resume RUN`` of a command whose runs the results store
-    keeps (``rollout``, ``table``)."""
+    keeps (``rollout``, ``table``); ``takes_position``: the command has a POSITION (a PATH
+    that looks like one is refused either way, :func:`~fastbg.cli.common.store_path_arg`)."""
     # --store alone is False (falsy: the default store); a str const would go through
     # `type`, which refuses the empty PATH that `--store ""` gives
     p.add_argument("--store", nargs="?", const=False, default=None, metavar="PATH",
-                   type=store_path_arg(bare_is_default=True),
+                   type=store_path_arg(bare_is_default=True, takes_position=takes_position),
                    help=f"keep {what} in a results store (SQLite), block by block, so that it "
                         f"can be resumed after Ctrl-C, kill -9 or a crash {later}; PATH "
                         "default $FASTBG_STORE or ~/.local/share/fastbg/runs.sqlite" +
@@ -404,6 +406,7 @@ def _cmd_rollout(args) -> int:
         raise ValueError(f"POSITION has {dice[0]}-{dice[1]} rolled but --dice is "
                          f"{args.dice[0]}-{args.dice[1]}: give one roll (or the same)")
     _check_stop_options(args)
+    pos.check_playable()   # (rollout() checks it too): before a store file is made for it
     store = _store(args) if args.store is not None else None
     blocks = []
     res = _run_rollout(pos, args, dice=dice, opening=args.opening, vr=args.vr,

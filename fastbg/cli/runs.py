@@ -40,7 +40,7 @@ def add_parsers(sub) -> None:
                    help="list (default), show or export")
     p.add_argument("run", nargs="?", type=_positive_int, default=None, metavar="RUN",
                    help="the run's id (show, export)")
-    p.add_argument("--store", default=None, metavar="PATH", type=store_path_arg(False),
+    p.add_argument("--store", default=None, metavar="PATH", type=store_path_arg(False, takes_position=False),
                    help="the store (default $FASTBG_STORE or ~/.local/share/fastbg/runs.sqlite)")
     fmt = p.add_mutually_exclusive_group()
     fmt.add_argument("--json", action="store_true", help="machine-readable output")

@@ -70,9 +70,12 @@ def _check_offer(state, dice, offer: str | None) -> None:
     if dice is not None:
         raise ValueError(f"a cube action ({offer}) is pending but dice {dice} are rolled: "
                          "doubling comes before the roll")
-    if offer == "double" and not state.may_double:
-        raise ValueError(f"a double is offered but the player on roll may not double "
-                         f"({state.why_not_double})")
+    # A beaver or raccoon answers a double of the player on roll (the XGID's turn names
+    # the doubler), so it is held to the double's own rule first.
+    if not state.may_double:
+        head = ("a double is offered but" if offer == "double" else
+                f"a {offer} answers a double, but")
+        raise ValueError(f"{head} the player on roll may not double ({state.why_not_double})")
     if offer in ("beaver", "raccoon") and not (state.is_money and state.beaver):
         raise ValueError(f"a {offer} needs money play with beavers allowed")
 
@@ -267,8 +270,9 @@ class XGIDGame:
     cube_action : {None, "D", "B", "R"}
         XG's pending cube action: the player on roll has doubled (``D``), the opponent
         beavered (``B``), the doubler raccooned (``R``); the cube in ``state`` is the cube
-        as the XGID writes it. ``D`` needs a player who may double; ``B`` and ``R`` need
-        money play with beavers allowed.
+        as the XGID writes it. Each needs a player on roll who may double
+        (:attr:`MatchState.may_double`: a beaver or raccoon answers its double); ``B`` and
+        ``R`` also need money play with beavers allowed.
 
     Raises
     ------

@@ -145,6 +145,30 @@ class Position:
         """True when a side has borne off all its checkers."""
         return 15 in self.checkers_off
 
+    @property
+    def no_side_can_move(self) -> bool:
+        """True when neither side can ever move: both have checkers on the bar against a
+        closed home board (:func:`fastbg.reference.board.no_side_can_move`); a game from
+        here would never end."""
+        return _board.no_side_can_move(self._board)
+
+    def check_playable(self) -> None:
+        """Refuse a position no game can be played from, before any game is played: the
+        check every function that plays games from a given position makes first
+        (rollouts cubeless and cubeful, cube decisions, plays rollouts), with
+        :func:`fastbg.reference.board.check_start` in the engines' game loops.
+
+        Raises
+        ------
+        ValueError
+            If the game is over (:attr:`game_over`) or neither side can ever move
+            (:attr:`no_side_can_move`).
+        """
+        if self.game_over:
+            raise ValueError("the game is over in this position: a side has borne off all "
+                             "15 checkers")
+        _board.check_start(self._board)
+
     # ----------------------------------------------------------------- dunder
     def __eq__(self, other) -> bool:
         return isinstance(other, Position) and bool(np.array_equal(self._board, other._board))

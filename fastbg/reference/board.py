@@ -19,6 +19,8 @@ __all__ = [
     "is_race",
     "checkers_off",
     "outcome",
+    "no_side_can_move",
+    "check_start",
 ]
 
 #: The standard start, from either side's point of view: 2 on the 24-point, 5 on the
@@ -159,6 +161,56 @@ def checkers_off(board) -> tuple[int, int]:
     """
     b = np.asarray(board, dtype=np.int64)
     return 15 - int(b[0].sum()), 15 - int(b[1].sum())
+
+
+def _closed_home(row) -> bool:
+    return bool((np.asarray(row)[:6] >= 2).all())
+
+
+def no_side_can_move(board) -> bool:
+    """True when neither side can ever move: both have checkers on the bar against a
+    closed home board (six points of two or more).
+
+    Parameters
+    ----------
+    board : numpy.ndarray, shape (2, 25)
+
+    Returns
+    -------
+    bool
+        A side on the bar must enter before anything else moves (DESIGN section 3.3), and
+        no entry point is open to either side; every roll passes, so a game from here
+        never ends. No play leads to such a board (the side that entered last hit, so its
+        opponent's home board is not closed): only a position given as a start can be
+        like this.
+    """
+    b = np.asarray(board)
+    return bool(b[0, 24] and b[1, 24] and _closed_home(b[0]) and _closed_home(b[1]))
+
+
+def check_start(board) -> None:
+    """Refuse a board no game can be played from: the one check of every game loop and
+    of every rollout (both engines, cubeless and cubeful, cube decisions, tables and
+    plays rollouts), so that none of them plays a game that cannot end.
+
+    Parameters
+    ----------
+    board : numpy.ndarray, shape (2, 25)
+        A valid board (:func:`validate_board`), row 0 about to roll.
+
+    Raises
+    ------
+    ValueError
+        If the game is over (a side has no checker left) or neither side can ever move
+        (:func:`no_side_can_move`).
+    """
+    b = np.asarray(board)
+    if not b[0].any() or not b[1].any():
+        raise ValueError("the game is already over: a side has no checker left")
+    if no_side_can_move(b):
+        raise ValueError(
+            "neither side can ever move: both have checkers on the bar against a closed board"
+        )
 
 
 #: The six outcome classes of a game, from the view of the side it is scored for;

@@ -16,7 +16,7 @@ import numpy as np
 
 from . import bearoffdb as _bearoffdb
 from . import luck as _luck
-from .board import OUTCOME_CLASSES, outcome, swap, validate_board
+from .board import OUTCOME_CLASSES, check_start, outcome, swap, validate_board
 from .dice import opening_roll, roll_index
 from .policies import as_policy
 from .movegen import validate_dice
@@ -30,21 +30,6 @@ def _check_bitgen(bitgen) -> None:
         raise TypeError(
             "bitgen must be a numpy.random.BitGenerator (e.g. numpy.random.PCG64DXSM), "
             f"got {type(bitgen).__name__}"
-        )
-
-
-def _closed_home(row: np.ndarray) -> bool:
-    return bool((row[:6] >= 2).all())
-
-
-def _check_start(board: np.ndarray) -> None:
-    if not board[0].any() or not board[1].any():
-        raise ValueError("the game is already over: a side has no checker left")
-    # Both sides on the bar against closed boards: nobody can ever move, so the
-    # game would never end (no play leads there; only a start can be like this).
-    if board[0, 24] and board[1, 24] and _closed_home(board[0]) and _closed_home(board[1]):
-        raise ValueError(
-            "neither side can ever move: both have checkers on the bar against a closed board"
         )
 
 
@@ -149,7 +134,7 @@ def play_game(board, bitgen, policy, dice=None, opening=False) -> int:
         policy object nor a name.
     """
     b = validate_board(board)
-    _check_start(b)
+    check_start(b)
     _check_bitgen(bitgen)
     policy = as_policy(policy)
     return _play(b, bitgen, policy, _first_roll(dice, opening))
@@ -240,7 +225,7 @@ def rollout_block(board, games, bitgen, policy, dice=None, opening=False, classe
         ``partial_counts`` attribute.
     """
     b = validate_board(board)
-    _check_start(b)
+    check_start(b)
     _check_games(games)
     first = _first_roll(dice, opening)
     policy = as_policy(policy)
@@ -377,7 +362,7 @@ def rollout_block_vr(board, games, bitgen, policy, yardstick, dice=None, opening
         sums as ``partial_sums``.
     """
     b = validate_board(board)
-    _check_start(b)
+    check_start(b)
     _check_games(games)
     if not hasattr(yardstick, "roll_values"):
         raise TypeError(f"the yardstick must be an EvalPolicy, got {type(yardstick).__name__}")
@@ -466,8 +451,7 @@ def match_game(board, dice_bitgen, choice_bitgen, policy_a, policy_b, opening=Tr
     """
     pa, pb = as_policy(policy_a), as_policy(policy_b)
     cur = validate_board(board)
-    if not cur[0].any() or not cur[1].any():
-        raise ValueError("the game is already over: a side has no checker left")
+    check_start(cur)
     side = 0
     if opening:
         cur, root, d1, d2 = opening_turn(cur, dice_bitgen)

@@ -460,8 +460,7 @@ def _setup(position, games, seed, workers, policy, engine, state, x, jacoby, ope
     if rolled is not None:
         raise ValueError(f"the position has the dice rolled ({rolled[0]}-{rolled[1]}): the "
                          "cube is turned before the roll; give the position before it")
-    if pos.game_over:
-        raise ValueError("the game is over in this position: a side has borne off all 15 checkers")
+    pos.check_playable()   # before any game: over, or nobody can ever move
     games = check_games(games)
     check_policy_engine(policy, engine)
     if state is None:
@@ -668,7 +667,8 @@ def cubeful_rollout(
     Raises
     ------
     ValueError
-        For a bad position or a finished game, ``games < 1``, an unknown policy or
+        For a bad position, a finished game or one where neither side can ever move
+        (:meth:`fastbg.Position.check_playable`, before any game), ``games < 1``, an unknown policy or
         engine, a bad seed, worker count or ``x``, Jacoby in match play, a score
         beyond the table, a bad stop rule, or ``by_first_roll`` with pseudo-random dice.
     ImportError

@@ -687,7 +687,8 @@ def rollout(
     Raises
     ------
     ValueError
-        For a bad position, a game already over, ``games < 1``, bad dice,
+        For a bad position, a game already over or one where neither side can ever
+        move (:meth:`fastbg.Position.check_playable`, before any game), ``games < 1``, bad dice,
         an unknown policy or engine, a bad seed or worker count.
     ImportError
         For ``engine="cython"`` when the compiled core is not built; with ``dask`` when
@@ -707,8 +708,7 @@ def rollout(
     added exactly (as fractions), so they too do not depend on ``workers``.
     """
     pos, rolled = position_and_roll(position)   # an XGID or ID pair may hold the roll
-    if pos.game_over:
-        raise ValueError("the game is over in this position: a side has borne off all 15 checkers")
+    pos.check_playable()   # before any game: over, or nobody can ever move
     games = check_games(games)
     check_policy_engine(policy, engine)
     dice = _check_dice(dice)

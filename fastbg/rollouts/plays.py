@@ -416,7 +416,8 @@ def rollout_plays(
     Raises
     ------
     ValueError
-        For a bad position, dice, play, option, or a roll with no legal play.
+        For a bad position, dice, play, option, a roll with no legal play, a finished
+        game or one where neither side can ever move (:meth:`fastbg.Position.check_playable`).
 
     Notes
     -----
@@ -430,8 +431,7 @@ def rollout_plays(
     cluster.
     """
     pos, rolled = position_and_roll(position)
-    if pos.game_over:
-        raise ValueError("the game is over in this position: a side has borne off all 15 checkers")
+    pos.check_playable()   # before any game: over, or nobody can ever move
     dice = _dice(dice, rolled)
     games, vr, quasi_random, prune_se, min_games = check_plays_options(
         games, policy, engine, vr=vr, quasi_random=quasi_random, top=top, ply=ply,

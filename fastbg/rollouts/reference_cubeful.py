@@ -22,7 +22,7 @@ from ..cube.efficiency import default_cube_efficiency, is_last_roll
 from ..cube.match import _cubeful as _match_cubeful
 from ..cube.money import cube_action, money_cube_decision
 from ..reference import luck as _luck
-from ..reference.board import outcome, swap, validate_board
+from ..reference.board import check_start, outcome, swap, validate_board
 from ..reference.movegen import bears_off_all
 from ..reference.evaluator import EvalPolicy
 from ..reference.nn import NNPolicy
@@ -227,8 +227,7 @@ def cubeful_block(board, games, bitgen, policy, evaluator, *, cube=1, cube_owner
     numpy.ndarray of int64, shape (8, 13)
     """
     b = validate_board(board)
-    if not b[0].any() or not b[1].any():
-        raise ValueError("the game is already over: a side has no checker left")
+    check_start(b)
     if isinstance(games, (bool, np.bool_)) or not isinstance(games, (int, np.integer)) \
             or games < 0:
         raise ValueError(f"games must be a non-negative int, got {games!r}")

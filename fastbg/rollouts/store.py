@@ -587,10 +587,10 @@ class ResultsStore:
         ------
         ValueError
             If a block is damaged: it cannot be read, its counts or sums are of another
-            shape (:meth:`_check_blocks`), it holds no games or more than its run's block
-            size, or it follows a missing block (a run stores its
-            blocks in order, so a gap is never a run's own doing: counting from the gap on
-            would replay or drop games). The store is not changed.
+            shape (:meth:`_check_blocks`), it holds no games, more than its run's block
+            size or games beyond its run's games, or it follows a missing block (a run
+            stores its blocks in order, so a gap is never a run's own doing: counting from
+            the gap on would replay or drop games). The store is not changed.
         """
         out = {}
         for k, games, counts, sums in self.db.execute(
@@ -604,8 +604,9 @@ class ResultsStore:
                                                                     dtype=np.float64))
             except (ValueError, TypeError) as exc:
                 raise self._corrupted(run, k, str(exc)) from None
-        row = self.db.execute("SELECT block_size FROM runs WHERE id = ?", (run,)).fetchone()
-        self._check_blocks(run, out, None if row is None else int(row[0]))
+        row = self.db.execute("SELECT block_size, games FROM runs WHERE id = ?",
+                              (run,)).fetchone()
+        self._check_blocks(run, out, *((None, None) if row is None else map(int, row)))
         for k, (_, counts, _) in out.items():   # (alike: only the first can be wrong)
             if counts_shape is not None and counts.shape != tuple(counts_shape):
                 raise self._corrupted(run, k, f"counts of shape {counts.shape}, where its "
@@ -616,10 +617,14 @@ class ResultsStore:
         return ValueError(f"block {k} of run {run} in {self.path} is corrupted ({why}); "
                           "the store was left as it is")
 
-    def _check_blocks(self, run: int, blocks: dict, block_size: int | None) -> None:
+    def _check_blocks(self, run: int, blocks: dict, block_size: int | None,
+                      run_games: int | None = None) -> None:
         """What every run's blocks share: counts of one shape, each block's outcome counts
         (shape (6,); other kinds store other integer sums) non-negative and adding up to at
         most its games, 1 to ``block_size`` games a block (a cut last block holds fewer),
+        none beyond the run's ``run_games`` (block ``k`` holds at most
+        :func:`~fastbg.rollouts.blocks.block_size_of` its games: a run that grows is given
+        its new games before its new blocks, so more is damage, never a run's own doing),
         and float sums in every block or in none, of one shape, all finite.
         The shape most blocks have is taken as the right one, so that the block named is the
         odd one out."""
@@ -644,6 +649,14 @@ class ResultsStore:
             if block_size is not None and not 0 < games <= block_size:
                 raise self._corrupted(run, k, f"it holds {games:,} games, where its run's "
                                       f"blocks hold 1 to {block_size:,}")
+            room = None if run_games is None or block_size is None else \
+                block_size_of(k, run_games, block_size)
+            if room is not None and games > room:
+                raise self._corrupted(run, k, (
+                    f"it holds {games:,} games beyond its run's {run_games:,} in all, which "
+                    "end before it" if room <= 0 else
+                    f"it holds {games:,} games, where its run has {run_games:,} in all, "
+                    f"{room:,} of them in this block"))
             if sums is not None and not np.isfinite(sums).all():
                 raise self._corrupted(run, k, "a sum that is not a finite number")
 

@@ -101,5 +101,27 @@ cdef inline int outcome_c(const board_t* b) noexcept nogil:
     return -1
 
 
+cdef inline bint closed_home_c(const unsigned char* row) noexcept nogil:
+    """Six points of two or more checkers in the side's home board (indices 0..5)."""
+    cdef int i
+    for i in range(6):
+        if row[i] < 2:
+            return False
+    return True
+
+
+cdef inline bint no_side_can_move_c(const board_t* b) noexcept nogil:
+    """Neither side can ever move: both have checkers on the bar against a closed home
+    board, so every roll of either side passes and a game from here never ends (no play
+    leads here: only a start given by a caller can be like this)."""
+    return (b.p[0][BAR] != 0 and b.p[1][BAR] != 0
+            and closed_home_c(b.p[0]) and closed_home_c(b.p[1]))
+
+
 cdef int load_board(object board, board_t* out) except -1
+cdef int check_start_c(const board_t* b) except -1
+    # Refuse (ValueError) a start no game can be played from: the game is over (a side
+    # has no checker left), or no_side_can_move_c. Every block loop of the core
+    # (cubeless, cubeful, match games) calls it before its first game; mirror of
+    # fastbg.reference.board.check_start, with its messages.
 cdef object board_to_array(const board_t* b)

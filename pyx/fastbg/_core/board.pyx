@@ -84,6 +84,16 @@ cdef int _check_overlap(const board_t* b) except -1:
     return 0
 
 
+cdef int check_start_c(const board_t* b) except -1:
+    if row_sum(b.p[0]) == 0 or row_sum(b.p[1]) == 0:
+        raise ValueError("the game is already over: a side has no checker left")
+    if no_side_can_move_c(b):
+        raise ValueError(
+            "neither side can ever move: both have checkers on the bar against a closed board"
+        )
+    return 0
+
+
 cdef object board_to_array(const board_t* b):
     """A new ``int8`` array of shape ``(2, 25)`` holding ``b``."""
     cdef cnp.ndarray out = np.empty((2, NSLOTS), dtype=np.int8)
@@ -197,3 +207,30 @@ def back_point(row):
         if r[i] > 0:
             return i + 1
     return 0
+
+
+def no_side_can_move(board):
+    """True when neither side can ever move: both have checkers on the bar against a
+    closed home board (six points of two or more), so a game from here never ends.
+
+    Returns
+    -------
+    bool
+    """
+    cdef board_t b
+    load_board(board, &b)
+    return bool(no_side_can_move_c(&b))
+
+
+def check_start(board):
+    """Refuse a board no game can be played from: the one check of every game loop.
+
+    Raises
+    ------
+    ValueError
+        If the board is not valid, the game is over (a side has no checker left) or
+        neither side can ever move (:func:`no_side_can_move`).
+    """
+    cdef board_t b
+    load_board(board, &b)
+    check_start_c(&b)

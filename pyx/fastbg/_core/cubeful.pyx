@@ -24,8 +24,8 @@ cimport numpy as cnp
 from libc.stdint cimport int64_t
 
 from fastbg._core._types cimport board_t, linear_eval_t, NCHECKERS, NSLOTS, MAX_PLAYS
-from fastbg._core.board cimport (load_board, swap_into, row_sum, loser_class, is_race_c,
-                                 pip_count_row)
+from fastbg._core.board cimport (load_board, check_start_c, swap_into, row_sum, loser_class,
+                                 is_race_c, pip_count_row)
 from fastbg._core.dice cimport get_bitgen, next_roll
 from fastbg._core.movegen cimport movegen_t, movegen_new, movegen_free, generate
 from fastbg._core.turn cimport play_turn_c
@@ -609,8 +609,7 @@ def cubeful_block(board, games, bitgen, policy, evaluator, *, cube=1, cube_owner
     """
     cdef board_t b
     load_board(board, &b)
-    if row_sum(b.p[0]) == 0 or row_sum(b.p[1]) == 0:
-        raise ValueError("the game is already over: a side has no checker left")
+    check_start_c(&b)
     if isinstance(games, (bool, np.bool_)) or not isinstance(games, (int, np.integer)) or games < 0:
         raise ValueError(f"games must be a non-negative int, got {games!r}")
     lc0_, own_, ml_, x_ = _check_cube_args(cube, cube_owner, max_cube, x)

@@ -9,8 +9,8 @@ import numpy as np
 cimport numpy as cnp
 from libc.stdint cimport int64_t
 
-from fastbg._core._types cimport board_t, linear_eval_t, BAR, MAX_PLAYS
-from fastbg._core.board cimport load_board, swap_into, row_sum, loser_class
+from fastbg._core._types cimport board_t, linear_eval_t, MAX_PLAYS
+from fastbg._core.board cimport load_board, check_start_c, swap_into, row_sum, loser_class
 from fastbg._core.dice cimport (roll_index, opening_roll, opening_dice, get_bitgen, next_roll,
                                 next_opening)
 from fastbg._core.movegen cimport movegen_t, movegen_new, movegen_free, generate
@@ -90,31 +90,11 @@ cdef int _check_dice(object dice, int* d1, int* d2) except -1:
     return 0
 
 
-cdef bint _closed_home(const unsigned char* row) noexcept nogil:
-    cdef int i
-    for i in range(6):
-        if row[i] < 2:
-            return False
-    return True
-
-
 cdef int _check_games(object games) except -1:
     if isinstance(games, (bool, np.bool_)) or not isinstance(games, (int, np.integer)):
         raise ValueError(f"games must be a non-negative int, got {games!r}")
     if games < 0:
         raise ValueError(f"games must be a non-negative int, got {games}")
-    return 0
-
-
-cdef int _check_start(const board_t* b) except -1:
-    if row_sum(b.p[0]) == 0 or row_sum(b.p[1]) == 0:
-        raise ValueError("the game is already over: a side has no checker left")
-    # Both sides on the bar against closed boards: nobody can ever move (and no
-    # play can lead there), so the game would never end.
-    if (b.p[0][BAR] and b.p[1][BAR] and _closed_home(b.p[0]) and _closed_home(b.p[1])):
-        raise ValueError(
-            "neither side can ever move: both have checkers on the bar against a closed board"
-        )
     return 0
 
 
@@ -245,7 +225,7 @@ def rollout_block(board, games, bitgen, policy, dice=None, opening=False, classe
     """
     cdef board_t b
     load_board(board, &b)
-    _check_start(&b)
+    check_start_c(&b)
     _check_games(games)
     cdef int d1, d2
     _check_dice(dice, &d1, &d2)
@@ -440,7 +420,7 @@ def rollout_block_vr(board, games, bitgen, policy, yardstick, dice=None, opening
     """
     cdef board_t b
     load_board(board, &b)
-    _check_start(&b)
+    check_start_c(&b)
     _check_games(games)
     if not isinstance(yardstick, EvalPolicy):
         raise TypeError(f"the yardstick must be the core's EvalPolicy, got {type(yardstick).__name__}")
@@ -584,8 +564,7 @@ def match_game(board, dice_bitgen, choice_bitgen, policy_a, policy_b, opening=Tr
     """
     cdef board_t b
     load_board(board, &b)
-    if row_sum(b.p[0]) == 0 or row_sum(b.p[1]) == 0:
-        raise ValueError("the game is already over: a side has no checker left")
+    check_start_c(&b)
     cdef Policy pa = as_policy(policy_a)
     cdef Policy pb = as_policy(policy_b)
     cdef bitgen_t* dbg = get_bitgen(dice_bitgen)
