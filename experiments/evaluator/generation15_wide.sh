@@ -8,7 +8,10 @@
 # Resumable: rerun to go on (files and chunks that exist are kept).
 #
 #   sh experiments/evaluator/generation15_wide.sh                 # w1 and v1
-#   WIDE="1 2 3" sh experiments/evaluator/generation15_wide.sh    # w1..w3 and v1..v3
+#   WIDE="w1 w2 v2" sh experiments/evaluator/generation15_wide.sh # these sets
+#
+# Each set's crashed decisions (positions_<set>x: candidates.py --crashed-decisions) are
+# labelled the same way, for the crashed net.
 #
 # Compute on the 2-core VM (2026-12-05): 20,000 games with the look-ahead of the kept
 # decisions ~17 min; ~130,000 contact decisions, ~700,000 candidates; labels ~10 ms a
@@ -27,20 +30,28 @@ wide() {   # wide NAME SEED PLAYER: 20,000 games, their contact decisions labell
         --player $3 --out $R/positions_$N
     [ -f $R/positions_${N}c.npz ] || $PY $E/candidates.py --positions $R/positions_$N.npz \
         --contact-decisions --out $R/positions_${N}c
-    pids=
-    for j in 0 1; do
-        $PY $E/lookahead.py --positions $R/positions_${N}c.npz --nets $R/nets_g14.npz \
-            --plies 2 --candidates 1 --chunk 5000 --part $j/2 --out $R/lookahead_${N}c \
-            >> $R/${N}c_$j.log 2>&1 &
-        pids="$pids $!"
+    [ -f $R/positions_${N}x.npz ] || $PY $E/candidates.py --positions $R/positions_$N.npz \
+        --crashed-decisions --out $R/positions_${N}x
+    for S in ${N}c ${N}x; do
+        pids=
+        for j in 0 1; do
+            $PY $E/lookahead.py --positions $R/positions_$S.npz --nets $R/nets_g14.npz \
+                --plies 2 --candidates 1 --chunk 5000 --part $j/2 --out $R/lookahead_$S \
+                >> $R/${S}_$j.log 2>&1 &
+            pids="$pids $!"
+        done
+        for p in $pids; do wait $p; done   # set -e: a labeller that failed stops the script
     done
-    for p in $pids; do wait $p; done   # set -e: a labeller that failed stops the script
 }
 
 # w<k>: games of generation 14 (seed 5k5); v<k>: games of the first network (nn1, seed 6k5),
 # a weaker player whose games reach other positions (the error-rate benchmark's decisions
 # come from such games), the candidates still ranked by generation 14
-for k in ${WIDE:-1}; do
-    wide w$k 5${k}5 nets
-    wide v$k 6${k}5 nn1
+for N in ${WIDE:-w1 v1}; do
+    k=${N#?}
+    case $N in
+        w[0-9]*) wide $N 5${k}5 nets ;;
+        v[0-9]*) wide $N 6${k}5 nn1 ;;
+        *) echo "generation15_wide.sh: unknown set $N (w<k> or v<k>)" >&2; exit 2 ;;
+    esac
 done
