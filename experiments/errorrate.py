@@ -460,22 +460,44 @@ def _classes_of(report: dict) -> dict:
 
 
 def cmd_compare(args) -> int:
-    """Paired differences between two score reports of the same decisions, by class."""
-    a, b = (json.loads(Path(f).read_text()) for f in (args.a, args.b))
-    ea = {r["id"]: r["err_mp"] for r in a["per_decision"]}
-    eb = {r["id"]: r["err_mp"] for r in b["per_decision"]}
-    if set(ea) != set(eb):
-        raise SystemExit("the two reports score different decisions")
-    cls = _classes_of(a)
-    print(f"{a['evaluator']} - {b['evaluator']}, millipoints per decision (paired, mean ± SE)")
+    """Paired differences between score reports of the same decisions, by class.
+
+    ``a`` and ``b`` may each list several reports, comma-separated and in the same order
+    (e.g. two validation sets): their decisions are pooled, the i-th report of ``a`` paired
+    with the i-th of ``b``.
+    """
+    fa, fb = args.a.split(","), args.b.split(",")
+    if len(fa) != len(fb):
+        raise SystemExit(f"{len(fa)} reports against {len(fb)}: give as many on each side")
+    ea, eb, cls, names = {}, {}, {}, ([], [])
+    for k, (pa, pb) in enumerate(zip(fa, fb)):
+        a, b = (json.loads(Path(f).read_text()) for f in (pa, pb))
+        xa = {(k, r["id"]): r["err_mp"] for r in a["per_decision"]}
+        xb = {(k, r["id"]): r["err_mp"] for r in b["per_decision"]}
+        if set(xa) != set(xb):
+            raise SystemExit(f"{pa} and {pb} score different decisions")
+        ea.update(xa)
+        eb.update(xb)
+        cls.update({(k, i): c for i, c in _classes_of(a).items()})
+        names[0].append(a["evaluator"])
+        names[1].append(b["evaluator"])
+    na, nb = ("+".join(dict.fromkeys(n)) for n in names)
+    out = {"a": fa, "b": fb, "evaluator_a": na, "evaluator_b": nb, "by_class": {}}
+    print(f"{na} - {nb}, millipoints per decision (paired, mean ± SE)")
     for c in (*CLASSES, "all_but_bearoff"):
         ids = [i for i in ea if (cls[i] != "bearoff" if c == "all_but_bearoff" else cls[i] == c)]
         if len(ids) < 2:
             continue
         d = np.array([ea[i] - eb[i] for i in ids])
-        print(f"  {c:16s} {len(ids):5d}  {np.mean([ea[i] for i in ids]):6.3f} vs "
-              f"{np.mean([eb[i] for i in ids]):6.3f}  difference {d.mean():+.3f} ± "
-              f"{d.std(ddof=1) / math.sqrt(len(d)):.3f}")
+        row = {"n": len(ids), "mean_a_mp": float(np.mean([ea[i] for i in ids])),
+               "mean_b_mp": float(np.mean([eb[i] for i in ids])),
+               "difference_mp": float(d.mean()),
+               "se_mp": float(d.std(ddof=1) / math.sqrt(len(d)))}
+        out["by_class"][c] = row
+        print(f"  {c:16s} {len(ids):5d}  {row['mean_a_mp']:6.3f} vs {row['mean_b_mp']:6.3f}  "
+              f"difference {row['difference_mp']:+.3f} ± {row['se_mp']:.3f}")
+    if args.json:
+        Path(args.json).write_text(json.dumps(out, indent=1) + "\n")
     return 0
 
 
@@ -513,8 +535,10 @@ def main(argv=None) -> int:
     s.add_argument("--meta", default=str(META))
     s.add_argument("--output")
     c = sub.add_parser("compare", help="paired differences of two score reports")
-    c.add_argument("a", help="a score report (JSON of `score`)")
-    c.add_argument("b", help="another report of the same decisions")
+    c.add_argument("a", help="a score report (JSON of `score`), or several comma-separated "
+                   "(pooled)")
+    c.add_argument("b", help="another report of the same decisions (as many, in the same order)")
+    c.add_argument("--json", metavar="OUT", help="also write the differences to this JSON file")
     args = ap.parse_args(argv)
     return {"build": cmd_build, "score": cmd_score, "compare": cmd_compare}[args.cmd](args)
 

@@ -14,7 +14,8 @@
 #   generation15_wide.sh with WIDE=w1    w1c and w1x: the contact and crashed decisions of
 #                                        20,000 games (seed 515) with wide candidates
 # Compute on the 2-core VM (2026-12-04/05), see experiments/TRAINING.md "Generation 15":
-#   labels ~6 h on 2 cores; training the contact net 20 epochs ~50 min, the crashed net
+#   labels ~2 h on 2 cores (g15h 19 min, g15r 11, g15e 29, h2h 15, w1c 33, w1x 10; the
+#   games and hard.py ~5 min a set); training the contact net 20 epochs ~33 min, the crashed
 #   10 epochs ~2 min (1 thread each).
 # PY: the Python with fastbg and the [train] extra (PyTorch CPU).
 set -e
