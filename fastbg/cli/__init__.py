@@ -182,6 +182,13 @@ def main(argv=None) -> int:
     """Entry point of the ``fastbg`` console script; returns the exit status."""
     if signal.getsignal(signal.SIGINT) is _interrupted_at_start:
         signal.signal(signal.SIGINT, signal.default_int_handler)
+    if sys.stdout is None:
+        # `fastbg ... >&-`: Python gives a closed standard output as None; say so before
+        # any work, as a write error would be said (status 2), not with a traceback
+        if sys.stderr is not None:
+            sys.stderr.write("fastbg: error: cannot write the output: standard output is "
+                             "closed\n")
+        return EXIT_USAGE
     parser = build_parser()
     argv = list(sys.argv[1:] if argv is None else argv)
     # An XGID written without its prefix may start with '-' (an empty bar), which
