@@ -1095,3 +1095,34 @@ def test_the_counts_shape_of_a_stored_run_comes_from_its_record_by_one_rule(tmp_
     assert stored_counts_shape("table", {}, {}) is None
     # a record that does not say whether it prunes is not checked
     assert stored_counts_shape("plays", {}, {"candidate_moves": ["a", "b"]}) is None
+
+
+def _open_new_store_at_once(path, barrier, queue):
+    barrier.wait()
+    try:
+        store = ResultsStore(path)
+        queue.put(("ok", store.path.name))
+    except Exception as exc:     # reported to the test, which names it
+        queue.put(("error", f"{type(exc).__name__}: {exc}"))
+
+
+def test_processes_opening_the_same_new_store_at_once_all_get_it(tmp_path):
+    # Three `fastbg rollout --store new.db &` started together (new-user trial): one or two
+    # failed with "table meta already exists" or "not a fastbg results store (no fastbg
+    # format record)", the others' half-made store seen between its file and its tables.
+    import multiprocessing
+
+    ctx = multiprocessing.get_context("fork")
+    for attempt in range(8):
+        path = tmp_path / f"new{attempt}.db"
+        barrier, queue = ctx.Barrier(4), ctx.Queue()
+        procs = [ctx.Process(target=_open_new_store_at_once, args=(path, barrier, queue))
+                 for _ in range(4)]
+        for p in procs:
+            p.start()
+        results = [queue.get(timeout=60) for _ in procs]
+        for p in procs:
+            p.join()
+        assert results == [("ok", path.name)] * 4, results
+        with ResultsStore(path) as store:
+            assert store.runs() == []

@@ -23,6 +23,7 @@ import functools
 import json
 import os
 import sqlite3
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -262,9 +263,11 @@ class ResultsStore:
         self.db = None
         try:
             self.db = sqlite3.connect(str(self.path), timeout=30, isolation_level=None)
-            if fresh:
-                self.db.execute("PRAGMA journal_mode=WAL")
-                self._create()
+            if fresh or self._no_tables():
+                # new, or an SQLite file with nothing in it yet: another process may be
+                # making this very store (its file is there before its tables), so _create
+                # waits for it and takes its store if it made one
+                self._create_in_turn()
             else:
                 self._check()
                 self.db.execute("PRAGMA journal_mode=WAL")
@@ -297,11 +300,41 @@ class ResultsStore:
                 "store to a writable directory")
 
     # ------------------------------------------------------------------ file format
+    def _no_tables(self) -> bool:
+        """Whether the SQLite file holds no table at all (a store being made, or an empty
+        database), read without a lock."""
+        return self.db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0] == 0
+
+    def _create_in_turn(self, wait: float = 30.0) -> None:
+        """:meth:`_create` in WAL mode, waiting while another process makes the store:
+        SQLite answers "database is locked" at once, without waiting, to some of the
+        lock changes of a file that goes into WAL mode while others open it."""
+        deadline = time.monotonic() + wait
+        while True:
+            try:
+                self.db.execute("PRAGMA journal_mode=WAL")
+                self._create()
+                return
+            except sqlite3.OperationalError as exc:
+                if "locked" not in str(exc) or time.monotonic() > deadline:
+                    raise
+                time.sleep(0.02)
+
     def _create(self) -> None:
-        self.db.executescript("BEGIN;" + _SCHEMA)
-        self.db.execute("INSERT INTO meta VALUES ('format', ?), ('version', ?)",
-                        (STORE_FORMAT, str(STORE_VERSION)))
-        self.db.execute("COMMIT")
+        """Make the store's tables, unless another process made them first: several
+        processes may open the same new store at once (``fastbg rollout --store new.db &``
+        three times), and the write lock taken first makes them one after another, the
+        later ones finding the store made and checking it as an existing one."""
+        with self._tx():
+            made = self.db.execute(
+                "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'").fetchone()
+            if made is None:
+                for statement in filter(str.strip, _SCHEMA.split(";")):
+                    self.db.execute(statement)
+                self.db.execute("INSERT INTO meta VALUES ('format', ?), ('version', ?)",
+                                (STORE_FORMAT, str(STORE_VERSION)))
+        if made is not None:
+            self._check()
 
     def _check(self) -> None:
         try:
