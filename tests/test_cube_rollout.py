@@ -236,3 +236,16 @@ def test_beavers_word_the_take_and_are_refused_where_not_played(capsys):
     assert main(["rollout", "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:3:0:10", "--cubeful",
                  "-n", "10"]) == 2
     assert "beavers are not played in cubeful rollouts" in capsys.readouterr().err
+
+
+def test_cli_many_trials_that_did_not_vary_decide(capsys):
+    # The 3/36 race (new-user trial): the bear-off databases and variance reduction value
+    # every trial of both lines exactly, so 360 of them have a standard error of 0; that
+    # said "an unknown number of SE (the trials did not vary: play more games)", where the
+    # 23/36 race, whose standard error rounds to a tiny number, said "more than 1,000 SE".
+    three = "XGID=------AA---------------aa-:0:0:1:00:0:0:0:0:10"
+    assert main(["cube", three, "-n", "360", "--seed", "1", "--no-progress"]) == 0
+    out = capsys.readouterr().out
+    assert ("Proper action: No double, take   (no double by more than 1,000 SE (the trials "
+            "did not vary), take by more than 1,000 SE (the trials did not vary))") in out
+    assert "play more games" not in out

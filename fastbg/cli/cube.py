@@ -300,13 +300,17 @@ def _decide(q, cov, state, x, table) -> dict:
 _CERTAIN = "certain: the trials cannot vary"
 
 
-def _z_text(z: float, certain: bool = False) -> str:
+def _z_text(z: float, certain: bool = False, games: int | None = None) -> str:
     if certain:
         return _CERTAIN
     if z != z:
         return "an unknown number of SE (too few games for a standard error)"
     if math.isinf(z):
-        # a sampled standard error of 0: the trials did not vary, which a few games can do
+        # a sampled standard error of 0: the trials did not vary, which a few games can do;
+        # many that agree (a race the bear-off databases and variance reduction value
+        # exactly) decide, as a finite margin beyond 1,000 SE does
+        if games is not None and games >= MIN_DECIDING_TRIALS:
+            return "more than 1,000 SE (the trials did not vary)"
         return "an unknown number of SE (the trials did not vary: play more games)"
     if abs(z) >= 1000:
         return "more than 1,000 SE"
@@ -493,8 +497,8 @@ def _rollout_margins(res) -> str:
         return f"no standard error from {plural(res.games, 'trial')}"
     double = "no double" if res.action.startswith(("No", "Too good")) else "double"
     take = "pass" if res.action.endswith("pass") else "take"
-    return (f"{double} by {_z_text(abs(res.z['double']))}, "
-            f"{take} by {_z_text(abs(res.z['take']))}")
+    return (f"{double} by {_z_text(abs(res.z['double']), games=res.games)}, "
+            f"{take} by {_z_text(abs(res.z['take']), games=res.games)}")
 
 
 def _state_json(state) -> dict:
@@ -620,7 +624,8 @@ def _format_cube(res, pos, state, table, x, x_source, d) -> str:
     close = d["too_close"]
     certain = d.get("certain", False)
     lines.append(_proper_action(d["action"], close, _CERTAIN if certain else
-                                f"{'only ' if close else ''}sure to {_z_text(d['z'])}"))
+                                f"{'only ' if close else ''}sure to "
+                                f"{_z_text(d['z'], games=res.games)}"))
     for part in ("double", "take"):
         mm = m[part]
         choice, over = mm["choice"], mm["over"]
@@ -628,7 +633,7 @@ def _format_cube(res, pos, state, table, x, x_source, d) -> str:
             choice, over = (s.replace("double", "redouble") for s in (choice, over))
         lines.append(f"  {choice} rather than {over}: by {mm['difference']:.4f}{unit}"
                      + (" (a tie)" if certain and mm["difference"] == 0 else "") + ", "
-                     + (_CERTAIN if certain else f"{_z_text(mm['z'])} (std.err of the "
+                     + (_CERTAIN if certain else f"{_z_text(mm['z'], games=res.games)} (std.err of the "
                                                  f"difference {mm['stderr']:.4f})"))
     if close:
         lines.append(_close_text(close, res.games, "game").replace("the bias below", "the bias"))
