@@ -30,3 +30,14 @@ def test_run_bench_small():
     assert rep["results"]["python"]["movegen"]["positions"] == 3
     table = format_table(rep)
     assert "fastbg Cython" in table and "ratio Cython / Python" in table
+    assert table.endswith("x 21 rolls (pure Python: the first 3).")
+    assert "Median of 2 runs" in table
+
+
+def test_the_table_names_only_what_ran():
+    # `fastbg bench --engine cython --repeat 1` said "Median of 1 runs" and "(pure Python:
+    # the first 100)" of an engine it had not run (new-user trial)
+    rep = run_bench(repeat=1, games={("cython", "random"): 10, ("cython", "pubeval"): 10},
+                    positions=5, python_positions=3, engines=("cython",))
+    table = format_table(rep)
+    assert "One run;" in table and "Median" not in table and "pure Python" not in table

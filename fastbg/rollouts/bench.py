@@ -209,8 +209,9 @@ def format_table(report: dict) -> str:
                      f"{c['movegen']['median'] / p['movegen']['median']:,.0f}x |")
     cfg = report["config"]
     lines.append("")
-    lines.append(f"Median of {cfg['repeat']} runs; games from the start with the opening roll, "
+    runs = "One run" if cfg["repeat"] == 1 else f"Median of {cfg['repeat']} runs"
+    python = f" (pure Python: the first {cfg['python_positions']})" if "python" in res else ""
+    lines.append(f"{runs}; games from the start with the opening roll, "
                  f"seed {cfg['seed']}, {cfg['workers']} thread(s) for Cython; legal plays over "
-                 f"{cfg['positions']} seeded positions x 21 rolls "
-                 f"(pure Python: the first {cfg['python_positions']}).")
+                 f"{cfg['positions']} seeded positions x 21 rolls{python}.")
     return "\n".join(lines)
