@@ -194,10 +194,9 @@ def test_engines_agree_bit_for_bit(width, crashed, board):
 
 # The shipped nets (generation 16: a 236-input contact net of 192 hidden units and a crashed
 # net of the same shape (generation 15's), both fine-tuned from generation 14's; generation
-# 14's race net),
-# pinned when they were shipped (generation 8's were
+# 14's race net), pinned when they were shipped (generation 8's were
 # pinned on main before the extra features existed), from the reference engine (the Cython
-# core's are the same bit for bit); the third board is crashed (generation 13's crashed net):
+# core's are the same bit for bit); the third board is crashed (read by the crashed net):
 # probabilities (win, win_gammon, win_backgammon, lose_gammon, lose_backgammon).
 SHIPPED = {
     "4HPwATDgc/ABMA": [0.5306180743126729, 0.13846522280575843, 0.0036651698720623653,

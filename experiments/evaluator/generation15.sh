@@ -22,14 +22,12 @@ set -e
 PY=${PY:-python}
 R=experiments/runs/evaluator
 E=experiments/evaluator
-mkdir -p $R
-[ -f $R/nets_g14.npz ] || git show 90504fe:fastbg/data/nn/nn2.npz > $R/nets_g14.npz
+# the data (the two scripts also fetch generation 14's nets, nets_g14.npz, their teacher)
+HARD=2 PY=$PY sh $E/generation15_labels.sh
+WIDE=w1 PY=$PY sh $E/generation15_wide.sh
 # generation 14's three nets as checkpoints to start from
 [ -f $R/x14/epoch_000.npz ] || $PY $E/pack.py --unpack $R/nets_g14.npz \
     --contact $R/c14/epoch_000.npz --race $R/r14/epoch_000.npz --crashed $R/x14/epoch_000.npz
-
-HARD=2 PY=$PY sh $E/generation15_labels.sh
-WIDE=w1 PY=$PY sh $E/generation15_wide.sh
 
 SETS="--positions $R/positions_g15e.npz --labels lookahead:$R/lookahead_g15e"
 for S in g15h h2h w1c; do
