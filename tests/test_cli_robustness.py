@@ -247,6 +247,48 @@ def test_perft_refuses_a_depth_estimated_to_take_too_long(capsys, monkeypatch):
     assert "116,154,993" in out          # depth 3 was counted and shown first
 
 
+def _ctrl_c_in_the_last_block(monkeypatch):
+    """Send a SIGINT (to this process, as Ctrl-C does) when the run's last block starts,
+    and let it play on: the run notices the Ctrl-C while the block is in flight and
+    finishes it, so every game is played."""
+    import os
+    import threading
+
+    import fastbg.rollouts.blocks as blocks
+
+    if threading.current_thread() is not threading.main_thread():
+        pytest.skip("SIGINT handlers are installed in the main thread only")
+    real = blocks.play_block
+
+    def play_block(fn, k, n, entropy):
+        if k == 1:                          # the last of 2 blocks
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(0.3)                 # the calling thread sees it while k plays
+        return real(fn, k, n, entropy)
+
+    monkeypatch.setattr(blocks, "play_block", play_block)
+
+
+@pytest.mark.parametrize("json_out", [False, True])
+def test_a_ctrl_c_during_the_last_block_exits_130_with_the_whole_result(capsys, monkeypatch,
+                                                                        json_out):
+    # the trial: Ctrl-C during the last block printed its notice, then the whole result,
+    # and exited 0; a Ctrl-C is status 130 at any moment, and the result, whole, says so
+    _ctrl_c_in_the_last_block(monkeypatch)
+    code, out, err = run_status(capsys, "rollout", "start", "-n", "2000", "--seed", "1",
+                                "--policy", "pubeval", "--workers", "1", "--no-progress",
+                                *(["--json"] if json_out else []))
+    assert code == 130, err
+    assert err.startswith("fastbg: Ctrl-C: "), err
+    assert err.endswith("fastbg: the Ctrl-C came as the run was ending: every game finished, "
+                        "and the result is complete (not partial)\n"), err
+    if json_out:
+        got = strict_json(out)
+        assert got["games"] == 2000 and got["interrupted"] is False
+    else:
+        assert out.startswith("Rollout of 4HPwATDgc/ABMA: 2,000 games\n"), out
+
+
 def test_ctrl_c_stops_a_compiled_perft_at_once():
     p = subprocess.Popen([sys.executable, "-m", "fastbg", "perft", "start", "4"], stdout=subprocess.PIPE,
                          stderr=subprocess.PIPE, text=True)

@@ -66,7 +66,8 @@ if os.path.basename(sys.argv[0]) in ("fastbg", "__main__.py"):
 
 from .. import __version__  # noqa: E402  (after the handler, on purpose)
 from . import bench, cube, positions, research, rollouts, runs, tables  # noqa: E402
-from .common import EXIT_INTERRUPTED, EXIT_USAGE, looks_like_position, shorten  # noqa: E402
+from .common import (EXIT_INTERRUPTED, EXIT_USAGE, ctrl_c_seen, forget_ctrl_c,  # noqa: E402
+                     looks_like_position, shorten)
 from ..engine import get_engine  # noqa: E402
 
 # The compiled core, and numpy.random with it, imported now, under the start-up handler,
@@ -182,6 +183,7 @@ def main(argv=None) -> int:
     """Entry point of the ``fastbg`` console script; returns the exit status."""
     if signal.getsignal(signal.SIGINT) is _interrupted_at_start:
         signal.signal(signal.SIGINT, signal.default_int_handler)
+    forget_ctrl_c()
     if sys.stdout is None:
         # `fastbg ... >&-`: Python gives a closed standard output as None; say so before
         # any work, as a write error would be said (status 2), not with a traceback
@@ -232,6 +234,12 @@ def main(argv=None) -> int:
     try:
         code = _COMMANDS[args.command](args)
         sys.stdout.flush()  # a full disk or closed pipe is reported here, not at exit
+        if code == 0 and ctrl_c_seen():
+            # the Ctrl-C came as the run's last blocks were ending: they finished, so the
+            # result is whole and not marked INTERRUPTED, but a Ctrl-C is status 130
+            sys.stderr.write("fastbg: the Ctrl-C came as the run was ending: every game "
+                             "finished, and the result is complete (not partial)\n")
+            return EXIT_INTERRUPTED
         return code
     except ValueError as exc:
         sys.stderr.write(f"{prog}: error: {shorten(_option_names(str(exc), args))}\n")

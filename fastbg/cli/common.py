@@ -19,6 +19,26 @@ EXIT_USAGE = 2
 
 EXIT_INTERRUPTED = 130
 
+#: Whether a Ctrl-C reached the running command (:func:`note_ctrl_c`; ``main`` clears it
+#: and reads it at the end): a run that notices one may still finish whole (it came as the
+#: last blocks were ending), and the command must then exit 130 all the same.
+_ctrl_c: list = []
+
+
+def note_ctrl_c() -> None:
+    """Record that a Ctrl-C reached the command (see :func:`ctrl_c_seen`)."""
+    _ctrl_c.append(True)
+
+
+def ctrl_c_seen() -> bool:
+    """Whether a Ctrl-C reached the command since ``main`` started it."""
+    return bool(_ctrl_c)
+
+
+def forget_ctrl_c() -> None:
+    """Start a command with no Ctrl-C recorded (``main`` may run several in one process)."""
+    _ctrl_c.clear()
+
 _POSITION_HELP = "'start', a Position ID, a GNU PositionID:MatchID pair or an XGID"
 
 _ENGINE_HELP = ("the compiled core (default) or the pure-Python reference: the same numbers, "

@@ -16,8 +16,8 @@ from ..research import convergence, plot_convergence
 from ..research.plots import check_plot_path
 
 from .common import (_ENGINE_HELP, num, EXIT_INTERRUPTED, _dice_arg, draw_after_run, games_rate, _games,
-                     _number_arg, _policy_help, _positive_int, _seed, plural, print_json,
-                     store_path_arg, stored_blocks)
+                     note_ctrl_c, _number_arg, _policy_help, _positive_int, _seed, plural,
+                     print_json, store_path_arg, stored_blocks)
 from .state import (_STATE_OPTIONS, _add_state_options, _cube_state, _describe_state)
 
 
@@ -249,7 +249,9 @@ def progress_bar(args, total, per_row=None):
 
     def interrupted(running: int) -> None:
         # a run tells of the first Ctrl-C with the blocks it finishes, and of a second one,
-        # which abandons them, with 0 (fastbg.rollouts.blocks.run_blocks)
+        # which abandons them, with 0 (fastbg.rollouts.blocks.run_blocks); a run told of a
+        # Ctrl-C may still end whole, and the command then exits 130 all the same (main)
+        note_ctrl_c()
         if bar is not None:
             bar.clear()
         told.append(running)
