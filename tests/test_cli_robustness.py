@@ -208,6 +208,61 @@ def test_ctrl_c_while_the_cli_starts_is_quiet():
     assert out.stderr == "fastbg: interrupted\n"
 
 
+# A SIGINT at the three moments where one used to escape the command line's handling:
+# while fastbg.cli imported its first modules, before its start-up handler (a traceback;
+# a KeyboardInterrupt raised in importlib's module-lock callback is even printed as
+# "Exception ignored" and lost, and the command ran to the end with status 0); while
+# main() parsed the arguments, after Python's handler was back and before the command's
+# `except KeyboardInterrupt` (a traceback, status -2); and one raised as
+# KeyboardInterrupt and swallowed by a library's bare `except` before a run, which then
+# played to the end with status 0.
+_CTRL_C_AT = {
+    "fastbg.cli's first import": r'''
+real = builtins.__import__
+def imp(name, globals=None, *args, **kwargs):
+    if (name == "argparse" and (globals or {}).get("__name__") == "fastbg.cli"
+            and not getattr(imp, "sent", False)):
+        imp.sent = True
+        os.kill(os.getpid(), signal.SIGINT)
+    return real(name, globals, *args, **kwargs)
+builtins.__import__ = imp
+import fastbg.cli
+''',
+    "the parsing of the arguments": r'''
+import fastbg.cli
+real = fastbg.cli.build_parser
+def build_parser():
+    os.kill(os.getpid(), signal.SIGINT)
+    return real()
+fastbg.cli.build_parser = build_parser
+''',
+    "a library that swallows it": r'''
+import time
+import fastbg.cli, fastbg.cli.rollouts as r
+real = r.check_dask_options
+def check_dask_options(args):
+    try:
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(1)
+    except KeyboardInterrupt:       # as a library's bare `except: pass` does
+        pass
+    return real(args)
+r.check_dask_options = check_dask_options
+''',
+}
+
+
+@pytest.mark.parametrize("moment", list(_CTRL_C_AT))
+def test_ctrl_c_at_any_moment_of_the_start_is_status_130_without_a_traceback(moment):
+    script = ("import builtins, os, signal, sys\n"
+              "sys.argv = ['fastbg', 'rollout', 'start', '-n', '1000', '--seed', '1', "
+              "'--policy', 'pubeval', '--workers', '1', '--json']\n"
+              + _CTRL_C_AT[moment] + "sys.exit(fastbg.cli.main())\n")
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         timeout=120)
+    assert (out.returncode, out.stdout, out.stderr) == (130, "", "fastbg: interrupted\n")
+
+
 def test_importing_fastbg_is_cheap():
     # the public names load on first use, so the CLI can install its handler first
     code = "import sys, fastbg; print('numpy' in sys.modules); fastbg.Position; print('numpy' in sys.modules)"

@@ -45,11 +45,8 @@ reports the games played, a second drops those blocks and reports at once.
 """
 from __future__ import annotations
 
-import argparse
 import os
-import re
 import signal
-import sqlite3
 import sys
 
 
@@ -59,15 +56,23 @@ def _interrupted_at_start(signum, frame):  # pragma: no cover - timing-dependent
 
 
 # Ctrl-C while the command line is still importing numpy and the core (a few tenths of
-# a second) ends it quietly, as later it does; main() puts Python's handler back. Only
-# for the console script and python -m fastbg, never for a program importing fastbg.cli.
+# a second) ends it quietly, as later it does; main() then installs the command's
+# handler. Only for the console script and python -m fastbg, never for a program
+# importing fastbg.cli. Installed before any other import: under Python's handler a
+# KeyboardInterrupt raised in an import gives a traceback, or, raised in importlib's
+# module-lock callback, is printed as "Exception ignored" and lost (the command then ran
+# to the end and exited 0); this handler raises nothing, so nothing can swallow it.
 if os.path.basename(sys.argv[0]) in ("fastbg", "__main__.py"):
     signal.signal(signal.SIGINT, _interrupted_at_start)
 
-from .. import __version__  # noqa: E402  (after the handler, on purpose)
+import argparse  # noqa: E402  (after the handler, on purpose, as all that follows)
+import re  # noqa: E402
+import sqlite3  # noqa: E402
+
+from .. import __version__  # noqa: E402
 from . import bench, cube, positions, research, rollouts, runs, tables  # noqa: E402
 from .common import (EXIT_INTERRUPTED, EXIT_USAGE, ctrl_c_seen, forget_ctrl_c,  # noqa: E402
-                     looks_like_position, shorten)
+                     interrupt, looks_like_position, shorten)
 from ..engine import get_engine  # noqa: E402
 
 # The compiled core, and numpy.random with it, imported now, under the start-up handler,
@@ -181,9 +186,20 @@ def _command_parser(parser, args):
 
 def main(argv=None) -> int:
     """Entry point of the ``fastbg`` console script; returns the exit status."""
-    if signal.getsignal(signal.SIGINT) is _interrupted_at_start:
-        signal.signal(signal.SIGINT, signal.default_int_handler)
     forget_ctrl_c()
+    try:
+        if signal.getsignal(signal.SIGINT) is _interrupted_at_start:
+            # from here a Ctrl-C raises KeyboardInterrupt, so that a store or a run ends
+            # cleanly, and is recorded: a library that swallows the exception (a bare
+            # `except`) cannot make the command play on to status 0 (fastbg.cli.common)
+            signal.signal(signal.SIGINT, interrupt)
+        return _main(argv)
+    except KeyboardInterrupt:          # (parsing included: no traceback at any moment)
+        sys.stderr.write("fastbg: interrupted\n")
+        return EXIT_INTERRUPTED
+
+
+def _main(argv) -> int:
     if sys.stdout is None:
         # `fastbg ... >&-`: Python gives a closed standard output as None; say so before
         # any work, as a write error would be said (status 2), not with a traceback
@@ -236,9 +252,13 @@ def main(argv=None) -> int:
         sys.stdout.flush()  # a full disk or closed pipe is reported here, not at exit
         if code == 0 and ctrl_c_seen():
             # the Ctrl-C came as the run's last blocks were ending: they finished, so the
-            # result is whole and not marked INTERRUPTED, but a Ctrl-C is status 130
+            # result is whole and not marked INTERRUPTED, but a Ctrl-C is status 130 (or
+            # something swallowed its KeyboardInterrupt after the work was done)
             sys.stderr.write("fastbg: the Ctrl-C came as the run was ending: every game "
-                             "finished, and the result is complete (not partial)\n")
+                             "finished, and the result is complete (not partial)\n"
+                             if ctrl_c_seen("run") else
+                             "fastbg: the Ctrl-C came as the command was ending: its output "
+                             "is complete\n")
             return EXIT_INTERRUPTED
         return code
     except ValueError as exc:
@@ -247,9 +267,6 @@ def main(argv=None) -> int:
     except ImportError as exc:
         sys.stderr.write(f"{prog}: error: {shorten(str(exc))}\n")
         return EXIT_USAGE
-    except KeyboardInterrupt:
-        sys.stderr.write("fastbg: interrupted\n")
-        return EXIT_INTERRUPTED
     except sqlite3.Error as exc:
         # the store could not be written or read past the checks of its own (a read-only
         # file, a full disk, a locked database): what is stored stays as it was

@@ -19,25 +19,44 @@ EXIT_USAGE = 2
 
 EXIT_INTERRUPTED = 130
 
-#: Whether a Ctrl-C reached the running command (:func:`note_ctrl_c`; ``main`` clears it
-#: and reads it at the end): a run that notices one may still finish whole (it came as the
-#: last blocks were ending), and the command must then exit 130 all the same.
+#: The Ctrl-Cs that reached the running command, by who saw them (:func:`note_ctrl_c`;
+#: ``main`` clears them and reads them at the end): a run that notices one may still
+#: finish whole (it came as the last blocks were ending), and a KeyboardInterrupt may be
+#: swallowed by a library's bare ``except``; the command must exit 130 all the same.
 _ctrl_c: list = []
 
 
-def note_ctrl_c() -> None:
-    """Record that a Ctrl-C reached the command (see :func:`ctrl_c_seen`)."""
-    _ctrl_c.append(True)
+def note_ctrl_c(by: str = "run") -> None:
+    """Record that a Ctrl-C reached the command: ``"run"``, a run's ``on_interrupt``, or
+    ``"signal"``, the command's SIGINT handler (:func:`interrupt`)."""
+    _ctrl_c.append(by)
 
 
-def ctrl_c_seen() -> bool:
-    """Whether a Ctrl-C reached the command since ``main`` started it."""
-    return bool(_ctrl_c)
+def ctrl_c_seen(by: str | None = None) -> bool:
+    """Whether a Ctrl-C reached the command since ``main`` started it (one that ``by``
+    saw, if given)."""
+    return by in _ctrl_c if by is not None else bool(_ctrl_c)
 
 
 def forget_ctrl_c() -> None:
     """Start a command with no Ctrl-C recorded (``main`` may run several in one process)."""
     _ctrl_c.clear()
+
+
+def interrupt(signum, frame):
+    """The command's SIGINT handler outside its runs (a run installs its own): Python's,
+    raising KeyboardInterrupt, which also records the Ctrl-C (:func:`note_ctrl_c`)."""
+    note_ctrl_c("signal")
+    raise KeyboardInterrupt
+
+
+def check_ctrl_c() -> None:
+    """Raise KeyboardInterrupt if a Ctrl-C reached the command and was swallowed on the
+    way (by a bare ``except`` of a library, or importlib's module-lock callback, which
+    prints it as "Exception ignored"): a run about to start must not play on."""
+    if _ctrl_c:
+        raise KeyboardInterrupt
+
 
 _POSITION_HELP = "'start', a Position ID, a GNU PositionID:MatchID pair or an XGID"
 

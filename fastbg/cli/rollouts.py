@@ -15,8 +15,8 @@ from ..rollouts.store import ResultsStore, describe_run
 from ..research import convergence, plot_convergence
 from ..research.plots import check_plot_path
 
-from .common import (_ENGINE_HELP, num, EXIT_INTERRUPTED, _dice_arg, draw_after_run, games_rate, _games,
-                     note_ctrl_c, _number_arg, _policy_help, _positive_int, _seed, plural,
+from .common import (_ENGINE_HELP, num, EXIT_INTERRUPTED, _dice_arg, check_ctrl_c, draw_after_run,
+                     games_rate, _games, note_ctrl_c, _number_arg, _policy_help, _positive_int, _seed, plural,
                      print_json, store_path_arg, stored_blocks)
 from .state import (_STATE_OPTIONS, _add_state_options, _cube_state, _describe_state)
 
@@ -241,7 +241,8 @@ def progress_bar(args, total, per_row=None):
     bar = None
     if not args.no_progress:  # tqdm shows nothing when stderr is not a terminal
         from tqdm import tqdm  # third-party, loaded only when a bar is drawn
-
+    check_ctrl_c()             # one that an import (tqdm's) swallowed: no run starts
+    if not args.no_progress:
         bar = tqdm(total=total, unit="game", unit_scale=True, file=sys.stderr,
                    disable=None, dynamic_ncols=True, leave=False)
 
