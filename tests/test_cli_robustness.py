@@ -183,6 +183,25 @@ def test_no_store_is_made_for_it(tmp_path, capsys):
     assert code == 2 and "neither side can ever move" in err and not path.exists()
 
 
+@pytest.mark.parametrize("command", [
+    ["rollout", "start", "-n", "10", "--policy", "pubeval"],
+    ["table", "gammons", "-n", "10", "--policy", "pubeval"],
+])
+def test_a_store_in_a_missing_directory_is_refused_from_the_environment_too(
+        tmp_path, monkeypatch, capsys, command):
+    # `--store PATH` refused a PATH in a directory that does not exist, but the same path in
+    # $FASTBG_STORE made the directories (a typo made a tree of them): refused alike
+    path = tmp_path / "no" / "such" / "runs.sqlite"
+    line = (f"fastbg {' '.join(command[:2 if command[0] == 'table' else 1])}: error: cannot "
+            f"create the store {path}: no directory {path.parent}\n")
+    code, out, err = run_status(capsys, *command, "--no-progress", "--store", str(path))
+    assert (code, out, err) == (2, "", line)
+    monkeypatch.setenv("FASTBG_STORE", str(path))
+    code, out, err = run_status(capsys, *command, "--no-progress", "--store")
+    assert (code, out, err) == (2, "", line)
+    assert not (tmp_path / "no").exists()
+
+
 # ------------------------------------------------------------------ Ctrl-C
 
 _CTRL_C_DURING_IMPORTS = r'''

@@ -224,8 +224,9 @@ class ResultsStore:
     Parameters
     ----------
     path : str or Path, optional
-        The SQLite file (default :func:`default_store_path`, created with its directory if
-        missing); a file given is created if missing, in a directory that must exist.
+        The SQLite file (default :func:`default_store_path`); created if missing, in a
+        directory that must exist, but for the user's data directory of the default store
+        without ``$FASTBG_STORE``, which is created too.
     create : bool, default True
         False: the store must exist already (resuming a run).
 
@@ -249,12 +250,16 @@ class ResultsStore:
         if not self.path.exists() and not create:
             raise ValueError(f"there is no results store {self.path}")
         made = False
+        # a path the user chose, given or in $FASTBG_STORE, is refused in a directory that
+        # does not exist (a typo would otherwise make a tree of them); only the data
+        # directory of the default store, which the user never named, is made
+        data_dir = path is None and not os.environ.get("FASTBG_STORE")
         if fresh:
-            if path is not None and not self.path.parent.is_dir():
+            if not data_dir and not self.path.parent.is_dir():
                 raise ValueError(f"cannot create the store {self.path}: no directory "
                                  f"{self.path.parent}")
             try:
-                if path is None:
+                if data_dir:
                     self.path.parent.mkdir(parents=True, exist_ok=True)
                 made = _create_file(self.path)
             except OSError as exc:   # (sqlite3 would only say "unable to open database file")
