@@ -288,16 +288,21 @@ def test_write_error_is_reported_not_a_traceback(tmp_path):
     assert proc.stderr.count("\n") == 1
 
 
-@pytest.mark.parametrize("argv", [["show", "start"], ["eval", "start", "--json"], ["--help"],
-                                  ["rollout", "start", "--games", "10", "--no-progress"]])
-def test_a_closed_standard_output_is_reported_before_any_work(argv):
+@pytest.mark.parametrize("argv, prog", [
+    (["show", "start"], "fastbg show"), (["eval", "start", "--json"], "fastbg eval"),
+    (["--help"], "fastbg"), (["--version"], "fastbg"), (["rollout", "--help"], "fastbg rollout"),
+    (["rollout", "start", "--games", "100", "--no-progress"], "fastbg rollout"),
+    (["table", "race", "--positions", "1", "--no-progress"], "fastbg table race")])
+def test_a_closed_standard_output_is_reported_before_any_work(argv, prog):
     # `fastbg show start >&-` (new-user trial): Python's sys.stdout is None there, and the
-    # flush after the command raised AttributeError, a traceback and status 1
+    # flush after the command raised AttributeError, a traceback and status 1; the error
+    # names the command, as the others do (it was checked before the arguments were read,
+    # and said "fastbg: error", another trial)
     proc = subprocess.run([sys.executable, "-m", "fastbg", *argv], stdout=None,
                           stderr=subprocess.PIPE, text=True,
                           preexec_fn=lambda: __import__("os").close(1))
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
-    assert proc.stderr == "fastbg: error: cannot write the output: standard output is closed\n"
+    assert proc.stderr == f"{prog}: error: cannot write the output: standard output is closed\n"
 
 
 def test_eval_json_is_the_network_evaluation_in_both_engines(capsys):

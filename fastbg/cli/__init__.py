@@ -92,10 +92,24 @@ __all__ = ["main", "build_parser"]
 _BARE_XGID = re.compile(r"^[-a-oA-O]{26}(:|$)")
 
 
+#: The error of a command run with no standard output (`fastbg rollout ... >&-`: Python
+#: gives it as sys.stdout None, and the flush after the command raised AttributeError, a
+#: traceback and status 1): said before any work, as a write error would be said.
+_STDOUT_CLOSED = "cannot write the output: standard output is closed"
+
+
 class _Parser(argparse.ArgumentParser):
     def error(self, message):  # one line, status 2, no usage dump
-        sys.stderr.write(f"{self.prog}: error: {shorten(message)}\n")
+        if sys.stderr is not None:
+            sys.stderr.write(f"{self.prog}: error: {shorten(message)}\n")
         sys.exit(EXIT_USAGE)
+
+    def _print_message(self, message, file=None):
+        # --help and --version write to sys.stdout, None when it is closed (argparse would
+        # then write them to stderr): the error of the command whose help it is
+        if message and file is None and sys.stdout is None:
+            self.error(_STDOUT_CLOSED)
+        super()._print_message(message, file)
 
 
 #: The command groups, one module each, in the order of ``fastbg --help``.
@@ -200,13 +214,6 @@ def main(argv=None) -> int:
 
 
 def _main(argv) -> int:
-    if sys.stdout is None:
-        # `fastbg ... >&-`: Python gives a closed standard output as None; say so before
-        # any work, as a write error would be said (status 2), not with a traceback
-        if sys.stderr is not None:
-            sys.stderr.write("fastbg: error: cannot write the output: standard output is "
-                             "closed\n")
-        return EXIT_USAGE
     parser = build_parser()
     argv = list(sys.argv[1:] if argv is None else argv)
     # An XGID written without its prefix may start with '-' (an empty bar), which
@@ -246,6 +253,8 @@ def _main(argv) -> int:
         # argparse reports a subcommand's unknown arguments as the main program's; name
         # the subcommand, whose usage they break.
         command.error(f"unrecognized arguments: {' '.join(extra)}")
+    if sys.stdout is None:    # after parsing, so that the error names the command
+        command.error(_STDOUT_CLOSED)
     prog = command.prog
     try:
         code = _COMMANDS[args.command](args)
