@@ -527,3 +527,26 @@ def test_interrupted_cube_reports_partial_result(capsys, monkeypatch):
                        "--workers", "1",
                        "--no-progress", "--json")
     assert code == 130 and json.loads(out)["interrupted"] is True
+
+
+def test_a_race_the_databases_value_exactly_is_worded_as_it_is(capsys):
+    # The 3/36 race (new-user trial): 3 trials in 36 are won, so the trials vary; only their
+    # luck-adjusted values do not (the bear-off databases value every position after the
+    # first roll exactly). The output said "the trials did not vary", and then called the
+    # exact values "biased by the policy's play and by the in-game cube decisions".
+    three = "XGID=------AA---------------aa-:0:0:1:00:0:0:0:0:10"
+    code, out, _ = run(capsys, "cube", three, "-n", "360", "--seed", "1", "--no-progress")
+    assert code == 0
+    assert ("(no double by more than 1,000 SE (the trials' luck-adjusted values did not "
+            "vary), take by more than 1,000 SE (the trials' luck-adjusted values did not "
+            "vary))") in out
+    assert "the trials did not vary" not in out and "biased" not in out
+    assert out.endswith("(no sampling error and no bias from the play: every trial's "
+                        "luck-adjusted value was the same, the bear-off databases valuing "
+                        "every position after the first roll exactly)\n")
+    # without variance reduction the games vary, and the caveat stands
+    code, out, _ = run(capsys, "cube", three, "-n", "360", "--seed", "1", "--no-progress",
+                       "--no-vr")
+    assert code == 0 and "did not vary" not in out
+    assert out.endswith("(not variance-reduced; biased by the policy's play and by the "
+                        "in-game cube decisions)\n")

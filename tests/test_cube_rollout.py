@@ -246,6 +246,7 @@ def test_cli_many_trials_that_did_not_vary_decide(capsys):
     three = "XGID=------AA---------------aa-:0:0:1:00:0:0:0:0:10"
     assert main(["cube", three, "-n", "360", "--seed", "1", "--no-progress"]) == 0
     out = capsys.readouterr().out
-    assert ("Proper action: No double, take   (no double by more than 1,000 SE (the trials "
-            "did not vary), take by more than 1,000 SE (the trials did not vary))") in out
+    assert ("Proper action: No double, take   (no double by more than 1,000 SE (the trials' "
+            "luck-adjusted values did not vary), take by more than 1,000 SE (the trials' "
+            "luck-adjusted values did not vary))") in out
     assert "play more games" not in out

@@ -300,7 +300,8 @@ def _decide(q, cov, state, x, table) -> dict:
 _CERTAIN = "certain: the trials cannot vary"
 
 
-def _z_text(z: float, certain: bool = False, games: int | None = None) -> str:
+def _z_text(z: float, certain: bool = False, games: int | None = None,
+            vr: bool = False) -> str:
     if certain:
         return _CERTAIN
     if z != z:
@@ -308,10 +309,14 @@ def _z_text(z: float, certain: bool = False, games: int | None = None) -> str:
     if math.isinf(z):
         # a sampled standard error of 0: the trials did not vary, which a few games can do;
         # many that agree (a race the bear-off databases and variance reduction value
-        # exactly) decide, as a finite margin beyond 1,000 SE does
+        # exactly) decide, as a finite margin beyond 1,000 SE does. With variance
+        # reduction only the luck-adjusted values need agree: the games themselves differ
+        # (the 3/36 race is won in 3 trials of 36)
+        what = ("the trials' luck-adjusted values did not vary" if vr else
+                "the trials did not vary")
         if games is not None and games >= MIN_DECIDING_TRIALS:
-            return "more than 1,000 SE (the trials did not vary)"
-        return "an unknown number of SE (the trials did not vary: play more games)"
+            return f"more than 1,000 SE ({what})"
+        return f"an unknown number of SE ({what}: play more games)"
     if abs(z) >= 1000:
         return "more than 1,000 SE"
     return f"{z:.1f} SE"
@@ -474,11 +479,29 @@ def _cube_by_rollout(pos, state, table, args) -> int:
             lines.append(_close_text(close, res.games, "trial"))
     else:
         lines += ["", f"No cube decision: {res.why_not}."]
-    lines.append("(no bias either: every roll ends the game at once, whatever is played)"
-                 if res.certain else ("(" if res.vr else "(not variance-reduced; ")
-                 + "biased by the policy's play and by the in-game cube decisions)")
+    if res.certain:
+        lines.append("(no bias either: every roll ends the game at once, whatever is played)")
+    elif _valued_exactly(res, pos):
+        lines.append("(no sampling error and no bias from the play: every trial's "
+                     "luck-adjusted value was the same, the bear-off databases valuing every "
+                     "position after the first roll exactly)")
+    else:
+        lines.append(("(" if res.vr else "(not variance-reduced; ")
+                     + "biased by the policy's play and by the in-game cube decisions)")
     print("\n".join(lines))
     return EXIT_INTERRUPTED if res.interrupted else 0
+
+
+def _valued_exactly(res, pos) -> bool:
+    """Whether a cube rollout of the race ``pos`` valued both lines exactly: with variance
+    reduction, many trials (:data:`MIN_DECIDING_TRIALS`) whose luck-adjusted values were
+    all the same. The luck is valued by the evaluator, so that happens only where its
+    values are exact along every game (the bear-off databases, from the first roll on)
+    and the play and the cube decisions lose nothing by them: the policy's play and the
+    in-game cube decisions then bias nothing either (the 3/36 race, new-user trial)."""
+    return (res.vr and pos.is_race and res.games >= MIN_DECIDING_TRIALS
+            and res.why_not is None
+            and res.stderr["nd"] == 0 and res.stderr["dt"] == 0)
 
 
 def _rollout_margins(res) -> str:
@@ -497,8 +520,8 @@ def _rollout_margins(res) -> str:
         return f"no standard error from {plural(res.games, 'trial')}"
     double = "no double" if res.action.startswith(("No", "Too good")) else "double"
     take = "pass" if res.action.endswith("pass") else "take"
-    return (f"{double} by {_z_text(abs(res.z['double']), games=res.games)}, "
-            f"{take} by {_z_text(abs(res.z['take']), games=res.games)}")
+    return (f"{double} by {_z_text(abs(res.z['double']), games=res.games, vr=res.vr)}, "
+            f"{take} by {_z_text(abs(res.z['take']), games=res.games, vr=res.vr)}")
 
 
 def _state_json(state) -> dict:
@@ -625,7 +648,7 @@ def _format_cube(res, pos, state, table, x, x_source, d) -> str:
     certain = d.get("certain", False)
     lines.append(_proper_action(d["action"], close, _CERTAIN if certain else
                                 f"{'only ' if close else ''}sure to "
-                                f"{_z_text(d['z'], games=res.games)}"))
+                                f"{_z_text(d['z'], games=res.games, vr=res.vr)}"))
     for part in ("double", "take"):
         mm = m[part]
         choice, over = mm["choice"], mm["over"]
@@ -633,7 +656,7 @@ def _format_cube(res, pos, state, table, x, x_source, d) -> str:
             choice, over = (s.replace("double", "redouble") for s in (choice, over))
         lines.append(f"  {choice} rather than {over}: by {mm['difference']:.4f}{unit}"
                      + (" (a tie)" if certain and mm["difference"] == 0 else "") + ", "
-                     + (_CERTAIN if certain else f"{_z_text(mm['z'], games=res.games)} (std.err of the "
+                     + (_CERTAIN if certain else f"{_z_text(mm['z'], games=res.games, vr=res.vr)} (std.err of the "
                                                  f"difference {mm['stderr']:.4f})"))
     if close:
         lines.append(_close_text(close, res.games, "game").replace("the bias below", "the bias"))
