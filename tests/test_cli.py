@@ -346,6 +346,33 @@ def test_eval_bad_position(capsys, position, message):
     assert code == 2 and message in err and err.count("\n") == 1
 
 
+@pytest.mark.parametrize("xgid, side", [
+    ("XGID=-OA-----------------------:0:0:1:00:0:0:0:0:10", "the side on roll"),
+    ("XGID=-----------------------ao-:0:0:1:00:0:0:0:0:10", "the opponent")])
+def test_a_side_with_too_many_checkers_is_named_in_the_field_s_words(capsys, xgid, side):
+    # "the side to move (row 0) has 16 checkers" (new-user trial): a user who gave an XGID
+    # has no rows; the side is named as the commands name it
+    for command in ("show", "eval"):
+        code, _, err = run_status(capsys, command, xgid)
+        assert (code, err) == (2, f"fastbg {command}: error: bad XGID {xgid!r}: {side} has 16 "
+                                  "checkers; at most 15\n")
+        assert "row" not in err
+
+
+def test_eval_says_a_game_is_over_as_the_other_commands_do(capsys):
+    # eval said "the game is over: a side has no checker left", the others "the game is
+    # over in this position: a side has borne off all 15 checkers" (new-user trial)
+    over = "XGID=-----------------------aa-:0:0:1:00:0:0:0:0:10"
+    said = set()
+    for argv in (["eval", over], ["moves", over, "31"], ["rollout", over], ["cube", over],
+                 ["cube", over, "--method", "janowski"]):
+        code, out, err = run_status(capsys, *argv, "--no-progress")
+        assert code == 2 and out == "" and err.count("\n") == 1, (argv, err)
+        said.add(err.split(": error: ", 1)[1])
+    assert said == {"the game is over in this position: a side has borne off all 15 "
+                    "checkers\n"}
+
+
 START_FIELDS = "XGID=-b----E-C---eE---c-e----B-:{}"
 
 

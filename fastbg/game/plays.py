@@ -9,7 +9,7 @@ from ..engine import get_engine
 from ..formats.dice import parse_dice
 from ..formats.notation import format_play, parse_play
 from ..reference.movegen import legal_plays_with_moves
-from .position import Position
+from .position import GAME_OVER, Position
 
 __all__ = ["Play", "legal_plays", "find_play"]
 
@@ -68,7 +68,7 @@ def legal_plays(position, dice, engine: str = "cython") -> list[Play]:
     """
     pos = Position.parse(position)
     if pos.game_over:
-        raise ValueError("the game is over in this position: a side has borne off all 15 checkers")
+        raise ValueError(GAME_OVER)
     d1, d2 = parse_dice(dice)
     boards = get_engine(engine).legal_plays(np.ascontiguousarray(pos.board), d1, d2)
     notation = {b.tobytes(): format_play(mv) for b, mv in legal_plays_with_moves(pos.board, d1, d2)}

@@ -9,7 +9,10 @@ from ..reference import board as _board
 from ..reference.board import START_BOARD
 from .matchstate import decode_gnubg_id
 
-__all__ = ["Position", "START_BOARD"]
+__all__ = ["GAME_OVER", "Position", "START_BOARD"]
+
+#: The error of every command and function asked to play or value a finished game.
+GAME_OVER = "the game is over in this position: a side has borne off all 15 checkers"
 
 class Position:
     """A backgammon position with the player on roll about to roll.
@@ -165,8 +168,7 @@ class Position:
             (:attr:`no_side_can_move`).
         """
         if self.game_over:
-            raise ValueError("the game is over in this position: a side has borne off all "
-                             "15 checkers")
+            raise ValueError(GAME_OVER)
         _board.check_start(self._board)
 
     # ----------------------------------------------------------------- dunder

@@ -23,6 +23,7 @@ import numpy as np
 from ..engine import get_engine
 from ..game.outcomes import PROBABILITY_KEYS
 from ..game.parse import position_and_roll
+from ..game.position import GAME_OVER
 from ..reference import evaluator as _ev
 from ..reference import nn as _ref
 from ..reference.features import is_crashed, position_class
@@ -100,8 +101,8 @@ def evaluate(position, engine: str = "cython") -> dict:
             f"the position has the dice rolled ({rolled[0]}-{rolled[1]}): the evaluation "
             "is of a position before the roll (dice 00 in an XGID)")
     b = pos.board
-    if not b[0].any() or not b[1].any():
-        raise ValueError("the game is over: a side has no checker left")
+    if pos.game_over:     # in the words of the other commands and functions
+        raise ValueError(GAME_OVER)
     p = _policy(engine).probabilities(b)
     out = {k: float(v) for k, v in zip(PROBABILITY_KEYS, p)}
     out["lose"] = 1.0 - out["win"]

@@ -30,7 +30,8 @@ for _row in START_BOARD:
     _row[[23, 12, 7, 5]] = [2, 5, 3, 5]
 START_BOARD.setflags(write=False)
 
-_SIDES = ("side to move (row 0)", "opponent (row 1)")
+#: The sides in messages, in the field's words (a user who gave an XGID or an ID has no rows).
+_SIDES = ("side on roll", "opponent")
 
 
 def validate_board(board) -> np.ndarray:
@@ -72,7 +73,7 @@ def validate_board(board) -> np.ndarray:
     if both.size:
         i = int(both[0])
         raise ValueError(
-            f"point {i + 1} of the side to move (the opponent's point {24 - i}) "
+            f"point {i + 1} of the side on roll (the opponent's point {24 - i}) "
             "is held by both sides"
         )
     return counts.astype(np.int8)
