@@ -189,3 +189,54 @@ def test_the_weighted_ranking_loss_weights_pairs_by_their_closeness_to_the_best(
     assert near > 10 * far
     torch.testing.assert_close((train.rank_residuals(p2, y2, g3) ** 2).mean(),
                                (train.rank_residuals(p3, y2, g3) ** 2).mean())
+
+
+def test_combine_labels_takes_the_rollouts_level_and_the_lookaheads_differences():
+    import combine_labels
+    look = np.array([[0.60, 0.10, 0.01, 0.05, 0.0],
+                     [0.50, 0.10, 0.01, 0.05, 0.0],
+                     [0.30, 0.00, 0.00, 0.10, 0.0]])
+    roll = np.array([[0.50, 0.10, 0.01, 0.05, 0.0],      # offsets -0.10, -0.02 in decision 7
+                     [0.48, 0.10, 0.01, 0.05, 0.0],
+                     [0.40, 0.00, 0.00, 0.10, 0.0]])     # a decision of its own: +0.10
+    group = np.array([7, 7, -3])
+    p = combine_labels.combine(look, roll, group, mix=0.0)
+    # decision 7 moves by its mean offset -0.06; the play 0.10 apart stays 0.10 apart
+    np.testing.assert_allclose(p[:, 0], [0.54, 0.44, 0.40])
+    np.testing.assert_allclose(combine_labels.combine(look, roll, group, mix=1.0), roll)
+    np.testing.assert_allclose(combine_labels.combine(look, roll, group, mix=0.5)[:2, 0],
+                               [0.52, 0.46])
+    # made consistent: clipped, gammons within wins and losses
+    q = combine_labels.consistent(np.array([[1.02, 1.01, 0.5, 0.3, 0.4]]))
+    np.testing.assert_allclose(q, [[1.0, 1.0, 0.5, 0.0, 0.0]])
+
+
+def test_crashed_decision_order_keeps_decisions_whole_and_only_crashed_rows():
+    import labels
+    boards = np.array([CRASHED, NOT_CRASHED, CRASHED, CRASHED, CRASHED], dtype=np.int8)
+    pos = {"boards": boards, "game": np.array([1, 1, 2, 2, 1]), "ply": np.array([5, 5, 3, 3, 5])}
+    order = labels.crashed_decision_order(pos, seed=3)
+    assert sorted(order.tolist()) == [0, 2, 3, 4]                 # row 1 is not crashed
+    first = pos["game"][order[0]]
+    k = int((pos["game"][order] == first).sum())
+    assert set(pos["game"][order[:k]]) == {first}                 # a decision's rows together
+    np.testing.assert_array_equal(order, labels.crashed_decision_order(pos, seed=3))
+
+
+def test_vr_rollout_labels_are_probabilities_and_resume(tmp_path):
+    import labels
+    boards = np.array([CRASHED, NOT_CRASHED], dtype=np.int8)
+    np.savez(tmp_path / "p.npz", boards=boards, game=np.array([1, 1]), ply=np.array([2, 2]),
+             role=np.array([1, 1]))
+    argv = ["--positions", str(tmp_path / "p.npz"), "--out", str(tmp_path / "r"), "--vr",
+            "--only", "crashed", "--per-roll", "1", "--seed", "5", "--shard", "1"]
+    assert labels.main(argv) == 0
+    idx, counts = labels.load(tmp_path / "r")
+    probs = labels.load_probs(tmp_path / "r")
+    assert idx.tolist() == [0] and counts.sum() == 36 and probs.shape == (1, 5)
+    p = probs[0]
+    assert 0 <= p[2] <= p[1] <= p[0] <= 1 and 0 <= p[4] <= p[3] <= 1 - p[0]
+    assert labels.main(argv) == 0                                 # resumes: nothing to do
+    np.testing.assert_array_equal(labels.load_probs(tmp_path / "r"), probs)
+    with pytest.raises(SystemExit):
+        labels.main(argv[:-2] + ["--shard", "1", "--per-roll", "2"])   # other settings refused

@@ -17,6 +17,17 @@ progress, and re-running the same command resumes. Game ``j`` of roll ``r`` of p
 ``i`` draws from ``PCG64DXSM(SeedSequence(seed, spawn_key=(i, r)))``: a label depends only
 on (seed, position, policy, per-roll), not on shards or order.
 
+``--vr`` labels by fastbg's variance-reduced rollout instead (:func:`fastbg.rollout`,
+``vr=True``: luck-adjusted outcomes, the first roll stratified, quasi-random dice) of
+``36 * per_roll`` games, seeded by ``--seed`` alone: every position plays the same dice
+(common random numbers), so the noise of the candidates of one decision is correlated
+and their differences are sharper than their values. A shard then also holds ``probs``
+(n, 5) float32, the luck-adjusted probabilities, which ``train.py`` takes as targets.
+``--only crashed`` labels the crashed contact rows only
+(:func:`fastbg.reference.features.is_crashed`), and shards then follow a random order of
+the decisions (all the labelled candidates of a decision together), so a partial run
+feeds the ranking losses whole decisions.
+
 Usage::
 
     nice -n 19 python experiments/evaluator/labels.py \\
@@ -48,6 +59,33 @@ def label(eng, policy, board: np.ndarray, index: int, seed: int, per_roll: int) 
     return counts
 
 
+def vr_label(board: np.ndarray, policy: str, seed: int, per_roll: int):
+    """Raw outcome counts (6,) and luck-adjusted probabilities (5,) of a variance-reduced
+    rollout of ``36 * per_roll`` games from ``board`` (:func:`fastbg.rollout`, one worker)."""
+    import fastbg
+    r = fastbg.rollout(np.ascontiguousarray(board), games=36 * per_roll, seed=seed, workers=1,
+                       policy=policy, vr=True)
+    w, wg, wb, lg, lb = np.clip([r.win, r.win_gammon, r.win_backgammon, r.lose_gammon,
+                                 r.lose_backgammon], 0.0, 1.0)
+    wg = min(wg, w)                 # luck adjustment can break the orderings by a little
+    lg = min(lg, 1.0 - w)
+    probs = [w, wg, min(wb, wg), lg, min(lb, lg)]
+    return np.asarray(r.counts, dtype=np.int64).reshape(-1)[:6], np.asarray(probs)
+
+
+def crashed_decision_order(pos, seed: int) -> np.ndarray:
+    """Rows of the crashed contact positions of a positions file, decision by decision
+    (rows of one game and ply together) in a seeded random order of the decisions."""
+    from fastbg.reference.features import is_crashed, position_class
+    boards = pos["boards"]
+    rows = np.flatnonzero(is_crashed(boards)
+                          & np.array([position_class(b) == "contact" for b in boards]))
+    key = pos["game"][rows].astype(np.int64) * 100000 + pos["ply"][rows]
+    _, unit = np.unique(key, return_inverse=True)
+    rank = np.random.Generator(np.random.PCG64DXSM(seed)).permutation(int(unit.max()) + 1)
+    return rows[np.lexsort((rows, rank[unit]))]
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--positions", required=True, help="npz written by positions.py")
@@ -57,11 +95,17 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--shard", type=int, default=500)
     ap.add_argument("--limit", type=int, default=None, help="label only this many positions")
+    ap.add_argument("--vr", action="store_true",
+                    help="variance-reduced rollouts (luck-adjusted probabilities, common dice)")
+    ap.add_argument("--only", choices=("crashed",), default=None,
+                    help="label only the crashed contact rows, in a random order of decisions")
     args = ap.parse_args(argv)
-    boards = np.load(args.positions)["boards"]
+    pos = np.load(args.positions)
+    boards = pos["boards"]
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    meta = {k: v for k, v in vars(args).items() if k not in ("limit",)}
+    meta = {k: v for k, v in vars(args).items() if k not in ("limit",)
+            and not (k in ("vr", "only") and not v)}      # older label directories match
     meta_path = out / "meta.json"
     if meta_path.exists():
         old = json.loads(meta_path.read_text())
@@ -70,6 +114,8 @@ def main(argv=None) -> int:
     else:
         meta_path.write_text(json.dumps(meta, indent=1))
     order = np.random.Generator(np.random.PCG64DXSM(args.seed)).permutation(len(boards))
+    if args.only == "crashed":
+        order = crashed_decision_order(pos, args.seed)
     if args.limit is not None:
         order = order[: args.limit]
     eng = get_engine("cython")
@@ -82,10 +128,15 @@ def main(argv=None) -> int:
         if path.exists():
             continue
         idx = order[start:start + args.shard]
-        counts = np.array([label(eng, policy, np.ascontiguousarray(boards[i]), int(i), args.seed,
-                                 args.per_roll) for i in idx], dtype=np.int32)
         tmp = path.with_suffix(".tmp.npz")
-        np.savez(tmp, index=idx.astype(np.int64), counts=counts)
+        if args.vr:
+            res = [vr_label(boards[i], args.policy, args.seed, args.per_roll) for i in idx]
+            np.savez(tmp, index=idx.astype(np.int64), counts=np.array([r[0] for r in res], np.int32),
+                     probs=np.array([r[1] for r in res], np.float32))
+        else:
+            counts = np.array([label(eng, policy, np.ascontiguousarray(boards[i]), int(i),
+                                     args.seed, args.per_roll) for i in idx], dtype=np.int32)
+            np.savez(tmp, index=idx.astype(np.int64), counts=counts)
         tmp.replace(path)      # a shard appears whole or not at all
         done += len(idx)
         rate = done / (time.perf_counter() - t0)
@@ -102,6 +153,16 @@ def load(out) -> tuple[np.ndarray, np.ndarray]:
     parts = [np.load(f) for f in files]
     return (np.concatenate([p["index"] for p in parts]),
             np.concatenate([p["counts"] for p in parts]))
+
+
+def load_probs(out) -> np.ndarray | None:
+    """The luck-adjusted probabilities (n, 5) of a ``--vr`` label directory, in
+    :func:`load`'s row order; None for plain rollout counts."""
+    files = sorted(Path(out).glob("shard_*[0-9].npz"))
+    parts = [np.load(f) for f in files]
+    if not parts or "probs" not in parts[0].files:
+        return None
+    return np.concatenate([p["probs"] for p in parts])
 
 
 if __name__ == "__main__":

@@ -201,7 +201,7 @@ def _load_one(args, positions: str, labels: str):
             raise SystemExit(f"train.py: error: no labels directory {labels} (lookahead labels "
                              "are given as lookahead:PATH)")
         idx, counts = labels_mod.load(labels)
-        probs = None
+        probs = labels_mod.load_probs(labels)     # --vr rollouts: luck-adjusted targets
         cache = Path(labels) / f"inputs_{net_rows(args)}_{len(idx)}.npz"
     if len(idx) == 0:
         raise SystemExit(f"no labels in {labels} yet")

@@ -1,0 +1,106 @@
+"""Where the crashed class loses: equity bias of the 0-ply nets against rollouts.
+
+The checker-play benchmark's crashed decisions whose plays fall in two classes (some plays
+leave a race, some a crashed contact position) carry most of fastbg's gap to GNU
+Backgammon 0-ply there: the chosen play compares a race net's value with a crashed net's,
+so a level error of either net is a checker-play error. This script measures that level,
+play by play, against fastbg's own variance-reduced rollouts (:func:`fastbg.rollout`,
+``vr=True``, the shipped ``nn`` policy; GNU Backgammon's figures are in the decisions file
+and are shown beside, never used as labels).
+
+For each decision of ``--decisions`` of class ``crashed`` whose plays are in both the race
+and the crashed class (``fastbg.reference.features``), the ``--top`` plays best by GNU
+Backgammon 2-ply are rolled out (``--games`` games each, one seed: common dice) and the
+report gives, by the class of the position after the play, the mean signed difference and
+the mean absolute difference from the rollout of: the nets' 0-ply (``--nets``, default the
+shipped), GNU Backgammon 2-ply and GNU Backgammon 0-ply. Equities are the mover's, cubeless.
+
+Usage::
+
+    python experiments/evaluator/crashed_bias.py --decisions \\
+        experiments/results/errorrate_contact_valid2.jsonl.gz --limit 100 \\
+        --output experiments/results/crashed_bias_g16.json
+"""
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+import fastbg
+from fastbg import Position
+from fastbg.reference.features import is_crashed, position_class
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from hook_ply import load as load_hook  # noqa: E402
+
+
+def play_class(board: np.ndarray) -> str:
+    """``"crashed"``, ``"contact"``, ``"race"`` or ``"bearoff"`` of a position after a play."""
+    c = position_class(board)
+    return "crashed" if c == "contact" and is_crashed(board) else c
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--decisions", required=True, help="an errorrate.py decisions file")
+    ap.add_argument("--nets", default=None, help="a nets file (default: the shipped nets)")
+    ap.add_argument("--limit", type=int, default=100, help="decisions to roll out")
+    ap.add_argument("--top", type=int, default=3, help="plays a decision, best by gnubg 2-ply")
+    ap.add_argument("--games", type=int, default=1296)
+    ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--output", default=None)
+    args = ap.parse_args(argv)
+    mover = load_hook("plies=0" + (f",nets={args.nets}" if args.nets else ""))
+    rows, n_dec, t0 = [], 0, time.perf_counter()
+    with gzip.open(args.decisions, "rt") as fh:
+        for line in fh:
+            d = json.loads(line)
+            if d["class"] != "crashed":
+                continue
+            plays = d["plays"]
+            boards = np.array([Position.parse(p["position_id"]).board for p in plays])
+            classes = [play_class(b) for b in boards]
+            if not {"race", "crashed"} <= set(classes):
+                continue
+            n_dec += 1
+            if n_dec > args.limit:
+                break
+            ours = mover(boards)
+            eq2 = np.array([p["eq2"] for p in plays])
+            for i in np.argsort(-eq2, kind="stable")[: args.top]:
+                r = fastbg.rollout(np.ascontiguousarray(boards[i]), games=args.games,
+                                   seed=args.seed, workers=args.workers, vr=True)
+                rows.append({"id": d["id"], "play": plays[i]["move"], "class": classes[i],
+                             "nets0": float(ours[i]), "gnubg2": plays[i]["eq2"],
+                             "gnubg0": plays[i]["eq0"], "rollout": -r.equity,
+                             "rollout_se": r.stderr["equity"]})
+    report = {"command": "python " + " ".join(sys.argv), "decisions": min(n_dec, args.limit),
+              "seconds": round(time.perf_counter() - t0, 1), "by_class": {}, "plays": rows}
+    print(f"{report['decisions']} decisions, {len(rows)} plays rolled out "
+          f"({args.games} games each, vr)")
+    for cls in sorted({r["class"] for r in rows}):
+        sel = [r for r in rows if r["class"] == cls]
+        ro = np.array([r["rollout"] for r in sel])
+        out = {"plays": len(sel), "rollout_se": float(np.mean([r["rollout_se"] for r in sel]))}
+        line = [f"{cls:8s} {len(sel):4d} plays"]
+        for k in ("nets0", "gnubg2", "gnubg0"):
+            diff = np.array([r[k] for r in sel]) - ro
+            out[k] = {"bias": float(diff.mean()), "bias_se": float(diff.std(ddof=1) / np.sqrt(len(diff)))
+                      if len(diff) > 1 else None, "mae": float(np.abs(diff).mean())}
+            line.append(f"{k} {diff.mean():+.4f} (mae {np.abs(diff).mean():.4f})")
+        report["by_class"][cls] = out
+        print("  ".join(line))
+    if args.output:
+        Path(args.output).write_text(json.dumps(report, indent=1) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
