@@ -240,3 +240,25 @@ def test_vr_rollout_labels_are_probabilities_and_resume(tmp_path):
     np.testing.assert_array_equal(labels.load_probs(tmp_path / "r"), probs)
     with pytest.raises(SystemExit):
         labels.main(argv[:-2] + ["--shard", "1", "--per-roll", "2"])   # other settings refused
+
+
+@needs_torch
+def test_anchors_join_only_the_decisions_of_the_minibatch_and_carry_no_gradient():
+    p = torch.full((3, 5), 0.3, requires_grad=True)
+    y = torch.full((3, 5), 0.4)
+    g = torch.tensor([4, 4, -1])                       # decision 4 and a row of its own
+    pa = torch.tensor([[0.3, 0.0, 0.0, 0.0, 0.0], [0.1, 0.0, 0.0, 0.0, 0.0]])
+    ya = torch.tensor([[0.1, 0.0, 0.0, 0.0, 0.0], [0.2, 0.0, 0.0, 0.0, 0.0]])
+    ga = torch.tensor([4, 9])                         # decision 9 is not in this minibatch
+    pb, yb, gb = train.with_anchors(p, y, g, (pa, ya, ga))
+    assert gb.tolist() == [4, 4, -1, 4]
+    torch.testing.assert_close(pb[3], pa[0])
+    torch.testing.assert_close(yb[3], ya[0])
+    # the anchor is the best play by the labels (the mover's equity 0.8 against 0.2) and
+    # the student values all three alike: its soft choice pays 2/3 of the 0.6 regret
+    r = train.soft_regret(pb, yb, gb, 0.01)
+    assert r is not None and len(r) == 1
+    torch.testing.assert_close(r[0], torch.tensor(0.4))
+    r.sum().backward()
+    assert p.grad is not None and p.grad[:2].abs().sum() > 0
+    assert train.with_anchors(p, y, g, None)[2] is g

@@ -15,6 +15,10 @@ report gives, by the class of the position after the play, the mean signed diffe
 the mean absolute difference from the rollout of: the nets' 0-ply (``--nets``, default the
 shipped), GNU Backgammon 2-ply and GNU Backgammon 0-ply. Equities are the mover's, cubeless.
 
+``--split-plies K`` reports instead the checker-play error of the nets at K plies and of GNU
+Backgammon 0-ply on every crashed decision, by the classes of its plays (``crashed``,
+``crashed+race``, ...): where the error is.
+
 Usage::
 
     python experiments/evaluator/crashed_bias.py --decisions \\
@@ -46,6 +50,35 @@ def play_class(board: np.ndarray) -> str:
     return "crashed" if c == "contact" and is_crashed(board) else c
 
 
+def split(args) -> int:
+    """``--split-plies K``: error against gnubg 2-ply by the classes of a decision's plays."""
+    mover = load_hook(f"plies={args.split_plies}" + (f",nets={args.nets}" if args.nets else ""))
+    groups: dict = {}
+    with gzip.open(args.decisions, "rt") as fh:
+        for line in fh:
+            d = json.loads(line)
+            if d["class"] != "crashed":
+                continue
+            plays = d["plays"]
+            boards = np.array([Position.parse(p["position_id"]).board for p in plays])
+            key = "+".join(sorted({play_class(b) for b in boards}))
+            eq2 = np.array([p["eq2"] for p in plays])
+            eq0 = np.array([p["eq0"] for p in plays])
+            g = groups.setdefault(key, [0, 0.0, 0.0])
+            g[0] += 1
+            g[1] += 1000 * (eq2.max() - eq2[int(np.argmax(mover(boards)))])
+            g[2] += 1000 * (eq2.max() - eq2[int(np.argmax(eq0))])
+    report = {"command": "python " + " ".join(sys.argv), "plies": args.split_plies,
+              "by_play_classes": {k: {"decisions": n, "nets_mp": a / n, "gnubg0_mp": b / n}
+                                  for k, (n, a, b) in sorted(groups.items())}}
+    for k, v in report["by_play_classes"].items():
+        print(f"{k:24s} {v['decisions']:5d} decisions  nets {v['nets_mp']:.2f} mp  "
+              f"gnubg 0-ply {v['gnubg0_mp']:.2f} mp")
+    if args.output:
+        Path(args.output).write_text(json.dumps(report, indent=1) + "\n")
+    return 0
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--decisions", required=True, help="an errorrate.py decisions file")
@@ -56,7 +89,13 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--output", default=None)
+    ap.add_argument("--split-plies", type=int, default=None, choices=(0, 1, 2),
+                    help="instead of the rollouts: the checker-play error (mp) of the nets at "
+                         "this many plies and of gnubg 0-ply on every crashed decision, by the "
+                         "classes of its plays")
     args = ap.parse_args(argv)
+    if args.split_plies is not None:
+        return split(args)
     mover = load_hook("plies=0" + (f",nets={args.nets}" if args.nets else ""))
     rows, n_dec, t0 = [], 0, time.perf_counter()
     with gzip.open(args.decisions, "rt") as fh:

@@ -170,18 +170,111 @@ def load_data(args):
     parts = [_load_one(args, args.positions, args.labels)]
     for positions, labels in args.also or ():
         parts.append(_load_one(args, positions, labels))
+    anchors = [anchor_rows(args, args.positions, args.labels, parts[0][3])]
+    for (positions, labels), part in zip(args.also or (), parts[1:]):
+        anchors.append(anchor_rows(args, positions, labels, part[3]))
     # a cache may hold more columns than the net reads (252 for a 236-input contact net,
     # 230 for a 226-input race net)
     parts = [(p[0][:, :N_INPUTS[args.net]], *p[1:]) for p in parts]
     if args.rank_also_only:        # no ranking loss on the main set's decisions
         parts[0] = (*parts[0][:3], np.full(len(parts[0][3]), -1, np.int64))
+        anchors[0] = tuple(a[:0] for a in anchors[0])
     offset = 0                       # group numbers unique across the data sets
-    for p in parts:
+    for p, a in zip(parts, anchors):
         g = p[3]
         n = int(g.max()) + 1 if len(g) else 0
         g[g >= 0] += offset
+        a[2][:] += offset
         offset += n
-    return tuple(np.concatenate([p[i] for p in parts]) for i in range(4))
+    data = tuple(np.concatenate([p[i] for p in parts]) for i in range(4))
+    return data + (tuple(np.concatenate([a[i] for a in anchors]) for i in range(4)),)
+
+
+def decision_keys(pos, rows: np.ndarray) -> np.ndarray:
+    """A decision's key (game, ply) for the candidate rows (``role >= 1``), -1 for others."""
+    if "role" not in pos.files:
+        return np.full(len(rows), -1, np.int64)
+    game, ply, role = (pos[k][rows].astype(np.int64) for k in ("game", "ply", "role"))
+    return np.where(role >= 1, game * 100000 + ply, -1)
+
+
+def anchor_rows(args, positions: str, labels: str, grp: np.ndarray):
+    """``--anchors NETS``: the other-class candidates of the decisions of the trained rows.
+
+    A crashed decision often has plays that leave a race (or a non-crashed contact
+    position) beside crashed ones, and the player compares the race net's value of the
+    first with the crashed net's of the second. The trained net's ranking losses see only
+    its own rows; with anchors they see the decision whole: the other candidates enter
+    each decision's ranking and regret losses with their labels and the fixed
+    probabilities the nets of ``NETS`` give them (0-ply, in integers, as the ``nn``
+    player values them), so the trained net learns its values beside theirs.
+
+    Returns (probabilities (n, 5), labels (n, 5), groups (n,), validation (n,)), in
+    ``grp``'s numbering (the data set's groups, before offsetting); empty without
+    ``--anchors``."""
+    empty = (np.zeros((0, 5), np.float32), np.zeros((0, 5), np.float32),
+             np.zeros(0, np.int64), np.zeros(0, bool))
+    if not args.anchors or args.net == "race":
+        return empty
+    pos = np.load(positions)
+    boards_all = pos["boards"]
+    if labels.startswith("lookahead:"):
+        src, _, k = labels.split(":", 1)[1].partition("@")
+        idx, probs = lookahead_mod.load(src, int(k) if k else None, boards_all)
+    else:
+        idx, counts = labels_mod.load(labels)
+        probs = labels_mod.load_probs(labels)
+        probs = targets(counts) if probs is None else probs
+    from fastbg.reference.features import position_class
+    boards = boards_all[idx]
+    cls = np.array([position_class(b) for b in boards])
+    crashed = (cls == "contact") & is_crashed(boards)
+    if args.net == "crashed":                      # the rows _load_one keeps
+        mine = crashed
+    else:
+        mine = (cls == "contact") & ~crashed if args.no_crashed else cls == "contact"
+    keys = decision_keys(pos, idx)
+    ukeys = np.unique(keys[mine & (keys >= 0)])      # grp numbers the kept rows' keys so
+    at = np.searchsorted(ukeys, keys)
+    other = ~mine & (keys >= 0) & (at < len(ukeys))
+    other &= ukeys[np.minimum(at, len(ukeys) - 1)] == keys
+    rows = np.flatnonzero(other)
+    if not len(rows):
+        return empty
+    assert len(ukeys) == int(grp.max()) + 1
+    b = np.ascontiguousarray(boards[rows])
+    y = probs[rows].astype(np.float32)
+    p = y.copy()                                   # a finished game: its exact label
+    live = b[:, 0].any(axis=1) & b[:, 1].any(axis=1)
+    if live.any():
+        p[live] = _anchor_policy(args.anchors).lookahead(np.ascontiguousarray(b[live]), 0)
+    g = pos["game"][idx][rows]
+    print(f"{len(rows)} anchor candidates of other classes in {positions}", file=sys.stderr)
+    return p.astype(np.float32), y, at[rows].astype(np.int64), g % 20 == 0
+
+
+_POLICIES = {}
+
+
+def _anchor_policy(nets: str):
+    if nets not in _POLICIES:
+        from fastbg._core.evaluator import EvalPolicy
+        from fastbg.reference.evaluator import load_nets
+        _POLICIES[nets] = EvalPolicy(load_nets(nets))
+    return _POLICIES[nets]
+
+
+def with_anchors(p, y, g, anchors):
+    """The rows of a minibatch (student probabilities ``p``, labels ``y``, groups ``g``)
+    with the anchor candidates of their decisions appended (``anchors``: fixed
+    probabilities, labels, groups as tensors; or None)."""
+    if anchors is None or not len(anchors[2]):
+        return p, y, g
+    pa, ya, ga = anchors
+    present = torch.zeros(int(max(int(g.max()), int(ga.max()))) + 2, dtype=torch.bool)
+    present[g[g >= 0]] = True
+    sel = present[ga]
+    return torch.cat([p, pa[sel]]), torch.cat([y, ya[sel]]), torch.cat([g, ga[sel]])
 
 
 def _load_one(args, positions: str, labels: str):
@@ -361,6 +454,10 @@ def main(argv=None) -> int:
                     help="learning rate: constant, or a cosine decay over the epochs from "
                          "--lr to --lr-min (by minibatch)")
     ap.add_argument("--lr-min", type=float, default=1e-6)
+    ap.add_argument("--anchors", default=None, metavar="NETS",
+                    help="a nets file (pack.py): the other-class candidates of the trained "
+                         "rows' decisions join their ranking and regret losses with these "
+                         "nets' fixed 0-ply values (anchor_rows)")
     ap.add_argument("--rank-also-only", action="store_true",
                     help="the ranking loss on the --also sets' decisions only (e.g. those with "
                          "2-ply labels), not on the main set's")
@@ -412,7 +509,9 @@ def main(argv=None) -> int:
             raise SystemExit(f"train.py: error: run {args.name} exists with other "
                              f"{', '.join('--' + k.replace('_', '-') for k in changed)}: "
                              "rerun it as it was, or give another --name")
-    x, y, val, grp = load_data(args)
+    x, y, val, grp, (pa, ya, ga, va) = load_data(args)
+    anchors_t = (torch.tensor(pa[~va]), torch.tensor(ya[~va]), torch.tensor(ga[~va]))
+    anchors_v = (torch.tensor(pa[va]), torch.tensor(ya[va]), torch.tensor(ga[va]))
     if args.drop_features and args.net == "contact":
         x = x.copy()
         x[:, 196:] = 0.0
@@ -454,14 +553,14 @@ def main(argv=None) -> int:
     def evaluate_rank() -> float | None:
         """Mean absolute error of the equity differences between sibling candidates."""
         with torch.no_grad():
-            d = rank_residuals(torch.sigmoid(model(xv)), yv, gv)
+            d = rank_residuals(*with_anchors(torch.sigmoid(model(xv)), yv, gv, anchors_v))
         return None if d is None else float(d.abs().mean())
 
     def evaluate_regret() -> float | None:
         """The held-out decisions' mean regret (by their labels, in millipoints) of the
         student's 0-ply choice: its checker-play error against its teacher."""
         with torch.no_grad():
-            r = soft_regret(torch.sigmoid(model(xv)), yv, gv, 1e-9)
+            r = soft_regret(*with_anchors(torch.sigmoid(model(xv)), yv, gv, anchors_v), 1e-9)
         return None if r is None else 1000 * float(r.mean())
 
     if start == 0:
@@ -495,12 +594,14 @@ def main(argv=None) -> int:
             opt.zero_grad()
             logits = model(xt[b])
             loss = bce(logits, yt[b])
+            if args.rank > 0 or args.regret > 0:
+                pb, yb, gb = with_anchors(torch.sigmoid(logits), yt[b], gt[b], anchors_t)
             if args.rank > 0:
-                d = rank_residuals(torch.sigmoid(logits), yt[b], gt[b], args.rank_tau)
+                d = rank_residuals(pb, yb, gb, args.rank_tau)
                 if d is not None:
                     loss = loss + args.rank * (d * d).mean()
             if args.regret > 0:
-                r = soft_regret(torch.sigmoid(logits), yt[b], gt[b], args.regret_temp)
+                r = soft_regret(pb, yb, gb, args.regret_temp)
                 if r is not None:
                     loss = loss + args.regret * r.mean()
             loss.backward()
