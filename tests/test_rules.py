@@ -419,3 +419,17 @@ def test_bad_dice_are_rejected(engine, d1, d2):
 def test_bad_boards_are_rejected(engine, bad, fragment):
     with pytest.raises(ValueError, match=fragment):
         engine.legal_plays(bad, 3, 1)
+
+
+def test_both_engines_name_the_sides_of_a_bad_board_alike():
+    from fastbg.engine import get_engine
+    too_many = np.array([[0] * 12 + [16] + [0] * 12, [0] * 25], dtype=np.int8)
+    negative = np.array([[0] * 25, [0] * 5 + [-1] + [0] * 19], dtype=np.int8)
+    for bad, text in ((too_many, "the side on roll has 16 checkers; at most 15"),
+                      (negative, "negative checker count on the opponent's")):
+        messages = set()
+        for name in ("python", "cython"):
+            with pytest.raises(ValueError, match=text) as err:
+                get_engine(name).legal_plays(bad, 3, 1)
+            messages.add(str(err.value))
+        assert len(messages) == 1, messages

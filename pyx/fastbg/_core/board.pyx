@@ -14,7 +14,7 @@ from fastbg._core._types cimport board_t, BAR, NSLOTS, NCHECKERS, NPOINTS
 cnp.import_array()
 
 
-_SIDES = ("side to move (row 0)", "opponent (row 1)")
+_SIDES = ("side on roll", "opponent")
 
 
 cdef int load_board(object board, board_t* out) except -1:
