@@ -50,24 +50,30 @@ def play_class(board: np.ndarray) -> str:
     return "crashed" if c == "contact" and is_crashed(board) else c
 
 
-def split(args) -> int:
-    """``--split-plies K``: error against gnubg 2-ply by the classes of a decision's plays."""
-    mover = load_hook(f"plies={args.split_plies}" + (f",nets={args.nets}" if args.nets else ""))
-    groups: dict = {}
-    with gzip.open(args.decisions, "rt") as fh:
+def crashed_decisions(path: str):
+    """The decisions of class ``crashed`` of an errorrate.py decisions file, each with the
+    boards after its plays (the opponent on roll) and their classes (:func:`play_class`)."""
+    with gzip.open(path, "rt") as fh:
         for line in fh:
             d = json.loads(line)
             if d["class"] != "crashed":
                 continue
-            plays = d["plays"]
-            boards = np.array([Position.parse(p["position_id"]).board for p in plays])
-            key = "+".join(sorted({play_class(b) for b in boards}))
-            eq2 = np.array([p["eq2"] for p in plays])
-            eq0 = np.array([p["eq0"] for p in plays])
-            g = groups.setdefault(key, [0, 0.0, 0.0])
-            g[0] += 1
-            g[1] += 1000 * (eq2.max() - eq2[int(np.argmax(mover(boards)))])
-            g[2] += 1000 * (eq2.max() - eq2[int(np.argmax(eq0))])
+            boards = np.array([Position.parse(p["position_id"]).board for p in d["plays"]])
+            yield d, boards, [play_class(b) for b in boards]
+
+
+def split(args) -> int:
+    """``--split-plies K``: error against gnubg 2-ply by the classes of a decision's plays."""
+    mover = load_hook(f"plies={args.split_plies}" + (f",nets={args.nets}" if args.nets else ""))
+    groups: dict = {}
+    for d, boards, classes in crashed_decisions(args.decisions):
+        key = "+".join(sorted(set(classes)))
+        eq2 = np.array([p["eq2"] for p in d["plays"]])
+        eq0 = np.array([p["eq0"] for p in d["plays"]])
+        g = groups.setdefault(key, [0, 0.0, 0.0])
+        g[0] += 1
+        g[1] += 1000 * (eq2.max() - eq2[int(np.argmax(mover(boards)))])
+        g[2] += 1000 * (eq2.max() - eq2[int(np.argmax(eq0))])
     report = {"command": "python " + " ".join(sys.argv), "plies": args.split_plies,
               "by_play_classes": {k: {"decisions": n, "nets_mp": a / n, "gnubg0_mp": b / n}
                                   for k, (n, a, b) in sorted(groups.items())}}
@@ -98,28 +104,22 @@ def main(argv=None) -> int:
         return split(args)
     mover = load_hook("plies=0" + (f",nets={args.nets}" if args.nets else ""))
     rows, n_dec, t0 = [], 0, time.perf_counter()
-    with gzip.open(args.decisions, "rt") as fh:
-        for line in fh:
-            d = json.loads(line)
-            if d["class"] != "crashed":
-                continue
-            plays = d["plays"]
-            boards = np.array([Position.parse(p["position_id"]).board for p in plays])
-            classes = [play_class(b) for b in boards]
-            if not {"race", "crashed"} <= set(classes):
-                continue
-            n_dec += 1
-            if n_dec > args.limit:
-                break
-            ours = mover(boards)
-            eq2 = np.array([p["eq2"] for p in plays])
-            for i in np.argsort(-eq2, kind="stable")[: args.top]:
-                r = fastbg.rollout(np.ascontiguousarray(boards[i]), games=args.games,
-                                   seed=args.seed, workers=args.workers, vr=True)
-                rows.append({"id": d["id"], "play": plays[i]["move"], "class": classes[i],
-                             "nets0": float(ours[i]), "gnubg2": plays[i]["eq2"],
-                             "gnubg0": plays[i]["eq0"], "rollout": -r.equity,
-                             "rollout_se": r.stderr["equity"]})
+    for d, boards, classes in crashed_decisions(args.decisions):
+        if not {"race", "crashed"} <= set(classes):
+            continue
+        n_dec += 1
+        if n_dec > args.limit:
+            break
+        plays = d["plays"]
+        ours = mover(boards)
+        eq2 = np.array([p["eq2"] for p in plays])
+        for i in np.argsort(-eq2, kind="stable")[: args.top]:
+            r = fastbg.rollout(np.ascontiguousarray(boards[i]), games=args.games,
+                               seed=args.seed, workers=args.workers, vr=True)
+            rows.append({"id": d["id"], "play": plays[i]["move"], "class": classes[i],
+                         "nets0": float(ours[i]), "gnubg2": plays[i]["eq2"],
+                         "gnubg0": plays[i]["eq0"], "rollout": -r.equity,
+                         "rollout_se": r.stderr["equity"]})
     report = {"command": "python " + " ".join(sys.argv), "decisions": min(n_dec, args.limit),
               "seconds": round(time.perf_counter() - t0, 1), "by_class": {}, "plays": rows}
     print(f"{report['decisions']} decisions, {len(rows)} plays rolled out "
