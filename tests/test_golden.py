@@ -63,3 +63,24 @@ def test_golden_data_format(golden):
         assert 6 >= d1 >= d2 >= 1
         assert set(rec["moves"]) == set(rec["plays"])
         decode_position_id(rec["position_id"])
+
+
+def test_gnubgs_notation_of_every_play_with_a_repeated_hit_is_read_back(golden):
+    # GNU Backgammon writes a hit by several checkers on one point once, as "13/7*(2)": the
+    # mark applies to the first checker, which hits; the next land on the point it took.
+    # find_play must read every such notation (gnubg's and fastbg's own) as that play.
+    from fastbg.game.plays import find_play
+
+    checked, wrong = 0, []
+    for rec in golden:
+        dice = "".join(map(str, rec["dice"]))
+        for pid, move in rec["moves"].items():
+            if "*(" not in move:
+                continue
+            checked += 1
+            got = find_play(rec["position_id"], dice, move, engine="python")
+            if encode_position_id(got.board[::-1]) != pid:
+                wrong.append(f"{rec['position_id']} {dice} {move!r}")
+            if find_play(rec["position_id"], dice, got.move, engine="python").move != got.move:
+                wrong.append(f"{rec['position_id']} {dice} fastbg's {got.move!r}")
+    assert checked > 100 and not wrong, (checked, wrong[:5])

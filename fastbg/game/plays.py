@@ -105,6 +105,7 @@ def find_play(position, dice, move: str, engine: str = "cython") -> Play:
     pos = Position.parse(position)
     plays = legal_plays(pos, dice, engine)
     b = np.array(pos.board, dtype=np.int16)
+    hit_on = set()        # points hit earlier in this play: "13/7*(2)" marks both checkers
     for frm, to, marked in parse_play(move, hits=True):
         i = frm - 1 if frm != 0 else None
         src = 24 if frm == 25 else i
@@ -118,7 +119,8 @@ def find_play(position, dice, move: str, engine: str = "cython") -> Play:
             if b[1, opp] == 1:        # a hit: the blot goes to the bar
                 b[1, opp] = 0
                 b[1, 24] += 1
-            elif marked:
+                hit_on.add(to)
+            elif marked and to not in hit_on:
                 raise ValueError(f"play {move!r} marks a hit on {to}, but there is no blot "
                                  "of the opponent there to hit")
     for p in plays:
