@@ -550,3 +550,13 @@ def test_a_race_the_databases_value_exactly_is_worded_as_it_is(capsys):
     assert code == 0 and "did not vary" not in out
     assert out.endswith("(not variance-reduced; biased by the policy's play and by the "
                         "in-game cube decisions)\n")
+
+
+@pytest.mark.parametrize("match", [[], ["--match-length", "5"]])
+def test_janowski_cube_of_one_game_says_na_for_its_standard_errors(capsys, match):
+    # one game has no standard error: the tables say n/a, as rollout's do, never "nan"
+    code, out, _ = run(capsys, "cube", "start", "--method", "janowski", "-n", "1", "--seed", "1",
+                       "--workers", "1", "--no-progress", *match)
+    assert code == 0
+    assert "nan" not in out and "n/a" in out
+    assert "std.err of the difference n/a" in out

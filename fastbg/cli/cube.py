@@ -18,7 +18,7 @@ from ..rollouts import DEFAULT_POLICY, POLICIES
 from ..rollouts.cuberollout import cube_rollout, decided_by_first_roll
 
 from .common import (_ENGINE_HELP, EXIT_INTERRUPTED, _games, _load_met, _number_arg, _policy_help, _positive_int, _seed, _table_name, plural,
-                     print_json)
+                     num, print_json)
 from .state import (_add_state_options, _cube_state, _describe_state)
 from .rollouts import _VR_HELP, _WORKERS_HELP, _run_rollout, _with_progress, add_dask_option, workers_text
 
@@ -615,11 +615,11 @@ def _format_cube(res, pos, state, table, x, x_source, d) -> str:
              "",
              f"  {'':<18} {'estimate':>9} {'std.err':>9}"]
     for key in PROBABILITY_KEYS:
-        lines.append(f"  {label[key]:<18} {getattr(res, key):9.4f} {res.stderr[key]:9.4f}")
-    lines.append(f"  {'cubeless equity':<18} {res.equity:+9.4f} {res.stderr['equity']:9.4f}")
+        lines.append(f"  {label[key]:<18} {getattr(res, key):9.4f} {num(res.stderr[key], '9.4f')}")
+    lines.append(f"  {'cubeless equity':<18} {res.equity:+9.4f} {num(res.stderr['equity'], '9.4f')}")
     se = d["stderr"]
     if not state.is_money:
-        lines.append(f"  {'cubeless MWC':<18} {d['cubeless_mwc']:9.4f} {se['cubeless_mwc']:9.4f}")
+        lines.append(f"  {'cubeless MWC':<18} {d['cubeless_mwc']:9.4f} {num(se['cubeless_mwc'], '9.4f')}")
     lines.append("")
     redouble = state.cube_owner == "player"
     dbl = "Redouble" if redouble else "Double"
@@ -630,14 +630,14 @@ def _format_cube(res, pos, state, table, x, x_source, d) -> str:
                      f"{x_source}):")
         lines.append(f"  {'':<18} {'equity':>9} {'std.err':>9}")
         for k, name in rows:
-            lines.append(f"  {name:<18} {d[k]:+9.4f} {se[k]:9.4f}")
+            lines.append(f"  {name:<18} {d[k]:+9.4f} {num(se[k], '9.4f')}")
     else:
         lines.append(f"Cubeful match winning chances (Janowski's model for match play, "
                      f"x = {x:.3g}, {x_source}) and their money equivalents:")
         lines.append(f"  {'':<18} {'MWC':>9} {'std.err':>9} {'EMG':>9} {'std.err':>9}")
         for k, name in rows:
-            lines.append(f"  {name:<18} {d[k]:9.4f} {se[k]:9.4f} {d[k + '_emg']:+9.4f} "
-                         f"{se[k + '_emg']:9.4f}")
+            lines.append(f"  {name:<18} {d[k]:9.4f} {num(se[k], '9.4f')} {d[k + '_emg']:+9.4f} "
+                         f"{num(se[k + '_emg'], '9.4f')}")
     lines.append("")
     if not d["can_double"]:
         lines.append(f"No cube decision: {d['why_not']}.")
@@ -657,7 +657,7 @@ def _format_cube(res, pos, state, table, x, x_source, d) -> str:
         lines.append(f"  {choice} rather than {over}: by {mm['difference']:.4f}{unit}"
                      + (" (a tie)" if certain and mm["difference"] == 0 else "") + ", "
                      + (_CERTAIN if certain else f"{_z_text(mm['z'], games=res.games, vr=res.vr)} (std.err of the "
-                                                 f"difference {mm['stderr']:.4f})"))
+                                                 f"difference {num(mm['stderr'], '.4f')})"))
     if close:
         lines.append(_close_text(close, res.games, "game").replace("the bias below", "the bias"))
     tp = d["take_point"]
