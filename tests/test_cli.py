@@ -305,6 +305,42 @@ def test_a_closed_standard_output_is_reported_before_any_work(argv, prog):
     assert proc.stderr == f"{prog}: error: cannot write the output: standard output is closed\n"
 
 
+_CLOSED_STDERR_COMMANDS = [
+    ["rollout", "start", "--games", "100"], ["moves", "start", "31", "--rollout", "--games", "20"],
+    ["cube", "start", "--games", "100"], ["table", "race", "--positions", "1"]]
+
+
+def _fastbg_with_stderr(argv, stderr):
+    import os
+
+    if stderr == "closed":
+        return subprocess.run([sys.executable, "-m", "fastbg", *argv], stdout=subprocess.PIPE,
+                              text=True, preexec_fn=lambda: os.close(2))
+    if not os.path.exists("/dev/full"):
+        pytest.skip("no /dev/full")
+    with open("/dev/full", "w") as full:
+        return subprocess.run([sys.executable, "-m", "fastbg", *argv], stdout=subprocess.PIPE,
+                              stderr=full, text=True)
+
+
+@pytest.mark.parametrize("stderr", ["closed", "full"])
+@pytest.mark.parametrize("argv", _CLOSED_STDERR_COMMANDS)
+def test_a_good_command_gives_its_result_with_stderr_closed_or_full(argv, stderr):
+    # `fastbg rollout start --games 1000 2>&-` (new-user trial): Python's sys.stderr is None
+    # there, the progress bar raised AttributeError, and the command exited 1 with nothing
+    # on stdout; nothing can be said on such a stderr, but the result is still the result
+    proc = _fastbg_with_stderr(argv, stderr)
+    assert proc.returncode == 0 and proc.stdout.strip()
+
+
+@pytest.mark.parametrize("stderr", ["closed", "full"])
+@pytest.mark.parametrize("argv", [["show", "nonsense"], ["rollout", "start", "--games", "0"]])
+def test_bad_input_is_status_2_with_stderr_closed_or_full(argv, stderr):
+    # (the error's own write raised, and the status was 1)
+    proc = _fastbg_with_stderr(argv, stderr)
+    assert proc.returncode == 2 and proc.stdout == ""
+
+
 def test_eval_json_is_the_network_evaluation_in_both_engines(capsys):
     import fastbg.nn
 

@@ -65,6 +65,49 @@ def _interrupted_at_start(signum, frame):  # pragma: no cover - timing-dependent
 if os.path.basename(sys.argv[0]) in ("fastbg", "__main__.py"):
     signal.signal(signal.SIGINT, _interrupted_at_start)
 
+
+class _StderrOrNothing:
+    """The console script's stderr, whose failing writes are dropped: with stderr on a
+    full device (`2>/dev/full`) a write raised OSError, and a line of bad input (or the
+    progress bar) ended the command with a traceback nobody saw and status 1 instead of
+    its result or status 2. Nothing can be said on such a stderr; the status still tells."""
+
+    def __init__(self, stream):
+        self._stream = stream
+
+    def write(self, text):
+        try:
+            return self._stream.write(text)
+        except (OSError, ValueError):
+            return len(text)
+
+    def flush(self):
+        try:
+            self._stream.flush()
+        except (OSError, ValueError):
+            pass
+
+    def __getattr__(self, name):
+        return getattr(self._stream, name)
+
+
+def _usable_stderr():
+    """Set sys.stderr up for the console script: stderr closed (`2>&-`: Python gives it as
+    None, and the progress bar, tqdm, raised AttributeError: status 1, no result) writes to
+    os.devnull; an open one drops its failing writes (_StderrOrNothing)."""
+    stream = sys.stderr
+    try:
+        if stream is not None:
+            os.fstat(stream.fileno())
+    except (OSError, ValueError, AttributeError):
+        stream = None
+    sys.stderr = _StderrOrNothing(stream if stream is not None
+                                  else open(os.devnull, "w", encoding="utf-8"))
+
+
+if os.path.basename(sys.argv[0]) in ("fastbg", "__main__.py"):
+    _usable_stderr()
+
 import argparse  # noqa: E402  (after the handler, on purpose, as all that follows)
 import re  # noqa: E402
 import sqlite3  # noqa: E402
