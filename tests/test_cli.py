@@ -305,6 +305,31 @@ def test_a_closed_standard_output_is_reported_before_any_work(argv, prog):
     assert proc.stderr == f"{prog}: error: cannot write the output: standard output is closed\n"
 
 
+@pytest.mark.parametrize("argv, prog", [
+    (["--help"], "fastbg"), (["show", "--help"], "fastbg show"),
+    (["table", "race", "--help"], "fastbg table race"), (["--version"], "fastbg")])
+def test_help_and_version_on_a_full_disk_are_a_write_error(argv, prog):
+    # `fastbg --help > /dev/full` (new-user trial): argparse dropped the failing write and
+    # exited 0 with the text lost, where a command's output on a full disk is status 2
+    import os
+
+    if not os.path.exists("/dev/full"):
+        pytest.skip("no /dev/full")
+    with open("/dev/full", "w") as full:
+        proc = subprocess.run([sys.executable, "-m", "fastbg", *argv], stdout=full,
+                              stderr=subprocess.PIPE, text=True)
+    assert proc.returncode == 2
+    assert proc.stderr.startswith(f"{prog}: error: cannot write the output: ")
+    assert proc.stderr.count("\n") == 1 and "Traceback" not in proc.stderr
+
+
+def test_help_read_in_part_is_not_an_error():
+    # (the reader of a pipe going away is not, as for a command's output)
+    proc = subprocess.run(f"{sys.executable} -m fastbg rollout --help | head -c 1",
+                          shell=True, capture_output=True, text=True)
+    assert proc.stdout == "u" and proc.stderr == ""
+
+
 _CLOSED_STDERR_COMMANDS = [
     ["rollout", "start", "--games", "100"], ["moves", "start", "31", "--rollout", "--games", "20"],
     ["cube", "start", "--games", "100"], ["table", "race", "--positions", "1"]]

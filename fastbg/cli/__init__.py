@@ -152,6 +152,17 @@ class _Parser(argparse.ArgumentParser):
         # then write them to stderr): the error of the command whose help it is
         if message and file is None and sys.stdout is None:
             self.error(_STDOUT_CLOSED)
+        if message and file is not None and file is sys.stdout:
+            # argparse drops a failing write, and --help or --version on a full disk
+            # (`> /dev/full`) exited 0 with the text lost: the error a command has
+            try:
+                file.write(message)
+                file.flush()
+            except BrokenPipeError:  # the reader went away (`fastbg --help | head`), as main
+                os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            except OSError as exc:
+                self.error(f"cannot write the output: {exc.strerror or exc}")
+            return
         super()._print_message(message, file)
 
 
