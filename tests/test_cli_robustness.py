@@ -202,6 +202,34 @@ def test_a_store_in_a_missing_directory_is_refused_from_the_environment_too(
     assert not (tmp_path / "no").exists()
 
 
+def _default_store_run(home):
+    import os
+
+    env = {k: v for k, v in os.environ.items() if k not in ("FASTBG_STORE", "XDG_DATA_HOME")}
+    env["HOME"] = str(home)
+    return subprocess.run([sys.executable, "-m", "fastbg", "rollout", "start", "-n", "10",
+                           "--policy", "pubeval", "--no-progress", "--store"],
+                          capture_output=True, text=True, env=env, timeout=300)
+
+
+def test_the_default_store_is_refused_under_a_missing_home(tmp_path):
+    # `HOME=/nonexistent fastbg rollout start --store` (new-user trial) made
+    # /nonexistent/.local/share/fastbg, where only ~/.local/share/fastbg is to be made
+    home = tmp_path / "nonexistent"
+    proc = _default_store_run(home)
+    store = home / ".local" / "share" / "fastbg" / "runs.sqlite"
+    assert (proc.returncode, proc.stdout) == (2, "")
+    assert proc.stderr == (f"fastbg rollout: error: cannot create the store {store}: the home "
+                           f"directory {home} does not exist\n")
+    assert not home.exists()
+
+
+def test_the_default_store_is_made_below_an_existing_home(tmp_path):
+    proc = _default_store_run(tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert (tmp_path / ".local" / "share" / "fastbg" / "runs.sqlite").is_file()
+
+
 # ------------------------------------------------------------------ Ctrl-C
 
 _CTRL_C_DURING_IMPORTS = r'''

@@ -258,6 +258,13 @@ class ResultsStore:
             if not data_dir and not self.path.parent.is_dir():
                 raise ValueError(f"cannot create the store {self.path}: no directory "
                                  f"{self.path.parent}")
+            if data_dir and os.name != "nt" and not os.environ.get("XDG_DATA_HOME"):
+                # ~/.local/share/fastbg is made, with its parents, below a home that exists:
+                # HOME naming a missing directory (`HOME=/nonexistent`) made that too
+                home = Path.home()
+                if not home.is_dir():
+                    raise ValueError(f"cannot create the store {self.path}: the home "
+                                     f"directory {home} does not exist")
             try:
                 if data_dir:
                     self.path.parent.mkdir(parents=True, exist_ok=True)
