@@ -207,7 +207,8 @@ def test_combine_labels_takes_the_rollouts_level_and_the_lookaheads_differences(
     np.testing.assert_allclose(combine_labels.combine(look, roll, group, mix=0.5)[:2, 0],
                                [0.52, 0.46])
     # made consistent: clipped, gammons within wins and losses
-    q = combine_labels.consistent(np.array([[1.02, 1.01, 0.5, 0.3, 0.4]]))
+    import labels
+    q = labels.consistent(np.array([[1.02, 1.01, 0.5, 0.3, 0.4]]))
     np.testing.assert_allclose(q, [[1.0, 1.0, 0.5, 0.0, 0.0]])
 
 

@@ -37,16 +37,6 @@ import labels as labels_mod  # noqa: E402
 import lookahead as lookahead_mod  # noqa: E402
 
 
-def consistent(p: np.ndarray) -> np.ndarray:
-    """Probabilities (n, 5) clipped to [0, 1] with gammons within wins and losses."""
-    p = np.clip(p, 0.0, 1.0)
-    p[:, 1] = np.minimum(p[:, 1], p[:, 0])
-    p[:, 2] = np.minimum(p[:, 2], p[:, 1])
-    p[:, 3] = np.minimum(p[:, 3], 1.0 - p[:, 0])
-    p[:, 4] = np.minimum(p[:, 4], p[:, 3])
-    return p
-
-
 def combine(look: np.ndarray, roll: np.ndarray, group: np.ndarray, mix: float) -> np.ndarray:
     """The combined probabilities of rows with look-ahead ``look`` and rollout ``roll``
     labels (n, 5) in decisions ``group`` (n,) int, any numbering."""
@@ -54,7 +44,7 @@ def combine(look: np.ndarray, roll: np.ndarray, group: np.ndarray, mix: float) -
     _, g = np.unique(group, return_inverse=True)
     size = np.bincount(g).astype(np.float64)
     mean = np.stack([np.bincount(g, off[:, k]) / size for k in range(5)], axis=1)[g]
-    return consistent(look + mean + mix * (off - mean))
+    return labels_mod.consistent(look + mean + mix * (off - mean))
 
 
 def main(argv=None) -> int:

@@ -65,12 +65,19 @@ def vr_label(board: np.ndarray, policy: str, seed: int, per_roll: int):
     import fastbg
     r = fastbg.rollout(np.ascontiguousarray(board), games=36 * per_roll, seed=seed, workers=1,
                        policy=policy, vr=True)
-    w, wg, wb, lg, lb = np.clip([r.win, r.win_gammon, r.win_backgammon, r.lose_gammon,
-                                 r.lose_backgammon], 0.0, 1.0)
-    wg = min(wg, w)                 # luck adjustment can break the orderings by a little
-    lg = min(lg, 1.0 - w)
-    probs = [w, wg, min(wb, wg), lg, min(lb, lg)]
-    return np.asarray(r.counts, dtype=np.int64).reshape(-1)[:6], np.asarray(probs)
+    probs = consistent(np.array([[r.win, r.win_gammon, r.win_backgammon, r.lose_gammon,
+                                  r.lose_backgammon]]))[0]   # luck adjustment can break them
+    return np.asarray(r.counts, dtype=np.int64).reshape(-1)[:6], probs
+
+
+def consistent(p: np.ndarray) -> np.ndarray:
+    """Probabilities (n, 5) clipped to [0, 1] with gammons within wins and losses."""
+    p = np.clip(p, 0.0, 1.0)
+    p[:, 1] = np.minimum(p[:, 1], p[:, 0])
+    p[:, 2] = np.minimum(p[:, 2], p[:, 1])
+    p[:, 3] = np.minimum(p[:, 3], 1.0 - p[:, 0])
+    p[:, 4] = np.minimum(p[:, 4], p[:, 3])
+    return p
 
 
 def crashed_decision_order(pos, seed: int) -> np.ndarray:

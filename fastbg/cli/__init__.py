@@ -62,7 +62,9 @@ def _interrupted_at_start(signum, frame):  # pragma: no cover - timing-dependent
 # KeyboardInterrupt raised in an import gives a traceback, or, raised in importlib's
 # module-lock callback, is printed as "Exception ignored" and lost (the command then ran
 # to the end and exited 0); this handler raises nothing, so nothing can swallow it.
-if os.path.basename(sys.argv[0]) in ("fastbg", "__main__.py"):
+#: Run as the console script or ``python -m fastbg``, not imported by a program.
+_CONSOLE = os.path.basename(sys.argv[0]) in ("fastbg", "__main__.py")
+if _CONSOLE:
     signal.signal(signal.SIGINT, _interrupted_at_start)
 
 
@@ -105,7 +107,7 @@ def _usable_stderr():
                                   else open(os.devnull, "w", encoding="utf-8"))
 
 
-if os.path.basename(sys.argv[0]) in ("fastbg", "__main__.py"):
+if _CONSOLE:
     _usable_stderr()
 
 import argparse  # noqa: E402  (after the handler, on purpose, as all that follows)
