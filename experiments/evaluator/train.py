@@ -218,21 +218,11 @@ def anchor_rows(args, positions: str, labels: str, grp: np.ndarray):
         return empty
     pos = np.load(positions)
     boards_all = pos["boards"]
-    if labels.startswith("lookahead:"):
-        src, _, k = labels.split(":", 1)[1].partition("@")
-        idx, probs = lookahead_mod.load(src, int(k) if k else None, boards_all)
-    else:
-        idx, counts = labels_mod.load(labels)
-        probs = labels_mod.load_probs(labels)
-        probs = targets(counts) if probs is None else probs
+    idx, counts, probs = read_labels(labels, boards_all)
+    probs = targets(counts) if probs is None else probs
     from fastbg.reference.features import position_class
     boards = boards_all[idx]
-    cls = np.array([position_class(b) for b in boards])
-    crashed = (cls == "contact") & is_crashed(boards)
-    if args.net == "crashed":                      # the rows _load_one keeps
-        mine = crashed
-    else:
-        mine = (cls == "contact") & ~crashed if args.no_crashed else cls == "contact"
+    mine = kept_rows(args, boards, np.array([position_class(b) for b in boards]))
     keys = decision_keys(pos, idx)
     ukeys = np.unique(keys[mine & (keys >= 0)])      # grp numbers the kept rows' keys so
     at = np.searchsorted(ukeys, keys)
@@ -277,24 +267,43 @@ def with_anchors(p, y, g, anchors):
     return torch.cat([p, pa[sel]]), torch.cat([y, ya[sel]]), torch.cat([g, ga[sel]])
 
 
+def read_labels(labels: str, boards_all: np.ndarray):
+    """The labelled rows of a positions file and their labels: (rows, rollout counts or
+    None, probabilities or None) of ``lookahead:PATH[@K]`` or a ``labels.py`` directory
+    (probabilities for ``--vr`` rollouts, luck-adjusted). Errors: SystemExit."""
+    if labels.startswith("lookahead:"):
+        src, _, k = labels.split(":", 1)[1].partition("@")   # PATH@K: its first K chunks only
+        if k and not (k.isdigit() and int(k) > 0):
+            raise SystemExit(f"train.py: error: {labels}: K in PATH@K is a number of chunks >= 1")
+        idx, probs = lookahead_mod.load(src, int(k) if k else None, boards_all)
+        return idx, None, probs
+    if not Path(labels).is_dir():
+        raise SystemExit(f"train.py: error: no labels directory {labels} (lookahead labels "
+                         "are given as lookahead:PATH)")
+    idx, counts = labels_mod.load(labels)
+    return idx, counts, labels_mod.load_probs(labels)
+
+
+def kept_rows(args, boards: np.ndarray, cls: np.ndarray) -> np.ndarray:
+    """Which boards (of classes ``cls``) the trained net reads: the crashed contact ones
+    for ``--net crashed``, the other contact ones with ``--no-crashed``, else its class."""
+    if args.net == "crashed":
+        return (cls == "contact") & is_crashed(boards)
+    if args.net == "contact" and args.no_crashed:
+        return (cls == "contact") & ~is_crashed(boards)
+    return cls == args.net
+
+
 def _load_one(args, positions: str, labels: str):
     if not Path(positions).is_file():
         raise SystemExit(f"train.py: error: no positions file {positions}")
     pos = np.load(positions)
     boards_all = pos["boards"]
+    idx, counts, probs = read_labels(labels, boards_all)
     if labels.startswith("lookahead:"):
-        src = labels.split(":", 1)[1]
-        src, _, k = src.partition("@")            # PATH@K: its first K chunks only
-        if k and not (k.isdigit() and int(k) > 0):
-            raise SystemExit(f"train.py: error: {labels}: K in PATH@K is a number of chunks >= 1")
-        idx, probs = lookahead_mod.load(src, int(k) if k else None, boards_all)
+        src = labels.split(":", 1)[1].partition("@")[0]
         cache = Path(src).parent / f"inputs_{Path(src).name}_{net_rows(args)}_{len(idx)}.npz"
     else:
-        if not Path(labels).is_dir():
-            raise SystemExit(f"train.py: error: no labels directory {labels} (lookahead labels "
-                             "are given as lookahead:PATH)")
-        idx, counts = labels_mod.load(labels)
-        probs = labels_mod.load_probs(labels)     # --vr rollouts: luck-adjusted targets
         cache = Path(labels) / f"inputs_{net_rows(args)}_{len(idx)}.npz"
     if len(idx) == 0:
         raise SystemExit(f"no labels in {labels} yet")
@@ -313,13 +322,7 @@ def _load_one(args, positions: str, labels: str):
             return z["x"], z["y"], z["val"], grp
     feats = importlib.import_module(f"fastbg.{'_core' if args.engine == 'cython' else 'reference'}.features")
     boards = pos["boards"][idx]
-    cls = np.array([feats.position_class(b) for b in boards])
-    if args.net == "crashed":
-        keep = (cls == "contact") & is_crashed(boards)
-    elif args.net == "contact" and args.no_crashed:
-        keep = (cls == "contact") & ~is_crashed(boards)
-    else:
-        keep = cls == args.net
+    keep = kept_rows(args, boards, np.array([feats.position_class(b) for b in boards]))
     b = np.ascontiguousarray(boards[keep])
     t0 = time.perf_counter()
     x = (feats.race_inputs_many(b) if args.net == "race" else feats.contact_inputs_many(b))
@@ -411,8 +414,7 @@ def decision_groups(pos, rows: np.ndarray) -> np.ndarray:
     without ``role`` (older ones) have no groups."""
     if "role" not in pos.files:
         return np.full(len(rows), -1, np.int64)
-    game, ply, role = (pos[k][rows].astype(np.int64) for k in ("game", "ply", "role"))
-    key = np.where(role >= 1, game * 100000 + ply, -1)
+    key = decision_keys(pos, rows)
     _, grp = np.unique(key, return_inverse=True)
     grp = grp.astype(np.int64)
     grp[key < 0] = -1
