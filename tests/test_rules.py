@@ -425,8 +425,10 @@ def test_both_engines_name_the_sides_of_a_bad_board_alike():
     from fastbg.engine import get_engine
     too_many = np.array([[0] * 12 + [16] + [0] * 12, [0] * 25], dtype=np.int8)
     negative = np.array([[0] * 25, [0] * 5 + [-1] + [0] * 19], dtype=np.int8)
+    both = np.array(board(me={13: 1}, opp={13: 1}), dtype=np.int8)
     for bad, text in ((too_many, "the side on roll has 16 checkers; at most 15"),
-                      (negative, "negative checker count on the opponent's")):
+                      (negative, "negative checker count on the opponent's"),
+                      (both, r"of the side on roll \(the opponent's point \d+\) is held by both")):
         messages = set()
         for name in ("python", "cython"):
             with pytest.raises(ValueError, match=text) as err:

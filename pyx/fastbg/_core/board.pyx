@@ -78,7 +78,7 @@ cdef int _check_overlap(const board_t* b) except -1:
     for i in range(NPOINTS):
         if b.p[0][i] and b.p[1][NPOINTS - 1 - i]:
             raise ValueError(
-                f"point {i + 1} of the side to move (the opponent's point {24 - i}) "
+                f"point {i + 1} of the side on roll (the opponent's point {24 - i}) "
                 "is held by both sides"
             )
     return 0
