@@ -37,6 +37,8 @@ def test_parse_play(text, moves):
 @pytest.mark.parametrize("text, match", [
     ("", "empty"), ("24-18", "not a move"), ("8/12", "not forward"), ("26/20", "not in 1..24"),
     ("off/5", "'bar' can only start"), ("13/bar", "'bar' can only start"),
+    ("13/7(9)", r"repeat count \(9\) is more than a roll allows"),
+    ("24/18 13/7(12)", r"repeat count \(12\) of '13/7\(12\)'"), ("13/7(0)", "at least 1"),
 ])
 def test_parse_play_errors(text, match):
     with pytest.raises(ValueError, match=match):
@@ -57,6 +59,21 @@ def test_find_play_refuses_what_is_not_legal():
         find_play("start", "31", "24/21 24/23 13/10")
     with pytest.raises(ValueError, match="has none"):
         find_play("start", "31", "bar/22")
+
+
+@pytest.mark.parametrize("dice, move, match", [
+    # a repeat count the roll cannot have is named, not blamed on a missing checker
+    ("64", "13/7(9)", r"repeat count \(9\) is more than a roll allows"),
+    ("64", "13/7(3)", r"repeat count \(3\), more than a 6-4 allows: it moves at most 2"),
+    ("66", "24/18(3)", r"more checkers from 24 than .* has there \(2\); check the repeat count"),
+])
+def test_find_play_names_a_repeat_count_the_roll_cannot_have(dice, move, match):
+    with pytest.raises(ValueError, match=match):
+        find_play("start", dice, move)
+    # a count a roll can have is read: 5/off(2) with 6-5 when 5 is the highest point
+    b = board_from({5: 2}, {6: 5, 13: 5, 24: 2, 8: 3})
+    assert find_play(b, "65", "5/off(2)").move == "5/off(2)"
+    assert find_play("start", "66", "13/7(4)").move == "13/7(4)"
 
 
 # ----------------------------------------------------------------- ranking
@@ -203,6 +220,9 @@ def test_cli_moves_rollout_text_and_errors(capsys):
     assert main(["moves", "start", "21", "--rollout", "--play", "24/10"]) == 2
     err = capsys.readouterr().err
     assert "not a legal play" in err and "Traceback" not in err
+    assert main(["moves", "start", "64", "--rollout", "--play", "13/7(9)"]) == 2
+    err = capsys.readouterr().err
+    assert "repeat count (9)" in err and "has none" not in err and len(err.splitlines()) == 1
 
 
 def test_a_marked_hit_must_hit():

@@ -8,10 +8,13 @@ from __future__ import annotations
 import re
 from typing import Iterable, Sequence
 
-__all__ = ["format_play", "parse_play", "point_name"]
+__all__ = ["format_play", "parse_play", "point_name", "MAX_REPEAT"]
+
+#: Largest repeat count ``(n)`` of a move: a double moves four checkers.
+MAX_REPEAT = 4
 
 #: (ASCII digits: \d and int() also take other scripts' digits, such as '８/５')
-_TOKEN = re.compile(r"^(?P<path>(?:bar|off|\d+)\*?(?:/(?:bar|off|\d+)\*?)+)(?:\((?P<n>\d)\))?$",
+_TOKEN = re.compile(r"^(?P<path>(?:bar|off|\d+)\*?(?:/(?:bar|off|\d+)\*?)+)(?:\((?P<n>\d+)\))?$",
                     re.ASCII)
 
 
@@ -100,7 +103,8 @@ def parse_play(text: str, hits: bool = False) -> list[tuple]:
     Raises
     ------
     ValueError
-        Naming the token that is not a move, or a move that goes backwards.
+        Naming the token that is not a move, a move that goes backwards, or a repeat
+        count ``(n)`` outside 1..4 (a roll moves at most four checkers, with a double).
     """
     moves: list[tuple] = []
     tokens = str(text).replace(",", " ").lower().split()
@@ -120,7 +124,13 @@ def parse_play(text: str, hits: bool = False) -> list[tuple]:
             if b >= a:
                 raise ValueError(f"bad play {text!r}: {tok!r} moves from {point_name(a)} to "
                                  f"{point_name(b)}, which is not forward")
+        n = int(m.group("n") or 1)
+        if not 1 <= n <= MAX_REPEAT:
+            where = f" of {tok!r}" if tok != text.strip().lower() else ""
+            raise ValueError(f"bad play {text!r}: the repeat count ({m.group('n')}){where} "
+                             + (f"is more than a roll allows (a double moves at most "
+                                f"{MAX_REPEAT} checkers, other rolls 2)" if n else "must be at least 1"))
         if hits:
             legs = [(a, b, h) for (a, b), h in zip(legs, marked)]
-        moves += legs * int(m.group("n") or 1)
+        moves += legs * n
     return moves

@@ -1,6 +1,7 @@
 """Legal plays of a position for a roll, with their notation."""
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 import numpy as np
@@ -99,18 +100,31 @@ def find_play(position, dice, move: str, engine: str = "cython") -> Play:
     Raises
     ------
     ValueError
-        If the notation cannot be read, moves a checker the mover does not have, or does
-        not give a legal play for the roll (the message lists the legal plays when few).
+        If the notation cannot be read, has a repeat count ``(n)`` larger than the roll
+        allows, moves a checker the mover does not have, or does not give a legal play
+        for the roll (the message lists the legal plays when few).
     """
     pos = Position.parse(position)
     plays = legal_plays(pos, dice, engine)
+    legs = parse_play(move, hits=True)
+    d1, d2 = parse_dice(dice)
+    most = 4 if d1 == d2 else 2       # each leg of a path takes at least one die
+    counts = [n for n in re.findall(r"\((\d+)\)", move) if int(n) > most]
+    if counts:
+        raise ValueError(f"play {move!r} has the repeat count ({counts[0]}), more than a "
+                         f"{d1}-{d2} allows: it moves at most {most} checkers")
     b = np.array(pos.board, dtype=np.int16)
     hit_on = set()        # points hit earlier in this play: "13/7*(2)" marks both checkers
-    for frm, to, marked in parse_play(move, hits=True):
+    for frm, to, marked in legs:
         i = frm - 1 if frm != 0 else None
         src = 24 if frm == 25 else i
         if b[0, src] <= 0:
-            raise ValueError(f"play {move!r} moves a checker from {'the bar' if frm == 25 else frm}, "
+            where, had = "the bar" if frm == 25 else frm, int(pos.board[0, src])
+            if had:           # it had some there: the play takes more, e.g. "24/18(3)"
+                raise ValueError(f"play {move!r} moves more checkers from {where} than the "
+                                 f"player on roll has there ({had})"
+                                 + ("; check the repeat count (n)" if "(" in move else ""))
+            raise ValueError(f"play {move!r} moves a checker from {where}, "
                              "where the player on roll has none")
         b[0, src] -= 1
         if to != 0:
@@ -127,6 +141,5 @@ def find_play(position, dice, move: str, engine: str = "cython") -> Play:
         if np.array_equal(p.board, b):
             return p
     names = ", ".join(p.move for p in plays[:12]) + (" ..." if len(plays) > 12 else "")
-    d = parse_dice(dice)
-    raise ValueError(f"{move!r} is not a legal play of {d[0]}-{d[1]} here"
+    raise ValueError(f"{move!r} is not a legal play of {d1}-{d2} here"
                      + (f"; legal plays: {names}" if plays else ": the roll has no legal play"))
