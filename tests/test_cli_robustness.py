@@ -112,6 +112,25 @@ def test_the_api_refuses_them_too():
             call("start", MAX_GAMES + 1)
 
 
+def test_more_workers_than_cpus_are_capped_with_a_note(capsys, monkeypatch):
+    import os
+
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    code, out, err = run_status(capsys, "rollout", "start", "-n", "200", "--seed", "1",
+                                "--policy", "pubeval", "--workers", "100000", "--json",
+                                "--no-progress")
+    assert code == 0 and json.loads(out)["workers"] <= 2
+    assert err == ("fastbg: --workers 100,000 is more than the 2 CPUs here: using 2 (more "
+                   "are not faster, and the numbers do not depend on them)\n")
+    # as many as the CPUs: no note; with a cluster's address: the one error line only
+    code, _, err = run_status(capsys, "rollout", "start", "-n", "200", "--seed", "1",
+                              "--policy", "pubeval", "--workers", "2", "--no-progress")
+    assert code == 0 and err == ""
+    code, _, err = run_status(capsys, "rollout", "start", "--workers", "9",
+                              "--dask", "tcp://127.0.0.1:1")
+    assert code == 2 and len(err.splitlines()) == 1 and "--workers is for threads" in err
+
+
 def test_opening_and_no_opening_together_are_refused(capsys):
     code, _, err = run_status(capsys, "rollout", "start", "-n", "10", "--opening", "--no-opening")
     assert code == 2 and "not allowed with argument --opening" in err

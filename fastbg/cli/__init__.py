@@ -116,8 +116,8 @@ import sqlite3  # noqa: E402
 
 from .. import __version__  # noqa: E402
 from . import bench, cube, positions, research, rollouts, runs, tables  # noqa: E402
-from .common import (EXIT_INTERRUPTED, EXIT_USAGE, ctrl_c_seen, forget_ctrl_c,  # noqa: E402
-                     interrupt, looks_like_position, shorten)
+from .common import (EXIT_INTERRUPTED, EXIT_USAGE, cap_workers, ctrl_c_seen,  # noqa: E402
+                     forget_ctrl_c, interrupt, looks_like_position, shorten)
 from ..engine import get_engine  # noqa: E402
 
 # The compiled core, and numpy.random with it, imported now, under the start-up handler,
@@ -312,6 +312,7 @@ def _main(argv) -> int:
     if sys.stdout is None:    # after parsing, so that the error names the command
         command.error(_STDOUT_CLOSED)
     prog = command.prog
+    cap_workers(args)
     try:
         code = _COMMANDS[args.command](args)
         sys.stdout.flush()  # a full disk or closed pipe is reported here, not at exit

@@ -4,7 +4,9 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import re
+import sys
 
 
 from ..rollouts.blocks import check_games
@@ -102,6 +104,30 @@ def _positive_int(text: str) -> int:
     if v < 1:
         raise argparse.ArgumentTypeError(f"{text!r} must be at least 1")
     return v
+
+
+def cap_workers(args) -> None:
+    """Cap ``--workers`` at the CPU count, with a one-line note on stderr.
+
+    More threads (or local cluster processes) than CPUs are not faster, and the numbers do
+    not depend on the workers (DESIGN section 4); ``--workers 100000`` made the run start
+    threads by the hundred and print ``workers 100000`` in its header, without a word.
+    The CPU count is the default's (:func:`fastbg.rollouts.blocks.resolve_workers`).
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The command's arguments; changed in place. Commands without ``--workers``, and
+        ``--dask ADDRESS`` (which refuses ``--workers``), are left alone.
+    """
+    workers = getattr(args, "workers", None)
+    cpus = max(1, os.cpu_count() or 1)
+    if workers is None or workers <= cpus or isinstance(getattr(args, "dask", None), str):
+        return          # (with a cluster's address, --workers is the command's error)
+    args.workers = cpus
+    sys.stderr.write(f"fastbg: --workers {workers:,} is more than the {plural(cpus, 'CPU')} "
+                     f"here: using {cpus} (more are not faster, and the numbers do not "
+                     "depend on them)\n")
 
 
 def _games(text: str) -> int:
