@@ -314,6 +314,36 @@ def test_kill_9_at_random_moments_then_resume_gives_the_numbers_of_one_run(tmp_p
         assert len(st.runs()) == 1 and st.run(1).status == "done"
 
 
+@pytest.mark.parametrize("argv, fragment", [
+    # a store given where RUN (or ACTION) goes: what the word is, and --store
+    (["runs", "list", "s.db"], "'s.db' is not a run's id (a whole number from 1, as `fastbg "
+                               "runs` lists them); for the store s.db, write --store s.db"),
+    (["runs", "show", "s.sqlite"], "for the store s.sqlite, write --store s.sqlite"),
+    (["runs", "s.db"], "'s.db' is not an action (list, show or export); for the store s.db"),
+    (["rollout", "--resume", "s.db"], "--resume: 's.db' is not a run's id"),
+    (["runs", "3"], "for run 3, write `fastbg runs show 3`"),
+    (["runs", "show", "x"], "'x' is not a run's id (a whole number from 1, as `fastbg runs` "
+                            "lists them)\n"),
+    (["runs", "show", "0"], "'0' is not a run's id"),
+])
+def test_a_run_id_that_is_not_one_says_what_run_is(tmp_path, monkeypatch, capsys, argv, fragment):
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SystemExit) as exc:    # argparse's error: one line, status 2
+        main(argv)
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert fragment in err and err.count("\n") == 1 and "Traceback" not in err, err
+
+
+def test_an_existing_file_given_as_run_hints_at_store(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "myruns").write_bytes(b"")
+    with pytest.raises(SystemExit) as exc:
+        main(["runs", "show", "myruns"])
+    assert exc.value.code == 2
+    assert "for the store myruns, write --store myruns" in capsys.readouterr().err
+
+
 def test_fresh_seeds_missing_dirs_locks_and_stop_rules(tmp_path, monkeypatch, capsys):
     path = tmp_path / "runs.sqlite"
     monkeypatch.setenv("FASTBG_STORE", str(path))

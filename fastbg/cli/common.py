@@ -130,6 +130,32 @@ def cap_workers(args) -> None:
                      "depend on them)\n")
 
 
+#: Endings of a results store's file name (an SQLite database), for the hint of
+#: :func:`store_hint`.
+_STORE_ENDINGS = (".db", ".sqlite", ".sqlite3")
+
+
+def store_hint(text: str) -> str:
+    """``"; for the store PATH, write --store PATH"`` if a command-line word looks like a
+    store's path (a file of that name exists, or it ends in .db, .sqlite or .sqlite3),
+    else ``""``: ``fastbg runs list s.db`` meant ``--store s.db``."""
+    t = text.strip()
+    if t.lower().endswith(_STORE_ENDINGS) or os.path.isfile(t):
+        return f"; for the store {t}, write --store {t}"
+    return ""
+
+
+def run_id_arg(text: str) -> int:
+    """The argparse type of a RUN (``runs show RUN``, ``rollout --resume RUN``): a run's id,
+    a positive whole number; the error says so, with :func:`store_hint` for a path."""
+    try:
+        return _positive_int(text)
+    except argparse.ArgumentTypeError:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a run's id (a whole number from 1, as `fastbg runs` lists "
+            f"them){store_hint(text)}") from None
+
+
 def _games(text: str) -> int:
     """A game count: a positive whole number, at most :data:`fastbg.rollouts.blocks.MAX_GAMES`."""
     v = _positive_int(text)

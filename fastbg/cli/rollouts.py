@@ -17,7 +17,7 @@ from ..research.plots import check_plot_path
 
 from .common import (_ENGINE_HELP, num, EXIT_INTERRUPTED, _dice_arg, check_ctrl_c, draw_after_run,
                      games_rate, _games, note_ctrl_c, _number_arg, _policy_help, _positive_int, _seed, plural,
-                     print_json, store_path_arg, stored_blocks)
+                     print_json, run_id_arg, store_path_arg, stored_blocks)
 from .state import (_STATE_OPTIONS, _add_state_options, _cube_state, _describe_state)
 
 
@@ -99,7 +99,7 @@ def add_store_options(p, what: str, later: str, scope: str, resume: str,
                         f"can be resumed after Ctrl-C, kill -9 or a crash {later}; PATH "
                         "default $FASTBG_STORE or ~/.local/share/fastbg/runs.sqlite" +
                         (f". {scope}" if scope else ""))
-    p.add_argument("--resume", type=_positive_int, default=None, metavar="RUN",
+    p.add_argument("--resume", type=run_id_arg, default=None, metavar="RUN",
                    help=f"continue stored {resume}; `fastbg runs` lists the runs")
 
 

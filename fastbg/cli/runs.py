@@ -1,6 +1,7 @@
 """``fastbg runs``: the runs of a results store, listed, shown and exported."""
 from __future__ import annotations
 
+import argparse
 import csv
 import math
 import sys
@@ -13,7 +14,7 @@ from ..research import convergence, plot_convergence, plot_table
 from ..research.plots import check_plot_path
 from ..rollouts.cubeless import outcome_statistics, vr_statistics
 from ..rollouts.store import ResultsStore, default_store_path
-from .common import _positive_int, plural, print_json, store_path_arg, stored_blocks
+from .common import plural, print_json, run_id_arg, store_hint, store_path_arg, stored_blocks
 from .research import resume_command, write_table_csv
 
 ACTIONS = ("list", "show", "export")
@@ -36,9 +37,9 @@ def add_parsers(sub) -> None:
                     "blocks are damaged is listed as corrupt, with what is wrong, among the "
                     "others (the listing's exit status is 0 all the same: it is a report; "
                     "show, export and --resume refuse that run, with status 2).")
-    p.add_argument("action", nargs="?", choices=ACTIONS, default="list",
+    p.add_argument("action", nargs="?", choices=ACTIONS, default="list", type=_action,
                    help="list (default), show or export")
-    p.add_argument("run", nargs="?", type=_positive_int, default=None, metavar="RUN",
+    p.add_argument("run", nargs="?", type=run_id_arg, default=None, metavar="RUN",
                    help="the run's id (show, export)")
     p.add_argument("--store", default=None, metavar="PATH", type=store_path_arg(False, takes_position=False),
                    help="the store (default $FASTBG_STORE or ~/.local/share/fastbg/runs.sqlite)")
@@ -50,6 +51,20 @@ def add_parsers(sub) -> None:
                    help="show: also draw the run into FILE (.png, .svg or .pdf): a rollout's "
                         "equity and 95%% interval against games played, after each block; "
                         "a table's plot")
+
+
+def _action(text: str) -> str:
+    """The argparse type of ``runs``' ACTION: one of :data:`ACTIONS`; for a word that looks
+    like a store's path (``fastbg runs s.db``) or a run's id (``fastbg runs 3``), an error
+    that says how to give it."""
+    if text in ACTIONS:
+        return text
+    hint = store_hint(text) or (f"; for run {text}, write `fastbg runs show {text}`"
+                                if text.isascii() and text.isdigit() else "")
+    if hint:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an action (list, show or export)"
+                                         + hint)
+    return text       # argparse's own error, naming the choices
 
 
 def _estimate(run, blocks, store) -> dict:
