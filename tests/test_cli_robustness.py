@@ -410,6 +410,50 @@ def test_a_ctrl_c_during_the_last_block_exits_130_with_the_whole_result(capsys, 
         assert out.startswith("Rollout of 4HPwATDgc/ABMA: 2,000 games\n"), out
 
 
+def _ctrl_c_in_the_first_block(monkeypatch):
+    """Send a SIGINT when the run's first block starts: that block finishes, the blocks
+    queued behind it are dropped, so the run reports fewer games than requested."""
+    import os
+    import threading
+
+    import fastbg.rollouts.blocks as blocks
+
+    if threading.current_thread() is not threading.main_thread():
+        pytest.skip("SIGINT handlers are installed in the main thread only")
+    real = blocks.play_block
+
+    def play_block(fn, k, n, entropy):
+        if k == 0:
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(0.3)                 # the calling thread sees it while block 0 plays
+        return real(fn, k, n, entropy)
+
+    monkeypatch.setattr(blocks, "play_block", play_block)
+
+
+@pytest.mark.parametrize("argv, head", [
+    (["rollout", "start", "-n", "3000"],
+     "INTERRUPTED: Rollout of 4HPwATDgc/ABMA: 1,000 games of 3,000 requested\n"),
+    (["rollout", "start", "-n", "3000", "--cubeful"],
+     "INTERRUPTED: Cubeful rollout of 4HPwATDgc/ABMA: 1,000 games of 3,000 requested\n"),
+    (["moves", "start", "31", "--rollout", "--top", "2", "-n", "1296"],
+     "INTERRUPTED: Rollout of 2 plays of 3-1 in 4HPwATDgc/ABMA: 324 games of 1,296 "
+     "requested each, the same dice for every play\n"),
+    (["cube", "start", "-n", "3000"], "cube rollout: 1,000 trials of 3,000 requested, "),
+    (["cube", "start", "-n", "3000", "--method", "janowski"],
+     "cubeless rollout: 1,000 games of 3,000 requested, "),
+])
+def test_every_interrupted_rollout_says_games_of_requested(capsys, monkeypatch, argv, head):
+    # the trial: an interrupted `cube` or `moves --rollout` said only the games played (and
+    # `rollout --cubeful` "(INTERRUPTED: the finished games only)"), where `rollout` says
+    # "N games of M requested"; they all say it as `rollout` does now
+    _ctrl_c_in_the_first_block(monkeypatch)
+    code, out, err = run_status(capsys, *argv, "--seed", "1", "--policy", "pubeval",
+                                "--workers", "1", "--no-progress")
+    assert code == 130 and err.startswith("fastbg: Ctrl-C: "), err
+    assert out.startswith("INTERRUPTED: ") and head in out, out
+
+
 def test_ctrl_c_stops_a_compiled_perft_at_once():
     p = subprocess.Popen([sys.executable, "-m", "fastbg", "perft", "start", "4"], stdout=subprocess.PIPE,
                          stderr=subprocess.PIPE, text=True)

@@ -213,6 +213,25 @@ def plural(n: int, word: str) -> str:
     return f"{n:,} {word}" + ("" if n == 1 else "s")
 
 
+def games_played(games: int, requested: int, interrupted: bool, word: str = "game") -> str:
+    """The games of a rollout's text header: ``"2,000 games"``, and for a run that Ctrl-C
+    stopped ``"2,000 games of 5,000 requested"`` (every rollout's header says it so:
+    ``rollout``, ``rollout --cubeful``, ``moves --rollout``, ``cube``).
+
+    Parameters
+    ----------
+    games : int
+        Games (or trials) played.
+    requested : int
+        Games asked for.
+    interrupted : bool
+        Whether the run was stopped before ``requested``.
+    word : str, default "game"
+        What is counted (``"trial"`` for a cube rollout).
+    """
+    return plural(games, word) + (f" of {requested:,} requested" if interrupted else "")
+
+
 def _seed(text: str) -> int:
     ascii_number(text)
     try:

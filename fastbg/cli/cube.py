@@ -17,8 +17,8 @@ from ..game import PROBABILITY_KEYS
 from ..rollouts import DEFAULT_POLICY, POLICIES
 from ..rollouts.cuberollout import cube_rollout, decided_by_first_roll
 
-from .common import (_ENGINE_HELP, EXIT_INTERRUPTED, _games, _load_met, _number_arg, _policy_help, _positive_int, _seed, _table_name, plural,
-                     num, print_json)
+from .common import (_ENGINE_HELP, EXIT_INTERRUPTED, _games, games_played, _load_met, _number_arg, _policy_help,
+                     _positive_int, _seed, _table_name, plural, num, print_json)
 from .state import (_add_state_options, _cube_state, _describe_state)
 from .rollouts import _VR_HELP, _WORKERS_HELP, _run_rollout, _with_progress, add_dask_option, workers_text
 
@@ -457,7 +457,8 @@ def _cube_by_rollout(pos, state, table, args) -> int:
     dbl = "Redouble" if redouble else "Double"
     lines = [f"{head}Cube decision of {state.to_xgid(pos)} (Position ID {res.position_id})",
              _describe_state(state, table),
-             f"cube rollout: {plural(res.games, 'trial')}, "
+             "cube rollout: "
+             + games_played(res.games, res.settings["games"], res.interrupted, "trial") + ", "
              + (f"each played after No {dbl.lower()} and after {dbl}/take with the same dice"
                 if res.why_not is None else f"of No {dbl.lower()} only (no double possible)")
              + f"; policy {args.policy}, later cube "
@@ -606,8 +607,8 @@ def _format_cube(res, pos, state, table, x, x_source, d) -> str:
     head = "INTERRUPTED: " if res.interrupted else ""
     lines = [f"{head}Cube decision of {state.to_xgid(pos)} (Position ID {res.position_id})",
              f"{_describe_state(state, table)}",
-             f"cubeless rollout: {plural(res.games, 'game')}"
-             + (f" of {res.games_requested:,} requested" if res.interrupted else "")
+             "cubeless rollout: "
+             + games_played(res.games, res.games_requested, res.interrupted)
              + f", policy {res.policy} for both sides, engine {res.engine}, "
                f"{workers_text(res)}, seed {res.seed}, {res.seconds:.2f} s",
              f"(biased by {res.policy}'s play and by Janowski's model of the cube: the "

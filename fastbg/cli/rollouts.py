@@ -16,7 +16,7 @@ from ..research import convergence, plot_convergence
 from ..research.plots import check_plot_path
 
 from .common import (_ENGINE_HELP, num, EXIT_INTERRUPTED, _dice_arg, check_ctrl_c, draw_after_run,
-                     games_rate, _games, note_ctrl_c, _number_arg, _policy_help, _positive_int, _seed, plural,
+                     games_played, games_rate, _games, note_ctrl_c, _number_arg, _policy_help, _positive_int, _seed, plural,
                      print_json, run_id_arg, store_path_arg, stored_blocks)
 from .state import (_STATE_OPTIONS, _add_state_options, _cube_state, _describe_state)
 
@@ -185,8 +185,8 @@ def _format_table(res) -> str:
              "equity": "cubeless equity"}
     lines = []
     head = "INTERRUPTED: " if res.interrupted else ""
-    lines.append(f"{head}Rollout of {res.position_id}: {plural(res.games, 'game')}"
-                 + (f" of {res.games_requested:,} requested" if res.interrupted else "")
+    lines.append(f"{head}Rollout of {res.position_id}: "
+                 + games_played(res.games, res.games_requested, res.interrupted)
                  + _stop_text(res, res.stderr["equity"]))
     extra = f", first roll {res.dice[0]}-{res.dice[1]}" if res.dice else ""
     extra += ", opening roll" if res.opening else ""
@@ -470,8 +470,9 @@ def _stop_text(res, se: float) -> str:
 
 def _format_cubeful(res, pos, state) -> str:
     z = normal_quantile(0.975)
-    lines = [f"Cubeful rollout of {pos.to_position_id()}: {plural(res.games, 'game')}"
-             + ("  (INTERRUPTED: the finished games only)" if res.interrupted else "")
+    lines = [("INTERRUPTED: " if res.interrupted else "")
+             + f"Cubeful rollout of {pos.to_position_id()}: "
+             + games_played(res.games, res.games_requested, res.interrupted)
              + _stop_text(res, res.stderr),
              _describe_state(state),
              f"policy {res.policy} (checker play), cube decisions by Janowski's model on the "
@@ -564,7 +565,8 @@ def moves_rollout(pos, dice, args) -> int:
     some_pruned = any(p.get("pruned") for p in res.plays)
     each = "a play, fewer for the pruned plays" if some_pruned else "each"
     print(f"{head}Rollout of {plural(len(res.plays), 'play')} of {dice[0]}-{dice[1]} in "
-          f"{res.position_id}: {plural(res.games, 'game')} {each}, the same dice for every play")
+          f"{res.position_id}: {games_played(res.games, st['games'], res.interrupted)} {each}, "
+          "the same dice for every play")
     print(f"policy {st['policy']}, engine {st['engine']}, {workers_text(res)}, seed {res.seed}"
           + (", variance reduction" if st["vr"] else "")
           + (", quasi-random dice" if st["dice"].startswith("quasi") else "")
