@@ -103,6 +103,22 @@ def test_bad_boards_are_rejected_with_a_reason():
         Position(np.zeros((2, 24), dtype=np.int8))
 
 
+def test_an_empty_board_is_refused_and_a_finished_game_is_a_position():
+    # Position.parse took a board with no checker at all (new-user trial); a game ends when
+    # the first side has borne off all 15, so both sides cannot have: no game reaches it
+    empty = np.zeros((2, 25), dtype=np.int8)
+    for text in (empty, "AAAAAAAAAAAAAA", "XGID=--------------------------:0:0:1:00:0:0:0:0:10",
+                  "AAAAAAAAAAAAAA:cAkAAAAAAAAA"):
+        with pytest.raises(ValueError, match="the board is empty: both sides have borne off "
+                                             "all their checkers, which no game can reach"):
+            Position.parse(text)
+    # one side with every checker off is a finished game: a position, which the functions
+    # that play or value positions refuse as over
+    over = empty.copy()
+    over[1, 5] = 2
+    assert Position(over).game_over and Position(over[::-1]).game_over
+
+
 def test_position_is_immutable_and_hashable():
     p = Position.start()
     with pytest.raises(ValueError):

@@ -66,12 +66,6 @@ def add_parsers(sub) -> None:
                    help="accepted, as by every command, for scripts (nothing to show here)")
 
 
-def _check_not_empty(pos, text) -> None:
-    if not pos.board.any():
-        raise ValueError(f"{text}: both sides have borne off all their checkers, which "
-                         "no game can reach")
-
-
 def _pictures(args, pos, state=None, dice=None) -> list[str]:
     """``--svg FILE`` / ``--png FILE`` of ``fastbg show``, drawn before anything is printed
     (so a file that cannot be written is the only output); the lines that report them."""
@@ -87,8 +81,7 @@ def _pictures(args, pos, state=None, dice=None) -> list[str]:
 def _cmd_show(args) -> int:
     text = args.position.strip()
     if not (_is_xgid(text) or ":" in text):  # 'start' or a Position ID: no state
-        pos = Position.parse(text)
-        _check_not_empty(pos, text)
+        pos = Position.parse(text)        # (it refuses an empty board, as parse_game)
         drawn = _pictures(args, pos)
         print(pos)
         for line in drawn:
@@ -111,7 +104,6 @@ def _cmd_show(args) -> int:
         for line in drawn:
             print(line)
         return 0
-    _check_not_empty(pos, text)
     drawn = _pictures(args, pos, state, dice)
     print(diagram(pos, state=state, dice=dice))
     print(f" {_describe_state(state)}" + (f"; rolled {dice[0]}-{dice[1]}" if dice else

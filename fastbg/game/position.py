@@ -9,10 +9,15 @@ from ..reference import board as _board
 from ..reference.board import START_BOARD
 from .matchstate import decode_gnubg_id
 
-__all__ = ["GAME_OVER", "Position", "START_BOARD"]
+__all__ = ["EMPTY_BOARD", "GAME_OVER", "Position", "START_BOARD"]
 
 #: The error of every command and function asked to play or value a finished game.
 GAME_OVER = "the game is over in this position: a side has borne off all 15 checkers"
+
+#: The error of a board with no checker at all: a finished game is a position (one side
+#: has borne off all 15, the other has not), but both sides cannot have finished.
+EMPTY_BOARD = ("the board is empty: both sides have borne off all their checkers, which no "
+               "game can reach")
 
 class Position:
     """A backgammon position with the player on roll about to roll.
@@ -28,7 +33,9 @@ class Position:
     ------
     ValueError
         If the board is not valid: wrong shape, negative counts, more than 15
-        checkers a side, or a point held by both sides.
+        checkers a side, or a point held by both sides; or if it is empty (no checker
+        of either side: a game ends when the first side has borne off all 15). A
+        finished game, one side with no checker left, is a position (:attr:`game_over`).
 
     Examples
     --------
@@ -45,6 +52,8 @@ class Position:
                 "'start', a Position ID, a PositionID:MatchID pair or an XGID"
             )
         b = validate_board(board)
+        if not b.any():
+            raise ValueError(EMPTY_BOARD)
         b.setflags(write=False)
         self._board = b
 
