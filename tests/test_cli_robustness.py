@@ -538,6 +538,42 @@ def test_a_second_ctrl_c_stops_at_once_and_the_stored_run_resumes_with_the_same_
     assert got["games"] == 200 and got["stored_games"] == 100
 
 
+def test_sigterm_stops_a_stored_run_as_ctrl_c_does_with_status_143(tmp_path):
+    # SIGTERM (kill, a batch system's time limit) ended a run at once and silently, its
+    # result lost; it now stops as a Ctrl-C does: the block in flight finishes and is kept,
+    # the games played are reported, the command says SIGTERM and exits 128 + 15
+    path = tmp_path / "runs.sqlite"
+    p = subprocess.Popen([sys.executable, "-m", "fastbg", "rollout", "start", "-n", "300",
+                          "--policy", "nn-1ply", "--no-vr", "--seed", "3", "--workers", "1",
+                          "--no-progress", "--store", str(path)], stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True)
+    try:
+        _wait_for(p, path, blocks=1)        # block 0 stored: block 1 plays, block 2 queued
+        p.send_signal(signal.SIGTERM)
+        out, err = p.communicate(timeout=120)
+    finally:
+        if p.poll() is None:
+            p.kill()
+    assert p.returncode == 143 and "Traceback" not in err, err
+    assert err == ("fastbg: SIGTERM: finishing the 1 block in flight, then reporting the games "
+                   "played; SIGTERM again stops at once\n"), err
+    assert out.startswith("INTERRUPTED: Rollout of 4HPwATDgc/ABMA: 200 games of 300 requested")
+    assert "resume with: fastbg rollout --resume 1" in out
+    assert _store_counts(path) == (1, 2)    # the block in flight finished and was kept
+
+
+def test_sigterm_before_a_run_is_status_143_without_a_traceback():
+    # a SIGTERM outside a run (here while the arguments are parsed): the command's Ctrl-C
+    script = ("import os, signal, sys\n"
+              "sys.argv = ['fastbg', 'rollout', 'start', '-n', '1000', '--seed', '1', "
+              "'--policy', 'pubeval', '--workers', '1', '--json']\n"
+              + _CTRL_C_AT["the parsing of the arguments"].replace("SIGINT", "SIGTERM")
+              + "sys.exit(fastbg.cli.main())\n")
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         timeout=120)
+    assert (out.returncode, out.stdout, out.stderr) == (143, "", "fastbg: terminated\n")
+
+
 def test_two_sigints_at_once_are_one_ctrl_c_and_keep_the_finished_blocks(tmp_path):
     # `timeout -s INT` signals the command and its process group: one intent, two SIGINTs
     # a few milliseconds apart, which must not act as "Ctrl-C again" (that dropped the

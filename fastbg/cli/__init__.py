@@ -41,7 +41,8 @@ Bad arguments print one line naming the problem, after the full name of the comm
 (``fastbg table race: error: ...``), and exit with status 2; ``fastbg`` alone prints the
 help (the commands) before its line. Ctrl-C exits with status 130
 (128 + SIGINT) at any moment; during a rollout the first finishes the blocks in flight and
-reports the games played, a second drops those blocks and reports at once.
+reports the games played, a second drops those blocks and reports at once. SIGTERM is
+taken as a Ctrl-C, with status 143 (128 + SIGTERM).
 """
 from __future__ import annotations
 
@@ -117,7 +118,8 @@ import sqlite3  # noqa: E402
 from .. import __version__  # noqa: E402
 from . import bench, cube, positions, research, rollouts, runs, tables  # noqa: E402
 from .common import (EXIT_INTERRUPTED, EXIT_USAGE, cap_workers, ctrl_c_seen,  # noqa: E402
-                     forget_ctrl_c, interrupt, looks_like_position, shorten)
+                     forget_ctrl_c, interrupt, looks_like_position, shorten, stop_name,
+                     stopped_status, terminate)
 from ..engine import get_engine  # noqa: E402
 
 # The compiled core, and numpy.random with it, imported now, under the start-up handler,
@@ -263,10 +265,15 @@ def main(argv=None) -> int:
             # cleanly, and is recorded: a library that swallows the exception (a bare
             # `except`) cannot make the command play on to status 0 (fastbg.cli.common)
             signal.signal(signal.SIGINT, interrupt)
-        return _main(argv)
+            # SIGTERM (kill, a batch system's time limit) stops as a Ctrl-C does: the
+            # finished blocks are kept and reported, status 143
+            signal.signal(signal.SIGTERM, terminate)
+        code = _main(argv)
+        return stopped_status() if code == EXIT_INTERRUPTED else code
     except KeyboardInterrupt:          # (parsing included: no traceback at any moment)
-        sys.stderr.write("fastbg: interrupted\n")
-        return EXIT_INTERRUPTED
+        sys.stderr.write("fastbg: terminated\n" if ctrl_c_seen("term") else
+                         "fastbg: interrupted\n")
+        return stopped_status()
 
 
 def _main(argv) -> int:
@@ -320,11 +327,11 @@ def _main(argv) -> int:
             # the Ctrl-C came as the run's last blocks were ending: they finished, so the
             # result is whole and not marked INTERRUPTED, but a Ctrl-C is status 130 (or
             # something swallowed its KeyboardInterrupt after the work was done)
-            sys.stderr.write("fastbg: the Ctrl-C came as the run was ending: every game "
-                             "finished, and the result is complete (not partial)\n"
+            sys.stderr.write(f"fastbg: the {stop_name()} came as the run was ending: every "
+                             "game finished, and the result is complete (not partial)\n"
                              if ctrl_c_seen("run") else
-                             "fastbg: the Ctrl-C came as the command was ending: its output "
-                             "is complete\n")
+                             f"fastbg: the {stop_name()} came as the command was ending: its "
+                             "output is complete\n")
             return EXIT_INTERRUPTED
         return code
     except ValueError as exc:

@@ -6,6 +6,7 @@ import json
 import math
 import os
 import re
+import signal
 import sys
 
 
@@ -21,6 +22,10 @@ EXIT_USAGE = 2
 
 EXIT_INTERRUPTED = 130
 
+#: Status of a command stopped by SIGTERM (128 + 15), which it takes as a Ctrl-C
+#: (:func:`terminate`): the run keeps its finished blocks and reports them.
+EXIT_TERMINATED = 143
+
 #: The Ctrl-Cs that reached the running command, by who saw them (:func:`note_ctrl_c`;
 #: ``main`` clears them and reads them at the end): a run that notices one may still
 #: finish whole (it came as the last blocks were ending), and a KeyboardInterrupt may be
@@ -29,8 +34,9 @@ _ctrl_c: list = []
 
 
 def note_ctrl_c(by: str = "run") -> None:
-    """Record that a Ctrl-C reached the command: ``"run"``, a run's ``on_interrupt``, or
-    ``"signal"``, the command's SIGINT handler (:func:`interrupt`)."""
+    """Record that a Ctrl-C reached the command: ``"run"``, a run's ``on_interrupt``,
+    ``"signal"``, the command's SIGINT handler (:func:`interrupt`), or ``"term"``, a
+    SIGTERM taken as a Ctrl-C (:func:`terminate`)."""
     _ctrl_c.append(by)
 
 
@@ -50,6 +56,29 @@ def interrupt(signum, frame):
     raising KeyboardInterrupt, which also records the Ctrl-C (:func:`note_ctrl_c`)."""
     note_ctrl_c("signal")
     raise KeyboardInterrupt
+
+
+def terminate(signum, frame):
+    """The console command's SIGTERM handler: a Ctrl-C (whatever SIGINT handler is in place:
+    the command's, or a run's, which finishes the blocks in flight and keeps them), recorded
+    as ``"term"`` so that the command says SIGTERM and exits with :data:`EXIT_TERMINATED`.
+    By default SIGTERM ended a run at once, without a word, its finished blocks stored but
+    its result lost."""
+    note_ctrl_c("term")
+    handler = signal.getsignal(signal.SIGINT)
+    if not callable(handler):        # (no Python handler for SIGINT: stop as Python would)
+        raise KeyboardInterrupt
+    handler(signal.SIGINT, frame)
+
+
+def stop_name() -> str:
+    """What stopped the command, for its messages: ``"SIGTERM"`` or ``"Ctrl-C"``."""
+    return "SIGTERM" if ctrl_c_seen("term") else "Ctrl-C"
+
+
+def stopped_status() -> int:
+    """The status of a command stopped early: 143 after a SIGTERM, else 130."""
+    return EXIT_TERMINATED if ctrl_c_seen("term") else EXIT_INTERRUPTED
 
 
 def check_ctrl_c() -> None:

@@ -17,7 +17,7 @@ from ..research.plots import check_plot_path
 
 from .common import (_ENGINE_HELP, num, EXIT_INTERRUPTED, _dice_arg, check_ctrl_c, draw_after_run,
                      games_played, games_rate, _games, note_ctrl_c, _number_arg, _policy_help, _positive_int, _seed, plural,
-                     print_json, run_id_arg, store_path_arg, stored_blocks)
+                     print_json, run_id_arg, stop_name, store_path_arg, stored_blocks)
 from .state import (_STATE_OPTIONS, _add_state_options, _cube_state, _describe_state)
 
 
@@ -256,14 +256,15 @@ def progress_bar(args, total, per_row=None):
         if bar is not None:
             bar.clear()
         told.append(running)
+        name = stop_name()            # "SIGTERM", taken as a Ctrl-C, or "Ctrl-C"
         if len(told) > 1:
-            line = ("fastbg: Ctrl-C again: stopping now; the blocks in flight are dropped, the "
-                    "finished ones kept")
+            line = (f"fastbg: {name} again: stopping now; the blocks in flight are dropped, "
+                    "the finished ones kept")
         elif running:
-            line = (f"fastbg: Ctrl-C: finishing the {plural(running, 'block')} in flight, then "
-                    "reporting the games played; Ctrl-C again stops at once")
+            line = (f"fastbg: {name}: finishing the {plural(running, 'block')} in flight, then "
+                    f"reporting the games played; {name} again stops at once")
         else:
-            line = "fastbg: Ctrl-C: stopping; reporting the games played"
+            line = f"fastbg: {name}: stopping; reporting the games played"
         sys.stderr.write(line + "\n")
         sys.stderr.flush()
 
