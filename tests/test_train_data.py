@@ -1,5 +1,6 @@
 """experiments/evaluator's data options: lookahead chunks by count, the ``--repeat-off``
-epoch order, the experimental race inputs (``race_extra.py``, ``--race-width 230``), the
+epoch order, the experimental race inputs (``race_extra.py``, ``--race-width 230``) and
+crashed inputs (``crashed_extra.py``, ``--crashed-extra``), the
 hard decisions of ``hard.py`` and the weighted ranking loss (``train.py --rank-tau``).
 
 The epoch order and the warm start need the training extra (PyTorch); skipped without it.
@@ -14,6 +15,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "experiments" / "evaluator"))
 import candidates  # noqa: E402
+import crashed_extra  # noqa: E402
 import hard  # noqa: E402
 import lookahead  # noqa: E402
 from fastbg.reference.features import is_crashed  # noqa: E402
@@ -66,6 +68,36 @@ def test_race_extra_counts_pips_and_checkers_outside_home():
     x = race_extra(b[None])
     assert x.shape == (1, N_RACE_EXTRA) and x.dtype == np.float32
     np.testing.assert_allclose(x[0], [19 / 100, 3 / 15, 0.0, 0.0], rtol=1e-6)
+
+
+def test_crashed_extra_gammon_race_of_a_bar_checker_against_a_last_checker():
+    b = np.zeros((2, 25), dtype=np.int8)
+    b[0, 0], b[0, 24] = 14, 1          # on roll: 14 on its ace point, one on the bar
+    b[1, 0] = 1                        # the other side: its last checker on its ace point
+    x = crashed_extra.crashed_extra(b[None])
+    assert x.shape == (1, crashed_extra.N_CRASHED_EXTRA) and x.dtype == np.float32
+    r = 19 / crashed_extra.PIPS_PER_ROLL            # bar to the 6-point: 19 pips
+    first = crashed_extra.bearoffdb.onesided((14, 0, 0, 0, 0, 1))["mean_first"]
+    off = crashed_extra.bearoffdb.onesided((14, 0, 0, 0, 0, 1))["mean_off"]
+    want = [19 / 100, 1 / 15, (r + off) / 20, (r + first) / 10,
+            1.0,                       # the other side is off next turn; this side needs 3+
+            1 / 5,                     # the bar checker, and the other side has borne off
+            0, 0, 1 / 20, 0, 0, 0,     # the other side: one roll to bear off, a checker off
+            0.0]                       # the race: the other side finishes first
+    np.testing.assert_allclose(x[0], want, rtol=1e-6, atol=1e-7)
+
+
+def test_crashed_extra_race_when_the_side_on_roll_is_off_first():
+    b = np.zeros((2, 25), dtype=np.int8)
+    b[0, 0], b[1, 0] = 1, 2             # one checker against two on the ace point
+    x = crashed_extra.crashed_extra(b[None])[0]
+    assert x[12] == 1.0 and x[4] == x[10] == 0.0     # off at once; nobody can be gammoned
+    # both sides with one checker: the side on roll wins, also when the other side is on roll
+    # first in the order (a_on_roll=False): then B's first roll comes before A's
+    a = np.zeros(crashed_extra.K)
+    a[1] = 1.0
+    assert crashed_extra._first_before(a, a, a_on_roll=True) == 1.0
+    assert crashed_extra._first_before(a, a, a_on_roll=False) == 0.0
 
 
 # a crashed side: 4 checkers in play beside 9 on its 1-point and 2 on its 2-point (the

@@ -8,6 +8,11 @@ net, the rest to the contact net (a net not given falls back to the shipped firs
 network). Outputs are read as the first network's are (``fastbg.reference.nn.consistent``).
 This is the float network of training, not the integer one the engines will play with;
 the two differ by about 1e-4 in equity.
+
+Ablations the engines do not have: a race net of 230 inputs reads ``race_extra.py``'s
+columns too, a crashed net of 249 (or 265) inputs ``crashed_extra.py``'s after its 236 (or
+252) contact inputs, and ``crashed=A.npz+B.npz+...`` is an ensemble (the mean of the
+members' outputs).
 """
 from __future__ import annotations
 
@@ -30,6 +35,7 @@ def _sibling(name: str):
 
 
 race_extra = _sibling("race_extra").race_extra
+_cx = _sibling("crashed_extra")
 
 
 def _sigmoid(x):
@@ -62,10 +68,17 @@ def probabilities(nets: dict, boards: np.ndarray) -> np.ndarray:
         if not len(rows):
             continue
         if kind in nets:
-            x = inputs(b[rows])
-            if kind == "race" and nets[kind]["w1"].shape[0] > x.shape[1]:   # race_extra.py's
-                x = np.concatenate([x, race_extra(b[rows])], axis=1)
-            raw = _forward(nets[kind], x)
+            x0 = inputs(b[rows])
+            raw = 0.0
+            members = nets[kind] if isinstance(nets[kind], list) else [nets[kind]]
+            for w in members:       # an ensemble (crashed=A+B+...): the mean of the outputs
+                x = x0
+                n_in = w["w1"].shape[0]
+                if kind == "race" and n_in > x.shape[1]:   # race_extra.py's
+                    x = np.concatenate([x, race_extra(b[rows])], axis=1)
+                if kind == "crashed" and n_in - _cx.N_CRASHED_EXTRA in (236, 252):   # crashed_extra.py's
+                    x = np.concatenate([x[:, :n_in - _cx.N_CRASHED_EXTRA], _cx.crashed_extra(b[rows])], axis=1)
+                raw = raw + _forward(w, x) / len(members)
         else:  # the shipped first network
             raw = rnn.forward(rnn.default_weights(), b[rows])
         p[rows] = rnn.consistent(b[rows], raw)
@@ -79,7 +92,7 @@ def load(spec: str):
         kind, _, path = part.partition("=")
         if kind not in ("contact", "race", "crashed"):
             raise SystemExit(f"hook argument {part!r}: contact=PATH, crashed=PATH or race=PATH")
-        nets[kind] = _load(path)
+        nets[kind] = [_load(q) for q in path.split("+")] if "+" in path else _load(path)
 
     def mover_equities(boards):
         b = np.asarray(boards, dtype=np.int8).reshape(-1, 2, 25)

@@ -49,6 +49,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 import labels as labels_mod  # noqa: E402
 import lookahead as lookahead_mod  # noqa: E402
+from crashed_extra import N_CRASHED_EXTRA, crashed_extra  # noqa: E402
 from race_extra import N_RACE_EXTRA, race_extra  # noqa: E402
 from fastbg.reference.features import CONTACT_INPUTS, LEGACY_CONTACT_INPUTS, is_crashed  # noqa: E402
 from fastbg.reference.nn import load_weights  # noqa: E402
@@ -328,6 +329,8 @@ def _load_one(args, positions: str, labels: str):
     x = (feats.race_inputs_many(b) if args.net == "race" else feats.contact_inputs_many(b))
     if args.net == "race" and N_INPUTS["race"] > 226:      # --race-width 230
         x = np.concatenate([x, race_extra(b)], axis=1)
+    if args.net == "crashed" and args.crashed_extra:    # crashed_extra.py's, after --width
+        x = np.concatenate([x[:, :args.width], crashed_extra(b)], axis=1)
     print(f"{len(b)} {args.net} inputs in {time.perf_counter() - t0:.1f} s", file=sys.stderr)
     y = targets(counts[keep]) if probs is None else probs[keep].astype(np.float32)
     g = pos["game"][idx][keep]
@@ -340,6 +343,8 @@ def _load_one(args, positions: str, labels: str):
 
 def net_rows(args) -> str:
     """Which rows a data set gives the net (the name of its inputs cache)."""
+    if args.net == "crashed" and args.crashed_extra:
+        return f"crashed_w{args.width}x{N_CRASHED_EXTRA}"
     return "contact_nocrashed" if args.net == "contact" and args.no_crashed else args.net
 
 
@@ -488,6 +493,9 @@ def main(argv=None) -> int:
     ap.add_argument("--race-width", type=int, choices=(226, 226 + N_RACE_EXTRA), default=226,
                     help="the race net's inputs: the engines' 226, or 230 with the experimental "
                          "inputs of race_extra.py (an ablation)")
+    ap.add_argument("--crashed-extra", action="store_true",
+                    help="the crashed net also reads the experimental inputs of crashed_extra.py "
+                         "(13 columns after its --width contact inputs; an ablation)")
     ap.add_argument("--repeat-off", type=int, default=1, metavar="K",
                     help="each epoch, the training rows of positions where a side has borne "
                          "off checkers (bearing off against contact, saving a gammon or "
@@ -500,6 +508,8 @@ def main(argv=None) -> int:
         ap.error(f"--rank-tau is an equity > 0, got {args.rank_tau}")
     N_INPUTS["contact"] = N_INPUTS["crashed"] = args.width   # what warm_start builds (a script's setting)
     N_INPUTS["race"] = args.race_width
+    if args.crashed_extra:
+        N_INPUTS["crashed"] = args.width + N_CRASHED_EXTRA
     torch.set_num_threads(args.threads)
     run = RUNS / args.name
     run.mkdir(parents=True, exist_ok=True)
