@@ -465,9 +465,12 @@ def run_blocks(
     until : callable, optional
         A stop rule, ``until(counts, sums, games) -> bool``, asked after each block with the
         totals of blocks ``0..k`` (blocks are merged in block order): once it says True the
-        run stops there, and the blocks after ``k`` that were already playing are dropped.
-        So where a run stops depends only on the seed and the settings, never on the
-        workers or the scheduling.
+        run stops there, and the blocks after ``k`` that were already playing are abandoned
+        (on threads they stop after their game; a cluster's tasks are cancelled) and
+        dropped. So where a run stops depends only on the seed and the settings, never on
+        the workers or the scheduling. With a stop rule, threads keep at most ``workers``
+        blocks in flight (none queued), so that no block is started that the rule would
+        drop, only the ones running beside the block that meets it.
     done : dict, optional
         Blocks already played (a resumed run, :mod:`fastbg.rollouts.store`):
         ``{k: (counts, sums)}`` for ``k = 0, 1, ..., m - 1``; they are merged first, as if
@@ -626,12 +629,24 @@ def run_blocks(
         build()
         ex = (_Threads(run_one, workers, flag) if cluster is None else
               cluster.blocks(block, entropy, games, block_size))
-        # Keep a bounded number of blocks in flight: memory stays flat in `games`.
+        # Keep a bounded number of blocks in flight: memory stays flat in `games`. With a
+        # stop rule, threads keep no block queued behind the running ones (one a worker): a
+        # queued block starts the moment a worker is free, before this thread can merge the
+        # block that may meet the rule, and was played in vain (a one-block run took two).
+        ahead = None if until is None or cluster is not None else workers
         while next_k < nblocks or pending:
             try:
                 if enough.is_set():
+                    # the stop rule is met: every block still playing is past it and would be
+                    # dropped; the threads' blocks stop after their game, a cluster's tasks
+                    # are cancelled, so the run's time (and games/s) is that of its games
                     stop.set()
-                while not stop.is_set() and next_k < nblocks and len(pending) < ex.in_flight():
+                    flag[0] = 1
+                    ex.abandon(pending)
+                    pending = set()
+                    break
+                limit = ex.in_flight() if ahead is None else min(ahead, ex.in_flight())
+                while not stop.is_set() and next_k < nblocks and len(pending) < limit:
                     fut, taken = ex.submit(next_k, nblocks)
                     pending.add(fut)
                     next_k += taken
