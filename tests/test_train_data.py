@@ -295,3 +295,21 @@ def test_anchors_join_only_the_decisions_of_the_minibatch_and_carry_no_gradient(
     r.sum().backward()
     assert p.grad is not None and p.grad[:2].abs().sum() > 0
     assert train.with_anchors(p, y, g, None)[2] is g
+
+
+def test_crashed_bias_referee_scores_each_evaluators_first_choice_by_the_rollouts():
+    import crashed_bias
+
+    rows = [  # decision a: the rollouts prefer play 2; nets0 picks 1, gnubg0 and gnubg2 pick 2
+        {"id": "a", "rollout": -0.50, "nets0": -0.40, "gnubg0": -0.60, "gnubg2": -0.55},
+        {"id": "a", "rollout": -0.45, "nets0": -0.42, "gnubg0": -0.50, "gnubg2": -0.45},
+        # decision b: everyone picks the rollouts' best
+        {"id": "b", "rollout": 0.10, "nets0": 0.20, "gnubg0": 0.10, "gnubg2": 0.11},
+        {"id": "b", "rollout": 0.00, "nets0": 0.00, "gnubg0": 0.00, "gnubg2": 0.00},
+        # decision c: one play only, not a decision
+        {"id": "c", "rollout": 0.30, "nets0": 0.0, "gnubg0": 0.0, "gnubg2": 0.0},
+    ]
+    ref = crashed_bias.referee(rows)
+    assert ref["nets0"]["decisions"] == 2
+    assert ref["nets0"]["mp"] == pytest.approx(25.0)      # (50 + 0) / 2
+    assert ref["gnubg0"]["mp"] == pytest.approx(0.0) and ref["gnubg2"]["mp"] == pytest.approx(0.0)

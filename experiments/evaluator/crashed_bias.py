@@ -17,13 +17,22 @@ shipped), GNU Backgammon 2-ply and GNU Backgammon 0-ply. Equities are the mover'
 
 ``--split-plies K`` reports instead the checker-play error of the nets at K plies and of GNU
 Backgammon 0-ply on every crashed decision, by the classes of its plays (``crashed``,
-``crashed+race``, ...): where the error is.
+``crashed+race``, ...): where the error is (``--candidates C``: the replies a roll of a
+2-ply search, 1 as ``lookahead.py``'s labels, default 3).
+
+``--referee REPORT`` reads a report of the rollouts (this script's ``--output``) and gives
+the checker-play error of each evaluator with the rollouts as the referee: for each
+decision, the rollout equity lost by the play it ranks first among the rolled-out plays
+(mp, mean and standard error). A rollout run reports it too. It says whether the gap is
+the benchmark's referee's (GNU Backgammon 2-ply shares its 0-ply's net) or the play's.
 
 Usage::
 
     python experiments/evaluator/crashed_bias.py --decisions \\
         experiments/results/errorrate_contact_valid2.jsonl.gz --limit 100 \\
         --output experiments/results/crashed_bias_g16.json
+    python experiments/evaluator/crashed_bias.py --referee \\
+        experiments/results/crashed_bias_g16.json
 """
 from __future__ import annotations
 
@@ -64,7 +73,8 @@ def crashed_decisions(path: str):
 
 def split(args) -> int:
     """``--split-plies K``: error against gnubg 2-ply by the classes of a decision's plays."""
-    mover = load_hook(f"plies={args.split_plies}" + (f",nets={args.nets}" if args.nets else ""))
+    mover = load_hook(f"plies={args.split_plies},candidates={args.candidates}"
+                      + (f",nets={args.nets}" if args.nets else ""))
     groups: dict = {}
     for d, boards, classes in crashed_decisions(args.decisions):
         key = "+".join(sorted(set(classes)))
@@ -75,6 +85,7 @@ def split(args) -> int:
         g[1] += 1000 * (eq2.max() - eq2[int(np.argmax(mover(boards)))])
         g[2] += 1000 * (eq2.max() - eq2[int(np.argmax(eq0))])
     report = {"command": "python " + " ".join(sys.argv), "plies": args.split_plies,
+              "candidates": args.candidates,
               "by_play_classes": {k: {"decisions": n, "nets_mp": a / n, "gnubg0_mp": b / n}
                                   for k, (n, a, b) in sorted(groups.items())}}
     for k, v in report["by_play_classes"].items():
@@ -85,9 +96,36 @@ def split(args) -> int:
     return 0
 
 
+def referee(rows: list) -> dict:
+    """Checker-play error (mp) of each evaluator against the rollouts of a report's plays.
+
+    For every decision with at least two rolled-out plays: the rollout equity of the best
+    rolled-out play minus that of the play the evaluator ranks first among them.
+    """
+    by_id: dict = {}
+    for r in rows:
+        by_id.setdefault(r["id"], []).append(r)
+    errs: dict = {k: [] for k in ("nets0", "gnubg0", "gnubg2")}
+    for plays in by_id.values():
+        if len(plays) < 2:
+            continue
+        ro = np.array([p["rollout"] for p in plays])
+        for k, e in errs.items():
+            e.append(1000 * (ro.max() - ro[int(np.argmax([p[k] for p in plays]))]))
+    return {k: {"decisions": len(e), "mp": float(np.mean(e)),
+                "se_mp": float(np.std(e, ddof=1) / np.sqrt(len(e)))}
+            for k, e in errs.items() if len(e) > 1}
+
+
+def print_referee(ref: dict) -> None:
+    for k, v in ref.items():
+        print(f"refereed by the rollouts: {k:6s} {v['mp']:.2f} +- {v['se_mp']:.2f} mp "
+              f"({v['decisions']} decisions)")
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--decisions", required=True, help="an errorrate.py decisions file")
+    ap.add_argument("--decisions", help="an errorrate.py decisions file")
     ap.add_argument("--nets", default=None, help="a nets file (default: the shipped nets)")
     ap.add_argument("--limit", type=int, default=100, help="decisions to roll out")
     ap.add_argument("--top", type=int, default=3, help="plays a decision, best by gnubg 2-ply")
@@ -99,7 +137,17 @@ def main(argv=None) -> int:
                     help="instead of the rollouts: the checker-play error (mp) of the nets at "
                          "this many plies and of gnubg 0-ply on every crashed decision, by the "
                          "classes of its plays")
+    ap.add_argument("--candidates", type=int, default=3,
+                    help="with --split-plies 2: replies a roll (lookahead.py's labels: 1)")
+    ap.add_argument("--referee", default=None, metavar="REPORT",
+                    help="a rollout report of this script: the checker-play error of each "
+                         "evaluator with the rollouts as the referee")
     args = ap.parse_args(argv)
+    if args.referee:
+        print_referee(referee(json.loads(Path(args.referee).read_text())["plays"]))
+        return 0
+    if not args.decisions:
+        ap.error("--decisions is required (or --referee REPORT)")
     if args.split_plies is not None:
         return split(args)
     mover = load_hook("plies=0" + (f",nets={args.nets}" if args.nets else ""))
@@ -136,6 +184,8 @@ def main(argv=None) -> int:
             line.append(f"{k} {diff.mean():+.4f} (mae {np.abs(diff).mean():.4f})")
         report["by_class"][cls] = out
         print("  ".join(line))
+    report["refereed_by_rollouts"] = referee(rows)
+    print_referee(report["refereed_by_rollouts"])
     if args.output:
         Path(args.output).write_text(json.dumps(report, indent=1) + "\n")
     return 0
