@@ -8,6 +8,7 @@ import pytest
 
 from fastbg import MatchState, cube_rollout
 from fastbg.cli import main
+from fastbg.rollouts.cubeful import mean_and_se
 
 from exact import board_from
 
@@ -250,3 +251,37 @@ def test_cli_many_trials_that_did_not_vary_decide(capsys):
             "luck-adjusted values did not vary), take by more than 1,000 SE (the trials' "
             "luck-adjusted values did not vary))") in out
     assert "play more games" not in out
+
+
+def test_cli_round_off_is_no_standard_error(capsys):
+    # The 23/36 race (new-user trial): every trial's luck-adjusted value is the same, as in
+    # the 3/36 race above, but the sum of squares less n times the squared mean kept its
+    # rounding, standard errors of about 6.5e-11 and z about 4e9: the margins were counted
+    # in SE and the last line kept the caveat about the policy's play
+    race = "XGID=-------A----------------a-:0:0:1:00:0:0:0:0:10"
+    argv = ["cube", race, "--seed", "1", "--no-progress"]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert ("Proper action: Double, take   (double by more than 1,000 SE (the trials' "
+            "luck-adjusted values did not vary), take by more than 1,000 SE (the trials' "
+            "luck-adjusted values did not vary))") in out
+    assert "no sampling error and no bias from the play" in out and "biased by" not in out
+    assert main(argv + ["--json"]) == 0
+    d = json.loads(capsys.readouterr().out)["decision"]
+    assert d["stderr"] == {"nd": 0.0, "dt": 0.0, "dt_minus_nd": 0.0}
+    assert d["z"] == {"double": None, "take": None}
+    assert d["nd"] == pytest.approx(10 / 36) and d["dt"] == pytest.approx(20 / 36)
+
+
+def test_mean_and_se_takes_round_off_for_no_variance():
+    n, x = 5184, 0.2777777777777778
+    s = ss = 0.0
+    for _ in range(n):
+        s, ss = s + x, ss + x * x
+    assert mean_and_se(s, ss, n) == (pytest.approx(x), 0.0)
+    # a real spread stays, small as it is: one value of the 5,184 off by 0.001
+    y = x + 1e-3
+    assert mean_and_se(s - x + y, ss - x * x + y * y, n)[1] > 0
+    # a difference of two lines: its sum of squares is a difference of theirs
+    assert mean_and_se(0.0, 1e-12, n, scale=1.0)[1] == 0.0
+    assert mean_and_se(0.0, 1e-12, n)[1] > 0

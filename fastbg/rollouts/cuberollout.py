@@ -295,7 +295,9 @@ def cube_rollout(
         dt, se_dt = mean_and_se(float(s[1]), float(s[3]), n)
         dd = s[1] - s[0]
         dd2 = s[3] - 2 * s[4] + s[2]
-        diff, se_diff = mean_and_se(float(dd), float(dd2), n)
+        # (dd2 is a difference of the lines' sums of squares: its round-off is theirs)
+        diff, se_diff = mean_and_se(float(dd), float(dd2), n,
+                                    scale=math.sqrt(max(float(s[2] + s[3]), 0.0) / n))
         if certain:
             dt, se_dt, se_diff = exact[1], 0.0, 0.0
         action = cube_action(nd, dt, dp, redouble=st.cube_owner == "player",
