@@ -205,3 +205,15 @@ def test_prefilter_is_checked(cy):
     eng, ys = cy
     with pytest.raises(ValueError, match="prefilter"):
         eng.rollout_block_vr(board("start"), 1, np.random.PCG64DXSM(1), "nn", ys, prefilter=65)
+
+
+def test_clipped_probabilities_and_the_unclipped_equity():
+    # As docs/cli.md says (new-user trial): a luck-adjusted mean below 0 is shown as 0, the
+    # equity stays the unclipped mean (unbiased), so the equity of the shown probabilities
+    # differs from it by the amount clipped, within that probability's standard error
+    r = rollout("XGID=---BBBBBA----B--a-a-Bbcce-:0:0:1:00:0:0:3:0:10", 1000, seed=1,
+                workers=1, policy="nn")
+    assert r.vr and r.lose_backgammon == 0.0
+    rebuilt = (2 * r.win - 1) + (r.win_gammon - r.lose_gammon) \
+        + (r.win_backgammon - r.lose_backgammon)
+    assert 0 < r.equity - rebuilt < r.stderr["lose_backgammon"]

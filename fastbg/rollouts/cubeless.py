@@ -273,8 +273,9 @@ def vr_statistics(sums, n: int) -> tuple[dict, dict]:
         Means of the adjusted results (unbiased estimates of the probabilities and the
         cubeless equity) and their standard errors ``sqrt(s**2 / n)`` from the sample
         variance (ddof=1); NaN for fewer than two games. A probability whose mean falls
-        outside [0, 1] (a rate near 0 or 1: the adjustment can overshoot by a few 1e-7) is
-        clipped to it; the equity is the unclipped mean.
+        outside [0, 1] (a rate near 0 or 1: the adjustment can overshoot it, by up to about
+        its standard error) is clipped to it; the equity is the unclipped mean, unbiased, so
+        the equity of the clipped probabilities may differ from it by as much.
     """
     s = np.asarray(sums, dtype=np.float64).reshape(2, 6)
     est, se = {}, {}
