@@ -127,6 +127,17 @@ def test_position_is_immutable_and_hashable():
     assert p.swapped() == p
 
 
+def test_position_has_a_read_only_position_id_like_a_play():
+    # Play and RankedPlay have .position_id; Position had only .to_position_id() (new-user
+    # trial: Position.parse(...).position_id raised AttributeError)
+    pos = Position.parse("XGID=---BBBBBA----B--a-a-Bbcce-:0:0:1:00:0:0:3:0:10")
+    assert pos.position_id == pos.to_position_id() == "391IAABs24IBAw"
+    assert Position.parse("start").position_id == "4HPwATDgc/ABMA"
+    assert Position.parse(pos.position_id) == pos
+    with pytest.raises(AttributeError):
+        pos.position_id = "4HPwATDgc/ABMA"
+
+
 def test_diagram_shows_ids_and_pips():
     text = str(Position.parse("4HPMwQCMz+AIIQ"))
     assert "4HPMwQCMz+AIIQ" in text and "XGID=" in text and "pips" in text

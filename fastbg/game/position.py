@@ -127,6 +127,19 @@ class Position:
         """GNU Backgammon Position ID (14 characters)."""
         return encode_position_id(self._board)
 
+    @property
+    def position_id(self) -> str:
+        """GNU Backgammon Position ID (14 characters), read-only: the same as
+        :meth:`to_position_id`, under the name :attr:`fastbg.game.plays.Play.position_id`
+        and a ranked play's ``position_id`` use.
+
+        Examples
+        --------
+        >>> Position.parse("start").position_id
+        '4HPwATDgc/ABMA'
+        """
+        return encode_position_id(self._board)
+
     def to_xgid(self) -> str:
         """XGID with the player on roll as X, centred cube, money play, to roll."""
         return encode_xgid(self._board)
