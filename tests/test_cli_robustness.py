@@ -202,6 +202,42 @@ def test_no_store_is_made_for_it(tmp_path, capsys):
     assert code == 2 and "neither side can ever move" in err and not path.exists()
 
 
+def test_a_missing_directory_is_said_alike_for_a_picture_a_plot_and_a_store(tmp_path, capsys):
+    # new-user trial: show --png and --store said the system's "No such file or directory",
+    # rollout --plot "there is no directory D"; all three say the latter now
+    pytest.importorskip("matplotlib")
+    d = tmp_path / "no"
+    for argv, line in [
+        (["show", "start", "--png", str(d / "a.png")],
+         f"fastbg show: error: cannot write the picture {d / 'a.png'}: there is no directory {d}"),
+        (["rollout", "start", "-n", "10", "--policy", "pubeval", "--no-progress",
+          "--store", str(d / "s.db")],
+         f"fastbg rollout: error: cannot create the store {d / 's.db'}: there is no "
+         f"directory {d}"),
+        (["rollout", "start", "-n", "10", "--policy", "pubeval", "--no-progress",
+          "--plot", str(d / "x.png")],
+         f"fastbg rollout: error: cannot write the plot {d / 'x.png'}: there is no "
+         f"directory {d}"),
+    ]:
+        assert run_status(capsys, *argv) == (2, "", line + "\n")
+    assert not d.exists()
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="/proc takes no new files on Linux")
+def test_a_directory_that_takes_no_files_is_not_called_missing(capsys):
+    # /proc exists but refuses a new file with ENOENT, "No such file or directory" (new-user
+    # trial: `rollout start --store /proc/s.db`): neither that nor "there is no directory"
+    why = "the directory /proc takes no new files (No such file or directory)"
+    code, out, err = run_status(capsys, "rollout", "start", "-n", "10", "--policy",
+                                "pubeval", "--no-progress", "--store", "/proc/s.db")
+    assert (code, out, err) == (2, "", f"fastbg rollout: error: cannot create the store "
+                                       f"/proc/s.db: {why}\n")
+    pytest.importorskip("matplotlib")
+    code, out, err = run_status(capsys, "show", "start", "--png", "/proc/a.png")
+    assert (code, out, err) == (2, "", f"fastbg show: error: cannot write the picture "
+                                       f"/proc/a.png: {why}\n")
+
+
 @pytest.mark.parametrize("command", [
     ["rollout", "start", "-n", "10", "--policy", "pubeval"],
     ["table", "gammons", "-n", "10", "--policy", "pubeval"],
@@ -212,7 +248,7 @@ def test_a_store_in_a_missing_directory_is_refused_from_the_environment_too(
     # $FASTBG_STORE made the directories (a typo made a tree of them): refused alike
     path = tmp_path / "no" / "such" / "runs.sqlite"
     line = (f"fastbg {' '.join(command[:2 if command[0] == 'table' else 1])}: error: cannot "
-            f"create the store {path}: no directory {path.parent}\n")
+            f"create the store {path}: there is no directory {path.parent}\n")
     code, out, err = run_status(capsys, *command, "--no-progress", "--store", str(path))
     assert (code, out, err) == (2, "", line)
     monkeypatch.setenv("FASTBG_STORE", str(path))

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .files import missing_directory, why_not_written
 from .matchstate import MatchState
 
 __all__ = ["board_figure", "save_board", "PICTURE_FORMATS", "pyplot"]
@@ -192,11 +193,15 @@ def save_board(position, path, *, state=None, dice=None, fmt: str | None = None)
         article = "an" if fmt == "svg" else "a"     # as it is read: "an ess-vee-gee"
         raise ValueError(f"{article} {fmt.upper()} picture's file name ends in .{fmt}, not "
                          f"{path.name!r}")
+    missing = missing_directory(path)
+    if missing is not None:      # (before the board is drawn)
+        raise ValueError(f"cannot write the picture {path}: {missing}")
     fig = board_figure(position, state=state, dice=dice)
     try:
         fig.savefig(path, format=fmt, dpi=120)
     except OSError as exc:
-        raise ValueError(f"cannot write the picture {path}: {exc.strerror or exc}") from None
+        raise ValueError(f"cannot write the picture {path}: {why_not_written(path, exc)}") \
+            from None
     finally:
         pyplot().close(fig)
     return path

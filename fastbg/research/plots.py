@@ -14,6 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ..game.files import missing_directory, why_not_written
 from ..game.picture import pyplot
 from ..rollouts.cubeless import normal_quantile, outcome_statistics, vr_statistics
 
@@ -122,7 +123,8 @@ def save_figure(fig, path) -> Path:
             fig.savefig(path, format=path.suffix.lstrip(".").lower(), dpi=120,
                         bbox_inches="tight")
         except OSError as exc:
-            raise ValueError(f"cannot write the plot {path}: {exc.strerror or exc}") from None
+            raise ValueError(f"cannot write the plot {path}: "
+                             f"{why_not_written(path, exc)}") from None
     finally:
         plt.close(fig)
     return path
@@ -140,8 +142,9 @@ def _plot_file_name(path) -> Path:
     if path.suffix.lstrip(".").lower() not in PLOT_FORMATS:
         raise ValueError(f"a plot is PNG, SVG or PDF (by its file name's suffix), not "
                          f"{path.name!r}")
-    if not path.parent.is_dir():
-        raise ValueError(f"cannot write the plot {path}: there is no directory {path.parent}")
+    missing = missing_directory(path)
+    if missing is not None:
+        raise ValueError(f"cannot write the plot {path}: {missing}")
     return path
 
 
@@ -160,7 +163,8 @@ def _probe_writable(path: Path) -> None:
         if made:
             os.remove(path)
     except OSError as exc:
-        raise ValueError(f"cannot write the plot {path}: {exc.strerror or exc}") from None
+        raise ValueError(f"cannot write the plot {path}: "
+                         f"{why_not_written(path, exc)}") from None
 
 
 def check_plot_path(path) -> None:

@@ -29,6 +29,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ..game.files import missing_directory, why_not_written
 from ..game.parse import position_and_roll
 from .blocks import block_size_of
 
@@ -255,9 +256,9 @@ class ResultsStore:
         # directory of the default store, which the user never named, is made
         data_dir = path is None and not os.environ.get("FASTBG_STORE")
         if fresh:
-            if not data_dir and not self.path.parent.is_dir():
-                raise ValueError(f"cannot create the store {self.path}: no directory "
-                                 f"{self.path.parent}")
+            missing = None if data_dir else missing_directory(self.path)
+            if missing is not None:
+                raise ValueError(f"cannot create the store {self.path}: {missing}")
             if data_dir and os.name != "nt" and not os.environ.get("XDG_DATA_HOME"):
                 # ~/.local/share/fastbg is made, with its parents, below a home that exists:
                 # HOME naming a missing directory (`HOME=/nonexistent`) made that too
@@ -271,7 +272,7 @@ class ResultsStore:
                 made = _create_file(self.path)
             except OSError as exc:   # (sqlite3 would only say "unable to open database file")
                 raise ValueError(f"cannot create the store {self.path}: "
-                                 f"{exc.strerror or exc}") from None
+                                 f"{why_not_written(self.path, exc)}") from None
         self.db = None
         try:
             self.db = sqlite3.connect(str(self.path), timeout=30, isolation_level=None)
