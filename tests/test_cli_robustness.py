@@ -574,22 +574,32 @@ def test_a_second_ctrl_c_stops_at_once_and_the_stored_run_resumes_with_the_same_
     assert got["games"] == 200 and got["stored_games"] == 100
 
 
-def test_sigterm_stops_a_stored_run_as_ctrl_c_does_with_status_143(tmp_path):
-    # SIGTERM (kill, a batch system's time limit) ended a run at once and silently, its
-    # result lost; it now stops as a Ctrl-C does: the block in flight finishes and is kept,
-    # the games played are reported, the command says SIGTERM and exits 128 + 15
-    path = tmp_path / "runs.sqlite"
+def _signal_a_stored_run(path, *signals, gap=0.02):
+    """A 300-game stored rollout of 3 blocks on one worker, sent ``signals`` (``gap`` s
+    apart) once block 0 is stored (block 1 plays, block 2 queued): (process, stdout, stderr)."""
     p = subprocess.Popen([sys.executable, "-m", "fastbg", "rollout", "start", "-n", "300",
                           "--policy", "nn-1ply", "--no-vr", "--seed", "3", "--workers", "1",
                           "--no-progress", "--store", str(path)], stdout=subprocess.PIPE,
                          stderr=subprocess.PIPE, text=True)
     try:
-        _wait_for(p, path, blocks=1)        # block 0 stored: block 1 plays, block 2 queued
-        p.send_signal(signal.SIGTERM)
+        _wait_for(p, path, blocks=1)
+        for k, sig in enumerate(signals):
+            if k:
+                time.sleep(gap)
+            p.send_signal(sig)
         out, err = p.communicate(timeout=120)
     finally:
         if p.poll() is None:
             p.kill()
+    return p, out, err
+
+
+def test_sigterm_stops_a_stored_run_as_ctrl_c_does_with_status_143(tmp_path):
+    # SIGTERM (kill, a batch system's time limit) ended a run at once and silently, its
+    # result lost; it now stops as a Ctrl-C does: the block in flight finishes and is kept,
+    # the games played are reported, the command says SIGTERM and exits 128 + 15
+    path = tmp_path / "runs.sqlite"
+    p, out, err = _signal_a_stored_run(path, signal.SIGTERM)
     assert p.returncode == 143 and "Traceback" not in err, err
     assert err == ("fastbg: SIGTERM: finishing the 1 block in flight, then reporting the games "
                    "played; SIGTERM again stops at once\n"), err
@@ -615,19 +625,7 @@ def test_two_sigints_at_once_are_one_ctrl_c_and_keep_the_finished_blocks(tmp_pat
     # a few milliseconds apart, which must not act as "Ctrl-C again" (that dropped the
     # block in flight, and a short new run kept nothing)
     path = tmp_path / "runs.sqlite"
-    p = subprocess.Popen([sys.executable, "-m", "fastbg", "rollout", "start", "-n", "300",
-                          "--policy", "nn-1ply", "--no-vr", "--seed", "3", "--workers", "1",
-                          "--no-progress", "--store", str(path)], stdout=subprocess.PIPE,
-                         stderr=subprocess.PIPE, text=True)
-    try:
-        _wait_for(p, path, blocks=1)        # block 0 stored: block 1 plays, block 2 queued
-        p.send_signal(signal.SIGINT)
-        time.sleep(0.02)
-        p.send_signal(signal.SIGINT)
-        out, err = p.communicate(timeout=120)
-    finally:
-        if p.poll() is None:
-            p.kill()
+    p, out, err = _signal_a_stored_run(path, signal.SIGINT, signal.SIGINT)
     assert p.returncode == 130 and "Traceback" not in err, err
     assert "again: stopping now" not in err and err.startswith("fastbg: Ctrl-C: finishing"), err
     assert out.startswith("INTERRUPTED: Rollout of 4HPwATDgc/ABMA: 200 games of 300 requested")
