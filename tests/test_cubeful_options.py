@@ -126,3 +126,18 @@ def test_bad_combinations_are_one_line_errors(capsys, argv, message):
     code = main(["rollout", POS, "--cubeful", "-n", "100", "--no-progress", *argv])
     err = capsys.readouterr().err
     assert code == 2 and message in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("cubeful", [[], ["--cubeful"]])
+def test_by_first_roll_text_says_whose_roll_and_whose_numbers(capsys, cubeful):
+    # the opening position's rows say who rolled the first roll, "(player)" or "(opponent)";
+    # a legend under the table says so and that every row is the player's view (new-user trial)
+    assert main(["rollout", "start", *cubeful, "-n", "1296", "--policy", "pubeval", "--seed", "3",
+                 "--by-first-roll", "--no-progress"]) == 0
+    out = capsys.readouterr().out
+    assert "3-1 (opponent)" in out
+    assert "((player): the player won the opening roll with it; (opponent): the opponent did;" in out
+    # a position after the opening: the first roll is the side on roll's, no legend
+    assert main(["rollout", POS, *cubeful, "-n", "1296", "--policy", "pubeval", "--seed", "3",
+                 "--by-first-roll", "--no-progress"]) == 0
+    assert "(player): the player" not in capsys.readouterr().out

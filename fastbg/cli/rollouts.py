@@ -222,6 +222,7 @@ def _format_table(res) -> str:
             who = f" ({r['first']})" if "first" in r else ""
             lines.append(f"    {r['roll'] + who:<16} {r['games']:>7,} {r['equity']:+9.4f} "
                          f"{num(r['stderr']['equity'], '9.4f')} {r['win']:8.4f}")
+        lines += first_roll_legend(res.by_first_roll)
     lines.append("")
     if res.stored_games >= res.games:
         lines.append(f"  all {res.games:,} games read from the store")
@@ -230,6 +231,18 @@ def _format_table(res) -> str:
                      + (f" ({res.games - res.stored_games:,} games played now, "
                         f"{res.stored_games:,} read from the store)" if res.stored_games else ""))
     return "\n".join(lines)
+
+
+def first_roll_legend(rows: list) -> list:
+    """The line under a breakdown by first roll that says whose roll and whose numbers.
+
+    ``[]`` when no row says who rolled (a position other than the opening one, whose
+    first roll is the side on roll's).
+    """
+    if not any("first" in r for r in rows):
+        return []
+    return ["  ((player): the player won the opening roll with it; (opponent): the opponent did;"
+            " every row's numbers are the player's)"]
 
 
 @contextlib.contextmanager
@@ -509,6 +522,7 @@ def _format_cubeful(res, pos, state) -> str:
             lines.append(f"    {r['roll'] + who:<16} {r['games']:>7,} {r['equity']:+9.4f} "
                          f"{num(r['stderr'], '9.4f')} {r['doubled']:8.4f} {r['passed']:8.4f}"
                          + ("" if state.is_money else f" {r['mwc']:8.4f}"))
+        lines += first_roll_legend(res.by_first_roll)
     lines += ["", f"  {res.seconds:.2f} s, {games_rate(res.games_per_second)}"]
     return "\n".join(lines)
 
