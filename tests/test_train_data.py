@@ -18,6 +18,7 @@ import candidates  # noqa: E402
 import crashed_extra  # noqa: E402
 import hard  # noqa: E402
 import lookahead  # noqa: E402
+import positions  # noqa: E402
 from fastbg.reference.features import is_crashed  # noqa: E402
 from race_extra import N_RACE_EXTRA, race_extra  # noqa: E402
 
@@ -313,3 +314,21 @@ def test_crashed_bias_referee_scores_each_evaluators_first_choice_by_the_rollout
     assert ref["nets0"]["decisions"] == 2
     assert ref["nets0"]["mp"] == pytest.approx(25.0)      # (50 + 0) / 2
     assert ref["gnubg0"]["mp"] == pytest.approx(0.0) and ref["gnubg2"]["mp"] == pytest.approx(0.0)
+
+
+def test_random_bar_endgames_are_crashed_contact_stragglers_against_a_home_board():
+    from fastbg.reference.board import validate_board
+    from fastbg.reference.features import position_class
+
+    b = positions.random_bar_endgames(300, seed=5)
+    assert b.shape == (300, 2, 25) and b.dtype == np.int8
+    np.testing.assert_array_equal(b, positions.random_bar_endgames(300, seed=5))   # seeded
+    for x in b:
+        validate_board(x)
+        assert position_class(x) == "contact" and is_crashed(x)
+        # a straggler side: 8+ checkers off, one on the bar or in the other's home board,
+        # against made home points
+        assert any(x[s].sum() <= 7 and x[s, 18:].sum() >= 1 and (x[1 - s, :6] >= 2).any()
+                   for s in (0, 1))
+    assert 0.2 < (b[:, 0].sum(axis=1) <= 7).mean() < 0.8      # either side on roll
+    assert (b[:, :, 24] > 0).any(axis=1).mean() > 0.3          # many on the bar

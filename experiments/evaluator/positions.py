@@ -23,8 +23,8 @@ Every position before a roll (row 0 on roll) of every game is a candidate, excep
 bear-offs (both sides home: the one-sided database is exact there) and finished games;
 each candidate is kept with probability ``--keep`` (fewer near-duplicates of one game),
 and the pool is de-duplicated. Output: ``<out>.npz`` with ``boards`` (N, 2, 25) int8,
-``kind`` (N,) int8 (0 nn, 1 wild, 2 pubeval, 3 random race, 4 backgame), ``game`` and ``ply`` (N,)
-int32 (-1 for the random races), ``role`` (N,) int8 (0: a position before its roll;
+``kind`` (N,) int8 (0 nn, 1 wild, 2 pubeval, 3 random race, 4 backgame, 5 random bar
+endgame), ``game`` and ``ply`` (N,) int32 (-1 for the random races and endgames), ``role`` (N,) int8 (0: a position before its roll;
 k >= 1: the position after the k-th alternative play of the roll at that game and ply, so
 the positions of one (game, ply) with role >= 1 are the candidates of one decision), and the
 arguments. Training seeds are 1..89999; benchmark seeds (``experiments/errorrate.py``,
@@ -198,6 +198,42 @@ def random_races(n: int, seed: int) -> np.ndarray:
     return np.array(out, dtype=np.int8)
 
 
+def random_bar_endgames(n: int, seed: int) -> np.ndarray:
+    """``n`` random crashed endgames of stragglers against a home board: one side (the
+    straggler side, on roll or not at random) has 8..14 checkers off, 1..3 of its checkers
+    on the bar or in the other side's home board and the rest in its own; the other side
+    has 0..8 off, 2..6 of its home points made and its other checkers on its indices 0..11.
+    Self-play rarely reaches them, and the crashed net misreads them (one checker on the bar
+    with 14 off against a closed board: 0.995 to win by generation 16's net, 0.944 by
+    rollouts). Only contact positions that are crashed are kept."""
+    from fastbg.reference.features import is_crashed, position_class
+
+    rng = np.random.Generator(np.random.PCG64DXSM(np.random.SeedSequence(seed, spawn_key=(2**30,))))
+    out = []
+    while len(out) < n:
+        b = np.zeros((2, 25), np.int8)
+        a, o = 0, 1                                    # a: the straggler side, o: the blocker
+        in_play_a = 15 - int(rng.integers(8, 15))
+        in_play_o = 15 - int(rng.integers(0, 9))
+        made = rng.choice(6, size=min(int(rng.integers(2, 7)), in_play_o // 2), replace=False)
+        b[o, made] = 2
+        rest = in_play_o - 2 * len(made)
+        np.add.at(b[o], rng.integers(0, 12, rest), 1)
+        m = min(int(rng.integers(1, 4)), in_play_a)
+        for _ in range(m):                            # stragglers: the bar, or an open point
+            free = [i for i in range(18, 24) if b[o, 23 - i] == 0]
+            if rng.random() < 0.5 or not free:
+                b[a, 24] += 1
+            else:
+                b[a, int(rng.choice(free))] += 1
+        np.add.at(b[a], rng.integers(0, 6, in_play_a - m), 1)
+        if rng.random() < 0.5:
+            b = b[::-1].copy()                         # the blocker on roll
+        if position_class(b) == "contact" and bool(is_crashed(b)):
+            out.append(b)
+    return np.array(out, dtype=np.int8)
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=40000)
@@ -221,12 +257,15 @@ def main(argv=None) -> int:
     ap.add_argument("--out", required=True, help="output path without .npz")
     ap.add_argument("--races", type=int, default=0,
                     help="also this many random race positions (random_races), kind 3")
+    ap.add_argument("--bar-endgames", type=int, default=0,
+                    help="also this many random crashed endgames of stragglers against a home "
+                         "board (random_bar_endgames), kind 5")
     ap.add_argument("--nets", default=None, help="play with the second evaluator's nets "
                     "(fastbg.reference.evaluator.save_nets) instead of the shipped network")
     args = ap.parse_args(argv)
     if not 1 <= args.seed <= 89999:
         ap.error("training seeds are 1..89999 (90001+ are the benchmarks')")
-    for name in ("games", "alternatives", "lookahead_alternatives", "races"):
+    for name in ("games", "alternatives", "lookahead_alternatives", "races", "bar_endgames"):
         if getattr(args, name) < 0:
             ap.error(f"--{name} must be >= 0, got {getattr(args, name)}")
     for name in ("keep", "explore"):
@@ -282,6 +321,15 @@ def main(argv=None) -> int:
                 game_of.append(-1)
                 ply_of.append(-1)
                 role_of.append(0)
+    for b in random_bar_endgames(args.bar_endgames, args.seed) if args.bar_endgames else []:
+        key = b.tobytes()
+        if key not in seen:
+            seen.add(key)
+            boards.append(b)
+            kind_of.append(5)
+            game_of.append(-1)
+            ply_of.append(-1)
+            role_of.append(0)
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     np.savez_compressed(out.with_suffix(".npz"), boards=np.array(boards, dtype=np.int8),
