@@ -6,13 +6,14 @@ absolute differences of each evaluator's cubeless equity and win chance, for the
 roll, from the rollouts'. An evaluator is a nets file (``--nets``, the compiled core at 0
 ply) or a float crashed checkpoint (``--crashed``, read by ``hook.py`` with generation 16's
 contact and race nets), and with ``--gnubg`` GNU Backgammon 0-ply for comparison (a
-measuring stick only); rows also in ``--exclude`` (a positions file: the training set) are
+measuring stick only); rows also in an ``--exclude`` file (a positions file of the training set) are
 left out.
 
 Usage::
 
     python experiments/evaluator/endgame_check.py --positions RUNS/positions_be2.npz \\
         --labels RUNS/rollvr_be2 --exclude RUNS/positions_be1.npz \\
+        --exclude RUNS/positions_be3.npz \\
         --nets RUNS/nets_g16.npz --crashed RUNS/zB1/epoch_009.npz
 """
 from __future__ import annotations
@@ -40,7 +41,8 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--positions", required=True)
     ap.add_argument("--labels", required=True, help="a labels.py --vr directory")
-    ap.add_argument("--exclude", default=None, help="a positions file whose boards are left out")
+    ap.add_argument("--exclude", action="append", default=[],
+                    help="a positions file whose boards are left out (repeatable)")
     ap.add_argument("--nets", action="append", default=[], help="a nets file (repeatable)")
     ap.add_argument("--crashed", action="append", default=[],
                     help="a float crashed checkpoint (repeatable), beside generation 16's "
@@ -52,7 +54,7 @@ def main(argv=None) -> int:
     p_ro = targets(counts) if probs is None else probs
     b = boards[idx]
     if args.exclude:
-        seen = {x.tobytes() for x in np.load(args.exclude)["boards"]}
+        seen = {x.tobytes() for f in args.exclude for x in np.load(f)["boards"]}
         keep = np.array([x.tobytes() not in seen for x in b])
         b, p_ro = b[keep], p_ro[keep]
     e_ro = equity(p_ro)
