@@ -311,25 +311,17 @@ def main(argv=None) -> int:
         if (g + 1) % 2000 == 0:
             print(f"{g + 1} games, {len(boards)} positions, {time.perf_counter() - t0:.0f} s",
                   file=sys.stderr, flush=True)
-    if args.races:
-        for b in random_races(args.races, args.seed):
+    # positions made at random, not played: game and ply -1
+    for kind, n, make in ((3, args.races, random_races), (5, args.bar_endgames, random_bar_endgames)):
+        for b in make(n, args.seed) if n else []:
             key = b.tobytes()
             if key not in seen:
                 seen.add(key)
                 boards.append(b)
-                kind_of.append(3)
+                kind_of.append(kind)
                 game_of.append(-1)
                 ply_of.append(-1)
                 role_of.append(0)
-    for b in random_bar_endgames(args.bar_endgames, args.seed) if args.bar_endgames else []:
-        key = b.tobytes()
-        if key not in seen:
-            seen.add(key)
-            boards.append(b)
-            kind_of.append(5)
-            game_of.append(-1)
-            ply_of.append(-1)
-            role_of.append(0)
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     np.savez_compressed(out.with_suffix(".npz"), boards=np.array(boards, dtype=np.int8),
