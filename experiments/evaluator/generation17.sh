@@ -1,5 +1,5 @@
 #!/bin/sh
-# Generation 17 of the second evaluator (a candidate, not shipped yet): generation 16's
+# Generation 17 of the second evaluator: generation 16's
 # contact and race nets, and a crashed net that also learns random crashed endgames of
 # stragglers against a home board (positions.py --bar-endgames), labelled by fastbg's own
 # variance-reduced rollouts. Generation 16's crashed net misreads them (0.27 mean absolute
