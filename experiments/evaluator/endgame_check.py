@@ -63,10 +63,11 @@ def main(argv=None) -> int:
     for n in args.nets:
         pol = EvalPolicy(load_nets(n))
         evals[Path(n).stem] = np.array([pol.probabilities(np.ascontiguousarray(x)) for x in b])
+    if args.crashed:        # generation 16's contact and race nets, loaded once
+        others = {"contact": hook._load(str(RUNS / "s16c" / "epoch_019.npz")),
+                  "race": hook._load(str(RUNS / "r14" / "epoch_000.npz"))}
     for c in args.crashed:
-        nets = {"contact": hook._load(str(RUNS / "s16c" / "epoch_019.npz")),
-                "race": hook._load(str(RUNS / "r14" / "epoch_000.npz")), "crashed": hook._load(c)}
-        evals[Path(c).parent.name] = hook.probabilities(nets, b)
+        evals[Path(c).parent.name] = hook.probabilities({**others, "crashed": hook._load(c)}, b)
     if args.gnubg:
         sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
         import gnubg_driver

@@ -71,13 +71,16 @@ def probabilities(nets: dict, boards: np.ndarray) -> np.ndarray:
             x0 = inputs(b[rows])
             raw = 0.0
             members = nets[kind] if isinstance(nets[kind], list) else [nets[kind]]
+            extra = None                # the experimental columns, made once for all members
             for w in members:       # an ensemble (crashed=A+B+...): the mean of the outputs
                 x = x0
                 n_in = w["w1"].shape[0]
                 if kind == "race" and n_in > x.shape[1]:   # race_extra.py's
-                    x = np.concatenate([x, race_extra(b[rows])], axis=1)
+                    extra = race_extra(b[rows]) if extra is None else extra
+                    x = np.concatenate([x, extra], axis=1)
                 if kind == "crashed" and n_in - _cx.N_CRASHED_EXTRA in (236, 252):   # crashed_extra.py's
-                    x = np.concatenate([x[:, :n_in - _cx.N_CRASHED_EXTRA], _cx.crashed_extra(b[rows])], axis=1)
+                    extra = _cx.crashed_extra(b[rows]) if extra is None else extra
+                    x = np.concatenate([x[:, :n_in - _cx.N_CRASHED_EXTRA], extra], axis=1)
                 raw = raw + _forward(w, x) / len(members)
         else:  # the shipped first network
             raw = rnn.forward(rnn.default_weights(), b[rows])

@@ -48,6 +48,7 @@ import numpy as np
 from fastbg._core.evaluator import EvalPolicy
 from fastbg.engine import get_engine
 from fastbg.reference.evaluator import load_nets
+from fastbg.reference.features import is_crashed, position_class
 from fastbg.game import START_BOARD
 
 KINDS = {"nn": 0, "wild": 1, "pubeval": 2, "backgame": 4}
@@ -206,8 +207,6 @@ def random_bar_endgames(n: int, seed: int) -> np.ndarray:
     Self-play rarely reaches them, and the crashed net misreads them (one checker on the bar
     with 14 off against a closed board: 0.995 to win by generation 16's net, 0.944 by
     rollouts). Only contact positions that are crashed are kept."""
-    from fastbg.reference.features import is_crashed, position_class
-
     rng = np.random.Generator(np.random.PCG64DXSM(np.random.SeedSequence(seed, spawn_key=(2**30,))))
     out = []
     while len(out) < n:
