@@ -332,3 +332,22 @@ def test_random_bar_endgames_are_crashed_contact_stragglers_against_a_home_board
                    for s in (0, 1))
     assert 0.2 < (b[:, 0].sum(axis=1) <= 7).mean() < 0.8      # either side on roll
     assert (b[:, :, 24] > 0).any(axis=1).mean() > 0.3          # many on the bar
+
+
+def test_contact_bearoff_starts_bear_off_against_checkers_back_with_a_gammon_to_save():
+    from fastbg.reference.board import validate_board
+    from fastbg.reference.features import position_class
+
+    rng = np.random.Generator(np.random.PCG64DXSM(np.random.SeedSequence(7)))
+    b = np.array([positions.contact_bearoff_start(rng) for _ in range(300)])
+    again = np.random.Generator(np.random.PCG64DXSM(np.random.SeedSequence(7)))
+    np.testing.assert_array_equal(b[0], positions.contact_bearoff_start(again))  # seeded
+    for x in b:
+        validate_board(x)
+        assert position_class(x) == "contact"
+        assert not x[0, 12:].any()                      # the side bearing off: near home
+        assert x[1].sum() == 15                         # the other: no checker off,
+        assert 1 <= x[1, 18:].sum() <= 4                # 1..4 back, on the bar or in its home
+        assert not x[1, 12:18].any() and (x[1, :6] >= 2).any()   # the rest home or outside
+    assert (b[:, 0].sum(axis=1) < 15).mean() > 0.8      # most have borne off checkers
+    assert 0.2 < is_crashed(b).mean() < 0.8             # crashed or about to be

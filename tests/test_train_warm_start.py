@@ -72,3 +72,16 @@ def test_the_legacy_width_and_the_first_network(monkeypatch):
         w = train.warm_start("contact", first, first["b1"].shape[0])
         assert w["w1"].shape[0] == width and not w["w1"][196:].any()
         np.testing.assert_array_equal(w["w1"][:196], first["w1"])
+
+
+def test_a_second_hidden_layer_starts_as_the_one_layer_net():
+    old = rev.default_nets()["crashed"] if "crashed" in rev.default_nets() else rev.default_nets()["contact"]
+    w = train.with_second_layer({k: np.asarray(old[k], np.float64) for k in ("w1", "b1", "w2", "b2")}, 16)
+    assert w["wh"].shape == (old["w1"].shape[1], 16) and not w["w3"].any()
+    x = torch.tensor(rfeat.contact_inputs_many(BOARDS)[:, :old["w1"].shape[0]].astype(np.float32))
+    with torch.no_grad():
+        one = train.Net({k: w[k] for k in ("w1", "b1", "w2", "b2")})(x)
+        two = train.Net(w)(x)
+    torch.testing.assert_close(two, one)
+    assert set(train.Net(w).weights()) == {"w1", "b1", "w2", "b2", "wh", "bh", "w3"}
+    assert train.with_second_layer(w, 32) is w          # a checkpoint's layer is kept

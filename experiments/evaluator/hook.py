@@ -9,6 +9,9 @@ network). Outputs are read as the first network's are (``fastbg.reference.nn.con
 This is the float network of training, not the integer one the engines will play with;
 the two differ by about 1e-4 in equity.
 
+A net of ``train.py --hidden2`` (a second hidden layer, weights ``wh``, ``bh``, ``w3``) is
+read here only: the engines have one hidden layer.
+
 Ablations the engines do not have: a race net of 230 inputs reads ``race_extra.py``'s
 columns too, a crashed net of 249 (or 265) inputs ``crashed_extra.py``'s after its 236 (or
 252) contact inputs, and ``crashed=A.npz+B.npz+...`` is an ensemble (the mean of the
@@ -45,12 +48,16 @@ def _sigmoid(x):
 def _forward(w: dict, x: np.ndarray) -> np.ndarray:
     # a contact net reads the first w1.shape[0] of the 252 inputs (236: no extra features)
     h = _sigmoid(x[:, :w["w1"].shape[0]] @ w["w1"] + w["b1"])
-    return _sigmoid(h @ w["w2"].T + w["b2"])
+    z = h @ w["w2"].T + w["b2"]
+    if "wh" in w:    # train.py --hidden2: a second hidden layer beside the first's outputs
+        z = z + _sigmoid(h @ w["wh"] + w["bh"]) @ w["w3"].T
+    return _sigmoid(z)
 
 
 def _load(path: str) -> dict:
     with np.load(path) as z:
-        return {k: z[k].astype(np.float64) for k in ("w1", "b1", "w2", "b2")}
+        return {k: z[k].astype(np.float64) for k in ("w1", "b1", "w2", "b2", "wh", "bh", "w3")
+                if k in z.files}
 
 
 def probabilities(nets: dict, boards: np.ndarray) -> np.ndarray:

@@ -18,13 +18,18 @@ equities), each game seeded by ``PCG64DXSM(SeedSequence(seed, spawn_key=(game,))
 ``backgame``
     Self-play as ``nn`` from a random backgame set-up (``backgame_start``) instead of the
     opening position: the positions the rollouts of backgames need.
+``bearoff``
+    Self-play as ``nn`` from a random bear-off against contact (``contact_bearoff_start``):
+    one side bearing off, the other with checkers back and a gammon to save. Their
+    decisions (bear off or stay safe; run the last checker or wait for a shot) are the
+    crashed net's largest errors.
 
 Every position before a roll (row 0 on roll) of every game is a candidate, except pure
 bear-offs (both sides home: the one-sided database is exact there) and finished games;
 each candidate is kept with probability ``--keep`` (fewer near-duplicates of one game),
 and the pool is de-duplicated. Output: ``<out>.npz`` with ``boards`` (N, 2, 25) int8,
 ``kind`` (N,) int8 (0 nn, 1 wild, 2 pubeval, 3 random race, 4 backgame, 5 random bar
-endgame), ``game`` and ``ply`` (N,) int32 (-1 for the random races and endgames), ``role`` (N,) int8 (0: a position before its roll;
+endgame, 6 bearoff), ``game`` and ``ply`` (N,) int32 (-1 for the random races and endgames), ``role`` (N,) int8 (0: a position before its roll;
 k >= 1: the position after the k-th alternative play of the roll at that game and ply, so
 the positions of one (game, ply) with role >= 1 are the candidates of one decision), and the
 arguments. Training seeds are 1..89999; benchmark seeds (``experiments/errorrate.py``,
@@ -51,7 +56,7 @@ from fastbg.reference.evaluator import load_nets
 from fastbg.reference.features import is_crashed, position_class
 from fastbg.game import START_BOARD
 
-KINDS = {"nn": 0, "wild": 1, "pubeval": 2, "backgame": 4}
+KINDS = {"nn": 0, "wild": 1, "pubeval": 2, "backgame": 4, "bearoff": 6}
 
 
 def _roll(bg: np.random.Generator) -> tuple[int, int]:
@@ -94,8 +99,8 @@ def play_game(eng, nn, pubeval, seed: int, game: int, kind: str, explore: float,
     board = np.array(START_BOARD, dtype=np.int8)
     odd_side = int(rng.integers(0, 2))
     wild_turns = int(rng.integers(3, 13))
-    if kind == "backgame":             # a backgame set up, either side on roll, any roll
-        board = backgame_start(rng)
+    if kind in ("backgame", "bearoff"):      # a set-up, either side on roll, any roll
+        board = backgame_start(rng) if kind == "backgame" else contact_bearoff_start(rng)
         side = int(rng.integers(0, 2))
         if side == 1:
             board = board[::-1].copy()
@@ -177,6 +182,43 @@ def backgame_start(rng: np.random.Generator) -> np.ndarray:
         for _ in range(n_back):
             b[1, int(rng.choice([j for j in free if j >= 12]))] += 1
         if (b[1] > 0).sum() >= 3:
+            return b
+
+
+def contact_bearoff_start(rng: np.random.Generator) -> np.ndarray:
+    """A random bear-off against contact (row 0 the side bearing off): it has 0..10
+    checkers off and the rest in its home board, sometimes 1..3 still coming in (its
+    indices 6..11); the other side has 1..4 checkers back, on the bar or on open points
+    of that home board (an anchor 40% of the time), no checker off, 1..6 home points
+    made and its other checkers on its indices 0..11. The side on roll is drawn by the
+    caller. Self-play reaches these with the gammon in doubt too rarely for the crashed
+    net to rank their plays (bearing off against a checker back: ``3/off 2/off`` or the
+    safe ``3/1 2/off``)."""
+    while True:
+        b = np.zeros((2, 25), np.int8)
+        in_play = 15 - int(rng.integers(0, 11))
+        coming = min(int(rng.choice([0, 0, 0, 1, 2, 3])), in_play)
+        np.add.at(b[0], rng.integers(6, 12, coming), 1)
+        np.add.at(b[0], rng.choice(6, in_play - coming, p=[0.22, 0.2, 0.18, 0.16, 0.13, 0.11]), 1)
+        free = [23 - a for a in range(6) if b[0, a] == 0]       # open points, the back side's index
+        back = int(rng.choice([1, 1, 2, 2, 2, 3, 4]))
+        left = back
+        if free and back >= 2 and rng.random() < 0.4:          # an anchor
+            b[1, int(rng.choice(free))] = 2
+            left -= 2
+        for _ in range(left):
+            if not free or rng.random() < 0.4:
+                b[1, 24] += 1
+            else:
+                b[1, int(rng.choice(free))] += 1
+        rest = 15 - back
+        made = rng.choice(6, size=int(rng.integers(1, 7)), replace=False)
+        for i in made:
+            k = min(2, rest)
+            b[1, i] += k
+            rest -= k
+        np.add.at(b[1], rng.integers(0, 12, rest), 1)
+        if position_class(b) == "contact":
             return b
 
 

@@ -81,7 +81,8 @@ def warm_start(kind: str, old: dict, hidden: int) -> dict:
     196-input first-generation net mapped onto the new layout (new inputs at zero)."""
     old = with_extra_rows(kind, old)
     if old["w1"].shape[0] == N_INPUTS[kind]:
-        w = {k: np.array(old[k], dtype=np.float64) for k in ("w1", "b1", "w2", "b2")}
+        w = {k: np.array(old[k], dtype=np.float64) for k in ("w1", "b1", "w2", "b2") + SECOND_LAYER
+             if k in old}
         return widen(w, hidden)
     h_old = old["b1"].shape[0]
     if hidden != h_old:
@@ -138,8 +139,24 @@ def load_init(path: str) -> dict:
     checkpoint of this script (``epoch_<k>.npz``)."""
     with np.load(path) as z:
         if z["w1"].shape[0] != 196:
-            return {k: z[k] for k in ("w1", "b1", "w2", "b2")}
+            return {k: z[k] for k in ("w1", "b1", "w2", "b2") + SECOND_LAYER if k in z.files}
     return load_weights(path)
+
+
+SECOND_LAYER = ("wh", "bh", "w3")   # --hidden2's layer: hidden -> hidden2 -> the outputs
+
+
+def with_second_layer(w: dict, hidden2: int, seed: int = 12345) -> dict:
+    """``w`` with a second hidden layer of ``hidden2`` sigmoid units beside the first's
+    output connection: logits = w2 h1 + w3 sigmoid(wh^T h1 + bh) + b2. ``w3`` starts at
+    zero, so the net computes exactly what ``w`` does and training starts from its minimum
+    (an ablation: the engines read one hidden layer)."""
+    if hidden2 <= 0 or "wh" in w:
+        return w
+    rng = np.random.default_rng(seed)
+    h1 = w["b1"].shape[0]
+    return {**w, "wh": rng.normal(0.0, 1.0 / np.sqrt(h1), (h1, hidden2)),
+            "bh": np.zeros(hidden2), "w3": np.zeros((w["w2"].shape[0], hidden2))}
 
 
 class Net(torch.nn.Module):
@@ -148,6 +165,14 @@ class Net(torch.nn.Module):
         n_in, hidden = w["w1"].shape
         self.l1 = torch.nn.Linear(n_in, hidden)
         self.l2 = torch.nn.Linear(hidden, 5)
+        self.lh = self.l3 = None
+        if "wh" in w:                 # --hidden2: a second hidden layer beside l2
+            self.lh = torch.nn.Linear(hidden, w["wh"].shape[1])
+            self.l3 = torch.nn.Linear(w["wh"].shape[1], 5, bias=False)
+            with torch.no_grad():
+                self.lh.weight.copy_(torch.tensor(w["wh"].T))
+                self.lh.bias.copy_(torch.tensor(w["bh"]))
+                self.l3.weight.copy_(torch.tensor(w["w3"]))
         with torch.no_grad():
             self.l1.weight.copy_(torch.tensor(w["w1"].T))
             self.l1.bias.copy_(torch.tensor(w["b1"]))
@@ -155,13 +180,21 @@ class Net(torch.nn.Module):
             self.l2.bias.copy_(torch.tensor(w["b2"]))
 
     def forward(self, x):
-        return self.l2(torch.sigmoid(self.l1(x)))      # logits; sigmoid in the loss
+        h = torch.sigmoid(self.l1(x))
+        if self.lh is None:
+            return self.l2(h)      # logits; sigmoid in the loss
+        return self.l2(h) + self.l3(torch.sigmoid(self.lh(h)))
 
     def weights(self) -> dict:
-        return {"w1": self.l1.weight.detach().double().numpy().T.copy(),
-                "b1": self.l1.bias.detach().double().numpy().copy(),
-                "w2": self.l2.weight.detach().double().numpy().copy(),
-                "b2": self.l2.bias.detach().double().numpy().copy()}
+        w = {"w1": self.l1.weight.detach().double().numpy().T.copy(),
+             "b1": self.l1.bias.detach().double().numpy().copy(),
+             "w2": self.l2.weight.detach().double().numpy().copy(),
+             "b2": self.l2.bias.detach().double().numpy().copy()}
+        if self.lh is not None:
+            w.update(wh=self.lh.weight.detach().double().numpy().T.copy(),
+                     bh=self.lh.bias.detach().double().numpy().copy(),
+                     w3=self.l3.weight.detach().double().numpy().copy())
+        return w
 
 
 def load_data(args):
@@ -453,6 +486,10 @@ def main(argv=None) -> int:
     ap.add_argument("--init", default=str(HERE.parent.parent / "fastbg" / "data" / "nn" / "nn.npz"),
                     help="the shipped first network (default) or a checkpoint of the same net")
     ap.add_argument("--hidden", type=int, default=128)
+    ap.add_argument("--hidden2", type=int, default=0,
+                    help="ablation: a second hidden layer of this many units beside the "
+                         "first's output connection, starting at zero weight "
+                         "(with_second_layer; the engines read one hidden layer)")
     ap.add_argument("--epochs", type=int, default=30)
     ap.add_argument("--batch", type=int, default=256)
     ap.add_argument("--lr", type=float, default=3e-4)
@@ -543,7 +580,8 @@ def main(argv=None) -> int:
         extra_units = np.tile(np.unique(unit[off_rows]), args.repeat_off - 1)
         print(f"--repeat-off {args.repeat_off}: {int(off_rows.sum())} of {len(off_rows)} "
               f"training rows have checkers off", file=sys.stderr)
-    model = Net(warm_start(args.net, load_init(args.init), args.hidden))
+    model = Net(with_second_layer(warm_start(args.net, load_init(args.init), args.hidden),
+                                  args.hidden2, seed=args.seed))
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=args.weight_decay)
     bce = torch.nn.BCEWithLogitsLoss()
     start = 0
