@@ -1156,3 +1156,15 @@ def test_processes_opening_the_same_new_store_at_once_all_get_it(tmp_path):
         assert results == [("ok", path.name)] * 4, results
         with ResultsStore(path) as store:
             assert store.runs() == []
+
+
+def test_runs_of_a_store_in_a_missing_directory_is_an_error(tmp_path, capsys):
+    """`fastbg runs --store /no/such/dir/s.db` used to say "no runs ... yet" with status 0
+    and the hint to make it with `rollout --store`, which would fail (a new-user trial)."""
+    missing = tmp_path / "no_such_dir" / "s.db"
+    assert main(["runs", "--store", str(missing)]) == 2
+    err = capsys.readouterr().err
+    assert f"no store {missing}: there is no directory {missing.parent}" in err
+    # a store not made yet in a directory that exists is still an empty listing
+    assert main(["runs", "--store", str(tmp_path / "s.db")]) == 0
+    assert "no runs: there is no store" in capsys.readouterr().out

@@ -10,6 +10,7 @@ from pathlib import Path
 import numpy as np
 
 from ..game import PROBABILITY_KEYS
+from ..game.files import missing_directory
 from ..research import convergence, plot_convergence, plot_table
 from ..research.plots import check_plot_path
 from ..rollouts.cubeless import outcome_statistics, vr_statistics
@@ -194,6 +195,9 @@ def _cmd_runs(args) -> int:
     if args.action == "list" and args.run is None:
         path = default_store_path() if args.store is None else Path(args.store).expanduser()
         if not path.exists():
+            missing = None if args.store is None else missing_directory(path)
+            if missing:          # a typo, not a store still to be made: --store would fail too
+                raise ValueError(f"no store {path}: {missing}")
             if args.json:
                 print_json([], indent=2)
             else:
