@@ -701,3 +701,16 @@ def test_the_command_line_imports_the_cython_modules_before_any_run():
             "'fastbg._core.rollout', 'fastbg._core.evaluator', 'fastbg._core.policies')))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert out.stdout.strip() == "True", out.stderr
+
+
+@pytest.mark.parametrize("extra", [["6/5"], ["bar/20*", "6/off"], ["13/7(2)"]])
+def test_an_unquoted_play_of_several_moves_says_to_quote_it(capsys, extra):
+    """`--play 8/5 6/5` used to give only "unrecognized arguments: 6/5" (a new-user
+    trial): the shell split the play, so the error shows the quoted form."""
+    code, _, err = run_status(capsys, "moves", "start", "31", "--rollout", "--play", "8/5", *extra)
+    assert code == 2
+    assert f"unrecognized arguments: {' '.join(extra)} (a play of several moves is one " \
+           f"--play in quotes: --play '8/5 {' '.join(extra)}')" in err
+    # other leftovers are not taken for moves
+    code, _, err = run_status(capsys, "moves", "start", "31", "--rollout", "--play", "8/5", "6/5", "x")
+    assert code == 2 and "unrecognized arguments: 6/5 x" in err and "in quotes" not in err

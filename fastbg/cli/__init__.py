@@ -137,6 +137,8 @@ except ImportError:  # pragma: no cover - depends on the build
 __all__ = ["main", "build_parser"]
 
 _BARE_XGID = re.compile(r"^[-a-oA-O]{26}(:|$)")
+# one move of a play as typed: 13/7, bar/20*, 8/2*/1, 6/off, 13/7(2)
+_MOVE = re.compile(r"^(bar|\d{1,2})(/(\d{1,2}|off)\*?)+(\(\d\))?$", re.IGNORECASE)
 
 
 #: The error of a command run with no standard output (`fastbg rollout ... >&-`: Python
@@ -313,6 +315,11 @@ def _main(argv) -> int:
         if given is not None and second is not None:
             command.error(f"{args.command} takes one POSITION; got {given!r} and {second!r}: "
                           "give the one to use")
+        # `--play 8/5 6/5` unquoted: the play's second move is left over
+        if getattr(args, "play", None) and all(_MOVE.match(a) for a in extra):
+            command.error(f"unrecognized arguments: {' '.join(extra)} (a play of several "
+                          f"moves is one --play in quotes: --play '{args.play[-1]} "
+                          f"{' '.join(extra)}')")
         # argparse reports a subcommand's unknown arguments as the main program's; name
         # the subcommand, whose usage they break.
         command.error(f"unrecognized arguments: {' '.join(extra)}")
