@@ -101,6 +101,14 @@ def test_moves_checks_rolled_dice(capsys):
     assert code == 2 and "3-1 rolled but DICE is 6-4" in err
 
 
+def test_moves_takes_the_roll_of_an_xgid_when_dice_are_left_out(capsys):
+    """A new-user trial: `fastbg moves XGID` with the dice in the XGID asked for DICE."""
+    code, out, _ = run(capsys, "moves", RACE_31, "--json")
+    assert code == 0 and json.loads(out)["dice"] == [3, 1]
+    code, _, err = run(capsys, "moves", "start")
+    assert code == 2 and "give DICE, the roll" in err and "POSITION has no dice rolled" in err
+
+
 @pytest.mark.parametrize("command", [["show"], ["eval"], ["moves", "--json", "31"],
                                      ["rollout", "-n", "20", "--seed", "1", "--no-progress"]])
 def test_gnubg_pair_is_a_position(capsys, command):

@@ -31,7 +31,8 @@ def add_parsers(sub) -> None:
                        "out side by side (--rollout)")
     m.add_argument("position", metavar="POSITION", help=_POSITION_HELP + " (rolled dice in it "
                    "must be DICE)")
-    m.add_argument("dice", metavar="DICE", nargs="+", help="the roll: 31, 3-1 or 3 1")
+    m.add_argument("dice", metavar="DICE", nargs="*", help="the roll: 31, 3-1 or 3 1 (may be "
+                   "left out when POSITION is an XGID with the dice rolled)")
     m.add_argument("--engine", choices=ENGINES, default="cython", help=_ENGINE_HELP)
     how = m.add_mutually_exclusive_group()
     how.add_argument("--eval", action="store_true",
@@ -145,7 +146,9 @@ def _pending_offer(text: str):
 
 def _cmd_moves(args) -> int:
     pos, _, rolled = parse_game(args.position)
-    dice = parse_dice(" ".join(args.dice))
+    if not args.dice and rolled is None:
+        raise ValueError("give DICE, the roll (31, 3-1 or '3 1'): POSITION has no dice rolled")
+    dice = parse_dice(" ".join(args.dice)) if args.dice else rolled
     if rolled is not None and sorted(rolled) != sorted(dice):
         raise ValueError(f"POSITION has {rolled[0]}-{rolled[1]} rolled but DICE is "
                          f"{dice[0]}-{dice[1]}: give the same roll")
