@@ -120,8 +120,10 @@ def test_more_workers_than_cpus_are_capped_with_a_note(capsys, monkeypatch):
                                 "--policy", "pubeval", "--workers", "100000", "--json",
                                 "--no-progress")
     assert code == 0 and json.loads(out)["workers"] <= 2
-    assert err == ("fastbg: --workers 100,000 is more than the 2 CPUs here: using 2 (more "
-                   "are not faster, and the numbers do not depend on them)\n")
+    # "at most": a run of one block uses one worker, and its header says so (a new-user
+    # trial read "using 2" against the header's "workers 1")
+    assert err == ("fastbg: --workers 100,000 is more than the 2 CPUs here: using at most 2 "
+                   "(more are not faster, and the numbers do not depend on them)\n")
     # as many as the CPUs: no note; with a cluster's address: the one error line only
     code, _, err = run_status(capsys, "rollout", "start", "-n", "200", "--seed", "1",
                               "--policy", "pubeval", "--workers", "2", "--no-progress")

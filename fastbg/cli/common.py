@@ -155,8 +155,8 @@ def cap_workers(args) -> None:
         return          # (with a cluster's address, --workers is the command's error)
     args.workers = cpus
     sys.stderr.write(f"fastbg: --workers {workers:,} is more than the {plural(cpus, 'CPU')} "
-                     f"here: using {cpus} (more are not faster, and the numbers do not "
-                     "depend on them)\n")
+                     f"here: using at most {cpus} (more are not faster, and the numbers do "
+                     "not depend on them)\n")
 
 
 #: Endings of a results store's file name (an SQLite database), for the hint of
