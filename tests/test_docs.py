@@ -1,6 +1,8 @@
 """The documentation cannot drift from the code it quotes."""
 from __future__ import annotations
 
+import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -26,3 +28,20 @@ def test_the_readme_and_the_cli_reference_give_one_speed_of_pubeval_against_the_
     assert "pubeval) plays about 20-30 times faster than the nn without variance" in readme
     assert "`nn` without variance reduction is about 20-30 times slower than pubeval" in cli
     assert "10x slower than pubeval" not in cli
+
+
+def test_the_cube_example_of_too_few_trials_shows_what_the_command_prints():
+    # new-user trial: docs/cube.md showed it in a ```text block, which
+    # docs/refresh_examples.py does not refresh, and it went stale ("leaning Double, take
+    # (double by 0.6 SE, take by 0.1 SE)" where the command said "Double, pass"); a
+    # console block now, whose last lines (after "...") are the command's last lines
+    text = (ROOT / "docs" / "cube.md").read_text()
+    block = re.search(r"```console\n\$ fastbg cube start --games 2 --seed 1\n\.\.\.\n(.*?)```",
+                      text, re.S)
+    assert block, "docs/cube.md has no console block of `fastbg cube start --games 2 --seed 1`"
+    shown = block.group(1).rstrip("\n").split("\n")
+    out = subprocess.run([sys.executable, "-m", "fastbg", "cube", "start", "--games", "2",
+                          "--seed", "1", "--no-progress"], capture_output=True, text=True,
+                         cwd=ROOT, env={**os.environ, "COLUMNS": "100"})
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.rstrip("\n").split("\n")[-len(shown):] == shown
