@@ -11,8 +11,8 @@ from ..engine import ENGINES, get_engine
 from ..game import parse_game
 from ..rollouts.bench import format_table, run_bench
 
-from .common import (_ENGINE_HELP, _POSITION_HELP, _positive_int, _seed, ascii_number,
-                     print_json)
+from .common import (_ENGINE_HELP, _POSITION_HELP, _positive_int, _seed,
+                     add_no_progress_option, ascii_number, print_json)
 
 
 def add_parsers(sub) -> None:
@@ -24,6 +24,7 @@ def add_parsers(sub) -> None:
     f.add_argument("--force", action="store_true",
                    help="count a depth even if it is estimated to take more than a day")
     f.add_argument("--json", action="store_true", help="machine-readable output")
+    add_no_progress_option(f)
 
     k = sub.add_parser("bench", help="games/s and legal plays/s of each engine (Markdown table)")
     k.add_argument("--engine", choices=ENGINES, action="append", default=None,
@@ -33,6 +34,7 @@ def add_parsers(sub) -> None:
     k.add_argument("--workers", "-w", type=_positive_int, default=1,
                    help="threads for the Cython game workloads (default 1)")
     k.add_argument("--json", action="store_true", help="machine-readable output")
+    add_no_progress_option(k, shows="progress lines (each figure on stderr as it is measured)")
 
 
 def _depth(text: str) -> int:
@@ -137,7 +139,8 @@ def _cmd_perft(args) -> int:
 
 def _cmd_bench(args) -> int:
     engines = tuple(dict.fromkeys(args.engine or ENGINES))
-    log = None if args.json else (lambda line: print(f"  {line}", file=sys.stderr, flush=True))
+    log = None if args.json or args.no_progress else (
+        lambda line: print(f"  {line}", file=sys.stderr, flush=True))
     report = run_bench(engines, repeat=args.repeat, seed=args.seed, workers=args.workers, log=log)
     if args.json:
         print_json(report, indent=2)

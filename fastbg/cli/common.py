@@ -237,6 +237,23 @@ def store_path_arg(bare_is_default: bool, takes_position: bool = True):
     return store_path
 
 
+def add_no_progress_option(p, shows: str | None = None) -> None:
+    """``--no-progress`` of a command. Every command takes it, so that a script can give it
+    to any (``met``, ``perft`` and ``runs`` refused it as an unrecognized argument).
+
+    Parameters
+    ----------
+    p : argparse.ArgumentParser
+        The command's parser.
+    shows : str, optional
+        The progress that the command shows on stderr and the option turns off (``"progress
+        bar"``); None: the command shows none, and the option does nothing.
+    """
+    p.add_argument("--no-progress", action="store_true",
+                   help=f"no {shows}" if shows else
+                        "accepted, as by every command, for scripts (nothing to show here)")
+
+
 def plural(n: int, word: str) -> str:
     """``"1 game"``, ``"2,000 games"``."""
     return f"{n:,} {word}" + ("" if n == 1 else "s")

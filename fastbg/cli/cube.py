@@ -18,7 +18,8 @@ from ..rollouts import DEFAULT_POLICY, POLICIES
 from ..rollouts.cuberollout import cube_rollout, decided_by_first_roll
 
 from .common import (_ENGINE_HELP, EXIT_INTERRUPTED, _games, games_played, _load_met, _number_arg, _policy_help,
-                     _positive_int, _seed, _table_name, plural, num, print_json)
+                     _positive_int, _seed, _table_name, add_no_progress_option, plural, num,
+                     print_json)
 from .state import (_add_state_options, _cube_state, _describe_state)
 from .rollouts import _VR_HELP, _WORKERS_HELP, _run_rollout, _with_progress, add_dask_option, workers_text
 
@@ -123,7 +124,7 @@ def add_parsers(sub) -> None:
                         "(experiments/cube_methods.py)")
     _add_state_options(c)
     c.add_argument("--json", action="store_true", help="machine-readable output")
-    c.add_argument("--no-progress", action="store_true", help="no progress bar")
+    add_no_progress_option(c, shows="progress bar")
 
 
 def _efficiency(pos, x, state=None) -> tuple[float, str]:

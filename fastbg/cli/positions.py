@@ -10,7 +10,7 @@ from ..nn import CRASHED_BY, evaluate, network_info
 from ..game.picture import save_board
 
 from .common import (_ENGINE_HELP, _POSITION_HELP, _is_xgid, _positive_int,
-                     _whole_arg, print_json)
+                     _whole_arg, add_no_progress_option, print_json)
 from .rollouts import add_prune_options, add_rollout_run_options, moves_eval, moves_rollout
 from .state import (_describe_state)
 
@@ -20,8 +20,7 @@ def add_parsers(sub) -> None:
     s = sub.add_parser("show", help="board diagram, pip counts and IDs of a position")
     s.add_argument("position", metavar="POSITION", help=_POSITION_HELP + " (with the cube and "
                    "score of the last two)")
-    s.add_argument("--no-progress", action="store_true",
-                   help="accepted, as by every command, for scripts (nothing to show here)")
+    add_no_progress_option(s)
     s.add_argument("--svg", metavar="FILE", default=None,
                    help="also draw the board into FILE as SVG (with the cube, score and pip "
                         "counts; needs matplotlib: pip install 'fastbg[plot]')")
@@ -63,8 +62,7 @@ def add_parsers(sub) -> None:
                    help="the network's forward pass in the compiled core (default) or the "
                         "pure-Python reference; same numbers")
     e.add_argument("--json", action="store_true", help="machine-readable output")
-    e.add_argument("--no-progress", action="store_true",
-                   help="accepted, as by every command, for scripts (nothing to show here)")
+    add_no_progress_option(e)
 
 
 def _pictures(args, pos, state=None, dice=None) -> list[str]:

@@ -16,7 +16,7 @@ from ..rollouts import DEFAULT_POLICY, POLICIES
 from ..rollouts.plays import DEFAULT_MAX_PLAYS, DEFAULT_WITHIN
 from ..rollouts.store import ResultsStore
 from .common import (_ENGINE_HELP, ascii_number, num, EXIT_INTERRUPTED, _games, draw_after_run, _number_arg, _policy_help, _positive_int, _seed,
-                     plural, print_json, _whole_arg)
+                     add_no_progress_option, plural, print_json, _whole_arg)
 from .rollouts import (_VR_HELP, _WORKERS_HELP, add_dask_option, add_prune_options, add_store_options,
                        check_dask_options, nothing_stored, progress_bar)
 
@@ -139,7 +139,7 @@ def _add_run_options(p, name: str) -> None:
     p.add_argument("--plot", metavar="FILE", default=None,
                    help="also draw the table into FILE (.png, .svg or .pdf; needs matplotlib: "
                         "pip install 'fastbg[plot]')")
-    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    add_no_progress_option(p, shows="progress bar")
 
 
 def _add_candidate_options(p, name: str) -> None:

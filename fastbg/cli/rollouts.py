@@ -15,7 +15,7 @@ from ..rollouts.store import ResultsStore, describe_run
 from ..research import convergence, plot_convergence
 from ..research.plots import check_plot_path
 
-from .common import (_ENGINE_HELP, num, EXIT_INTERRUPTED, _dice_arg, check_ctrl_c, draw_after_run,
+from .common import (_ENGINE_HELP, add_no_progress_option, num, EXIT_INTERRUPTED, _dice_arg, check_ctrl_c, draw_after_run,
                      games_played, games_rate, _games, note_ctrl_c, _number_arg, _policy_help, _positive_int, _seed, plural,
                      print_json, run_id_arg, stop_name, store_path_arg, stored_blocks)
 from .state import (_STATE_OPTIONS, _add_state_options, _cube_state, _describe_state)
@@ -83,7 +83,7 @@ def add_rollout_run_options(p, games: int) -> None:
                         "roll) and every 1,296 each pair of first and second rolls, as GNU "
                         "Backgammon rotates them; --no-quasi-random draws every roll (cubeless "
                         "and cubeful rollouts)")
-    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    add_no_progress_option(p, shows="progress bar")
 
 
 def add_store_options(p, what: str, later: str, scope: str, resume: str,

@@ -15,7 +15,7 @@ from ..research import convergence, plot_convergence, plot_table
 from ..research.plots import check_plot_path
 from ..rollouts.cubeless import outcome_statistics, vr_statistics
 from ..rollouts.store import ResultsStore, default_store_path
-from .common import plural, print_json, run_id_arg, store_hint, store_path_arg, stored_blocks
+from .common import add_no_progress_option, plural, print_json, run_id_arg, store_hint, store_path_arg, stored_blocks
 from .research import resume_command, write_table_csv
 
 ACTIONS = ("list", "show", "export")
@@ -52,6 +52,7 @@ def add_parsers(sub) -> None:
                    help="show: also draw the run into FILE (.png, .svg or .pdf): a rollout's "
                         "equity and 95%% interval against games played, after each block; "
                         "a table's plot")
+    add_no_progress_option(p)
 
 
 def _action(text: str) -> str:

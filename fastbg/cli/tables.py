@@ -6,7 +6,8 @@ import sys
 
 from ..cube import (DEFAULT_MET, SHIPPED_METS)
 
-from .common import (_check_length, _load_met, _positive_int, _table_name, _whole_arg, print_json)
+from .common import (_check_length, _load_met, _positive_int, _table_name, _whole_arg,
+                     add_no_progress_option, print_json)
 
 
 #: Largest away score `fastbg met` shows unless --length says otherwise.
@@ -26,6 +27,7 @@ def add_parsers(sub) -> None:
         fmt.add_argument("--csv", action="store_true",
                          help="comma-separated values: a header, then one record a line")
         fmt.add_argument("--json", action="store_true", help="machine-readable output")
+        add_no_progress_option(q)
 
     m = sub.add_parser(
         "met", help="the match equity table: pre-Crawford MWC for away scores 1..N and the "
