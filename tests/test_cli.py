@@ -101,6 +101,15 @@ def test_moves_checks_rolled_dice(capsys):
     assert code == 2 and "3-1 rolled but DICE is 6-4" in err
 
 
+@pytest.mark.parametrize("argv", [["--json", "31"], ["--json", "3", "1"],
+                                  ["--engine", "python", "--json", "3-1"]])
+def test_moves_dice_after_an_option(capsys, argv):
+    # DICE may be left out (nargs="*"), and argparse then gave it no word when an option
+    # came between it and POSITION: `moves start --json 31` said "unrecognized arguments: 31"
+    code, out, err = run_status(capsys, "moves", "start", *argv)
+    assert code == 0 and json.loads(out)["dice"] == [3, 1], err
+
+
 def test_moves_takes_the_roll_of_an_xgid_when_dice_are_left_out(capsys):
     """A new-user trial: `fastbg moves XGID` with the dice in the XGID asked for DICE."""
     code, out, _ = run(capsys, "moves", RACE_31, "--json")

@@ -299,6 +299,15 @@ def _main(argv) -> int:
     # Every error of a command starts with its full name, as argparse's own do
     # ("fastbg table race: error: ..."), whether argparse or the command found it.
     command = _command_parser(parser, args)
+    if extra and getattr(args, "dice", None) == []:
+        # DICE of `moves` (any number of words, as it may be left out) gets none when an
+        # option stands between it and POSITION (`moves XGID --json 31`: argparse matches
+        # both before the option), and the roll is left over: it is DICE, but for the
+        # second move of an unquoted --play, which is said below
+        words = [a for a in extra if not a.startswith("-")]
+        if words and not (getattr(args, "play", None) and all(_MOVE.match(a) for a in words)):
+            args.dice = words
+            extra = [a for a in extra if a.startswith("-")]
     if extra:
         # `fastbg rollout start XGID=...`: 'start' is the POSITION, and the XGID, which was
         # meant as it, is left over; say so rather than call it unrecognized
