@@ -252,6 +252,10 @@ XGID_31 = "XGID=-b----E-C---eE---c-e----B-:0:0:1:31:0:0:0:0:10"
     (["rollout", "start", "XGID=garbage"], "start", "XGID=garbage"),   # meant, if not valid
     (["eval", "start", "4HPMwQCMz+AIIQ"], "start", "4HPMwQCMz+AIIQ"),
     (["cube", "start", "4HPwATDgc/ABMA:cAkAAAAAAAAA"], "start", "4HPwATDgc/ABMA:cAkAAAAAAAAA"),
+    # moves' DICE took the second one as a die: "bad dice 'start 31'" (new-user trial)
+    (["moves", "start", "start", "31"], "start", "start"),
+    (["moves", "start", "31", XGID_31], "start", XGID_31),
+    (["moves", "start", "--json", "4HPMwQCMz+AIIQ", "31"], "start", "4HPMwQCMz+AIIQ"),
 ])
 def test_a_second_position_says_that_the_command_takes_one(capsys, argv, first, second):
     code, out, err = run_status(capsys, *argv)

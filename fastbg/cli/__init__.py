@@ -118,8 +118,8 @@ import sqlite3  # noqa: E402
 from .. import __version__  # noqa: E402
 from . import bench, cube, positions, research, rollouts, runs, tables  # noqa: E402
 from .common import (EXIT_INTERRUPTED, EXIT_USAGE, cap_workers, ctrl_c_seen,  # noqa: E402
-                     forget_ctrl_c, interrupt, looks_like_position, shorten, stop_name,
-                     stopped_status, terminate)
+                     forget_ctrl_c, interrupt, looks_like_position, second_position, shorten,
+                     stop_name, stopped_status, terminate)
 from ..engine import get_engine  # noqa: E402
 
 # The compiled core, and numpy.random with it, imported now, under the start-up handler,
@@ -322,8 +322,7 @@ def _main(argv) -> int:
         if given is not None and second is not None and options:
             command.error(f"unrecognized arguments: {' '.join(options)}")
         if given is not None and second is not None:
-            command.error(f"{args.command} takes one POSITION; got {given!r} and {second!r}: "
-                          "give the one to use")
+            command.error(second_position(args.command, given, second))
         # `--play 8/5 6/5` unquoted: the play's second move is left over
         if getattr(args, "play", None) and all(_MOVE.match(a) for a in extra):
             command.error(f"unrecognized arguments: {' '.join(extra)} (a play of several "

@@ -211,6 +211,12 @@ def looks_like_position(text: str) -> bool:
     return True
 
 
+def second_position(command: str, given: str, second: str) -> str:
+    """The error of a command given a second POSITION (``rollout start XGID=...``, ``moves
+    start start 31``): it takes one, and the user says which."""
+    return f"{command} takes one POSITION; got {given!r} and {second!r}: give the one to use"
+
+
 def store_path_arg(bare_is_default: bool, takes_position: bool = True):
     """The argparse type of ``--store PATH``: the path as given, refusing an empty one (it
     named no file, and used to mean the default store without a word) and one that looks

@@ -10,7 +10,8 @@ from ..nn import CRASHED_BY, evaluate, network_info
 from ..game.picture import save_board
 
 from .common import (_ENGINE_HELP, _POSITION_HELP, _is_xgid, _positive_int,
-                     _whole_arg, add_no_progress_option, print_json)
+                     _whole_arg, add_no_progress_option, looks_like_position, print_json,
+                     second_position)
 from .rollouts import add_prune_options, add_rollout_run_options, moves_eval, moves_rollout
 from .state import (_describe_state)
 
@@ -143,6 +144,11 @@ def _pending_offer(text: str):
 
 
 def _cmd_moves(args) -> int:
+    # `moves start start 31`: the second 'start' is one of DICE's words (there may be none),
+    # and called the dice bad ("bad dice 'start 31'"); said as any second POSITION is
+    second = next((w for w in args.dice if looks_like_position(w)), None)
+    if second is not None:
+        raise ValueError(second_position("moves", args.position, second))
     pos, _, rolled = parse_game(args.position)
     if not args.dice and rolled is None:
         raise ValueError("give DICE, the roll (31, 3-1 or '3 1'): POSITION has no dice rolled")
