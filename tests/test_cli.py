@@ -284,6 +284,26 @@ def test_a_left_over_word_that_is_no_position_is_still_unrecognized(capsys):
         assert code == 2 and f"unrecognized arguments: {argv[-1]}" in err, err
 
 
+@pytest.mark.parametrize("argv, roll", [
+    (["rollout", "start", "31"], "31"), (["rollout", "start", "3", "1"], "31"),
+    (["rollout", "start", "-n", "10", "6-6"], "66"),
+])
+def test_a_left_over_roll_says_how_to_fix_the_first_roll(capsys, argv, roll):
+    # `rollout start 31` said only "unrecognized arguments: 31" (new-user trial)
+    code, out, err = run_status(capsys, *argv)
+    words = " ".join(argv[2:] if argv[2] != "-n" else argv[4:])
+    assert code == 2 and out == "" and err == (
+        f"fastbg rollout: error: unrecognized arguments: {words} (to fix the first roll, "
+        f"--dice {roll})\n"), err
+
+
+def test_a_left_over_roll_gets_no_hint_where_there_is_no_dice_option(capsys):
+    for argv in (["cube", "start", "31"], ["eval", "start", "31"],
+                 ["rollout", "start", "31", "--cubeful"]):
+        code, _, err = run_status(capsys, *argv)
+        assert code == 2 and err.endswith("error: unrecognized arguments: 31\n"), err
+
+
 def test_console_script_runs_without_traceback():
     proc = subprocess.run([sys.executable, "-m", "fastbg", "show", "nonsense"],
                           capture_output=True, text=True)

@@ -121,6 +121,7 @@ from .common import (EXIT_INTERRUPTED, EXIT_USAGE, cap_workers, ctrl_c_seen,  # 
                      forget_ctrl_c, interrupt, looks_like_position, second_position, shorten,
                      stop_name, stopped_status, terminate)
 from ..engine import get_engine  # noqa: E402
+from ..formats import parse_dice  # noqa: E402
 
 # The compiled core, and numpy.random with it, imported now, under the start-up handler,
 # not lazily by the first run: Cython's module set-up registers its memoryview types with
@@ -248,6 +249,19 @@ def _option_names(message: str, args) -> str:
                   lambda m: "--" + m.group(1).replace("_", "-"), message)
 
 
+def _options(parser) -> set[str]:
+    """The option strings of a command's parser (``--dice``, ``-n``...)."""
+    return {o for a in parser._actions for o in a.option_strings}
+
+
+def _roll(words: list[str]):
+    """The roll that command-line ``words`` write (``31``; ``3 1``), or None."""
+    try:
+        return parse_dice(" ".join(words))
+    except ValueError:
+        return None
+
+
 def _command_parser(parser, args):
     """The parser of the command that ran, nested ones included (``fastbg table race``): its
     ``prog`` is the prefix of the command's errors, as argparse's own errors have it."""
@@ -328,6 +342,11 @@ def _main(argv) -> int:
             command.error(f"unrecognized arguments: {' '.join(extra)} (a play of several "
                           f"moves is one --play in quotes: --play '{args.play[-1]} "
                           f"{' '.join(extra)}')")
+        # `rollout start 31`: a roll where the command takes none but as --dice
+        roll = _roll(extra) if "--dice" in _options(command) else None
+        if roll is not None and not getattr(args, "cubeful", False):
+            command.error(f"unrecognized arguments: {' '.join(extra)} (to fix the first roll, "
+                          f"--dice {roll[0]}{roll[1]})")
         # argparse reports a subcommand's unknown arguments as the main program's; name
         # the subcommand, whose usage they break.
         command.error(f"unrecognized arguments: {' '.join(extra)}")
