@@ -198,6 +198,25 @@ def test_a_position_where_nobody_can_ever_move_is_refused_by_every_rollout(tmp_p
     assert out.stderr.count("\n") == 1 and "neither side can ever move" in out.stderr, out.stderr
 
 
+@pytest.mark.parametrize("argv", [
+    ["eval", _NOBODY_MOVES], ["eval", _NOBODY_MOVES, "--json"],
+    ["eval", "t20DAGC3bQMAYA", "--engine", "python"],
+    ["moves", _NOBODY_MOVES, "31", "--eval"], ["moves", _NOBODY_MOVES, "66", "--eval", "--ply", "1"],
+])
+def test_a_position_where_nobody_can_ever_move_has_no_evaluation(capsys, argv):
+    # `eval t20DAGC3bQMAYA` printed win 0.7698 with status 0 where rollout and cube refuse
+    # the position (new-user trial)
+    code, out, err = run_status(capsys, *argv)
+    assert code == 2 and out == "" and err.count("\n") == 1, err
+    assert err.endswith("error: neither side can ever move: both have checkers on the bar "
+                        "against a closed board\n"), err
+
+
+def test_its_legal_plays_are_still_listed(capsys):
+    code, out, _ = run_status(capsys, "moves", _NOBODY_MOVES, "31")
+    assert code == 0 and "0 legal plays" in out
+
+
 def test_no_store_is_made_for_it(tmp_path, capsys):
     path = tmp_path / "runs.sqlite"
     code, _, err = run_status(capsys, "rollout", _NOBODY_MOVES, "--store", str(path))

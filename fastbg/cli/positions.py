@@ -174,6 +174,8 @@ def _cmd_moves(args) -> int:
     if args.rollout:
         return moves_rollout(pos, dice, args)
     if args.eval:
+        # as eval and --rollout: no value where neither side can ever move (a deadlock)
+        pos.check_playable()
         return moves_eval(pos, dice, args)
     plays = legal_plays(pos, dice, engine=args.engine)
     if args.json:
@@ -200,6 +202,9 @@ def _cmd_eval(args) -> int:
             f"POSITION has the dice rolled ({dice[0]}-{dice[1]}): eval values a position "
             "before the roll; give it before the roll (dice 00 in an XGID), or list the plays "
             "with 'fastbg moves'")
+    # both sides on the bar against closed boards: no game goes on from here, and the
+    # network's numbers (win 0.77) meant nothing; refused as rollout and cube refuse it
+    pos.check_playable()
     ev = evaluate(pos, engine=args.engine)
     info = network_info()
     nets = info.get("nets", {})
