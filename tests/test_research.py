@@ -450,6 +450,36 @@ def test_cli_bad_input_is_one_line_exit_2_and_changes_nothing(tmp_path, monkeypa
     assert _dump(path) == before and junk.read_bytes() == b"not a database" * 200
 
 
+@pytest.mark.parametrize("argv, message", [
+    # an empty entry was dropped without a word: --pips 60,,80 made a table of 60 and 80,
+    # and --leads '0 5' one of a 5% lead (new-user trial)
+    (["race", "--pips", "60,,80"],
+     "argument --pips: entry 2 of '60,,80' is empty: give a pip count in each, as in 40,60,80"),
+    (["race", "--pips", "60,"],
+     "argument --pips: entry 2 of '60,' is empty: give a pip count in each, as in 40,60,80"),
+    (["race", "--leads", ",5"],
+     "argument --leads: entry 1 of ',5' is empty: give a lead in each, as in 0,5,10"),
+    (["race", "--leads", "0 5"], "argument --leads: '0 5' is not a comma-separated list of numbers"),
+    (["openings", "--rolls", "31,,42"],
+     "entry 2 of '31,,42' is empty: give an opening roll in each, as in 31,42"),
+    (["replies", "31", "--rolls", "31, ,42"],
+     "entry 2 of '31, ,42' is empty: give a roll in each, as in 31,42"),
+])
+def test_an_empty_entry_of_a_list_is_named(capsys, argv, message):
+    code, out, err = run_status(capsys, "table", *argv)
+    assert code == 2 and out == "" and err == f"fastbg table {argv[0]}: error: {message}\n", err
+
+
+def test_a_list_may_have_spaces_around_its_entries(capsys):
+    from fastbg.research.openings import OPENING_ROLLS, parse_rolls
+
+    code, _, err = run_status(capsys, "table", "race", "--pips", "40, 60", "--leads", " 0 ,10",
+                              "--plot", "t.txt")       # (the lists read, the plot refused)
+    assert code == 2 and "PNG, SVG or PDF" in err, err
+    for text in ("31, 42", "31 42", " 42,31 "):
+        assert set(parse_rolls(text, OPENING_ROLLS, "an opening roll")) == {(4, 2), (3, 1)}
+
+
 def test_a_version_1_store_is_upgraded_and_keeps_its_runs(tmp_path):
     path = tmp_path / "old.sqlite"
     rollout("start", 1000, seed=1, policy="pubeval", store=path)

@@ -34,19 +34,26 @@ _SETTINGS = {
 _SETTINGS["replies"] = ("opening", *_SETTINGS["openings"])
 
 
-def _number_list(text: str) -> list[float]:
+def _number_list(text: str, what: str = "a lead", example: str = "0,5,10") -> list[float]:
+    """A LIST option's numbers (``--leads``; ``--pips`` through :func:`_pips_list`): comma
+    separated, spaces around them allowed. An empty entry is an error naming it (``60,,80``
+    was read as 60,80, and ``0 5`` as 5, without a word)."""
     ascii_number(text)
+    items = [v.strip() for v in text.split(",")]
+    if not any(items):
+        raise argparse.ArgumentTypeError("an empty list")
+    empty = next((k for k, v in enumerate(items, 1) if not v), None)
+    if empty is not None:
+        raise argparse.ArgumentTypeError(f"entry {empty} of {text!r} is empty: give {what} in "
+                                         f"each, as in {example}")
     try:
-        out = [float(v) for v in text.replace(" ", "").split(",") if v]
+        return [float(v) for v in items]
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a comma-separated list of numbers") from None
-    if not out:
-        raise argparse.ArgumentTypeError("an empty list")
-    return out
 
 
 def _pips_list(text: str) -> list[int]:
-    out = _number_list(text)
+    out = _number_list(text, "a pip count", "40,60,80")
     if any(v != int(v) for v in out):
         raise argparse.ArgumentTypeError(f"{text!r}: pip counts are whole numbers")
     return [int(v) for v in out]

@@ -41,14 +41,28 @@ def _roll_text(d) -> str:
     return f"{d[0]}-{d[1]}"
 
 
+def _roll_items(text: str, what: str) -> list[str]:
+    """The rolls of a comma-separated string (``"31,42"``; spaces separate them too): an
+    empty entry between commas, or at either end, is an error naming it (``31,,42`` was
+    read as 31,42 without a word); a string of no roll at all gives ``[]``."""
+    entries = text.split(",")
+    if not "".join(entries).strip():
+        return []
+    empty = next((k for k, e in enumerate(entries, 1) if not e.strip()), None)
+    if empty is not None:
+        raise ValueError(f"entry {empty} of {text!r} is empty: give {what} in each, as in 31,42")
+    return [r for e in entries for r in e.split()]
+
+
 def parse_rolls(rolls, allowed, what: str) -> tuple:
     """``rolls`` (None for all of ``allowed``, or a list of dice in any form
     :func:`parse_dice` reads, as a comma-separated string too) as a tuple of ``allowed``'s
-    rolls in ``allowed``'s order; ValueError for a roll not in ``allowed`` or given twice."""
+    rolls in ``allowed``'s order; ValueError for a roll not in ``allowed`` or given twice, or
+    an empty entry of the string (``31,,42``)."""
     if rolls is None:
         return tuple(allowed)
-    items = [r for r in re.split(r"[,\s]+", rolls.strip())] if isinstance(rolls, str) else list(rolls)
-    if not items or items == [""]:
+    items = _roll_items(rolls, what) if isinstance(rolls, str) else list(rolls)
+    if not items:
         raise ValueError(f"no roll given: the list is empty (give {what} or several, e.g. 31,42)")
     chosen = set()
     for r in items:
