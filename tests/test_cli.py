@@ -517,6 +517,18 @@ def test_show_refuses_an_impossible_xgid_as_the_other_commands_do(capsys, fields
     assert err_eval.replace("fastbg eval:", "fastbg show:") == err
 
 
+def test_show_names_the_xgid_whose_match_length_does_not_fit_a_match_id(capsys):
+    # it said "match length 100000 does not fit the Match ID's 15 bits" alone, without
+    # the "bad XGID '...':" of the other errors of an XGID (new-user trial)
+    xgid = "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:100000:10"
+    code, out, err = run_status(capsys, "show", xgid)
+    assert code == 2 and out == "" and err == (
+        f"fastbg show: error: bad XGID {xgid!r}: match length 100000 does not fit the Match "
+        "ID's 15 bits (at most 32767)\n")
+    code, out, _ = run_status(capsys, "show", xgid.replace("100000", "32767"))
+    assert code == 0 and "32767-point match" in out
+
+
 def test_show_refuses_a_non_canonical_position_id(capsys):
     for text in ("4HPwATDgc/ABMB", "4HPwATDgc/ABMB:QYkqASAAIAAA"):
         code, out, err = run(capsys, "show", text)

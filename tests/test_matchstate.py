@@ -443,6 +443,10 @@ def test_pending_cube_actions_in_an_xgid():
         ("0:0:1:B:0:0:0:7:10", "beaver needs money play with beavers allowed"),
         ("0:0:1:R:0:0:1:0:10", "raccoon needs money play with beavers allowed"),
         ("0:0:1:7:0:0:0:0:10", "dice field"),
+        # read, then refused when its Match ID was written, without the XGID's name
+        # (`fastbg show`; new-user trial)
+        ("0:0:1:00:0:0:0:100000:10",
+         "^bad XGID '.*': match length 100000 does not fit the Match ID's 15 bits"),
     ],
 )
 def test_bad_xgids_are_rejected_with_a_reason(fields, fragment):

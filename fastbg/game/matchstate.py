@@ -22,7 +22,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from ..formats.matchid import MAX_CUBE_LOG2, unpack_match_id
+from ..formats.matchid import MAX_15_BITS, MAX_CUBE_LOG2, unpack_match_id
 from ..formats.positionid import decode_position_id
 from ..formats.xgid import decode_xgid
 from .ids import _CUBE_ACTIONS, MatchID, XGIDGame, encode_gnubg_id, encode_match_id, game_to_xgid
@@ -484,7 +484,8 @@ def xgid_to_game(xgid: str) -> XGIDGame:
         Naming the field: a bad board or the wrong number of fields (see
         :func:`decode_xgid`); a cube or max cube field outside 0..15, or the cube above
         the max cube; a cube position other than 1, 0, -1; an owned 1-cube; a centred
-        cube above 1 in match play; a negative score or match length; a score at or past
+        cube above 1 in match play; a negative score or match length, or a match length
+        above 32767 (the Match ID's 15 bits); a score at or past
         the match length; the 8th field not 0/1 in match play or 0..3 in money play; a
         Crawford flag where it cannot be (in a 1-point match there is no Crawford game);
         a turned cube in the Crawford game; a cube action that cannot be (see
@@ -516,6 +517,11 @@ def xgid_to_game(xgid: str) -> XGIDGame:
                   "-1 (O, top) expected")
     if f.match_length < 0:
         raise bad(f"match length is {f.match_length}; 0 (money) or more")
+    if f.match_length > MAX_15_BITS:
+        # (every position is also written as a GNU ID pair, whose Match ID holds the length
+        # in 15 bits: `fastbg show` said it without naming the XGID)
+        raise bad(f"match length {f.match_length} does not fit the Match ID's 15 bits (at "
+                  f"most {MAX_15_BITS})")
     if min(f.score_x, f.score_o) < 0:
         raise bad(f"negative score ({f.score_x}, {f.score_o})")
     money = f.match_length == 0
