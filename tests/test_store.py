@@ -319,7 +319,11 @@ def test_kill_9_at_random_moments_then_resume_gives_the_numbers_of_one_run(tmp_p
     (["runs", "list", "s.db"], "'s.db' is not a run's id (a whole number from 1, as `fastbg "
                                "runs` lists them); for the store s.db, write --store s.db"),
     (["runs", "show", "s.sqlite"], "for the store s.sqlite, write --store s.sqlite"),
-    (["runs", "s.db"], "'s.db' is not an action (list, show or export); for the store s.db"),
+    (["runs", "s.db"], "argument ACTION: 's.db' is not an action (list, show or export); for "
+                       "the store s.db"),
+    # named as the usage names it: it said "argument action" (new-user trial)
+    (["runs", "foo"], "fastbg runs: error: argument ACTION: invalid choice: 'foo' (choose from "
+                      "'list', 'show', 'export')\n"),
     (["rollout", "--resume", "s.db"], "--resume: 's.db' is not a run's id"),
     (["runs", "3"], "for run 3, write `fastbg runs show 3`"),
     (["runs", "show", "x"], "'x' is not a run's id (a whole number from 1, as `fastbg runs` "

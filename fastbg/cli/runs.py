@@ -38,8 +38,10 @@ def add_parsers(sub) -> None:
                     "blocks are damaged is listed as corrupt, with what is wrong, among the "
                     "others (the listing's exit status is 0 all the same: it is a report; "
                     "show, export and --resume refuse that run, with status 2).")
+    # ACTION, as the usage and the errors name it ("argument ACTION: invalid choice"; it was
+    # "argument action", after a usage of {list,show,export})
     p.add_argument("action", nargs="?", choices=ACTIONS, default="list", type=_action,
-                   help="list (default), show or export")
+                   metavar="ACTION", help="list (default), show or export")
     p.add_argument("run", nargs="?", type=run_id_arg, default=None, metavar="RUN",
                    help="the run's id (show, export)")
     p.add_argument("--store", default=None, metavar="PATH", type=store_path_arg(False, takes_position=False),
