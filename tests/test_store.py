@@ -1172,3 +1172,21 @@ def test_runs_of_a_store_in_a_missing_directory_is_an_error(tmp_path, capsys):
     # a store not made yet in a directory that exists is still an empty listing
     assert main(["runs", "--store", str(tmp_path / "s.db")]) == 0
     assert "no runs: there is no store" in capsys.readouterr().out
+
+
+def test_runs_of_fastbg_store_in_a_missing_directory_is_an_error(tmp_path, monkeypatch, capsys):
+    # $FASTBG_STORE in a missing directory said "no runs ... yet (`fastbg rollout ...
+    # --store` makes it)", which refuses it (new-user trial); as --store PATH does
+    missing = tmp_path / "no_such_dir" / "s.db"
+    monkeypatch.setenv("FASTBG_STORE", str(missing))
+    assert main(["runs"]) == 2
+    assert capsys.readouterr().err == (f"fastbg runs: error: no store {missing} ($FASTBG_STORE): "
+                                       f"there is no directory {missing.parent}\n")
+    assert main(["rollout", "-n", "10", "--policy", "pubeval", "--store", "--no-progress"]) == 2
+    assert f"there is no directory {missing.parent}" in capsys.readouterr().err
+    # the default store's data directory, which the user never named, is made on first use
+    monkeypatch.delenv("FASTBG_STORE")
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    assert main(["runs"]) == 0
+    assert "no runs: there is no store" in capsys.readouterr().out
+    assert not (tmp_path / "data").exists()

@@ -4,6 +4,7 @@ from __future__ import annotations
 import argparse
 import csv
 import math
+import os
 import sys
 from pathlib import Path
 
@@ -198,9 +199,14 @@ def _cmd_runs(args) -> int:
     if args.action == "list" and args.run is None:
         path = default_store_path() if args.store is None else Path(args.store).expanduser()
         if not path.exists():
-            missing = None if args.store is None else missing_directory(path)
-            if missing:          # a typo, not a store still to be made: --store would fail too
-                raise ValueError(f"no store {path}: {missing}")
+            # a path the user named, as --store or $FASTBG_STORE, in a directory that does
+            # not exist: a typo, not a store still to be made (rollout --store would fail
+            # too); only the default store's data directory is made on first use
+            named = args.store is not None or bool(os.environ.get("FASTBG_STORE"))
+            missing = missing_directory(path) if named else None
+            if missing:
+                where = "" if args.store is not None else " ($FASTBG_STORE)"
+                raise ValueError(f"no store {path}{where}: {missing}")
             if args.json:
                 print_json([], indent=2)
             else:
