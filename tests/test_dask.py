@@ -344,6 +344,37 @@ def test_a_scheduler_that_does_not_answer_is_one_line_and_leaves_the_store_alone
         assert len(st.runs()) == 1 and st.run(1).games == 1200 and len(st.blocks(1)) == 2
 
 
+def test_a_scheduler_that_does_not_answer_leaves_no_new_store(tmp_path, capsys):
+    # `rollout --dask tcp://... --store new.sqlite` said that no scheduler answers, status 2,
+    # and left an empty new.sqlite (new-user trial): the command made the store before the
+    # run connected; it connects first now, as the library functions do
+    import dask
+    address = f"tcp://127.0.0.1:{_free_port()}"
+    with dask.config.set({"distributed.comm.timeouts.connect": "1s"}):
+        for args in (["rollout", CONTACT, "-n", "2000", "--policy", "pubeval"],
+                     ["table", "race", "--pips", "40", "--leads", "0", "--positions", "1"],
+                     ["table", "openings", "--rolls", "31"], ["table", "gammons"]):
+            path = tmp_path / "new.sqlite"
+            assert main([*args, "--store", str(path), "--no-progress", "--dask", address]) == 2
+            err = capsys.readouterr().err
+            assert "error: no Dask scheduler answers at " + address in err, err
+            assert not path.exists(), args
+
+
+def test_a_new_store_run_on_a_local_cluster_has_the_numbers_of_threads(tmp_path):
+    common = ["rollout", CONTACT, "-n", "1500", "--seed", "3", "--policy", "pubeval", "--json",
+              "--no-progress", "--workers", "2"]
+    threads = _fastbg(*common)
+    dask = _fastbg(*common, "--dask", "--store", str(tmp_path / "new.sqlite"))
+    assert threads.returncode == 0 and dask.returncode == 0, dask.stderr
+    t, d = json.loads(threads.stdout), json.loads(dask.stdout)
+    assert d["dask"].startswith("tcp://127.0.0.1:") and d["workers"] == t["workers"] == 2
+    assert {k: v for k, v in d.items() if k not in HOW | {"run_id", "store", "stored_games"}} \
+        == {k: v for k, v in t.items() if k not in HOW}
+    with ResultsStore(tmp_path / "new.sqlite") as st:
+        assert st.run(1).status == "done" and st.run(1).games_done == 1500
+
+
 def _status(argv) -> int:
     """``main(argv)``'s exit status, whether it returns it or argparse exits with it."""
     try:

@@ -13,11 +13,13 @@ from ..research.race import (DEFAULT_RACE_LEADS, DEFAULT_RACE_PIPS, MAX_RACE_POS
                              check_positions)
 from ..research.table import TABLES, check_table_run
 from ..rollouts import DEFAULT_POLICY, POLICIES
-from ..rollouts.plays import DEFAULT_MAX_PLAYS, DEFAULT_WITHIN
+from ..research.gammons import GAMMONS_BLOCK_SIZE
+from ..rollouts.blocks import block_size_for, n_blocks
+from ..rollouts.plays import DEFAULT_MAX_PLAYS, DEFAULT_WITHIN, PLAYS_BLOCK_SIZE
 from ..rollouts.store import ResultsStore
 from .common import (_ENGINE_HELP, ascii_number, num, EXIT_INTERRUPTED, _games, draw_after_run, _number_arg, _policy_help, _positive_int, _seed,
                      add_no_progress_option, plural, print_json, _whole_arg)
-from .rollouts import (_VR_HELP, _WORKERS_HELP, add_dask_option, add_prune_options, add_store_options,
+from .rollouts import (_VR_HELP, _WORKERS_HELP, add_dask_option, cluster_before_store, add_prune_options, add_store_options,
                        check_dask_options, nothing_stored, progress_bar)
 
 #: Games per row unless told, by table (per candidate play, per race position; gammons: all).
@@ -201,6 +203,16 @@ _FUNCTIONS = {"openings": openings_table, "replies": replies_table, "race": race
               "gammons": gammons_table}
 
 
+def _row_blocks(table: str, games: int, policy: str) -> int:
+    """Blocks of a row of table ``table`` (its gammons: the table's), as the table function
+    counts them: the most worker processes its local cluster gets
+    (:func:`~fastbg.cli.rollouts.cluster_before_store`)."""
+    size = {"openings": min(block_size_for(policy), PLAYS_BLOCK_SIZE),
+            "replies": min(block_size_for(policy), PLAYS_BLOCK_SIZE),
+            "race": block_size_for(policy), "gammons": GAMMONS_BLOCK_SIZE}[table]
+    return n_blocks(games, size)
+
+
 def _cmd_table(args) -> int:
     check_dask_options(args)
     if args.plot is not None:
@@ -210,8 +222,7 @@ def _cmd_table(args) -> int:
         store = kwargs["store"]
     else:
         kwargs = _options(args)
-        store = ResultsStore(args.store or None) if args.store is not None else None
-        kwargs["store"] = store
+        store = None
     fn = _FUNCTIONS[args.table]
     if args.table == "replies":
         kwargs = dict(kwargs)
@@ -220,12 +231,17 @@ def _cmd_table(args) -> int:
     else:
         run = fn
     games = kwargs["games"]
-    with progress_bar(args, games if args.table == "gammons" else None,
-                      per_row=games) as (update, interrupted, describe):
+    with cluster_before_store(args, _row_blocks(args.table, games, kwargs["policy"]),
+                              new_store=args.resume is None) as run_on, \
+            progress_bar(args, games if args.table == "gammons" else None,
+                         per_row=games) as (update, interrupted, describe):
+        if args.resume is None:      # (a new store's file made only once the cluster answers)
+            store = ResultsStore(args.store or None) if args.store is not None else None
+            kwargs["store"] = store
         extra = {} if args.table == "gammons" else {"on_row": describe}
         try:
-            res = run(workers=args.workers, engine=args.engine, dask=args.dask,
-                      progress=update, on_interrupt=interrupted, **extra, **kwargs)
+            res = run(engine=args.engine, progress=update, on_interrupt=interrupted, **run_on,
+                      **extra, **kwargs)
         finally:
             if store is not None:
                 store.close()

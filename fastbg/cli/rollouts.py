@@ -9,7 +9,8 @@ from ..engine import ENGINES
 from ..game import parse_game, PROBABILITY_KEYS
 from ..rollouts import DEFAULT_POLICY, POLICIES, cubeful_rollout, rollout
 from ..rollouts.cubeless import normal_quantile
-from ..rollouts.cluster import check_address
+from ..rollouts.blocks import block_size_for, n_blocks
+from ..rollouts.cluster import check_address, connect
 from ..rollouts.plays import rank_plays, rollout_plays
 from ..rollouts.store import ResultsStore, describe_run
 from ..research import convergence, plot_convergence
@@ -58,6 +59,40 @@ def check_dask_options(args) -> None:
     if isinstance(args.dask, str) and args.workers is not None:
         raise ValueError(f"--workers is for threads or a local cluster (--dask alone); the "
                          f"cluster at {args.dask} has the workers started there")
+
+
+@contextlib.contextmanager
+def cluster_before_store(args, blocks: int, new_store: bool = True):
+    """The ``dask`` and ``workers`` arguments of a run whose command opens its store itself.
+
+    With ``--dask`` and a new ``--store`` run, the cluster is started (or connected to, and
+    its workers checked) here, before the command opens the store, and closed at the end:
+    a scheduler that does not answer, or a missing dask.distributed, then leaves no empty
+    store file behind (``rollout --dask tcp://... --store new.sqlite`` did). The library
+    functions connect first too, but they were handed a store the command had made.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The command's arguments (``dask``, ``workers``, ``store``).
+    blocks : int
+        Blocks of the run (of a table's longest row): the most worker processes a local
+        cluster gets, as the run itself would start it.
+    new_store : bool, default True
+        Whether the command makes a new run in the store (not ``--resume``, whose store
+        exists).
+
+    Yields
+    ------
+    dict
+        ``dask`` and ``workers`` for the run: the cluster connected here and ``None``, or
+        the command's own.
+    """
+    if not args.dask or args.store is None or not new_store:
+        yield {"dask": args.dask, "workers": args.workers}
+        return
+    with connect(args.dask, args.workers, blocks=blocks) as cluster:
+        yield {"dask": cluster, "workers": None}
 
 
 def workers_text(res) -> str:
@@ -302,11 +337,13 @@ def _with_progress(args, run):
 
 
 def _run_rollout(pos, args, **options):
-    """``rollout(pos, args.games, ...)`` with the command's seed, workers, policy and engine,
-    under a progress bar (:func:`_with_progress`)."""
+    """``rollout(pos, args.games, ...)`` with the command's seed, workers, policy and engine
+    (``workers`` and ``dask`` from ``options`` if given there), under a progress bar
+    (:func:`_with_progress`)."""
+    options = {"workers": args.workers, "dask": args.dask, **options}
     return _with_progress(args, lambda **shown: rollout(
-        pos, args.games, seed=args.seed, workers=args.workers, policy=args.policy,
-        engine=args.engine, dask=args.dask, **shown, **options))
+        pos, args.games, seed=args.seed, policy=args.policy, engine=args.engine, **shown,
+        **options))
 
 
 #: Options of `fastbg rollout` that a resumed run takes from the store, not the command line.
@@ -424,13 +461,15 @@ def _cmd_rollout(args) -> int:
                          f"{args.dice[0]}-{args.dice[1]}: give one roll (or the same)")
     _check_stop_options(args)
     pos.check_playable()   # (rollout() checks it too): before a store file is made for it
-    store = _store(args) if args.store is not None else None
-    blocks = []
-    res = _run_rollout(pos, args, dice=dice, opening=args.opening, vr=args.vr,
-                       quasi_random=args.quasi_random is not False, until_se=args.until_se,
-                       min_games=args.min_games, by_first_roll=args.by_first_roll,
-                       truncate=args.truncate, truncate_bearoff=args.truncate_bearoff,
-                       store=store, on_block=_collect(blocks))
+    check_dask_options(args)
+    with cluster_before_store(args, n_blocks(args.games, block_size_for(args.policy))) as run_on:
+        store = _store(args) if args.store is not None else None
+        blocks = []
+        res = _run_rollout(pos, args, dice=dice, opening=args.opening, vr=args.vr,
+                           quasi_random=args.quasi_random is not False, until_se=args.until_se,
+                           min_games=args.min_games, by_first_roll=args.by_first_roll,
+                           truncate=args.truncate, truncate_bearoff=args.truncate_bearoff,
+                           store=store, on_block=_collect(blocks), **run_on)
     return _report_rollout(res, args, store, blocks)
 
 
