@@ -470,6 +470,13 @@ def test_an_empty_entry_of_a_list_is_named(capsys, argv, message):
     assert code == 2 and out == "" and err == f"fastbg table {argv[0]}: error: {message}\n", err
 
 
+def test_a_cell_of_one_pip_is_said_in_the_singular(capsys):
+    # "the cell of 1 pips" (new-user trial)
+    code, _, err = run_status(capsys, "table", "race", "--pips", "1", "--leads", "0")
+    assert code == 2 and err == ("fastbg table race: error: the cell of 1 pip and a lead of 0% "
+                                 "has a side with 1 pip: race positions have 20 to 160\n"), err
+
+
 def test_a_list_may_have_spaces_around_its_entries(capsys):
     from fastbg.research.openings import OPENING_ROLLS, parse_rolls
 

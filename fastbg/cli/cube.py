@@ -301,12 +301,14 @@ def _decide(q, cov, state, x, table) -> dict:
 _CERTAIN = "certain: the trials cannot vary"
 
 
-def _z_text(z: float, certain: bool = False, games: int | None = None,
-            vr: bool = False) -> str:
+def _z_parts(z: float, certain: bool = False, games: int | None = None,
+             vr: bool = False) -> tuple[str, str]:
+    """A margin in SE and the note on it (why there is no standard error to count it in;
+    ``""`` if none), apart: :func:`_z_text` joins them."""
     if certain:
-        return _CERTAIN
+        return _CERTAIN, ""
     if z != z:
-        return "an unknown number of SE (too few games for a standard error)"
+        return "an unknown number of SE", "too few games for a standard error"
     if math.isinf(z):
         # a sampled standard error of 0: the trials did not vary, which a few games can do;
         # many that agree (a race the bear-off databases and variance reduction value
@@ -316,11 +318,17 @@ def _z_text(z: float, certain: bool = False, games: int | None = None,
         what = ("the trials' luck-adjusted values did not vary" if vr else
                 "the trials did not vary")
         if games is not None and games >= MIN_DECIDING_TRIALS:
-            return f"more than 1,000 SE ({what})"
-        return f"an unknown number of SE ({what}: play more games)"
+            return "more than 1,000 SE", what
+        return "an unknown number of SE", f"{what}: play more games"
     if abs(z) >= 1000:
-        return "more than 1,000 SE"
-    return f"{z:.1f} SE"
+        return "more than 1,000 SE", ""
+    return f"{z:.1f} SE", ""
+
+
+def _z_text(z: float, certain: bool = False, games: int | None = None,
+            vr: bool = False) -> str:
+    text, note = _z_parts(z, certain, games, vr)
+    return f"{text} ({note})" if note else text
 
 def _too_close(z_double: float, z_take: float, games: int, certain: bool = False) -> list[str]:
     """The parts of a cube decision (``"double"``, ``"take"``) that ``games`` trials do not
@@ -522,6 +530,11 @@ def _rollout_margins(res) -> str:
         return f"no standard error from {plural(res.games, 'trial')}"
     double = "no double" if res.action.startswith(("No", "Too good")) else "double"
     take = "pass" if res.action.endswith("pass") else "take"
+    d, d_note = _z_parts(abs(res.z["double"]), games=res.games, vr=res.vr)
+    t, t_note = _z_parts(abs(res.z["take"]), games=res.games, vr=res.vr)
+    if d_note and d_note == t_note:
+        # said once for both: "(the trials' luck-adjusted values did not vary)" came twice
+        return f"{double} by {d}, {take} by {t}; {d_note}"
     return (f"{double} by {_z_text(abs(res.z['double']), games=res.games, vr=res.vr)}, "
             f"{take} by {_z_text(abs(res.z['take']), games=res.games, vr=res.vr)}")
 

@@ -271,6 +271,11 @@ def random_race_position(pips: int, opponent_pips: int, rng) -> Position:
     return Position(board)
 
 
+def _pips(n: int) -> str:
+    """``"1 pip"``, ``"40 pips"``."""
+    return f"{n} pip" + ("" if n == 1 else "s")
+
+
 def _grid(pips, leads) -> list[tuple[int, int, float]]:
     """The cells ``(pips, opponent_pips, lead)`` of a grid, checked."""
     pips = list(pips)
@@ -288,8 +293,8 @@ def _grid(pips, leads) -> list[tuple[int, int, float]]:
             q = int(p) + math.floor(int(p) * float(lead) / 100 + 0.5)
             for v in (int(p), q):
                 if not RACE_PIPS_RANGE[0] <= v <= RACE_PIPS_RANGE[1]:
-                    raise ValueError(f"the cell of {p} pips and a lead of {lead:g}% has a side "
-                                     f"with {v} pips: race positions have "
+                    raise ValueError(f"the cell of {_pips(p)} and a lead of {lead:g}% has a "
+                                     f"side with {_pips(v)}: race positions have "
                                      f"{RACE_PIPS_RANGE[0]} to {RACE_PIPS_RANGE[1]}")
             cells.append((int(p), q, float(lead)))
     if len(set(cells)) != len(cells):
