@@ -1,0 +1,56 @@
+#!/bin/sh
+# After generation 17: does the crashed net learn bear-offs against contact from more of
+# them? Self-play from random bear-offs against checkers back (positions.py --mix
+# bearoff=1, contact_bearoff_start), their crashed decisions labelled at 2 ply by
+# generation 17 (one reply a roll), and generation 17's crashed net (zB3) fine-tuned on its
+# data and these (zE4). Not shipped: see experiments/TRAINING.md "After generation 17".
+# Every step is resumable: rerun the script after an interruption.
+#
+#   sh experiments/evaluator/crashed_bearoff.sh          # from the repository's root
+#
+# Compute on the 2-core VM (2026-12-05): positions 53 s (cb1, 8,000 games) and 264 s (cb3,
+# 40,000 games) on one core; labels 5 min (cb1x, 132,523 rows) and about 40 min (cb3x,
+# 648,382 rows) on 2 cores, a machine otherwise busy; training 3 min.
+# PY: the Python with fastbg and the [train] extra (PyTorch CPU).
+set -e
+PY=${PY:-python}
+R=experiments/runs/evaluator
+E=experiments/evaluator
+PY=$PY sh $E/generation17.sh
+
+for S in 1:71:8000 2:72:1000 3:73:40000; do
+    k=${S%%:*}; rest=${S#*:}; seed=${rest%%:*}; games=${rest#*:}
+    [ -f $R/positions_cb$k.npz ] || $PY $E/positions.py --games $games --seed $seed \
+        --mix bearoff=1 --races 0 --keep 0.5 --alternatives 5 --lookahead-alternatives 3 \
+        --nets $R/nets_g17.npz --out $R/positions_cb$k
+    [ -f $R/positions_cb${k}x.npz ] || $PY $E/candidates.py --positions $R/positions_cb$k.npz \
+        --crashed-decisions --out $R/positions_cb${k}x
+    pids=
+    for j in 0 1; do
+        $PY $E/lookahead.py --positions $R/positions_cb${k}x.npz --nets $R/nets_g17.npz \
+            --plies 2 --candidates 1 --chunk 5000 --part $j/2 --out $R/lookahead_cb${k}x \
+            >> $R/cb${k}x_$j.log 2>&1 &
+        pids="$pids $!"
+    done
+    for p in $pids; do wait $p; done
+done
+
+SETS="--positions $R/positions_g15e.npz --labels lookahead:$R/lookahead_g15e"
+for S in g15h h2h w1c w1x; do
+    SETS="$SETS --also $R/positions_$S.npz lookahead:$R/lookahead_$S"
+done
+BE="--also $R/positions_be1.npz $R/rollvr_be1 --also $R/positions_be3.npz $R/rollvr_be3"
+CB="--also $R/positions_cb1x.npz lookahead:$R/lookahead_cb1x"
+CB="$CB --also $R/positions_cb3x.npz lookahead:$R/lookahead_cb3x"
+# zE4: from generation 17's crashed net, its data and the bear-offs, 20 epochs from 1e-3
+[ -f $R/zE4/epoch_019.npz ] || $PY $E/train.py --net crashed --name zE4 \
+    --init $R/zB3/epoch_009.npz --hidden 192 --width 236 $SETS $BE $BE $BE $CB \
+    --epochs 20 --lr 1e-3 --schedule cosine --rank 16 --regret 1 --threads 2
+$PY $E/pack.py --contact $R/s16c/epoch_019.npz --race $R/r14/epoch_000.npz \
+    --crashed $R/zE4/epoch_019.npz --out $R/nets_zE4.npz
+# the student against its teacher on held-out bear-offs (cb2x), and the crashed endgames
+$PY $E/student_gap.py regret --set cb2x $R/zB3/epoch_009.npz $R/zE4/epoch_019.npz
+$PY $E/endgame_check.py --positions $R/positions_be2.npz --labels $R/rollvr_be2 \
+    --exclude $R/positions_be1.npz --exclude $R/positions_be3.npz \
+    --nets $R/nets_g17.npz --nets $R/nets_zE4.npz
+echo "zE4: $R/nets_zE4.npz (scored as in experiments/TRAINING.md)"
