@@ -10,7 +10,8 @@
 #
 # Compute on the 2-core VM (2026-12-05): positions 53 s (cb1, 8,000 games) and 264 s (cb3,
 # 40,000 games) on one core; labels 5 min (cb1x, 132,523 rows) and about 40 min (cb3x,
-# 648,382 rows) on 2 cores, a machine otherwise busy; training 3 min.
+# 648,382 rows) on 2 cores, a machine otherwise busy; cb4 as cb3 (seed 74); training 3 to 5
+# min a run.
 # PY: the Python with fastbg and the [train] extra (PyTorch CPU).
 set -e
 PY=${PY:-python}
@@ -18,7 +19,7 @@ R=experiments/runs/evaluator
 E=experiments/evaluator
 PY=$PY sh $E/generation17.sh
 
-for S in 1:71:8000 2:72:1000 3:73:40000; do
+for S in 1:71:8000 2:72:1000 3:73:40000 4:74:40000; do
     k=${S%%:*}; rest=${S#*:}; seed=${rest%%:*}; games=${rest#*:}
     [ -f $R/positions_cb$k.npz ] || $PY $E/positions.py --games $games --seed $seed \
         --mix bearoff=1 --races 0 --keep 0.5 --alternatives 5 --lookahead-alternatives 3 \
@@ -48,9 +49,17 @@ CB="$CB --also $R/positions_cb3x.npz lookahead:$R/lookahead_cb3x"
     --epochs 20 --lr 1e-3 --schedule cosine --rank 16 --regret 1 --threads 2
 $PY $E/pack.py --contact $R/s16c/epoch_019.npz --race $R/r14/epoch_000.npz \
     --crashed $R/zE4/epoch_019.npz --out $R/nets_zE4.npz
+# zE6: zE4's recipe with cb4x too
+[ -f $R/zE6/epoch_019.npz ] || $PY $E/train.py --net crashed --name zE6 \
+    --init $R/zB3/epoch_009.npz --hidden 192 --width 236 $SETS $BE $BE $BE $CB \
+    --also $R/positions_cb4x.npz lookahead:$R/lookahead_cb4x \
+    --epochs 20 --lr 1e-3 --schedule cosine --rank 16 --regret 1 --threads 2
+$PY $E/pack.py --contact $R/s16c/epoch_019.npz --race $R/r14/epoch_000.npz \
+    --crashed $R/zE6/epoch_019.npz --out $R/nets_zE6.npz
 # the student against its teacher on held-out bear-offs (cb2x), and the crashed endgames
-$PY $E/student_gap.py regret --set cb2x $R/zB3/epoch_009.npz $R/zE4/epoch_019.npz
+$PY $E/student_gap.py regret --set cb2x $R/zB3/epoch_009.npz $R/zE4/epoch_019.npz \
+    $R/zE6/epoch_019.npz
 $PY $E/endgame_check.py --positions $R/positions_be2.npz --labels $R/rollvr_be2 \
     --exclude $R/positions_be1.npz --exclude $R/positions_be3.npz \
-    --nets $R/nets_g17.npz --nets $R/nets_zE4.npz
-echo "zE4: $R/nets_zE4.npz (scored as in experiments/TRAINING.md)"
+    --nets $R/nets_g17.npz --nets $R/nets_zE4.npz --nets $R/nets_zE6.npz
+echo "zE4, zE6: $R/nets_zE4.npz, $R/nets_zE6.npz (scored as in experiments/TRAINING.md)"
