@@ -7,15 +7,14 @@ import sys
 
 from ..engine import ENGINES
 from ..game import PROBABILITY_KEYS
-from ..research import gammons_table, openings_table, plot_table, race_table, replies_table
+from ..research import (gammons, gammons_table, openings, openings_table, plot_table, race,
+                        race_table, replies_table)
 from ..research.plots import check_plot_path
 from ..research.race import (DEFAULT_RACE_LEADS, DEFAULT_RACE_PIPS, MAX_RACE_POSITIONS,
                              check_positions)
 from ..research.table import TABLES, check_table_run
 from ..rollouts import DEFAULT_POLICY, POLICIES
-from ..research.gammons import GAMMONS_BLOCK_SIZE
-from ..rollouts.blocks import block_size_for, n_blocks
-from ..rollouts.plays import DEFAULT_MAX_PLAYS, DEFAULT_WITHIN, PLAYS_BLOCK_SIZE
+from ..rollouts.plays import DEFAULT_MAX_PLAYS, DEFAULT_WITHIN
 from ..rollouts.store import ResultsStore
 from .common import (_ENGINE_HELP, ascii_number, num, EXIT_INTERRUPTED, _games, draw_after_run, _number_arg, _policy_help, _positive_int, _seed,
                      add_no_progress_option, plural, print_json, _whole_arg)
@@ -203,14 +202,10 @@ _FUNCTIONS = {"openings": openings_table, "replies": replies_table, "race": race
               "gammons": gammons_table}
 
 
-def _row_blocks(table: str, games: int, policy: str) -> int:
-    """Blocks of a row of table ``table`` (its gammons: the table's), as the table function
-    counts them: the most worker processes its local cluster gets
-    (:func:`~fastbg.cli.rollouts.cluster_before_store`)."""
-    size = {"openings": min(block_size_for(policy), PLAYS_BLOCK_SIZE),
-            "replies": min(block_size_for(policy), PLAYS_BLOCK_SIZE),
-            "race": block_size_for(policy), "gammons": GAMMONS_BLOCK_SIZE}[table]
-    return n_blocks(games, size)
+#: Blocks of a row of each table, as its table function counts them: the most worker
+#: processes its local cluster gets (:func:`~fastbg.cli.rollouts.cluster_before_store`).
+_ROW_BLOCKS = {"openings": openings.row_blocks, "replies": openings.row_blocks,
+               "race": race.row_blocks, "gammons": gammons.row_blocks}
 
 
 def _cmd_table(args) -> int:
@@ -231,7 +226,7 @@ def _cmd_table(args) -> int:
     else:
         run = fn
     games = kwargs["games"]
-    with cluster_before_store(args, _row_blocks(args.table, games, kwargs["policy"]),
+    with cluster_before_store(args, _ROW_BLOCKS[args.table](games, kwargs["policy"]),
                               new_store=args.resume is None) as run_on, \
             progress_bar(args, games if args.table == "gammons" else None,
                          per_row=games) as (update, interrupted, describe):

@@ -28,7 +28,7 @@ from ..rollouts.cubeless import DEFAULT_POLICY, _check_seed
 from ..rollouts.settings import rollout_settings
 from .table import StoredTable, TableResult, table_cluster
 
-__all__ = ["PHASES", "phase_of", "selfplay_game", "gammons_table", "GAMMONS_BLOCK_SIZE"]
+__all__ = ["PHASES", "phase_of", "selfplay_game", "gammons_table", "GAMMONS_BLOCK_SIZE", "row_blocks"]
 
 #: The phases, in order, and what puts a position in each (the player on roll's view).
 PHASES = {
@@ -215,6 +215,25 @@ def _gammons_block(*, engine: str, policy: str):
     return block
 
 
+def row_blocks(games: int, policy: str | None = None) -> int:
+    """Blocks of the gammons table (one row): the most worker processes its local Dask
+    cluster gets.
+
+    Parameters
+    ----------
+    games : int
+        Games of the table.
+    policy : str, optional
+        Not used: the table's blocks are :data:`GAMMONS_BLOCK_SIZE` games for any policy
+        (the argument keeps the other tables' ``row_blocks`` signature).
+
+    Returns
+    -------
+    int
+    """
+    return n_blocks(games, GAMMONS_BLOCK_SIZE)
+
+
 def gammons_table(
     games: int = 10_000,
     seed: int | None = None,
@@ -279,7 +298,7 @@ def gammons_table(
                                 block_size=GAMMONS_BLOCK_SIZE, vr=False, first_roll="opening",
                                 engine=engine, table="gammons", phases=list(PHASES))
     # the cluster before the store: a scheduler that does not answer leaves the store untouched
-    with table_cluster(dask, workers, n_blocks(games, GAMMONS_BLOCK_SIZE)) as (cl, _):
+    with table_cluster(dask, workers, row_blocks(games)) as (cl, _):
         stored = StoredTable(store, run_id, "gammons", request, settings)
         with stored.aborted_on_error():
             t0 = time.perf_counter()   # (a local cluster's start-up is not counted)

@@ -26,7 +26,7 @@ from ..rollouts.settings import rollout_settings
 from .table import StoredTable, TableResult, derived_seed, run_rows, table_cluster
 
 __all__ = ["OPENING_ROLLS", "REPLY_ROLLS", "openings_table", "replies_table", "parse_opening",
-           "parse_rolls"]
+           "parse_rolls", "row_blocks"]
 
 #: The 15 opening rolls (no doubles: DESIGN section 3, rule 8), larger die first.
 OPENING_ROLLS = tuple((hi, lo) for hi in range(2, 7) for lo in range(1, hi))
@@ -267,6 +267,24 @@ def openings_table(
                   summary=_openings_summary)
 
 
+def row_blocks(games: int, policy: str) -> int:
+    """Blocks of one row of the openings or replies table: the most worker processes its
+    local Dask cluster gets.
+
+    Parameters
+    ----------
+    games : int
+        Games per candidate play.
+    policy : str
+        The rollouts' policy (its block size, capped at the candidate rollouts').
+
+    Returns
+    -------
+    int
+    """
+    return n_blocks(games, min(block_size_for(policy), PLAYS_BLOCK_SIZE))
+
+
 def _table(name, label, position, description, rolls, key, games, seed, workers, policy, engine,
            options, progress, on_row, on_interrupt, store, run_id, dask, extra_request, summary):
     """A table of candidate-play rollouts, one row per roll of ``rolls`` from ``position``;
@@ -279,9 +297,8 @@ def _table(name, label, position, description, rolls, key, games, seed, workers,
     request = dict(position=label, table=name, games=games, seed=entropy, policy=policy,
                    rolls=[list(r) for r in rolls], **extra_request, **options)
     settings = _settings(name, description, games, entropy, policy, engine, options)
-    blocks = n_blocks(games, min(block_size_for(policy), PLAYS_BLOCK_SIZE))
     # the cluster before the store: a scheduler that does not answer leaves the store untouched
-    with table_cluster(dask, workers, blocks) as (cl, run_args):
+    with table_cluster(dask, workers, row_blocks(games, policy)) as (cl, run_args):
         stored = StoredTable(store, run_id, name, request, settings)
         with stored.aborted_on_error():
             t0 = time.perf_counter()   # (a local cluster's start-up is not counted)

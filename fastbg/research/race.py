@@ -45,7 +45,7 @@ from .table import StoredTable, TableResult, derived_seed, run_rows, table_clust
 
 __all__ = ["keith_count", "keith_decision", "trice_point_of_last_take", "trice_decision",
            "random_race_position", "race_table", "DEFAULT_RACE_PIPS", "DEFAULT_RACE_LEADS",
-           "RACE_PIPS_RANGE", "MAX_RACE_POSITIONS", "check_positions"]
+           "RACE_PIPS_RANGE", "MAX_RACE_POSITIONS", "check_positions", "row_blocks"]
 
 #: The grid of :func:`race_table` unless told: pip counts of the player on roll ...
 DEFAULT_RACE_PIPS = (40, 60, 80, 100, 120)
@@ -316,6 +316,24 @@ def _errors(rule: dict, dec) -> dict:
             "cost_double": float(cost_double), "cost_take": float(cost_take)}
 
 
+def row_blocks(games: int, policy: str) -> int:
+    """Blocks of one cell of the race table: the most worker processes its local Dask
+    cluster gets.
+
+    Parameters
+    ----------
+    games : int
+        Games per race position.
+    policy : str
+        The rollouts' policy (its block size).
+
+    Returns
+    -------
+    int
+    """
+    return n_blocks(games, block_size_for(policy))
+
+
 def race_table(
     pips=DEFAULT_RACE_PIPS,
     leads=DEFAULT_RACE_LEADS,
@@ -446,7 +464,7 @@ def race_table(
         return row, False, res.run_id, res.stored_games
 
     # the cluster before the store: a scheduler that does not answer leaves the store untouched
-    with table_cluster(dask, workers, n_blocks(games, block_size_for(policy))) as (cl, run_args):
+    with table_cluster(dask, workers, row_blocks(games, policy)) as (cl, run_args):
         stored = StoredTable(store, run_id, "race", request, settings)
         with stored.aborted_on_error():
             t0 = time.perf_counter()   # (a local cluster's start-up is not counted)
