@@ -254,6 +254,12 @@ def _options(parser) -> set[str]:
     return {o for a in parser._actions for o in a.option_strings}
 
 
+def _rest_of_play(args, words: list[str]) -> bool:
+    """Whether leftover ``words`` are the rest of an unquoted ``--play`` (``--play 8/5 6/5``:
+    the shell split the play, and its second move is left over)."""
+    return bool(getattr(args, "play", None)) and all(_MOVE.match(a) for a in words)
+
+
 def _roll(words: list[str]):
     """The roll that command-line ``words`` write (``31``; ``3 1``), or None."""
     try:
@@ -319,7 +325,7 @@ def _main(argv) -> int:
         # both before the option), and the roll is left over: it is DICE, but for the
         # second move of an unquoted --play, which is said below
         words = [a for a in extra if not a.startswith("-")]
-        if words and not (getattr(args, "play", None) and all(_MOVE.match(a) for a in words)):
+        if words and not _rest_of_play(args, words):
             args.dice = words
             extra = [a for a in extra if a.startswith("-")]
     if extra:
@@ -337,8 +343,7 @@ def _main(argv) -> int:
             command.error(f"unrecognized arguments: {' '.join(options)}")
         if given is not None and second is not None:
             command.error(second_position(args.command, given, second))
-        # `--play 8/5 6/5` unquoted: the play's second move is left over
-        if getattr(args, "play", None) and all(_MOVE.match(a) for a in extra):
+        if _rest_of_play(args, extra):
             command.error(f"unrecognized arguments: {' '.join(extra)} (a play of several "
                           f"moves is one --play in quotes: --play '{args.play[-1]} "
                           f"{' '.join(extra)}')")

@@ -327,7 +327,11 @@ def _z_parts(z: float, certain: bool = False, games: int | None = None,
 
 def _z_text(z: float, certain: bool = False, games: int | None = None,
             vr: bool = False) -> str:
-    text, note = _z_parts(z, certain, games, vr)
+    return _with_note(*_z_parts(z, certain, games, vr))
+
+
+def _with_note(text: str, note: str) -> str:
+    """A margin and its note, as :func:`_z_text` words them: ``"text (note)"``."""
     return f"{text} ({note})" if note else text
 
 def _too_close(z_double: float, z_take: float, games: int, certain: bool = False) -> list[str]:
@@ -535,8 +539,7 @@ def _rollout_margins(res) -> str:
     if d_note and d_note == t_note:
         # said once for both: "(the trials' luck-adjusted values did not vary)" came twice
         return f"{double} by {d}, {take} by {t}; {d_note}"
-    return (f"{double} by {_z_text(abs(res.z['double']), games=res.games, vr=res.vr)}, "
-            f"{take} by {_z_text(abs(res.z['take']), games=res.games, vr=res.vr)}")
+    return f"{double} by {_with_note(d, d_note)}, {take} by {_with_note(t, t_note)}"
 
 
 def _state_json(state) -> dict:
