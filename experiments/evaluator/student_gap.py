@@ -30,14 +30,12 @@ from pathlib import Path
 
 import numpy as np
 
+from fastbg.reference.nn import equity
+
 HERE = Path(__file__).resolve().parent
 RUNS = HERE.parent / "runs" / "evaluator"
 RESULTS = HERE.parent / "results"
 sys.path.insert(0, str(HERE))
-
-
-def _equity(p: np.ndarray) -> np.ndarray:
-    return 2 * p[:, 0] - 1 + p[:, 1] - p[:, 3] + p[:, 2] - p[:, 4]
 
 
 def _hook(crashed: str):
@@ -71,7 +69,7 @@ def decisions(args) -> int:
                 after = np.array([Position.parse(p["position_id"]).board for p in plays], np.int8)
                 live = after[:, 1].any(axis=1)      # row 1 the mover: not borne off
                 teacher = np.full(len(plays), 9.0)  # a play that ends the game is best
-                teacher[live] = -_equity(nn.lookahead(np.ascontiguousarray(after[live]), 2, 1))
+                teacher[live] = -equity(nn.lookahead(np.ascontiguousarray(after[live]), 2, 1))
                 eq2 = np.array([p["eq2"] for p in plays])
                 t_err = 1000 * (eq2.max() - eq2[int(np.argmax(teacher))])
                 tot += (errs[key][0], t_err, errs[key][1])
@@ -101,7 +99,7 @@ def regret(args) -> int:
     idx, probs = lookahead.load(RUNS / f"lookahead_{args.set}", boards=pos["boards"])
     boards = pos["boards"][idx]
     key = pos["game"][idx].astype(np.int64) * 100000 + pos["ply"][idx]
-    label = -_equity(probs)            # the candidates' mover's equity (row 1 the mover)
+    label = -equity(probs)            # the candidates' mover's equity (row 1 the mover)
     _, inv = np.unique(key, return_inverse=True)
     order = np.argsort(inv, kind="stable")
     groups = [g for g in np.split(order, np.flatnonzero(np.diff(inv[order])) + 1) if len(g) > 1]
