@@ -85,3 +85,8 @@ def test_a_second_hidden_layer_starts_as_the_one_layer_net():
     torch.testing.assert_close(two, one)
     assert set(train.Net(w).weights()) == {"w1", "b1", "w2", "b2", "wh", "bh", "w3"}
     assert train.with_second_layer(w, 32) is w          # a checkpoint's layer is kept
+    # widened, the net still computes the same: the new units feed neither layer
+    wide = train.widen(w, w["b1"].shape[0] + 8)
+    assert wide["wh"].shape == (w["b1"].shape[0] + 8, 16)
+    with torch.no_grad():
+        torch.testing.assert_close(train.Net(wide)(x), two)

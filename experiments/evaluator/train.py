@@ -112,10 +112,14 @@ def widen(w: dict, hidden: int, seed: int = 12345) -> dict:
     rng = np.random.default_rng(seed)
     extra = hidden - h_old
     n_in = w["w1"].shape[0]
-    return {"w1": np.concatenate([w["w1"], rng.normal(0.0, 0.1, (n_in, extra))], axis=1),
-            "b1": np.concatenate([w["b1"], rng.normal(0.0, 0.1, extra)]),
-            "w2": np.concatenate([w["w2"], np.zeros((w["w2"].shape[0], extra))], axis=1),
-            "b2": w["b2"].copy()}
+    out = {"w1": np.concatenate([w["w1"], rng.normal(0.0, 0.1, (n_in, extra))], axis=1),
+           "b1": np.concatenate([w["b1"], rng.normal(0.0, 0.1, extra)]),
+           "w2": np.concatenate([w["w2"], np.zeros((w["w2"].shape[0], extra))], axis=1),
+           "b2": w["b2"].copy()}
+    if "wh" in w:   # --hidden2's layer: the new units feed it nothing either
+        out.update(wh=np.concatenate([w["wh"], np.zeros((extra, w["wh"].shape[1]))]),
+                   bh=w["bh"].copy(), w3=w["w3"].copy())
+    return out
 
 
 def with_extra_rows(kind: str, old: dict) -> dict:
