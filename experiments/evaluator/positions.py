@@ -99,8 +99,8 @@ def play_game(eng, nn, pubeval, seed: int, game: int, kind: str, explore: float,
     board = np.array(START_BOARD, dtype=np.int8)
     odd_side = int(rng.integers(0, 2))
     wild_turns = int(rng.integers(3, 13))
-    if kind in ("backgame", "bearoff"):      # a set-up, either side on roll, any roll
-        board = backgame_start(rng) if kind == "backgame" else contact_bearoff_start(rng)
+    if kind in SET_UPS:                # a set-up, either side on roll, any roll
+        board = SET_UPS[kind](rng)
         side = int(rng.integers(0, 2))
         if side == 1:
             board = board[::-1].copy()
@@ -220,6 +220,10 @@ def contact_bearoff_start(rng: np.random.Generator) -> np.ndarray:
         np.add.at(b[1], rng.integers(0, 12, rest), 1)
         if position_class(b) == "contact":
             return b
+
+
+#: The kinds of game that start from a random set-up, not the opening position.
+SET_UPS = {"backgame": backgame_start, "bearoff": contact_bearoff_start}
 
 
 def random_races(n: int, seed: int) -> np.ndarray:
