@@ -735,3 +735,19 @@ def test_an_unquoted_play_of_several_moves_says_to_quote_it(capsys, extra):
     # other leftovers are not taken for moves
     code, _, err = run_status(capsys, "moves", "start", "31", "--rollout", "--play", "8/5", "6/5", "x")
     assert code == 2 and "unrecognized arguments: 6/5 x" in err and "in quotes" not in err
+
+
+def test_the_start_board_with_an_owned_cube_is_not_the_opening(capsys):
+    # a new-user trial: the start board at a 5-point match with the cube on 2, owned,
+    # was rolled out from the opening roll (the game is under way: normal rolls, doubles too)
+    xgid = "XGID=-b----E-C---eE---c-e----B-:1:1:1:00:2:3:0:5:10"
+    for cmd in (["rollout", xgid], ["rollout", xgid, "--cubeful"]):
+        code, out, _ = run_status(capsys, *cmd, "-n", "72", "--seed", "1", "--json",
+                                  "--no-progress")
+        assert code == 0 and json.loads(out)["opening"] is False, cmd
+    # centred (the money start, or automatic doubles) stays the opening; --opening is obeyed
+    for cmd in (["rollout", "start"], ["rollout", "start", "--cubeful"],
+                ["rollout", xgid, "--opening"], ["rollout", xgid, "--opening", "--cubeful"]):
+        code, out, _ = run_status(capsys, *cmd, "-n", "72", "--seed", "1", "--json",
+                                  "--no-progress")
+        assert code == 0 and json.loads(out)["opening"] is True, cmd

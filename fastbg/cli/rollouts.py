@@ -453,7 +453,10 @@ def _cmd_rollout(args) -> int:
     given = [k for k in _STATE_OPTIONS if getattr(args, k) is not None]
     if given:
         raise ValueError(f"--{given[0].replace('_', '-')} is for cubeful rollouts: add --cubeful")
-    pos, _, dice = parse_game(args.position)
+    pos, state, dice = parse_game(args.position)
+    opening = args.opening
+    if opening is None and state.cube_owner != "centred":
+        opening = False   # the start board with an owned cube: the game is under way
     if dice is None:
         dice = args.dice
     elif args.dice is not None and sorted(args.dice) != sorted(dice):
@@ -465,7 +468,7 @@ def _cmd_rollout(args) -> int:
     with cluster_before_store(args, n_blocks(args.games, block_size_for(args.policy))) as run_on:
         store = _store(args) if args.store is not None else None
         blocks = []
-        res = _run_rollout(pos, args, dice=dice, opening=args.opening, vr=args.vr,
+        res = _run_rollout(pos, args, dice=dice, opening=opening, vr=args.vr,
                            quasi_random=args.quasi_random is not False, until_se=args.until_se,
                            min_games=args.min_games, by_first_roll=args.by_first_roll,
                            truncate=args.truncate, truncate_bearoff=args.truncate_bearoff,

@@ -522,8 +522,8 @@ def _setup(position, games, seed, workers, policy, engine, state, x, jacoby, ope
                 or not 0.0 <= float(x) <= 1.0:
             raise ValueError(f"cube efficiency x must be a number in [0, 1] or None, got {x!r}")
         x = float(x)
-    if opening is None:
-        opening = bool(np.array_equal(pos.board, START_BOARD))
+    if opening is None:   # an owned cube says the game is under way, whatever the board
+        opening = bool(np.array_equal(pos.board, START_BOARD)) and state.cube_owner == "centred"
     elif not isinstance(opening, (bool, np.bool_)):
         raise ValueError(f"opening must be True, False or None, got {opening!r}")
     if progress is not None and not callable(progress):
@@ -654,8 +654,8 @@ def cubeful_rollout(
         or ``state.jacoby`` is true.
     opening : bool, optional
         Start each game with the opening roll (no cube decision before it; the opponent
-        moves first when its die is higher). ``None``: yes for the starting position,
-        no otherwise.
+        moves first when its die is higher). ``None``: yes for the starting position
+        with the cube centred (an owned cube means the game is under way), no otherwise.
     progress : callable, optional
         Called with the number of games of each finished block.
     on_interrupt : callable, optional
