@@ -297,6 +297,17 @@ def test_a_left_over_roll_says_how_to_fix_the_first_roll(capsys, argv, roll):
         f"--dice {roll})\n"), err
 
 
+def test_a_roll_as_the_position_says_how_to_fix_the_first_roll(capsys):
+    # `rollout 31` (no POSITION) said only "bad position '31'" (new-user trial)
+    code, _, err = run_status(capsys, "rollout", "31", "-n", "10")
+    assert code == 2 and err.startswith("fastbg rollout: error: bad position '31'") and err.endswith(
+        "(a roll is not a position: to fix the first roll, fastbg rollout POSITION --dice 31, "
+        "e.g. fastbg rollout start --dice 31)\n"), err
+    for argv in (["cube", "31"], ["rollout", "31", "--cubeful"], ["rollout", "foo"]):
+        code, _, err = run_status(capsys, *argv)
+        assert code == 2 and "bad position" in err and "--dice" not in err, err
+
+
 def test_a_left_over_roll_gets_no_hint_where_there_is_no_dice_option(capsys):
     for argv in (["cube", "start", "31"], ["eval", "start", "31"],
                  ["rollout", "start", "31", "--cubeful"]):

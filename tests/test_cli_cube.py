@@ -559,3 +559,12 @@ def test_janowski_cube_of_one_game_says_na_for_its_standard_errors(capsys, match
     assert code == 0
     assert "nan" not in out and "n/a" in out
     assert "std.err of the difference n/a" in out
+
+
+def test_one_trial_shows_no_standard_error_as_n_a(capsys):
+    # `cube start -n 1` printed "nan" where `rollout -n 1` prints "n/a" (new-user trial)
+    code, out, _ = run(capsys, "cube", "start", "-n", "1", "--seed", "1", "--no-progress")
+    assert code == 0 and "nan" not in out
+    for row in ("No double", "Double, take", "DT - ND"):
+        line = next(x for x in out.splitlines() if x.strip().startswith(row))
+        assert line.split()[-1 if row != "DT - ND" else 4] == "n/a", line

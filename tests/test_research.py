@@ -583,3 +583,15 @@ def test_an_interrupted_or_resumed_table_says_what_it_has(tmp_path):
     assert again.stored_games == 648
     assert "(648 games a candidate play, summed over the rolls, read from the store)" \
         in format_table(again.to_dict())
+
+
+def test_one_game_a_row_is_one_game(capsys):
+    """The tables' headers said "1 games per candidate play" (new-user trial)."""
+    from fastbg.cli.research import format_table
+
+    t = openings_table(1, seed=1, rolls="31", top=1, **FAST).to_dict()
+    assert "1 roll, 1 game per candidate play," in format_table(t)
+    code = main(["table", "race", "-n", "1", "--positions", "1", "--pips", "60", "--leads", "0",
+                 "--seed", "1", "--no-progress"])
+    out = capsys.readouterr().out
+    assert code == 0 and "1 position, 1 game per position" in out, out

@@ -268,6 +268,18 @@ def _roll(words: list[str]):
         return None
 
 
+def _roll_for_position(command, args) -> str:
+    """A hint when POSITION is a roll (``rollout 31``) and the command takes one as
+    ``--dice``, else ``""``."""
+    pos = getattr(args, "position", None)
+    if not isinstance(pos, str) or "--dice" not in _options(command) or _roll([pos]) is None \
+            or getattr(args, "cubeful", False):
+        return ""
+    d = _roll([pos])
+    return (f" (a roll is not a position: to fix the first roll, {command.prog} POSITION "
+            f"--dice {d[0]}{d[1]}, e.g. {command.prog} start --dice {d[0]}{d[1]})")
+
+
 def _command_parser(parser, args):
     """The parser of the command that ran, nested ones included (``fastbg table race``): its
     ``prog`` is the prefix of the command's errors, as argparse's own errors have it."""
@@ -374,7 +386,8 @@ def _main(argv) -> int:
             return EXIT_INTERRUPTED
         return code
     except ValueError as exc:
-        sys.stderr.write(f"{prog}: error: {shorten(_option_names(str(exc), args))}\n")
+        sys.stderr.write(f"{prog}: error: {shorten(_option_names(str(exc), args))}"
+                         f"{_roll_for_position(command, args)}\n")
         return EXIT_USAGE
     except ImportError as exc:
         sys.stderr.write(f"{prog}: error: {shorten(str(exc))}\n")

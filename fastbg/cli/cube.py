@@ -482,11 +482,11 @@ def _cube_by_rollout(pos, state, table, args) -> int:
                 else "pseudo-random dice; ")
              + f"{workers_text(res)}, seed {res.seed}, {res.seconds:.2f} s", "",
              f"{unit}:", f"  {'':<18} {'value':>9} {'std.err':>9}",
-             f"  {'No ' + dbl.lower():<18} {res.nd:{sign}9.4f} {res.stderr['nd']:9.4f}"]
+             f"  {'No ' + dbl.lower():<18} {res.nd:{sign}9.4f} {num(res.stderr['nd'], '9.4f')}"]
     if not math.isnan(res.dt):
-        lines += [f"  {dbl + ', take':<18} {res.dt:{sign}9.4f} {res.stderr['dt']:9.4f}",
+        lines += [f"  {dbl + ', take':<18} {res.dt:{sign}9.4f} {num(res.stderr['dt'], '9.4f')}",
                   f"  {dbl + ', pass':<18} {res.dp:{sign}9.4f} {0.0:9.4f}",
-                  f"  {'DT - ND':<18} {res.dt - res.nd:+9.4f} {res.stderr['dt_minus_nd']:9.4f}"
+                  f"  {'DT - ND':<18} {res.dt - res.nd:+9.4f} {num(res.stderr['dt_minus_nd'], '9.4f')}"
                   "   (paired: the same dice in both lines)", "",
                   _proper_action(res.action, close, _rollout_margins(res))]
         if close:

@@ -296,7 +296,7 @@ def _format_plays(t: dict) -> str:
     rolls = plural(len(t["rows"]), "roll")
     if t["interrupted"] and t.get("planned_rows"):
         rolls = f"{len(t['rows'])} of {plural(t['planned_rows'], 'roll')} done"
-    lines = _head(t, f"{rolls}, {t['games']:,} games per candidate "
+    lines = _head(t, f"{rolls}, {plural(t['games'], 'game')} per candidate "
                      f"play, the same dice for every play of a roll; candidates {how}"
                   + ("; pruned at {prune_se:g} SE".format(**st["prune"]) if st.get("prune") else ""))
     width = max(len(p["move"]) for r in t["rows"] for p in r["plays"])
@@ -324,7 +324,7 @@ def _format_race(t: dict) -> str:
     s = t["summary"]
     st = t["settings"]
     lines = _head(t, f"{plural(len(s['cells']), 'cell')}, {plural(len(t['rows']), 'position')}, "
-                     f"{t['games']:,} games per position"
+                     f"{plural(t['games'], 'game')} per position"
                   + ("; exact in the two-sided bear-off database" if st.get("truncate_bearoff")
                      else ""))
     lines.append("  cube actions: the rollout's probabilities by Janowski's model (GNU "
