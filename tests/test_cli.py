@@ -639,3 +639,13 @@ def test_bench_no_progress_drops_its_progress_lines(capsys, monkeypatch):
     monkeypatch.setattr(bench, "format_table", lambda report: "the table")
     assert run_status(capsys, "bench") == (0, "the table\n", "  cython random: 1 games/s\n")
     assert run_status(capsys, "bench", "--no-progress") == (0, "the table\n", "")
+
+
+def test_show_says_when_the_game_is_over(capsys):
+    # `show` drew a finished game's board as "to roll" (new-user trial)
+    for text in ("IAAAAAAAAAAAAA", "XGID=-------------------a------:0:0:1:00:0:0:0:0:10"):
+        code, out, _ = run_status(capsys, "show", text)
+        assert code == 0 and "to roll" not in out.splitlines()[-1]
+        assert "the game is over: the player on roll (X) has borne off all 15 checkers" in out
+    code, out, _ = run_status(capsys, "show", "start")
+    assert code == 0 and "game is over" not in out

@@ -84,6 +84,8 @@ def _cmd_show(args) -> int:
         pos = Position.parse(text)        # (it refuses an empty board, as parse_game)
         drawn = _pictures(args, pos)
         print(pos)
+        if pos.game_over:
+            print(f" {_over(pos)}")
         for line in drawn:
             print(line)
         return 0
@@ -106,11 +108,18 @@ def _cmd_show(args) -> int:
         return 0
     drawn = _pictures(args, pos, state, dice)
     print(diagram(pos, state=state, dice=dice))
-    print(f" {_describe_state(state)}" + (f"; rolled {dice[0]}-{dice[1]}" if dice else
+    print(f" {_describe_state(state)}" + (f"; {_over(pos)}" if pos.game_over else
+                                          f"; rolled {dice[0]}-{dice[1]}" if dice else
                                           "; to roll"))
     for line in drawn:
         print(line)
     return 0
+
+
+def _over(pos) -> str:
+    """What a finished game's board says: who has borne off all 15 (nobody is to roll)."""
+    who = "the player on roll (X)" if pos.checkers_off[0] == 15 else "the opponent (O)"
+    return f"the game is over: {who} has borne off all 15 checkers"
 
 
 def _pending_offer(text: str):
