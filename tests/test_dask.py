@@ -491,3 +491,20 @@ def test_a_local_workers_heartbeat_failure_at_close_is_not_logged():
 
     assert not _closing_heartbeat(record("Failed to communicate with scheduler during heartbeat."))
     assert _closing_heartbeat(record("Compute Failed"))
+
+
+def test_a_refused_connection_is_known_at_once_and_a_listener_is_left_to_dask():
+    # `--dask tcp://127.0.0.1:1` took Dask's 30-second connect time-out to say that no
+    # scheduler answers (new-user trial); a refused connection is now said at once
+    import socket
+
+    from fastbg.rollouts.cluster import _refused
+
+    assert _refused(f"tcp://127.0.0.1:{_free_port()}")
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        s.listen()
+        port = s.getsockname()[1]
+        assert _refused(f"tcp://127.0.0.1:{port}") is None
+        assert _refused(f"127.0.0.1:{port}") is None
+    assert _refused("ucx://127.0.0.1:1") is None     # not over TCP: Dask decides

@@ -154,6 +154,25 @@ def check_address(address: str) -> str:
     return text
 
 
+def _refused(address: str) -> str | None:
+    """Why a TCP connection to the scheduler's ``HOST:PORT`` is refused outright (nothing
+    listens on that port, an unknown host), or ``None`` when it is not (it connects, or
+    takes time, or the address is not over TCP: Dask's own connect and time-out decide)."""
+    import socket
+
+    scheme, _, rest = address.strip().rpartition("://")
+    if scheme not in ("", "tcp", "tls", "ws", "wss"):
+        return None
+    host, _, port = rest.rpartition(":")
+    try:
+        with socket.create_connection((host.strip("[]"), int(port)), timeout=2.0):
+            return None
+    except (ConnectionRefusedError, socket.gaierror) as exc:
+        return str(exc.strerror or exc)
+    except (OSError, ValueError):      # a time-out, an unreachable network: Dask decides
+        return None
+
+
 def _warm_up() -> str:
     """On a worker: import the engine and load the networks before the first block, so that
     a run's time holds games, not start-up; returns the worker's fastbg version."""
@@ -418,8 +437,9 @@ def connect(dask, workers: int | None = None, *, blocks: int | None = None) -> D
     ImportError
         If dask.distributed is not installed.
     ValueError
-        For a bad ``dask`` or ``workers``, a scheduler that does not answer within Dask's
-        connect time-out (``distributed.comm.timeouts.connect``, 30 s unless configured),
+        For a bad ``dask`` or ``workers``, an address that refuses the connection, a
+        scheduler that does not answer within Dask's connect time-out
+        (``distributed.comm.timeouts.connect``, 30 s unless configured),
         one with no workers, or workers without this fastbg version.
     """
     if dask is None or dask is False:
@@ -467,6 +487,10 @@ def connect(dask, workers: int | None = None, *, blocks: int | None = None) -> D
                 raise
         cluster = DaskCluster(client, local=local, own_client=True)
     elif isinstance(dask, str):
+        refused = _refused(address)
+        if refused:     # nothing listens there: say so now, not after Dask's time-out
+            raise ValueError(f"no Dask scheduler answers at {address} ({refused}); start one "
+                             "with `dask scheduler` and give the address it prints")
         try:
             client = dist.Client(address)
         except (OSError, TimeoutError, asyncio.TimeoutError, ValueError) as exc:
