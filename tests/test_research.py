@@ -595,3 +595,19 @@ def test_one_game_a_row_is_one_game(capsys):
                  "--seed", "1", "--no-progress"])
     out = capsys.readouterr().out
     assert code == 0 and "1 position, 1 game per position" in out, out
+
+
+def test_an_interrupted_race_table_says_how_many_positions_it_has():
+    """An interrupted race table counted its cells as if whole (new-user trial): it says
+    the positions done of those asked for, and the cells they are in."""
+    from fastbg.cli.research import format_table
+
+    from fastbg.research import race as race_module
+
+    t = race_table(pips=[40, 60], leads=[0], positions=2, games=324, seed=1, **FAST)
+    d = t.to_dict()
+    assert d["planned_rows"] == 4 and "2 cells, 4 positions, 324 games" in format_table(d)
+    rows = d["rows"][:3]
+    cut = dict(d, rows=rows, interrupted=True,
+               summary=race_module._race_summary(rows, race_module._grid([40, 60], [0])))
+    assert "3 of 4 positions done, in 2 cells, 324 games per position" in format_table(cut)

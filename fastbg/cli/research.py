@@ -323,8 +323,11 @@ def _format_plays(t: dict) -> str:
 def _format_race(t: dict) -> str:
     s = t["summary"]
     st = t["settings"]
-    lines = _head(t, f"{plural(len(s['cells']), 'cell')}, {plural(len(t['rows']), 'position')}, "
-                     f"{plural(t['games'], 'game')} per position"
+    size = f"{plural(len(s['cells']), 'cell')}, {plural(len(t['rows']), 'position')}"
+    if t["interrupted"] and t.get("planned_rows"):   # the last cell may be partial
+        size = (f"{len(t['rows'])} of {plural(t['planned_rows'], 'position')} done, in "
+                f"{plural(len(s['cells']), 'cell')}")
+    lines = _head(t, f"{size}, {plural(t['games'], 'game')} per position"
                   + ("; exact in the two-sided bear-off database" if st.get("truncate_bearoff")
                      else ""))
     lines.append("  cube actions: the rollout's probabilities by Janowski's model (GNU "

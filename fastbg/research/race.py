@@ -479,7 +479,8 @@ def race_table(
                          rows=rows, summary=_race_summary(rows, cells), games=games,
                          seed=entropy, settings=settings, seconds=seconds,
                          interrupted=interrupted, run_id=stored.run_id,
-                         stored_games=stored_games, dask=None if cl is None else cl.address)
+                         stored_games=stored_games, dask=None if cl is None else cl.address,
+                         planned_rows=len(keys))
     stored.finish(result)
     return result
 
