@@ -649,3 +649,14 @@ def test_show_says_when_the_game_is_over(capsys):
         assert "the game is over: the player on roll (X) has borne off all 15 checkers" in out
     code, out, _ = run_status(capsys, "show", "start")
     assert code == 0 and "game is over" not in out
+
+
+def test_perft_time_estimate_is_progress(capsys, monkeypatch):
+    # the estimate of a long depth went to stderr under --no-progress too (review)
+    from fastbg.cli import bench
+
+    monkeypatch.setattr(bench, "_estimate", lambda rows, ahead=1: (1e9, 120.0))
+    code, _, err = run_status(capsys, "perft", "start", "1")
+    assert code == 0 and "about 1.0e+09 leaves, roughly" in err
+    code, _, err = run_status(capsys, "perft", "start", "1", "--no-progress")
+    assert code == 0 and err == ""

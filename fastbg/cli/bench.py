@@ -24,7 +24,7 @@ def add_parsers(sub) -> None:
     f.add_argument("--force", action="store_true",
                    help="count a depth even if it is estimated to take more than a day")
     f.add_argument("--json", action="store_true", help="machine-readable output")
-    add_no_progress_option(f)
+    add_no_progress_option(f, shows="time estimate on stderr before a depth of more than a minute")
 
     k = sub.add_parser("bench", help="games/s and legal plays/s of each engine (Markdown table)")
     k.add_argument("--engine", choices=ENGINES, action="append", default=None,
@@ -113,7 +113,7 @@ def _cmd_perft(args) -> int:
                 f"{last[0]:.1e} leaves at the {rows[-1]['leaves'] / rows[-1]['seconds']:,.0f} "
                 f"leaves/s of depth {depth - 1}): ask for fewer plies, or give --force")
         guess = _estimate(rows)
-        if guess is not None and guess[1] > 60:
+        if guess is not None and guess[1] > 60 and not args.no_progress:
             print(f"  depth {depth}: about {guess[0]:.1e} leaves, roughly {_duration(guess[1])} "
                   "(Ctrl-C stops)", file=sys.stderr, flush=True)
         t0 = time.perf_counter()
