@@ -704,10 +704,14 @@ def test_a_lock_file_removed_by_its_holder_meanwhile_is_not_held(tmp_path, monke
     assert not list(tmp_path.glob("*.lock"))
 
 
-@pytest.mark.parametrize("column, value", [("request", "[]"), ("settings", "[]"), ("request", '"x"')])
-def test_a_record_of_the_wrong_json_shape_is_corrupt(tmp_path, capsys, column, value):
+@pytest.mark.parametrize("column, value, why", [
+    ("request", "[]", "its request is a JSON"), ("settings", "[]", "its settings is a JSON"),
+    ("request", '"x"', "its request is a JSON"),
+    ("status", "paused", "its status 'paused' is none of running, interrupted, done")])
+def test_a_record_of_the_wrong_json_shape_is_corrupt(tmp_path, capsys, column, value, why):
     """A run's request or settings that is valid JSON but not an object (new-user trial:
-    KeyError and AttributeError tracebacks on resume and show) is a corrupt record."""
+    KeyError and AttributeError tracebacks on resume and show) is a corrupt record; so is a
+    status that no run has (it was resumed as if running)."""
     path = tmp_path / "runs.sqlite"
     rollout(CONTACT, 1000, seed=1, policy="pubeval", store=path)
     db = sqlite3.connect(path)
@@ -720,7 +724,7 @@ def test_a_record_of_the_wrong_json_shape_is_corrupt(tmp_path, capsys, column, v
     for argv in (["runs", "show", "1"], ["rollout", "--resume", "1", "--no-progress"]):
         assert main(argv + store) == 2, argv
         err = capsys.readouterr().err
-        assert f"its {column} is a JSON" in err and err.count("\n") == 1
+        assert why in err and err.count("\n") == 1
     assert not list(tmp_path.glob("*.lock"))
 
 

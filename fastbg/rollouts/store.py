@@ -140,6 +140,10 @@ def _create_file(path: Path) -> bool:
     return True
 
 
+#: What a run's ``status`` may be (:class:`StoredRun`); any other is a damaged record.
+RUN_STATUSES = ("running", "interrupted", "done")
+
+
 def _now() -> str:
     return datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
 
@@ -607,6 +611,8 @@ class ResultsStore:
                     raise ValueError(f"its {name} is a JSON {type(value).__name__}, not an object")
             if kind in _ROLLED_OUT:
                 _check_position(pos, request)
+            if status not in RUN_STATUSES:
+                raise ValueError(f"its status {status!r} is none of {', '.join(RUN_STATUSES)}")
             return StoredRun(id=int(i), kind=kind, position=pos, request=request,
                              settings=settings, seed=int(seed), games=int(games),
                              block_size=int(bs), status=status, created=created,
