@@ -502,6 +502,22 @@ def test_a_version_1_store_is_upgraded_and_keeps_its_runs(tmp_path):
             == str(STORE_VERSION)
 
 
+def test_a_version_1_record_on_version_2_tables_is_mended_not_an_sqlite_error(tmp_path):
+    # a store whose version record says 1 while its runs already have the parent column
+    # (review): ALTER TABLE failed with SQLite's "duplicate column name: parent"
+    path = tmp_path / "old.sqlite"
+    rollout("start", 1000, seed=1, policy="pubeval", store=path)
+    db = sqlite3.connect(path)
+    db.execute("UPDATE meta SET value = '1' WHERE key = 'version'")
+    db.commit()
+    db.close()
+    with ResultsStore(path) as st:
+        (run,) = st.runs()
+        assert run.parent is None and run.games_done == 1000
+        assert st.db.execute("SELECT value FROM meta WHERE key = 'version'").fetchone()[0] \
+            == str(STORE_VERSION)
+
+
 def _spawn(args, env):
     return subprocess.Popen([sys.executable, "-m", "fastbg", *args], env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)

@@ -378,8 +378,11 @@ class ResultsStore:
             raise ValueError(f"{self.path} is a results store of a newer fastbg (version "
                              f"{rows['version']}; this one reads {STORE_VERSION})")
         if version < 2:
+            have = {row[1] for row in self.db.execute("PRAGMA table_info(runs)")}
             with self._tx():
-                self.db.execute("ALTER TABLE runs ADD COLUMN parent INTEGER REFERENCES runs(id)")
+                if "parent" not in have:   # (a version record older than its tables: no)
+                    self.db.execute("ALTER TABLE runs ADD COLUMN parent INTEGER "
+                                    "REFERENCES runs(id)")
                 self.db.execute("UPDATE meta SET value = ? WHERE key = 'version'",
                                 (str(STORE_VERSION),))
         for table, columns in _schema_columns().items():
