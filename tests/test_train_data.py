@@ -1,6 +1,7 @@
 """experiments/evaluator's data options: lookahead chunks by count, the ``--repeat-off``
 epoch order, the experimental race inputs (``race_extra.py``, ``--race-width 230``) and
-crashed inputs (``crashed_extra.py``, ``--crashed-extra``), the
+crashed inputs (``crashed_extra.py``, ``--crashed-extra``; ``crashed_blots.py``,
+``--crashed-blots``), the
 hard decisions of ``hard.py`` and the weighted ranking loss (``train.py --rank-tau``).
 
 The epoch order and the warm start need the training extra (PyTorch); skipped without it.
@@ -15,6 +16,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "experiments" / "evaluator"))
 import candidates  # noqa: E402
+import crashed_blots  # noqa: E402
 import crashed_extra  # noqa: E402
 import hard  # noqa: E402
 import lookahead  # noqa: E402
@@ -86,6 +88,36 @@ def test_crashed_extra_gammon_race_of_a_bar_checker_against_a_last_checker():
             0, 0, 1 / 20, 0, 0, 0,     # the other side: one roll to bear off, a checker off
             0.0]                       # the race: the other side finishes first
     np.testing.assert_allclose(x[0], want, rtol=1e-6, atol=1e-7)
+
+
+def test_crashed_blots_of_two_checkers_against_a_checker_on_the_bar():
+    # on roll: one checker on each of its 1- and 2-points (13 off); the other side has a
+    # checker on the bar and 14 on its own 1-point (far from any contact)
+    b = np.zeros((2, 25), dtype=np.int8)
+    b[0, 0] = b[0, 1] = 1
+    b[1, 24], b[1, 0] = 1, 14
+    x = crashed_blots.crashed_blots(b[None])
+    assert x.shape == (1, crashed_blots.N_CRASHED_BLOTS) and x.dtype == np.float32
+    # every roll bears both off (the higher die the 2-point's checker, the other the ace's;
+    # 1-1: 2/1, then both off), so no play leaves a blot
+    np.testing.assert_allclose(x[0, :3], [0.0, 0.0, 1.0])
+    # the other side has no checker home and bears off nothing: not bearing off
+    np.testing.assert_allclose(x[0, 3:], [0.0, 0.0, 0.0])
+
+
+def test_crashed_blots_three_checkers_on_the_ace_point_against_the_bar():
+    # three on the 1-point (12 off) against a checker on the bar: a roll bears off two
+    # checkers (a blot is left) unless it is a double (four off)
+    b = np.zeros((2, 25), dtype=np.int8)
+    b[0, 0] = 3
+    b[1, 24], b[1, 0] = 1, 14
+    x = crashed_blots.crashed_blots(b[None])[0]
+    np.testing.assert_allclose(x[:3], [30 / 36, 30 / 36, 1.0], rtol=1e-6)
+    # seen from the other side (row 1 on roll): the same three columns, second
+    np.testing.assert_allclose(crashed_blots.crashed_blots(b[::-1][None])[0, 3:], x[:3])
+    # no contact (the other side's checker home, past ours): not bearing off against it
+    b[1, 24], b[1, 0] = 0, 15
+    assert not crashed_blots.crashed_blots(b[None]).any()
 
 
 def test_crashed_extra_race_when_the_side_on_roll_is_off_first():

@@ -14,8 +14,8 @@ read here only: the engines have one hidden layer.
 
 Ablations the engines do not have: a race net of 230 inputs reads ``race_extra.py``'s
 columns too, a crashed net of 249 (or 265) inputs ``crashed_extra.py``'s after its 236 (or
-252) contact inputs, and ``crashed=A.npz+B.npz+...`` is an ensemble (the mean of the
-members' outputs).
+252) contact inputs, one of 242 (or 258) ``crashed_blots.py``'s, and
+``crashed=A.npz+B.npz+...`` is an ensemble (the mean of the members' outputs).
 """
 from __future__ import annotations
 
@@ -39,6 +39,7 @@ def _sibling(name: str):
 
 race_extra = _sibling("race_extra").race_extra
 _cx = _sibling("crashed_extra")
+_cb = _sibling("crashed_blots")
 
 
 def _sigmoid(x):
@@ -60,13 +61,19 @@ def _load(path: str) -> dict:
                 if k in z.files}
 
 
-def probabilities(nets: dict, boards: np.ndarray) -> np.ndarray:
-    """The five probabilities of each board (row 0 on roll, before its roll)."""
+def probabilities(nets: dict, boards: np.ndarray, mixed: str | None = None) -> np.ndarray:
+    """The five probabilities of each board (row 0 on roll, before its roll).
+
+    ``mixed="crashed"``: when the boards (one decision's plays) are crashed and race
+    positions both, the race ones are read by the crashed net too.
+    """
     b = np.ascontiguousarray(np.asarray(boards, dtype=np.int8).reshape(-1, 2, 25))
     p = np.zeros((len(b), 5))
-    cls = np.array([feats.position_class(x) for x in b])
+    cls = np.array([feats.position_class(x) for x in b], dtype=object)
     if "crashed" in nets:
         cls[(cls == "contact") & feats.is_crashed(b)] = "crashed"
+        if mixed == "crashed" and (cls == "crashed").any():
+            cls[cls == "race"] = "crashed"
     for i in np.flatnonzero(cls == "bearoff"):
         p[i] = bearoffdb.bearoff_probabilities(b[i])
     for kind, inputs in (("contact", feats.contact_inputs_many), ("crashed", feats.contact_inputs_many),
@@ -88,6 +95,9 @@ def probabilities(nets: dict, boards: np.ndarray) -> np.ndarray:
                 if kind == "crashed" and n_in - _cx.N_CRASHED_EXTRA in (236, 252):   # crashed_extra.py's
                     extra = _cx.crashed_extra(b[rows]) if extra is None else extra
                     x = np.concatenate([x[:, :n_in - _cx.N_CRASHED_EXTRA], extra], axis=1)
+                if kind == "crashed" and n_in - _cb.N_CRASHED_BLOTS in (236, 252):   # crashed_blots.py's
+                    extra = _cb.crashed_blots(b[rows]) if extra is None else extra
+                    x = np.concatenate([x[:, :n_in - _cb.N_CRASHED_BLOTS], extra], axis=1)
                 raw = raw + _forward(w, x) / len(members)
         else:  # the shipped first network
             raw = rnn.forward(rnn.default_weights(), b[rows])
@@ -98,8 +108,12 @@ def probabilities(nets: dict, boards: np.ndarray) -> np.ndarray:
 def load(spec: str):
     """``"contact=PATH,race=PATH"`` -> the hook: boards after a play -> mover's equities."""
     nets = {}
+    mixed = None
     for part in filter(None, spec.split(",")):
         kind, _, path = part.partition("=")
+        if kind == "mixed":
+            mixed = path
+            continue
         if kind not in ("contact", "race", "crashed"):
             raise SystemExit(f"hook argument {part!r}: contact=PATH, crashed=PATH or race=PATH")
         nets[kind] = [_load(q) for q in path.split("+")] if "+" in path else _load(path)
@@ -112,7 +126,7 @@ def load(spec: str):
             out[i] = float(1 + rnn_loser_points(b[i]))
         live = np.flatnonzero(~done)
         if len(live):
-            p = probabilities(nets, b[live])
+            p = probabilities(nets, b[live], mixed)
             out[live] = -(2 * p[:, 0] - 1 + p[:, 1] - p[:, 3] + p[:, 2] - p[:, 4])
         return out
 

@@ -53,7 +53,7 @@ import numpy as np
 from fastbg._core.evaluator import EvalPolicy
 from fastbg.engine import get_engine
 from fastbg.reference.evaluator import load_nets
-from fastbg.reference.features import is_crashed, position_class
+from fastbg.reference.features import CRASHED_MAX, is_crashed, position_class
 from fastbg.game import START_BOARD
 
 KINDS = {"nn": 0, "wild": 1, "pubeval": 2, "backgame": 4, "bearoff": 6}
@@ -223,6 +223,17 @@ def contact_bearoff_start(rng: np.random.Generator) -> np.ndarray:
 
 
 #: The kinds of game that start from a random set-up, not the opening position.
+def near_crashed(board: np.ndarray) -> bool:
+    """Whether a play from ``board`` may leave a crashed contact position: it is a contact
+    position and a side has at most ``CRASHED_MAX + 4`` checkers in play (a play takes at
+    most 4 of the mover's out of play; the other side's stay in play)."""
+    if position_class(board) != "contact":
+        return False
+    b = board.astype(np.int32)
+    surplus = np.maximum(b[:, 0] - 1, 0) + np.maximum(b[:, 1] - 1, 0)
+    return bool(((b.sum(axis=1) - surplus) <= CRASHED_MAX + 4).any())
+
+
 SET_UPS = {"backgame": backgame_start, "bearoff": contact_bearoff_start}
 
 
@@ -302,6 +313,10 @@ def main(argv=None) -> int:
     ap.add_argument("--out", required=True, help="output path without .npz")
     ap.add_argument("--races", type=int, default=0,
                     help="also this many random race positions (random_races), kind 3")
+    ap.add_argument("--near-crashed", action="store_true",
+                    help="keep only contact positions where a side has at most CRASHED_MAX + 4 "
+                         "checkers in play (a play may make them crashed): the decisions "
+                         "candidates.py --crashed-decisions keeps, for less look-ahead")
     ap.add_argument("--bar-endgames", type=int, default=0,
                     help="also this many random crashed endgames of stragglers against a home "
                          "board (random_bar_endgames), kind 5")
@@ -342,6 +357,8 @@ def main(argv=None) -> int:
                                       args.window, args.alternatives,
                                       args.lookahead_alternatives, player):
             if keep_rng.random() >= args.keep:
+                continue
+            if args.near_crashed and not near_crashed(b):
                 continue
             for role, x in enumerate([b] + alts()):
                 key = x.tobytes()

@@ -1,0 +1,43 @@
+#!/bin/sh
+# After generation 17: does the crashed net learn realistic crashed decisions from many
+# more of them? The crashed decisions of self-play from the opening position, by
+# generation 17 (cr1) and by the first network (cr2, whose games the error-rate
+# benchmark's decisions come from), every candidate of each (candidates.py
+# --crashed-decisions; positions.py --near-crashed skips the look-ahead of positions that
+# cannot be crashed decisions), labelled at 2 ply by generation 17 with one reply a roll;
+# cr3 is held out. Not shipped unless experiments/TRAINING.md says so.
+# Every step is resumable: rerun the script after an interruption.
+#
+#   sh experiments/evaluator/crashed_realistic.sh          # from the repository's root
+#
+# PY: the Python with fastbg and the [train] extra (PyTorch CPU).
+set -e
+PY=${PY:-python}
+R=experiments/runs/evaluator
+E=experiments/evaluator
+[ -f $R/nets_g17.npz ] || PY=$PY sh $E/generation17.sh
+
+positions() {   # positions NAME SEED GAMES PLAYER
+    [ -f $R/positions_$1.npz ] || $PY $E/positions.py --games $3 --seed $2 --races 0 \
+        --keep 0.5 --near-crashed --alternatives 5 --lookahead-alternatives 3 \
+        --nets $R/nets_g17.npz --player $4 --out $R/positions_$1 > $R/$1_positions.log 2>&1
+    [ -f $R/positions_$1x.npz ] || $PY $E/candidates.py --positions $R/positions_$1.npz \
+        --crashed-decisions --out $R/positions_$1x
+}
+labels() {      # labels SET: 2 ply by generation 17, on both cores
+    pids=
+    for j in 0 1; do
+        $PY $E/lookahead.py --positions $R/positions_$1.npz --nets $R/nets_g17.npz \
+            --plies 2 --candidates 1 --chunk 5000 --part $j/2 --out $R/lookahead_$1 \
+            >> $R/$1_$j.log 2>&1 &
+        pids="$pids $!"
+    done
+    for p in $pids; do wait $p; done
+}
+positions cr1 75 30000 nets &
+p1=$!
+positions cr2 76 30000 nn1
+wait $p1
+positions cr3 77 1000 nn1
+for S in cr3x cr1x cr2x; do labels $S; done
+echo "crashed_realistic.sh: labels of cr1x, cr2x, cr3x in $R"
