@@ -115,6 +115,11 @@ def test_crashed_blots_three_checkers_on_the_ace_point_against_the_bar():
     np.testing.assert_allclose(x[:3], [30 / 36, 30 / 36, 1.0], rtol=1e-6)
     # seen from the other side (row 1 on roll): the same three columns, second
     np.testing.assert_allclose(crashed_blots.crashed_blots(b[::-1][None])[0, 3:], x[:3])
+    # the shots at the ace-point blot: the bar checker enters on it with any 1 (11 rolls)
+    y = crashed_blots.crashed_blots(b[None], shots=True)[0]
+    assert y.shape == (crashed_blots.N_CRASHED_BLOTS_SHOTS,)
+    np.testing.assert_allclose(y[:5], [30 / 36, 30 / 36, 1.0, 30 / 36 * 11 / 36,
+                                       30 / 36 * 11 / 36], rtol=1e-6)
     # no contact (the other side's checker home, past ours): not bearing off against it
     b[1, 24], b[1, 0] = 0, 15
     assert not crashed_blots.crashed_blots(b[None]).any()

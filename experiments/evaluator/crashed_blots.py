@@ -22,6 +22,12 @@ every legal play (``fastbg`` move generation):
 Six columns: side 0's three (on roll), then side 1's (its roll after side 0's, ignoring
 side 0's play in between). ``train.py --crashed-blots`` appends them to the crashed net's
 inputs; ``hook.py`` does the same for a crashed net of 242 inputs.
+
+With ``shots=True`` (``train.py --crashed-blots 10``; a crashed net of 246 inputs), two more
+a side, from the contact feature ``shots`` (the other side's rolls that hit a blot of the
+mover, ``docs/evaluator.md``) of each play: ``safe_shots``, the mean over the 36 rolls of
+the fewest shots any play leaves, over 36, and ``fast_shots``, the same over the plays
+bearing off the most checkers. Ten columns: side 0's five, then side 1's.
 """
 from __future__ import annotations
 
@@ -29,10 +35,13 @@ import functools
 
 import numpy as np
 
+from fastbg._core import features as feats
 from fastbg.engine import get_engine
 
-#: Columns appended to the crashed net's inputs.
+#: Columns appended to the crashed net's inputs (with ``shots``: N_CRASHED_BLOTS_SHOTS).
 N_CRASHED_BLOTS = 6
+N_CRASHED_BLOTS_SHOTS = 10
+SHOTS_COLUMN = 196 + 16     # the contact inputs' ``shots`` of side 0 (over 36)
 ROLLS = [(a, b) for a in range(1, 7) for b in range(1, a + 1)]
 WEIGHTS = np.array([1.0 if a == b else 2.0 for a, b in ROLLS]) / 36.0
 
@@ -52,20 +61,26 @@ def _hittable(plays: np.ndarray) -> np.ndarray:
 
 
 @functools.lru_cache(maxsize=1_000_000)
-def _side(key: bytes) -> tuple:
-    """(forced, fast, bearing) of the side in row 0 of the board ``key`` (its own frame)."""
+def _side(key: bytes, shots: bool = False) -> tuple:
+    """(forced, fast, bearing[, safe_shots, fast_shots]) of the side in row 0 of the board
+    ``key`` (its own frame)."""
     b = np.frombuffer(key, dtype=np.int8).reshape(2, 25)
     eng = get_engine("cython")
-    forced = fast = 0.0
+    forced = fast = safe = quick = 0.0
     for w, (d1, d2) in zip(WEIGHTS, ROLLS):
         plays = np.asarray(eng.legal_plays(b, d1, d2))
         if len(plays) == 0:
             plays = b[None]
         hit = _hittable(plays)
         off = 15 - plays[:, 0].astype(np.int32).sum(axis=1)
+        most = off == off.max()
         forced += w * bool(hit.all())
-        fast += w * bool(hit[off == off.max()].all())
-    return forced, fast, 1.0
+        fast += w * bool(hit[most].all())
+        if shots:
+            n = feats.contact_inputs_many(np.ascontiguousarray(plays, dtype=np.int8))[:, SHOTS_COLUMN]
+            safe += w * float(n.min())
+            quick += w * float(n[most].min())
+    return (forced, fast, 1.0) + ((safe, quick) if shots else ())
 
 
 def bearing_against_contact(board: np.ndarray) -> bool:
@@ -75,13 +90,15 @@ def bearing_against_contact(board: np.ndarray) -> bool:
     return not me[6:].any() and me[:6].any() and bool(them[24] > 0 or them[18:24].any())
 
 
-def crashed_blots(boards: np.ndarray) -> np.ndarray:
-    """The six columns of ``N`` boards (row 0 on roll), float32 array of shape (N, 6)."""
+def crashed_blots(boards: np.ndarray, shots: bool = False) -> np.ndarray:
+    """The six (``shots``: ten) columns of ``N`` boards (row 0 on roll), float32 array of
+    shape (N, 6) or (N, 10)."""
     b = np.asarray(boards, dtype=np.int8).reshape(-1, 2, 25)
-    out = np.zeros((len(b), N_CRASHED_BLOTS), np.float32)
+    k = 5 if shots else 3
+    out = np.zeros((len(b), 2 * k), np.float32)
     for i, x in enumerate(b):
         for s in (0, 1):
             y = x if s == 0 else x[::-1]
             if bearing_against_contact(y):
-                out[i, 3 * s:3 * s + 3] = _side(np.ascontiguousarray(y).tobytes())
+                out[i, k * s:k * s + k] = _side(np.ascontiguousarray(y).tobytes(), shots)
     return out

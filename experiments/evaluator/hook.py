@@ -14,7 +14,7 @@ read here only: the engines have one hidden layer.
 
 Ablations the engines do not have: a race net of 230 inputs reads ``race_extra.py``'s
 columns too, a crashed net of 249 (or 265) inputs ``crashed_extra.py``'s after its 236 (or
-252) contact inputs, one of 242 (or 258) ``crashed_blots.py``'s, and
+252) contact inputs, one of 242 or 246 (or 258, 262) ``crashed_blots.py``'s, and
 ``crashed=A.npz+B.npz+...`` is an ensemble (the mean of the members' outputs).
 """
 from __future__ import annotations
@@ -95,9 +95,10 @@ def probabilities(nets: dict, boards: np.ndarray, mixed: str | None = None) -> n
                 if kind == "crashed" and n_in - _cx.N_CRASHED_EXTRA in (236, 252):   # crashed_extra.py's
                     extra = _cx.crashed_extra(b[rows]) if extra is None else extra
                     x = np.concatenate([x[:, :n_in - _cx.N_CRASHED_EXTRA], extra], axis=1)
-                if kind == "crashed" and n_in - _cb.N_CRASHED_BLOTS in (236, 252):   # crashed_blots.py's
-                    extra = _cb.crashed_blots(b[rows]) if extra is None else extra
-                    x = np.concatenate([x[:, :n_in - _cb.N_CRASHED_BLOTS], extra], axis=1)
+                for nb in (_cb.N_CRASHED_BLOTS, _cb.N_CRASHED_BLOTS_SHOTS):   # crashed_blots.py's
+                    if kind == "crashed" and n_in - nb in (236, 252):
+                        extra = _cb.crashed_blots(b[rows], shots=nb == 10) if extra is None else extra
+                        x = np.concatenate([x[:, :n_in - nb], extra], axis=1)
                 raw = raw + _forward(w, x) / len(members)
         else:  # the shipped first network
             raw = rnn.forward(rnn.default_weights(), b[rows])

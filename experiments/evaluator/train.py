@@ -50,7 +50,7 @@ sys.path.insert(0, str(HERE))
 import labels as labels_mod  # noqa: E402
 import lookahead as lookahead_mod  # noqa: E402
 from crashed_extra import N_CRASHED_EXTRA, crashed_extra  # noqa: E402
-from crashed_blots import N_CRASHED_BLOTS, crashed_blots  # noqa: E402
+from crashed_blots import crashed_blots  # noqa: E402
 from race_extra import N_RACE_EXTRA, race_extra  # noqa: E402
 from fastbg.reference.features import CONTACT_INPUTS, LEGACY_CONTACT_INPUTS, is_crashed  # noqa: E402
 from fastbg.reference.nn import load_weights  # noqa: E402
@@ -370,8 +370,8 @@ def _load_one(args, positions: str, labels: str):
     if args.net == "crashed" and args.crashed_extra:    # crashed_extra.py's, after --width
         x = np.concatenate([x[:, :args.width], crashed_extra(b)], axis=1)
     if args.net == "crashed" and args.crashed_blots:    # crashed_blots.py's, after those
-        x = np.concatenate([x[:, :N_INPUTS["crashed"] - N_CRASHED_BLOTS], crashed_blots(b)],
-                           axis=1)
+        x = np.concatenate([x[:, :N_INPUTS["crashed"] - args.crashed_blots],
+                            crashed_blots(b, shots=args.crashed_blots == 10)], axis=1)
     print(f"{len(b)} {args.net} inputs in {time.perf_counter() - t0:.1f} s", file=sys.stderr)
     y = targets(counts[keep]) if probs is None else probs[keep].astype(np.float32)
     g = pos["game"][idx][keep]
@@ -386,7 +386,7 @@ def net_rows(args) -> str:
     """Which rows a data set gives the net (the name of its inputs cache)."""
     if args.net == "crashed" and (args.crashed_extra or args.crashed_blots):
         return (f"crashed_w{args.width}" + (f"x{N_CRASHED_EXTRA}" if args.crashed_extra else "")
-                + (f"b{N_CRASHED_BLOTS}" if args.crashed_blots else ""))
+                + (f"b{args.crashed_blots}" if args.crashed_blots else ""))
     return "contact_nocrashed" if args.net == "contact" and args.no_crashed else args.net
 
 
@@ -542,10 +542,11 @@ def main(argv=None) -> int:
     ap.add_argument("--crashed-extra", action="store_true",
                     help="the crashed net also reads the experimental inputs of crashed_extra.py "
                          "(13 columns after its --width contact inputs; an ablation)")
-    ap.add_argument("--crashed-blots", action="store_true",
+    ap.add_argument("--crashed-blots", type=int, nargs="?", const=6, default=0, choices=(6, 10),
                     help="the crashed net also reads the experimental inputs of crashed_blots.py "
                          "(6 columns after the others: the blots a side bearing off against "
-                         "contact must leave on its next roll; an ablation)")
+                         "contact must leave on its next roll; 10: with the shots at them; an "
+                         "ablation)")
     ap.add_argument("--repeat-off", type=int, default=1, metavar="K",
                     help="each epoch, the training rows of positions where a side has borne "
                          "off checkers (bearing off against contact, saving a gammon or "
@@ -561,7 +562,7 @@ def main(argv=None) -> int:
     if args.crashed_extra:
         N_INPUTS["crashed"] = args.width + N_CRASHED_EXTRA
     if args.crashed_blots:
-        N_INPUTS["crashed"] += N_CRASHED_BLOTS
+        N_INPUTS["crashed"] += args.crashed_blots
     torch.set_num_threads(args.threads)
     run = RUNS / args.name
     run.mkdir(parents=True, exist_ok=True)
