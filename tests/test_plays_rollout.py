@@ -236,9 +236,15 @@ def test_a_marked_hit_must_hit():
 
 
 def test_cli_moves_options_that_need_rollout(capsys):
-    for extra in (["--games", "100"], ["--seed", "1"], ["--vr"], ["--no-quasi-random"]):
+    for extra, name in ((["--games", "100"], "--games"), (["--seed", "1"], "--seed"),
+                        (["--vr"], "--vr"), (["--no-quasi-random"], "--no-quasi-random"),
+                        (["--no-vr"], "--no-vr"),
+                        # --policy was taken and ignored: the 0-ply ranking said nothing of
+                        # it (new-user trial)
+                        (["--eval", "--policy", "nn-1ply"], "--policy"),
+                        (["--policy", "random"], "--policy")):
         assert main(["moves", "start", "31", *extra]) == 2
-        assert "is for --rollout" in capsys.readouterr().err
+        assert f"error: {name} is for --rollout" in capsys.readouterr().err, extra
     assert main(["moves", "start", "31", "--rollout", "--top", "2", "--play", "8/5 6/5"]) == 2
     assert "either --top" in capsys.readouterr().err
 

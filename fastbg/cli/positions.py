@@ -12,6 +12,7 @@ from ..game.picture import save_board
 from .common import (_ENGINE_HELP, _POSITION_HELP, _is_xgid, _positive_int,
                      _whole_arg, add_no_progress_option, looks_like_position, print_json,
                      second_position)
+from ..rollouts import DEFAULT_POLICY
 from .rollouts import add_prune_options, add_rollout_run_options, moves_eval, moves_rollout
 from .state import (_describe_state)
 
@@ -166,10 +167,14 @@ def _cmd_moves(args) -> int:
         raise ValueError(f"POSITION has {rolled[0]}-{rolled[1]} rolled but DICE is "
                          f"{dice[0]}-{dice[1]}: give the same roll")
     if not args.rollout:
-        for opt in ("top", "play", "games", "seed", "workers", "dask", "vr", "quasi_random",
-                    "prune_se", "min_games"):
-            if getattr(args, opt) is not None:
-                raise ValueError(f"--{opt.replace('_', '-')} is for --rollout")
+        for opt in ("top", "play", "games", "seed", "workers", "dask", "policy", "vr",
+                    "quasi_random", "prune_se", "min_games"):
+            value = getattr(args, opt)
+            if value is not None:   # --no-vr and --no-quasi-random by their own names
+                raise ValueError(f"--{'no-' if value is False else ''}{opt.replace('_', '-')} "
+                                 "is for --rollout")
+    if args.policy is None:
+        args.policy = DEFAULT_POLICY
     if args.min_games is not None and args.prune_se is None:
         raise ValueError("--min-games is for pruning: give --prune-se too")
     if args.prune_se is not None and not 0 < args.prune_se < float("inf"):

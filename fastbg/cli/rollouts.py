@@ -109,7 +109,8 @@ def add_rollout_run_options(p, games: int) -> None:
     p.add_argument("--seed", type=_seed, default=None, help="root seed (default: fresh entropy, reported)")
     p.add_argument("--workers", "-w", type=_positive_int, default=None, help=_WORKERS_HELP)
     add_dask_option(p)
-    p.add_argument("--policy", choices=POLICIES, default=DEFAULT_POLICY,
+    # (moves: None until --rollout is known, so that --policy without it is refused)
+    p.add_argument("--policy", choices=POLICIES, default=DEFAULT_POLICY if games else None,
                    help="how both sides play: " + _policy_help())
     p.add_argument("--vr", action=argparse.BooleanOptionalAction, default=None, help=_VR_HELP)
     p.add_argument("--quasi-random", action=argparse.BooleanOptionalAction, default=None,
@@ -421,7 +422,12 @@ def _report_rollout(res, args, store=None, blocks=()) -> int:
         print(_format_table(res))
         if args.plot is not None and plot_error is None:
             print(f"  plot drawn into {args.plot}")
-        if store is not None:
+        if store is not None and res.run_id is None:
+            # (a pure-Python block cut short hands over its finished games; a store keeps
+            # whole blocks only)
+            print(f"  nothing stored in {store.path}: the run stopped before its first "
+                  "block finished")
+        elif store is not None:
             print(f"  stored as run {res.run_id} in {store.path}"
                   + (f"; resume with: fastbg rollout --resume {res.run_id}"
                      + ("" if not args.store else f" --store {args.store}")
