@@ -660,3 +660,16 @@ def test_perft_time_estimate_is_progress(capsys, monkeypatch):
     assert code == 0 and "about 1.0e+09 leaves, roughly" in err
     code, _, err = run_status(capsys, "perft", "start", "1", "--no-progress")
     assert code == 0 and err == ""
+
+
+@pytest.mark.parametrize("argv, early, command", [
+    (["--json", "eval", "start"], "--json", "eval"),
+    (["--workers", "2", "rollout", "start"], "--workers 2", "rollout"),
+])
+def test_a_command_option_before_the_command_says_where_it_goes(capsys, argv, early, command):
+    # `fastbg --json eval start` said "unrecognized arguments: --json", and
+    # `fastbg --games 10 rollout` "invalid choice: '10'" (new-user trial)
+    code, _, err = run_status(capsys, *argv)
+    assert code == 2 and err.endswith(
+        f"fastbg: error: {early}: the options of a command go after it "
+        f"(fastbg {command} ... {early})\n"), err

@@ -320,6 +320,15 @@ def _main(argv) -> int:
     # COMMAND is checked here, not by argparse, which would say only that it is missing
     # when an unknown option stands in its place (`fastbg --bogus`)
     parser.command_action.required = False
+    # `fastbg --json eval start`, `fastbg --workers 2 rollout`: a command's options before
+    # it (argparse called them unrecognized, or the value an invalid COMMAND)
+    at = next((k for k, a in enumerate(argv) if a in parser.commands), None)
+    early = argv[:at] if at else []
+    named = [a.split("=", 1)[0] for a in early if a.startswith("-")]
+    if early and early[0].startswith("-") and not set(named) & {"-h", "--help", "--version"} \
+            and set(named) <= _options(parser.commands[argv[at]]):
+        parser.error(f"{' '.join(early)}: the options of a command go after it "
+                     f"(fastbg {argv[at]} ... {' '.join(early)})")
     args, extra = parser.parse_known_args(argv)
     if args.command is None:
         if extra:
