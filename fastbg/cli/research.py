@@ -343,7 +343,9 @@ def _format_race(t: dict) -> str:
                      f"{c['takes']:>2}/{c['positions']:<2}  {c['keith_wrong']:>5} "
                      f"{c['trice_wrong']:>5}")
     lines += ["", "  (per cell: its positions' mean cubeless win probability for the player on "
-                  "roll, the standard error of that mean, the least and most; the rollouts' "
+                  "roll, the standard error of that mean from the rollouts' noise (of these "
+                  "positions: how they differ shows in the least and most), the least and "
+                  "most; the rollouts' "
                   "doubles and takes; the formulas' wrong decisions, double and take)"]
     for rule, name in (("keith", "Keith count"), ("trice", "Trice's rule")):
         r = s[rule]
