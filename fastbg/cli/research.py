@@ -315,8 +315,8 @@ def _format_plays(t: dict) -> str:
     if "equity" in s:
         lines.append(f"  {s['meaning']}: {s['equity']:+.4f} (s.e. {s['stderr']:.4f})")
     lines.append(f"  {t['seconds']:.1f} s" + (
-        f" ({t['stored_games']:,} games a candidate play, summed over the rolls, read from the "
-        "store)" if t.get("stored_games") else ""))
+        f" (games read from the store rather than played now: {t['stored_games']:,} for each "
+        "candidate play, over all its rolls)" if t.get("stored_games") else ""))
     return "\n".join(lines)
 
 
@@ -354,7 +354,9 @@ def _format_race(t: dict) -> str:
                      f"{plural(s['positions'], 'position')} "
                      f"({r['error_rate']:.1%} of the decisions), costing "
                      f"{r['mean_cost']:.4f} equity per position")
-    lines.append(f"  {t['seconds']:.1f} s")
+    lines.append(f"  {t['seconds']:.1f} s" + (
+        f" (games read from the store rather than played now: {t['stored_games']:,} over all "
+        "the positions)" if t.get("stored_games") else ""))
     return "\n".join(lines)
 
 
