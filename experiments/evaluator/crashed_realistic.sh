@@ -41,3 +41,13 @@ wait $p1
 positions cr3 77 1000 nn1
 for S in cr3x cr1x cr2x; do labels $S; done
 echo "crashed_realistic.sh: labels of cr1x, cr2x, cr3x in $R"
+# MORE=1: two more sets of the same kinds (cr4x: generation 17's games, cr5x: the first
+# network's), for the crashed net that reads crashed_blots.py's inputs
+if [ "${MORE:-0}" = 1 ]; then
+    positions cr4 78 30000 nets &
+    p4=$!
+    positions cr5 79 30000 nn1
+    wait $p4
+    for S in cr4x cr5x; do labels $S; done
+    echo "crashed_realistic.sh: labels of cr4x, cr5x in $R"
+fi
