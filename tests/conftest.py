@@ -36,3 +36,26 @@ def engine(request):
         if reason is not None:
             pytest.skip(reason)
     return get_engine(request.param)
+
+
+@pytest.fixture
+def ctrl_c_after_games(monkeypatch):
+    """``ctrl_c_after_games(n)``: the pure-Python engine's game loop raises
+    KeyboardInterrupt (a Ctrl-C inside a block) when it starts game ``n + 1``."""
+    from fastbg.reference import rollout as rref
+
+    real_play = rref._play
+
+    def arm(n: int) -> None:
+        calls = {"n": 0}
+
+        def play_then_interrupt(*args):
+            calls["n"] += 1
+            if calls["n"] > n:
+                raise KeyboardInterrupt
+            return real_play(*args)
+
+        monkeypatch.setattr(rref, "_play", play_then_interrupt)
+
+    arm.undo = lambda: monkeypatch.setattr(rref, "_play", real_play)
+    return arm

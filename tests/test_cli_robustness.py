@@ -754,20 +754,10 @@ def test_the_start_board_with_an_owned_cube_is_not_the_opening(capsys):
 
 
 def test_a_pure_python_run_cut_short_in_its_first_block_says_nothing_is_stored(
-        tmp_path, capsys, monkeypatch):
+        tmp_path, capsys, ctrl_c_after_games):
     # the pure-Python engine reports the games of a block cut short, but a store keeps whole
     # blocks only: the report said "stored as run None ... --resume None" (new-user trial)
-    from fastbg.reference import rollout as rref
-
-    real_play, calls = rref._play, {"n": 0}
-
-    def play_then_interrupt(*args):
-        calls["n"] += 1
-        if calls["n"] > 5:
-            raise KeyboardInterrupt
-        return real_play(*args)
-
-    monkeypatch.setattr(rref, "_play", play_then_interrupt)
+    ctrl_c_after_games(5)
     path = tmp_path / "runs.sqlite"
     code, out, _ = run_status(capsys, "rollout", "4HPwATDgc/ABMA", "-n", "36", "--seed", "1",
                               "--engine", "python", "--policy", "random", "--store", str(path),

@@ -410,26 +410,17 @@ def test_dice_rolled_in_an_xgid_fix_the_first_roll_as_in_the_cli():
         fastbg.rollout(rolled, 200, seed=4, dice=(4, 2))
 
 
-def test_ctrl_c_in_a_pure_python_block_keeps_the_finished_games(monkeypatch):
+def test_ctrl_c_in_a_pure_python_block_keeps_the_finished_games(ctrl_c_after_games):
     # The pure-Python engine runs blocks in the calling thread; Ctrl-C lands inside a
     # block. The games that block finished must be kept, not thrown away with it.
     import fastbg
-    from fastbg.reference import rollout as rref
 
     board = np.zeros((2, 25), dtype=np.int8)     # a short bear-off: quick games
     board[:, 0] = 1
     board[:, 3] = 1
-    real_play, calls = rref._play, {"n": 0}
-
-    def play_then_interrupt(*args):
-        calls["n"] += 1
-        if calls["n"] > 1230:
-            raise KeyboardInterrupt
-        return real_play(*args)
-
-    monkeypatch.setattr(rref, "_play", play_then_interrupt)
+    ctrl_c_after_games(1230)
     res = fastbg.rollout(board, 3000, seed=3, policy="random", engine="python")
-    monkeypatch.setattr(rref, "_play", real_play)
+    ctrl_c_after_games.undo()
     assert res.interrupted and res.games == 1230 == int(res.counts.sum())
     # block 0 and the first 230 games of block 1: the same games as an uninterrupted
     # rollout of 1,230 games with that seed
