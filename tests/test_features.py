@@ -698,3 +698,34 @@ def test_inputs_do_not_modify_the_board():
     F.shots(b, 1)
     assert np.array_equal(b, BACKGAME)
 
+
+
+# ------------------------------------------------------------ blot features
+
+
+@pytest.mark.parametrize("engine_features", ["reference", "cython"])
+def test_blot_features_by_hand(engine_features):
+    Fx = F if engine_features == "reference" else pytest.importorskip(
+        "fastbg._core.features", reason="Cython core not built")
+    # X: three on its 1-point (12 off); O: one on the bar, 14 on O's 1-point (X's 24).
+    # A non-double bears two off and leaves a blot on the 1-point, which O's bar checker
+    # hits by entering with any 1 (11 rolls); a double bears all three off (no shot).
+    b = board({1: 3}, {"bar": 1, 24: 14})
+    f = Fx.blot_features(b)
+    assert f.dtype == np.int64 and f.shape == (2, F.N_BLOT_FEATURES)
+    assert f[0].tolist() == [30, 30, 1, 30 * 11, 30 * 11]
+    assert f[1].tolist() == [0] * 5          # O has a checker on the bar: not bearing off
+    # X: one on its 1-point and one on its 2-point: every roll bears both off (the larger
+    # die the 2-point's, the other the 1-point's; 1-1 too): bearing off, no shot ever
+    assert Fx.blot_features(board({1: 1, 2: 1}, {"bar": 1, 24: 14}))[0].tolist() == [0, 0, 1, 0, 0]
+    # no contact (O all home past X): not bearing off against contact
+    assert not Fx.blot_features(board({1: 3}, {24: 15})).any()
+    # side 1 is side 0 of the swapped board
+    assert np.array_equal(Fx.blot_features(swap(b))[1], f[0])
+
+
+def test_blot_feature_table_is_the_spec():
+    rows = re.findall(r"^\| b(\d) \| `(\w+)` \| .* \| (\d+) \|$", SPEC.read_text(), re.M)
+    assert [int(r[0]) for r in rows] == list(range(F.N_BLOT_FEATURES))
+    assert F.BLOT_FEATURE_NAMES == tuple(r[1] for r in rows)
+    assert F.BLOT_FEATURE_DENOMINATORS.tolist() == [int(r[2]) for r in rows]

@@ -47,9 +47,11 @@ def test_the_api_mirrors_the_reference():
     assert not missing
     for name in ("N_FEATURES", "FEATURE_NAMES", "N_EXTRA_FEATURES", "EXTRA_FEATURE_NAMES",
                  "CONTACT_INPUTS", "LEGACY_CONTACT_INPUTS", "RACE_INPUTS",
-                 "POSITION_CLASSES", "ESCAPE_BITS", "CRASHED_MAX"):
+                 "POSITION_CLASSES", "ESCAPE_BITS", "CRASHED_MAX", "N_BLOT_FEATURES",
+                 "BLOT_FEATURE_NAMES"):
         assert getattr(C, name) == getattr(R, name), name
-    for name in ("FEATURE_DENOMINATORS", "EXTRA_FEATURE_DENOMINATORS", "ESCAPE_TABLE"):
+    for name in ("FEATURE_DENOMINATORS", "EXTRA_FEATURE_DENOMINATORS", "ESCAPE_TABLE",
+                 "BLOT_FEATURE_DENOMINATORS"):
         r, c = getattr(R, name), getattr(C, name)
         assert c.dtype == r.dtype and np.array_equal(c, r), name
 
@@ -127,3 +129,25 @@ def test_both_refuse_the_same_boards(fn):
             getattr(R, fn)(board)
         with pytest.raises(ValueError):
             getattr(C, fn)(board)
+
+
+def test_blot_features_agree_where_a_side_bears_off_against_contact(game_positions):
+    # the random games' positions where a side has every checker home against contact (the
+    # features are 0 elsewhere, checked on a sample), each side's view
+    home = ~game_positions[:, :, 6:].any(axis=2) & game_positions[:, :, :6].any(axis=2)
+    some = game_positions[home.any(axis=1)]
+    assert len(some) > 100
+    rest = game_positions[~home.any(axis=1)][::50]
+    got = []
+    for b in np.concatenate([some[:300], rest]):
+        got.append(C.blot_features(b))
+        assert np.array_equal(got[-1], R.blot_features(b)), b
+    got = np.array(got)
+    # (not all zeros: 167 of the 300 bear off against contact, 42 must leave a shot)
+    assert (got[:, :, 2] == 1).any(axis=1).sum() > 100 and (got[:, :, 0] > 0).any(axis=1).sum() > 20
+
+
+@settings(max_examples=150, deadline=None)
+@given(boards(max_checkers=5))
+def test_blot_features_agree_on_few_checkers(b):
+    assert np.array_equal(C.blot_features(b), R.blot_features(b))

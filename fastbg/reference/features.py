@@ -50,6 +50,10 @@ __all__ = [
     "position_class",
     "CRASHED_MAX",
     "is_crashed",
+    "N_BLOT_FEATURES",
+    "BLOT_FEATURE_NAMES",
+    "BLOT_FEATURE_DENOMINATORS",
+    "blot_features",
 ]
 
 #: The contact features of one side, in the order of the specification's table.
@@ -696,3 +700,80 @@ def is_crashed(boards):
     surplus = np.maximum(b[:, :, 0] - 1, 0) + np.maximum(b[:, :, 1] - 1, 0)
     out = ((b.sum(axis=2) - surplus) <= CRASHED_MAX).any(axis=1)
     return bool(out[0]) if a.ndim == 2 else out
+
+
+# ----------------------------------------------------------- blot features
+
+#: The blot features of a side bearing off against contact (``docs/evaluator.md``,
+#: "Blot features"), in the order of the specification's table.
+BLOT_FEATURE_NAMES = ("forced_blot", "fast_blot", "bearing_off", "safe_shots", "fast_shots")
+N_BLOT_FEATURES = len(BLOT_FEATURE_NAMES)
+#: The denominators ``D`` of the blot features, in :data:`BLOT_FEATURE_NAMES` order.
+BLOT_FEATURE_DENOMINATORS = np.array([36, 36, 1, 1296, 1296], dtype=np.int64)
+BLOT_FEATURE_DENOMINATORS.setflags(write=False)
+
+
+def _bears_off_against_contact(n: list[int], opp: list[int]) -> bool:
+    """Every checker of the side home or off, one at least home, and a checker of the
+    other side on its bar or in the side's home board (the other side's indices 18..23)."""
+    return not any(n[6:]) and any(n[:6]) and (opp[_BAR] > 0 or any(opp[18:24]))
+
+
+def _side_blots(b: np.ndarray) -> list[int]:
+    """The five numerators of the side in row 0 of ``b`` (its own frame)."""
+    from .movegen import legal_plays
+
+    n, opp = [int(v) for v in b[0]], [int(v) for v in b[1]]
+    out = [0] * N_BLOT_FEATURES
+    if not _bears_off_against_contact(n, opp):
+        return out
+    out[2] = 1
+    for d1 in range(1, 7):
+        for d2 in range(1, d1 + 1):
+            w = 1 if d1 == d2 else 2
+            plays = legal_plays(b, d1, d2)
+            if len(plays) == 0:            # no die can be played: the board stays
+                plays = b[None]
+            shots = [_shots([int(v) for v in p[0]], [int(v) for v in p[1]])[0] for p in plays]
+            off = [15 - int(p[0].sum()) for p in plays]
+            fastest = min(s for s, o in zip(shots, off) if o == max(off))
+            safest = min(shots)
+            out[0] += w * (safest > 0)
+            out[1] += w * (fastest > 0)
+            out[3] += w * safest
+            out[4] += w * fastest
+    return out
+
+
+def blot_features(board) -> np.ndarray:
+    """The blot features of both sides: what a side bearing off against contact must
+    leave to be hit on its next roll (``docs/evaluator.md``, "Blot features").
+
+    For a side all of whose checkers are home or off, with a checker of the other side on
+    its bar or in that home board, over the 36 rolls of its next turn (as if it were on
+    roll) and every legal play of each: ``forced_blot``, the rolls whose every play leaves
+    a shot (the contact feature ``shots`` of the side after the play is not 0);
+    ``fast_blot``, the rolls whose every play bearing off the most checkers does;
+    ``bearing_off``, 1; ``safe_shots``, the sum over the rolls of the fewest shots a play
+    leaves; ``fast_shots``, the same over the plays bearing off the most. A roll with no
+    legal play leaves the board as it is. All 0 for any other side.
+
+    Parameters
+    ----------
+    board : array_like of int, shape (2, 25)
+        A valid board, row 0 on roll.
+
+    Returns
+    -------
+    numpy.ndarray of int64, shape (2, 5)
+        The numerators ``N`` of side 0 (row 0) and side 1, in
+        :data:`BLOT_FEATURE_NAMES` order; a net reads ``N / D``
+        (:data:`BLOT_FEATURE_DENOMINATORS`: 36, 36, 1, 1296, 1296).
+
+    Raises
+    ------
+    ValueError
+        For an invalid board (:func:`fastbg.reference.board.validate_board`).
+    """
+    b = validate_board(board)
+    return np.array([_side_blots(b), _side_blots(np.ascontiguousarray(b[::-1]))], dtype=np.int64)

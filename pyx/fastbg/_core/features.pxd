@@ -23,9 +23,11 @@ Thread safety: the tables below are written once, at import, and only read after
 """
 from libc.stdint cimport int8_t, int32_t
 from fastbg._core._types cimport board_t
+from fastbg._core.movegen cimport movegen_t
 
 cpdef enum:
     N_FEATURES = 20         # contact features per side (also a Python int of the module)
+    N_BLOT_FEATURES = 5     # blot features per side (also a Python int)
     N_EXTRA_FEATURES = 8    # extra contact features per side (also a Python int)
     CRASHED_MAX = 7         # crashed: a side with at most this many checkers in play
 
@@ -118,6 +120,12 @@ cdef void contact_features_given_c(const board_t* b, const int32_t* prev, bint e
 cdef void shots_c(const unsigned char* n, const unsigned char* o, int32_t* out) noexcept nogil
     # out[0..2] = shots, double_shots, pip_loss against the side whose row is n:
     # what o's next roll can hit (docs/evaluator.md, "Shots").
+
+cdef void blot_features_c(const board_t* b, movegen_t* g, int32_t* out) noexcept nogil
+    # out[0..4]: side 0's blot numerators (forced_blot, fast_blot, bearing_off,
+    # safe_shots, fast_shots; docs/evaluator.md, "Blot features"), out[5..9]: side 1's.
+    # g is a move-generation workspace of the caller's own (movegen_new): the legal plays
+    # of each of the 21 rolls are generated in it.
 
 cdef void race_numerators_c(const board_t* b, int32_t* out) noexcept nogil
     # out[3 s + 0..2]: side s's checkers off, crossovers (sum over 0..24 of

@@ -25,7 +25,8 @@ from libc.stdint cimport int8_t, int32_t, int64_t, uint32_t
 from libc.string cimport memcpy, memset
 
 from fastbg._core._types cimport board_t, BAR, NSLOTS, NCHECKERS
-from fastbg._core.board cimport load_board, back_point_c, row_sum, checkers_c
+from fastbg._core.board cimport load_board, back_point_c, row_sum, checkers_c, swap_into
+from fastbg._core.movegen cimport movegen_t, movegen_new, movegen_free, generate
 
 cnp.import_array()
 
@@ -612,6 +613,65 @@ cdef bint crashed_c(const board_t* b) noexcept nogil:
     return _in_play(b.p[0]) <= CRASHED_MAX or _in_play(b.p[1]) <= CRASHED_MAX
 
 
+cdef inline bint _bears_off_against_contact(const unsigned char* n,
+                                            const unsigned char* o) noexcept nogil:
+    """Every checker of n home or off, one at least home, and a checker of o on its bar
+    or in n's home board (o's indices 18..23)."""
+    cdef int i
+    for i in range(6, NSLOTS):
+        if n[i]:
+            return False
+    if not (n[0] or n[1] or n[2] or n[3] or n[4] or n[5]):
+        return False
+    if o[BAR]:
+        return True
+    for i in range(18, 24):
+        if o[i]:
+            return True
+    return False
+
+
+cdef void _side_blots_c(const board_t* b, movegen_t* g, int32_t* out) noexcept nogil:
+    """The five blot numerators of the side in row 0 of b (docs/evaluator.md)."""
+    cdef int d1, d2, w, j, count, off, most, safest, fastest
+    cdef int32_t sh[3]
+    cdef const board_t* p
+    memset(out, 0, N_BLOT_FEATURES * sizeof(int32_t))
+    if not _bears_off_against_contact(b.p[0], b.p[1]):
+        return
+    out[2] = 1
+    for d1 in range(1, 7):
+        for d2 in range(1, d1 + 1):
+            w = 1 if d1 == d2 else 2
+            count = generate(g, b, d1, d2, NULL, False)
+            # no legal play (or, never in a bear-off, more than MAX_PLAYS): the board
+            # stays as it is
+            safest = fastest = 1 << 30
+            most = -1
+            for j in range(count if count > 0 else 1):
+                p = &g.plays[j] if count > 0 else b
+                shots_c(p.p[0], p.p[1], sh)
+                off = NCHECKERS - checkers_c(p.p[0])
+                if sh[0] < safest:
+                    safest = sh[0]
+                if off > most:
+                    most = off
+                    fastest = sh[0]
+                elif off == most and sh[0] < fastest:
+                    fastest = sh[0]
+            out[0] += w * (safest > 0)
+            out[1] += w * (fastest > 0)
+            out[3] += w * safest
+            out[4] += w * fastest
+
+
+cdef void blot_features_c(const board_t* b, movegen_t* g, int32_t* out) noexcept nogil:
+    cdef board_t sw
+    _side_blots_c(b, g, out)
+    swap_into(b, &sw)
+    _side_blots_c(&sw, g, out + N_BLOT_FEATURES)
+
+
 cdef bint valid_board_bytes(const signed char* q) noexcept nogil:
     return valid_bytes(<const unsigned char*>q)
 
@@ -635,6 +695,9 @@ EXTRA_FEATURE_DENOMINATORS.setflags(write=False)
 ESCAPE_BITS = 12                # a mask covers the 12 points ahead of a checker
 ESCAPE_TABLE = np.array([E[k] for k in range(ESCAPE_SIZE)], dtype=np.int8)   # a copy of E
 ESCAPE_TABLE.setflags(write=False)
+BLOT_FEATURE_NAMES = ("forced_blot", "fast_blot", "bearing_off", "safe_shots", "fast_shots")
+BLOT_FEATURE_DENOMINATORS = np.array([36, 36, 1, 1296, 1296], dtype=np.int64)
+BLOT_FEATURE_DENOMINATORS.setflags(write=False)
 CONTACT_INPUTS = N_CONTACT_INPUTS                   # the full width
 LEGACY_CONTACT_INPUTS = N_LEGACY_CONTACT_INPUTS     # what a 236-input net reads
 RACE_INPUTS = N_RACE_INPUTS
@@ -772,6 +835,39 @@ def shots(board, side):
     cdef int s = side
     shots_c(b.p[s], b.p[1 - s], r)
     return int(r[0]), int(r[1]), int(r[2])
+
+
+def blot_features(board):
+    """The blot features of both sides (docs/evaluator.md, "Blot features").
+
+    Parameters
+    ----------
+    board : array_like of int, shape (2, 25)
+
+    Returns
+    -------
+    numpy.ndarray of int64, shape (2, 5)
+        The numerators of side 0 and side 1, in :data:`BLOT_FEATURE_NAMES` order.
+
+    Raises
+    ------
+    ValueError
+        For an invalid board.
+    MemoryError
+        If the move-generation workspace cannot be allocated.
+    """
+    cdef board_t b
+    cdef int32_t f[2 * N_BLOT_FEATURES]
+    load_board(board, &b)
+    cdef movegen_t* g = movegen_new()
+    if g == NULL:
+        raise MemoryError("no memory for a move-generation workspace")
+    try:
+        with nogil:
+            blot_features_c(&b, g, f)
+    finally:
+        movegen_free(g)
+    return np.array([f[k] for k in range(2 * N_BLOT_FEATURES)], dtype=np.int64).reshape(2, -1)
 
 
 def contact_inputs(board):
