@@ -487,3 +487,35 @@ def test_shipped_evaluator_rollouts_are_identical_in_both_engines(position, game
     a = fastbg.rollout(position, games, seed=21, policy="nn", engine="python")
     b = fastbg.rollout(position, games, seed=21, policy="nn", engine="cython", workers=2)
     assert a.counts.tolist() == b.counts.tolist() and a.games == games
+
+
+@pytest.mark.parametrize("contact", [236, 252])
+def test_a_crashed_net_may_read_the_blot_inputs(contact):
+    """A crashed net of the contact net's width + 10 reads side 0's and side 1's blot
+    features (docs/evaluator.md) after its contact inputs; the reference evaluator reads
+    it, the compiled core refuses it for now with a clear error."""
+    nets = random_nets(7, crashed=True, contact=contact)
+    rng = np.random.default_rng(8)
+    nets["crashed"]["w1"] = np.concatenate([nets["crashed"]["w1"], rng.normal(0, 0.3, (10, 16))])
+    q = rev.quantize_net(nets["crashed"], "crashed")
+    assert q["feat"].shape == (contact - 196 + 10, 16)
+    # a bear-off against a checker on the bar (crashed), whose blot features are not 0
+    b = np.zeros((2, 25), dtype=np.int8)
+    b[0, 0], b[1, 24], b[1, 0] = 3, 1, 14
+    assert rfeat.blot_features(b)[0].tolist() == [30, 30, 1, 330, 330]
+    x = np.concatenate([rfeat.contact_inputs(b)[:contact],
+                        rfeat.blot_features(b).reshape(-1) / np.tile(rfeat.BLOT_FEATURE_DENOMINATORS, 2)])
+    w = nets["crashed"]
+    h = 1 / (1 + np.exp(-(x @ w["w1"] + w["b1"])))
+    np.testing.assert_allclose(rev.forward(w, "crashed", b)[0], 1 / (1 + np.exp(-(h @ w["w2"].T + w["b2"]))))
+    # the integer net within its rounding of the float one; the blot rows count
+    np.testing.assert_allclose(rev.forward_q(q, b), rev.forward(w, "crashed", b), atol=0.01)
+    without = dict(w, w1=np.concatenate([w["w1"][:contact], np.zeros((10, 16))]))
+    assert np.abs(rev.forward(without, "crashed", b) - rev.forward(w, "crashed", b)).max() > 0.01
+    pol = rev.EvalPolicy(nets)
+    assert pol.probabilities(b).shape == (5,)
+    with pytest.raises(ValueError, match="the compiled core does not read a crashed net's blot"):
+        core().EvalPolicy(nets)
+    bad = dict(nets, crashed=dict(w, w1=np.zeros((contact + 5, 16))))
+    with pytest.raises(ValueError, match="crashed net"):
+        rev.check_nets(bad)

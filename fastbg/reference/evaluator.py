@@ -56,10 +56,16 @@ OPTIONAL_KINDS = ("crashed",)
 ALL_KINDS = KINDS + OPTIONAL_KINDS
 #: Inputs of each net at its full width (docs/evaluator.md).
 N_INPUTS = {"contact": F.CONTACT_INPUTS, "race": F.RACE_INPUTS, "crashed": F.CONTACT_INPUTS}
+#: The blot inputs a crashed net may read after its contact inputs: side 0's and side 1's
+#: blot features (docs/evaluator.md, "Blot features").
+N_BLOT_INPUTS = 2 * F.N_BLOT_FEATURES
 #: The widths a net may have: a contact (or crashed) net reads the first 236 inputs (the
-#: legacy width, every shipped generation so far) or all 252.
+#: legacy width, every shipped generation so far) or all 252; a crashed net may read the
+#: blot inputs after those (246 or 262).
 INPUT_WIDTHS = {"contact": (F.LEGACY_CONTACT_INPUTS, F.CONTACT_INPUTS), "race": (F.RACE_INPUTS,),
-                "crashed": (F.LEGACY_CONTACT_INPUTS, F.CONTACT_INPUTS)}
+                "crashed": (F.LEGACY_CONTACT_INPUTS, F.CONTACT_INPUTS,
+                            F.LEGACY_CONTACT_INPUTS + N_BLOT_INPUTS,
+                            F.CONTACT_INPUTS + N_BLOT_INPUTS)}
 #: The net of each class a nets file may hold (the contact net reads crashed positions
 #: when there is no crashed net).
 CONTACT_KINDS = ("contact", "crashed")
@@ -72,6 +78,8 @@ FEATURE_MAX = (25, 24, 6, 6, 24, 6, 15, 375, 375, 375, 285, 36, 36, 1296, 36, 36
 #: The same for the extra features: 15 points x 6 dice, docs/evaluator.md's bound on
 #: moment2, 7 made points in a row, a deficit of at most 375 pips, the ramps of 15 off.
 EXTRA_FEATURE_MAX = (90, 1280, 21, 375, 375, 3, 3, 9)
+#: The same for the blot features: 36 rolls, 36 shots each.
+BLOT_FEATURE_MAX = (36, 36, 1, 1296, 1296)
 
 DATA_DIR = Path(__file__).resolve().parent.parent / "data" / "nn"
 NETS_NAME = "nn2.npz"
@@ -147,7 +155,9 @@ def quantize_net(weights: dict, kind: str) -> dict:
         unit of each feature numerator (side 0's 20, side 1's 20, and for a 252-input
         net side 0's 8 extra, side 1's 8), ``round(w / D * 2**16)``, or shape (0, nh) for
         the race net; ``bias``, ``w2``,
-        ``b2``, ``w_bits``, ``out_scale`` as :func:`fastbg.reference.nn.quantize`.
+        ``b2``, ``w_bits``, ``out_scale`` as :func:`fastbg.reference.nn.quantize`. A
+        crashed net of 246 or 262 inputs has 10 more ``feat`` rows: side 0's and side 1's
+        blot features (:func:`fastbg.reference.features.blot_features`).
 
     Raises
     ------
@@ -168,9 +178,13 @@ def quantize_net(weights: dict, kind: str) -> dict:
                 point[s, 24, n] = np.rint((n / 2.0) * w1[base + 96] * one)
                 off[s, n] = np.rint((n / 15.0) * w1[base + 97] * one)
         rows = w1.shape[0] - 196
-        den = _feature_rows(F.FEATURE_DENOMINATORS, F.EXTRA_FEATURE_DENOMINATORS)[:rows]
+        blots = N_BLOT_INPUTS if _reads_blots(w1.shape[0]) else 0
+        den = np.concatenate([
+            _feature_rows(F.FEATURE_DENOMINATORS, F.EXTRA_FEATURE_DENOMINATORS)[:rows - blots],
+            np.tile(F.BLOT_FEATURE_DENOMINATORS, 2)[:blots]])
         feat = np.rint(w1[196:] / den.astype(np.float64)[:, None] * one).astype(np.int64)
-        fmax = _feature_rows(FEATURE_MAX, EXTRA_FEATURE_MAX)[:rows]
+        fmax = np.concatenate([_feature_rows(FEATURE_MAX, EXTRA_FEATURE_MAX)[:rows - blots],
+                               np.tile(np.array(BLOT_FEATURE_MAX, np.int64), 2)[:blots]])
     else:
         for s in range(2):
             base = _RACE_SIDE * s
@@ -211,11 +225,21 @@ def _pre_q(q: dict, boards: np.ndarray) -> np.ndarray:
         pre += q["off"][s, 15 - b[:, s, :].sum(axis=1)]
     rows = q["feat"].shape[0]
     if rows:
+        blots = _reads_blots(196 + rows)
         nums = [F.contact_features(x).reshape(-1) for x in boards]
-        if rows > 2 * F.N_FEATURES:     # a 252-input net reads the extra features too
+        if rows - (N_BLOT_INPUTS if blots else 0) > 2 * F.N_FEATURES:
+            # a 252-input net reads the extra features too
             nums = [np.concatenate([v, F.extra_features(x).reshape(-1)]) for v, x in zip(nums, boards)]
+        if blots:                       # a crashed net of 246 or 262 inputs: the blot features
+            nums = [np.concatenate([v, F.blot_features(x).reshape(-1)]) for v, x in zip(nums, boards)]
         pre += np.array(nums, dtype=np.int64).reshape(-1, rows) @ q["feat"].astype(np.int64)
     return pre
+
+
+def _reads_blots(inputs: int) -> bool:
+    """Whether a contact-kind net of ``inputs`` inputs reads the blot features (a crashed
+    net of 246 or 262)."""
+    return inputs in (F.LEGACY_CONTACT_INPUTS + N_BLOT_INPUTS, F.CONTACT_INPUTS + N_BLOT_INPUTS)
 
 
 def forward_q(q: dict, boards) -> np.ndarray:
@@ -235,7 +259,12 @@ def forward(weights: dict, kind: str, boards) -> np.ndarray:
     w = check_net(weights, kind)
     b = np.asarray(boards, dtype=np.int8).reshape(-1, 2, 25)
     x = F.contact_inputs_many(b) if kind in CONTACT_KINDS else F.race_inputs_many(b)
-    x = x[:, :w["w1"].shape[0]]     # a 236-input contact net reads the first 236
+    n_in = w["w1"].shape[0]
+    if kind in CONTACT_KINDS and _reads_blots(n_in):      # the blot features, N / D
+        blots = np.array([F.blot_features(v).reshape(-1) for v in b], dtype=np.float64)
+        x = np.concatenate([x[:, :n_in - N_BLOT_INPUTS],
+                            blots / np.tile(F.BLOT_FEATURE_DENOMINATORS, 2)], axis=1)
+    x = x[:, :n_in]     # a 236-input contact net reads the first 236
     h = 1.0 / (1.0 + np.exp(-(x @ w["w1"] + w["b1"])))
     return 1.0 / (1.0 + np.exp(-(h @ w["w2"].T + w["b2"])))
 
@@ -306,9 +335,11 @@ def check_nets(nets: dict) -> dict:
         if kind not in nets:
             raise ValueError(f"the nets lack the {kind} net")
     out = {kind: check_net(nets[kind], kind) for kind in ALL_KINDS if kind in nets}
-    if "crashed" in out and out["crashed"]["w1"].shape[0] != out["contact"]["w1"].shape[0]:
+    if "crashed" in out and out["crashed"]["w1"].shape[0] not in (
+            out["contact"]["w1"].shape[0], out["contact"]["w1"].shape[0] + N_BLOT_INPUTS):
         raise ValueError(f"the crashed net reads {out['crashed']['w1'].shape[0]} inputs and the "
-                         f"contact net {out['contact']['w1'].shape[0]}: they must read the same")
+                         f"contact net {out['contact']['w1'].shape[0]}: they must read the same "
+                         f"(the crashed net may read the {N_BLOT_INPUTS} blot inputs besides)")
     return out
 
 

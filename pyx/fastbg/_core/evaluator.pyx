@@ -179,7 +179,13 @@ cdef class EvalPolicy(Evaluator):
             raise ValueError(f"at most {NN_MAX_HIDDEN} hidden units")
         _bind(&self.contact, self.tables["contact"])
         _bind(&self.race, self.tables["race"])
-        self.has_crashed = "crashed" in self.tables     # same nfeat: check_nets
+        self.has_crashed = "crashed" in self.tables     # same nfeat: checked here
+        if self.has_crashed and (self.tables["crashed"]["feat"].shape[0]
+                                 != self.tables["contact"]["feat"].shape[0]):
+            # (fastbg.reference.evaluator reads them; the incremental first layer here
+            # shares the contact net's feature numerators with the crashed net)
+            raise ValueError("the compiled core does not read a crashed net's blot inputs "
+                             "yet (a net of 246 or 262 inputs): use the pure-Python engine")
         if self.has_crashed:
             _bind(&self.crashed, self.tables["crashed"])
 
