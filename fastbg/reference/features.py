@@ -22,6 +22,7 @@ from __future__ import annotations
 import numpy as np
 
 from .board import is_race, validate_board
+from .movegen import legal_plays
 from .nn import encode
 
 __all__ = [
@@ -721,8 +722,6 @@ def _bears_off_against_contact(n: list[int], opp: list[int]) -> bool:
 
 def _side_blots(b: np.ndarray) -> list[int]:
     """The five numerators of the side in row 0 of ``b`` (its own frame)."""
-    from .movegen import legal_plays
-
     n, opp = [int(v) for v in b[0]], [int(v) for v in b[1]]
     out = [0] * N_BLOT_FEATURES
     if not _bears_off_against_contact(n, opp):
