@@ -53,7 +53,7 @@ import numpy as np
 from fastbg._core.evaluator import EvalPolicy
 from fastbg.engine import get_engine
 from fastbg.reference.evaluator import load_nets
-from fastbg.reference.features import CRASHED_MAX, is_crashed, position_class
+from fastbg.reference.features import CRASHED_MAX, checkers_in_play, is_crashed, position_class
 from fastbg.game import START_BOARD
 
 KINDS = {"nn": 0, "wild": 1, "pubeval": 2, "backgame": 4, "bearoff": 6}
@@ -222,18 +222,15 @@ def contact_bearoff_start(rng: np.random.Generator) -> np.ndarray:
             return b
 
 
-#: The kinds of game that start from a random set-up, not the opening position.
 def near_crashed(board: np.ndarray) -> bool:
     """Whether a play from ``board`` may leave a crashed contact position: it is a contact
     position and a side has at most ``CRASHED_MAX + 4`` checkers in play (a play takes at
     most 4 of the mover's out of play; the other side's stay in play)."""
-    if position_class(board) != "contact":
-        return False
-    b = board.astype(np.int32)
-    surplus = np.maximum(b[:, 0] - 1, 0) + np.maximum(b[:, 1] - 1, 0)
-    return bool(((b.sum(axis=1) - surplus) <= CRASHED_MAX + 4).any())
+    return position_class(board) == "contact" and bool(
+        (checkers_in_play(board) <= CRASHED_MAX + 4).any())
 
 
+#: The kinds of game that start from a random set-up, not the opening position.
 SET_UPS = {"backgame": backgame_start, "bearoff": contact_bearoff_start}
 
 

@@ -272,10 +272,9 @@ def _roll_for_position(command, args) -> str:
     """A hint when POSITION is a roll (``rollout 31``) and the command takes one as
     ``--dice``, else ``""``."""
     pos = getattr(args, "position", None)
-    if not isinstance(pos, str) or "--dice" not in _options(command) or _roll([pos]) is None \
-            or getattr(args, "cubeful", False):
+    d = _roll([pos]) if isinstance(pos, str) else None
+    if d is None or "--dice" not in _options(command) or getattr(args, "cubeful", False):
         return ""
-    d = _roll([pos])
     return (f" (a roll is not a position: to fix the first roll, {command.prog} POSITION "
             f"--dice {d[0]}{d[1]}, e.g. {command.prog} start --dice {d[0]}{d[1]})")
 

@@ -697,10 +697,26 @@ def is_crashed(boards):
         A bool for one board, an array for a stack of them.
     """
     a = np.asarray(boards)
-    b = a.astype(np.int32).reshape(-1, 2, 25)
-    surplus = np.maximum(b[:, :, 0] - 1, 0) + np.maximum(b[:, :, 1] - 1, 0)
-    out = ((b.sum(axis=2) - surplus) <= CRASHED_MAX).any(axis=1)
+    out = (checkers_in_play(a.reshape(-1, 2, 25)) <= CRASHED_MAX).any(axis=1)
     return bool(out[0]) if a.ndim == 2 else out
+
+
+def checkers_in_play(boards) -> np.ndarray:
+    """Each side's checkers in play (:func:`is_crashed`'s count): on its points and bar,
+    less those stacked on its 1- and 2-points beyond the first of each.
+
+    Parameters
+    ----------
+    boards : array_like of int, shape (n, 2, 25)
+        Valid boards.
+
+    Returns
+    -------
+    numpy.ndarray of int32, shape (n, 2)
+    """
+    b = np.asarray(boards).astype(np.int32).reshape(-1, 2, 25)
+    surplus = np.maximum(b[:, :, 0] - 1, 0) + np.maximum(b[:, :, 1] - 1, 0)
+    return b.sum(axis=2) - surplus
 
 
 # ----------------------------------------------------------- blot features
@@ -735,7 +751,8 @@ def _side_blots(b: np.ndarray) -> list[int]:
                 plays = b[None]
             shots = [_shots([int(v) for v in p[0]], [int(v) for v in p[1]])[0] for p in plays]
             off = [15 - int(p[0].sum()) for p in plays]
-            fastest = min(s for s, o in zip(shots, off) if o == max(off))
+            most = max(off)
+            fastest = min(s for s, o in zip(shots, off) if o == most)
             safest = min(shots)
             out[0] += w * (safest > 0)
             out[1] += w * (fastest > 0)
