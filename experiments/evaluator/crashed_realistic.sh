@@ -51,3 +51,31 @@ if [ "${MORE:-0}" = 1 ]; then
     for S in cr4x cr5x; do labels $S; done
     echo "crashed_realistic.sh: labels of cr4x, cr5x in $R"
 fi
+
+# TRAIN=1: the crashed nets of TRAINING.md "After generation 17, continued" that read the
+# blot features (train.py --crashed-blots 10): zK5 (cr1x, cr2x) and, with MORE=1's sets,
+# zK9 (cr1x, cr2x, cr4x, cr5x); each from generation 17's crashed net (zB3, made by
+# generation17.sh) on its data, the endgames three times and the bear-offs of
+# crashed_bearoff.sh (cb1x, cb3x), 20 epochs from 1e-3, in the data order of the runs
+# measured (zK5 was trained on one thread, zK9 on two). About 15 min each on 2 cores.
+if [ "${TRAIN:-0}" = 1 ]; then
+    SETS="--positions $R/positions_g15e.npz --labels lookahead:$R/lookahead_g15e"
+    for S in g15h h2h w1c w1x; do
+        SETS="$SETS --also $R/positions_$S.npz lookahead:$R/lookahead_$S"
+    done
+    BE="--also $R/positions_be1.npz $R/rollvr_be1 --also $R/positions_be3.npz $R/rollvr_be3"
+    CB="--also $R/positions_cb1x.npz lookahead:$R/lookahead_cb1x"
+    CB="$CB --also $R/positions_cb3x.npz lookahead:$R/lookahead_cb3x"
+    crashed() {   # crashed NAME SET...: a blot-reading crashed net on these realistic sets
+        N=$1; shift
+        CR=
+        for S in "$@"; do CR="$CR --also $R/positions_$S.npz lookahead:$R/lookahead_$S"; done
+        [ -f $R/$N/epoch_019.npz ] || $PY $E/train.py --net crashed --name $N \
+            --init $R/zB3/epoch_009.npz --hidden 192 --width 236 $SETS $BE $BE $BE $CB $CR \
+            --crashed-blots 10 --epochs 20 --lr 1e-3 --schedule cosine --rank 16 --regret 1 \
+            --threads 2
+    }
+    crashed zK5 cr1x cr2x
+    [ "${MORE:-0}" = 1 ] && crashed zK9 cr1x cr2x cr4x cr5x
+    echo "crashed_realistic.sh: $R/zK5 (and zK9); score them with hook.py (TRAINING.md)"
+fi
