@@ -36,13 +36,7 @@ for S in 1:71:8000 2:72:1000 3:73:40000 4:74:40000; do
     for p in $pids; do wait $p; done
 done
 
-SETS="--positions $R/positions_g15e.npz --labels lookahead:$R/lookahead_g15e"
-for S in g15h h2h w1c w1x; do
-    SETS="$SETS --also $R/positions_$S.npz lookahead:$R/lookahead_$S"
-done
-BE="--also $R/positions_be1.npz $R/rollvr_be1 --also $R/positions_be3.npz $R/rollvr_be3"
-CB="--also $R/positions_cb1x.npz lookahead:$R/lookahead_cb1x"
-CB="$CB --also $R/positions_cb3x.npz lookahead:$R/lookahead_cb3x"
+. $E/crashed_sets.sh
 # zE4: from generation 17's crashed net, its data and the bear-offs, 20 epochs from 1e-3
 [ -f $R/zE4/epoch_019.npz ] || $PY $E/train.py --net crashed --name zE4 \
     --init $R/zB3/epoch_009.npz --hidden 192 --width 236 $SETS $BE $BE $BE $CB \

@@ -59,13 +59,7 @@ fi
 # crashed_bearoff.sh (cb1x, cb3x), 20 epochs from 1e-3, in the data order of the runs
 # measured (zK5 was trained on one thread, zK9 on two). About 15 min each on 2 cores.
 if [ "${TRAIN:-0}" = 1 ]; then
-    SETS="--positions $R/positions_g15e.npz --labels lookahead:$R/lookahead_g15e"
-    for S in g15h h2h w1c w1x; do
-        SETS="$SETS --also $R/positions_$S.npz lookahead:$R/lookahead_$S"
-    done
-    BE="--also $R/positions_be1.npz $R/rollvr_be1 --also $R/positions_be3.npz $R/rollvr_be3"
-    CB="--also $R/positions_cb1x.npz lookahead:$R/lookahead_cb1x"
-    CB="$CB --also $R/positions_cb3x.npz lookahead:$R/lookahead_cb3x"
+    . $E/crashed_sets.sh
     crashed() {   # crashed NAME SET...: a blot-reading crashed net on these realistic sets
         N=$1; shift
         CR=
