@@ -30,8 +30,10 @@ extensions = [
         include_dirs=[np.get_include(), os.path.join("pyx", "fastbg", "_core")],
         define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
         extra_compile_args=compile_args,
-        # C headers of hand-written kernels (nn_kernels.h: AVX2 + baseline clones)
-        depends=[os.path.join("pyx", "fastbg", "_core", "nn_kernels.h")],
+        # C headers: hand-written kernels (nn_kernels.h: AVX2 + baseline clones) and
+        # the evaluator's per-thread workspace (thread_workspace.h)
+        depends=[os.path.join("pyx", "fastbg", "_core", h)
+                 for h in ("nn_kernels.h", "thread_workspace.h")],
     )
     for name in MODULES
 ]

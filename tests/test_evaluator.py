@@ -27,12 +27,13 @@ def core():
 
 
 def random_nets(seed: int, hidden: int = 16, scale: float = 0.3, contact: int | None = None,
-                crashed: bool = False) -> dict:
+                crashed: bool | str = False) -> dict:
     """Random nets; the contact net at its full width (252 inputs) or ``contact`` inputs;
-    with ``crashed``, a crashed net of the contact net's width too."""
+    with ``crashed``, a crashed net of the contact net's width too (``"blots"``: and the
+    10 blot inputs)."""
     rng = np.random.default_rng(seed)
     width = {"contact": contact or rev.N_INPUTS["contact"], "race": rev.N_INPUTS["race"]}
-    width["crashed"] = width["contact"]
+    width["crashed"] = width["contact"] + (rev.N_BLOT_INPUTS if crashed == "blots" else 0)
     return {kind: {"w1": rng.normal(0, scale, (width[kind], hidden)),
                    "b1": rng.normal(0, scale, hidden),
                    "w2": rng.normal(0, scale, (5, hidden)),
@@ -123,6 +124,25 @@ def test_classes_choose_the_net():
     np.testing.assert_array_equal(pol.probabilities(home), bearoffdb.bearoff_probabilities(home))
 
 
+def bearing_off_against_contact(rng) -> np.ndarray:
+    """A crashed position whose side 0 bears off (2 to 7 checkers home, the rest off)
+    against a checker of side 1 on the bar or in side 0's home board, or two; side 1's
+    other 3 to 12 checkers are in its outer boards and home. Side 1 bears off too, now
+    and then, against side 0's checker on the bar."""
+    b = np.zeros((2, 25), np.int8)
+    for _ in range(int(rng.integers(2, 8))):
+        b[0, rng.integers(0, 6)] += 1
+    for _ in range(int(rng.integers(1, 3))):
+        empty = [24] + [23 - i for i in range(6) if not b[0, i]]
+        b[1, rng.choice(empty)] += 1
+    for _ in range(int(rng.integers(3, 13))):
+        b[1, rng.integers(0, 6 if rng.random() < 0.3 else 12)] += 1
+    if not b[1, 6:].any() and rng.random() < 0.5:
+        b[0, 24] = 1                    # both bear off, each against the other's bar checker
+        b[0, 0] -= b[0, 0] > 0
+    return b
+
+
 def crashed_board(in_play: int, stacked: int = 0) -> np.ndarray:
     """A contact position whose side 0 has ``in_play`` checkers in play, ``stacked`` more
     on its ace point and the rest off; side 1 has 12 checkers, 2 of them back."""
@@ -178,7 +198,8 @@ def test_bad_crashed_nets_are_refused(tmp_path):
         rev.save_nets(tmp_path / "n.npz", {"contact": nets["contact"]})
 
 
-@pytest.mark.parametrize("width, crashed", [(236, False), (252, False), (236, True)])
+@pytest.mark.parametrize("width, crashed", [(236, False), (252, False), (236, True),
+                                            (236, "blots"), (252, "blots")])
 @settings(max_examples=150, deadline=None)
 @given(board=boards())
 def test_engines_agree_bit_for_bit(width, crashed, board):
@@ -396,7 +417,8 @@ def full_play_equity(policy, play) -> float:
     return -((2.0 * p[0] - 1.0) + (p[1] - p[3]) + (p[2] - p[4]))
 
 
-@pytest.mark.parametrize("width, crashed", [(236, False), (252, False), (236, True)])
+@pytest.mark.parametrize("width, crashed", [(236, False), (252, False), (236, True),
+                                            (236, "blots"), (252, "blots")])
 @pytest.mark.parametrize("hidden", [75, 133])
 def test_incremental_play_equities_equal_full_evaluations(width, crashed, hidden):
     # The core scores the plays of a decision from the position before the roll: the
@@ -406,7 +428,8 @@ def test_incremental_play_equities_equal_full_evaluations(width, crashed, hidden
     # single units (hence these widths: 64 + 8 + 3, 2 * 64 + 5). Each play's equity must
     # be the full evaluation's of the swapped play, and the reference's. With a crashed
     # net, the decisions that have both crashed and other contact plays use both nets'
-    # first layers from one base.
+    # first layers from one base; with its blot rows, bear-offs against contact change
+    # the blot numerators.
     nets = random_nets(31, hidden=hidden, scale=0.2, contact=width, crashed=crashed)
     r, c = rev.EvalPolicy(nets), core().EvalPolicy(nets)
     rng = np.random.default_rng(hidden)
@@ -428,7 +451,15 @@ def test_incremental_play_equities_equal_full_evaluations(width, crashed, hidden
         d1, d2 = (int(x) for x in rng.integers(1, 7, 2))
         if len(plays := legal_plays(b, d1, d2)) > 1:
             decisions.append((b, plays))
-    classes, mixed = set(), 0
+    blots = 0
+    while blots < 30:                   # the blot features: bear-offs against contact
+        b = bearing_off_against_contact(rng)
+        b = b[::-1].copy() if blots % 2 else b      # the mover bears off, or its opponent
+        d1, d2 = (int(x) for x in rng.integers(1, 7, 2))
+        if len(plays := legal_plays(b, d1, d2)) > 1:
+            decisions.append((b, plays))
+            blots += 1
+    classes, mixed, bearing = set(), 0, 0
     for b, plays in decisions:
         e = c.play_equities(b, plays)
         kinds = set()
@@ -440,8 +471,12 @@ def test_incremental_play_equities_equal_full_evaluations(width, crashed, hidden
         np.testing.assert_array_equal(e, r.play_equities(b, plays))
         classes |= kinds
         mixed += {"contact", "crashed"} <= kinds
+        # plays of one decision with different blot features (the features of the
+        # swapped plays: side 0 the opponent, side 1 the mover)
+        bearing += len({tuple(rfeat.blot_features(p[::-1].copy()).reshape(-1)) for p in plays}) > 1
     assert {"contact", "crashed", "race", "bearoff"} <= classes
     assert mixed > 0                    # a decision with plays for each contact net
+    assert bearing >= 10
 
 
 @pytest.mark.parametrize("plies", [0, 1, 2])
@@ -489,14 +524,38 @@ def test_shipped_evaluator_rollouts_are_identical_in_both_engines(position, game
     assert a.counts.tolist() == b.counts.tolist() and a.games == games
 
 
+def test_a_blot_reading_crashed_net_plays_the_same_games_in_threads_and_engines():
+    # The core computes the blot features in a move generator workspace of each thread's
+    # own (thread_workspace.h): one policy shared by two threads plays each block's games
+    # as alone, and as the reference does.
+    from concurrent.futures import ThreadPoolExecutor
+
+    from fastbg._core import rollout as crollout
+    from fastbg.reference import rollout as rrollout
+
+    nets = random_nets(12, crashed="blots", contact=236)
+    pol = core().EvalPolicy(nets)
+    b = np.zeros((2, 25), np.int8)
+    b[0, [0, 1, 2, 4]] = [2, 2, 1, 1]           # side 0 bears off against two back checkers
+    b[1, [20, 18, 9, 7, 5, 4]] = [1, 1, 3, 3, 4, 3]
+    assert rfeat.blot_features(b)[0, 2] == 1 and rfeat.is_crashed(b)
+
+    def block(seed):
+        return crollout.rollout_block(b, 30, np.random.PCG64DXSM(seed), pol).tolist()
+
+    alone = [block(s) for s in range(4)]
+    with ThreadPoolExecutor(2) as ex:
+        assert list(ex.map(block, range(4))) == alone
+    ref = rrollout.rollout_block(b, 30, np.random.PCG64DXSM(0), rev.EvalPolicy(nets))
+    assert ref.tolist() == alone[0]
+
+
 @pytest.mark.parametrize("contact", [236, 252])
 def test_a_crashed_net_may_read_the_blot_inputs(contact):
     """A crashed net of the contact net's width + 10 reads side 0's and side 1's blot
-    features (docs/evaluator.md) after its contact inputs; the reference evaluator reads
-    it, the compiled core refuses it for now with a clear error."""
-    nets = random_nets(7, crashed=True, contact=contact)
-    rng = np.random.default_rng(8)
-    nets["crashed"]["w1"] = np.concatenate([nets["crashed"]["w1"], rng.normal(0, 0.3, (10, 16))])
+    features (docs/evaluator.md) after its contact inputs; both engines read it, bit for
+    bit."""
+    nets = random_nets(7, crashed="blots", contact=contact)
     q = rev.quantize_net(nets["crashed"], "crashed")
     assert q["feat"].shape == (contact - 196 + 10, 16)
     # a bear-off against a checker on the bar (crashed), whose blot features are not 0
@@ -512,10 +571,14 @@ def test_a_crashed_net_may_read_the_blot_inputs(contact):
     np.testing.assert_allclose(rev.forward_q(q, b), rev.forward(w, "crashed", b), atol=0.01)
     without = dict(w, w1=np.concatenate([w["w1"][:contact], np.zeros((10, 16))]))
     assert np.abs(rev.forward(without, "crashed", b) - rev.forward(w, "crashed", b)).max() > 0.01
-    pol = rev.EvalPolicy(nets)
-    assert pol.probabilities(b).shape == (5,)
-    with pytest.raises(ValueError, match="the compiled core does not read a crashed net's blot"):
-        core().EvalPolicy(nets)
+    pol, cpol = rev.EvalPolicy(nets), core().EvalPolicy(nets)
+    np.testing.assert_array_equal(pol.probabilities(b), rnn.consistent(b[None], rev.forward_q(q, b))[0])
+    rng = np.random.default_rng(8)
+    for _ in range(40):
+        x = bearing_off_against_contact(rng)
+        for y in (x, x[::-1].copy()):
+            np.testing.assert_array_equal(pol.probabilities(y), cpol.probabilities(y))
+    assert "crashed=16" in repr(cpol)
     bad = dict(nets, crashed=dict(w, w1=np.zeros((contact + 5, 16))))
     with pytest.raises(ValueError, match="crashed net"):
         rev.check_nets(bad)

@@ -17,7 +17,7 @@ from libc.stdint cimport int32_t
 from fastbg._core._types cimport board_t
 from fastbg._core.eval cimport Policy, Evaluator
 from fastbg._core.nn cimport qnet_t, qpre_t, NN_MAX_HIDDEN
-from fastbg._core.features cimport N_ALL_FEATURES
+from fastbg._core.features cimport N_ALL_FEATURES, N_BLOT_FEATURES
 from fastbg._core.movegen cimport movegen_t
 
 
@@ -26,13 +26,22 @@ cdef struct enet_t:
     int nfeat               # feature rows: 40 (a 236-input contact net: side 0's 20, side
                             # 1's 20), 56 (a 252-input one: then side 0's 8 extra, side
                             # 1's 8), or 0 (the race net)
-    const int32_t* feat     # [nfeat][nh]: weights per unit of each feature numerator
+    int nblot               # blot rows after them: 10 (a crashed net of 246 or 262
+                            # inputs: side 0's 5 blot features, side 1's 5) or 0
+    const int32_t* feat     # [nfeat + nblot][nh]: weights per unit of each numerator
+
+
+cdef enum:
+    N_BLOT_ROWS = 2 * N_BLOT_FEATURES               # a net's blot rows, if any
+    N_MAX_ROWS = N_ALL_FEATURES + N_BLOT_ROWS       # numerators of a net at most
 
 
 cdef void e_pre(const enet_t* e, const board_t* b, qpre_t* pre) noexcept nogil
     # Integer hidden pre-activations of b (row 0 on roll): nn.q_pre's point and off rows
     # plus, for the contact net, sum over its nfeat numerators N_f of N_f * feat[f] (the
-    # extra features are computed only when nfeat = 56).
+    # extra features are computed only when nfeat = 56) and, for a crashed net that
+    # reads them, over its nblot blot numerators (features.blot_features_c, in a
+    # per-thread move generator workspace: thread_workspace.h).
 
 
 # A decision's base for the candidates' incremental first layers
@@ -42,14 +51,18 @@ cdef void e_pre(const enet_t* e, const board_t* b, qpre_t* pre) noexcept nogil
 # corrected at the slots the play changes and, for the contact net, by
 # (N_f(play) - N_f(base)) * feat[f] at the features whose numerator changed (about 12 of
 # 40 in contact); integer sums, so equal to e_pre of the swapped play. The crashed net
-# reads the contact net's inputs, so both share the numerators.
+# reads the contact net's inputs, so both share the numerators; a crashed net with blot
+# rows also reads the blot numerators, computed afresh for each play (they are 0 unless a
+# side bears off against contact) and corrected like the others.
 cdef struct ebase_t:
     board_t before          # the position before the roll (mover in row 0)
     board_t sw              # swap(before): the frame of every candidate's evaluation
     bint contact_ready      # nums and pre hold the contact net's values of sw
     bint crashed_ready      # nums and crashed hold the crashed net's values of sw
     bint race_ready         # race holds the race net's pre-activations of sw
-    int32_t nums[N_ALL_FEATURES]    # the contact nets' feature numerators of sw (nfeat)
+    bint blots_ready        # nums[nfeat:nfeat + N_BLOT_ROWS] hold sw's blot numerators
+    int32_t nums[N_MAX_ROWS]        # the contact nets' feature numerators of sw (nfeat),
+                                    # then its blot numerators (a crashed net's nblot)
     qpre_t pre[NN_MAX_HIDDEN]       # e_pre(contact, sw)
     qpre_t crashed[NN_MAX_HIDDEN]   # e_pre(crashed, sw)
     qpre_t race[NN_MAX_HIDDEN]      # e_pre(race, sw)
@@ -63,7 +76,8 @@ cdef class EvalPolicy(Evaluator):
     # so one instance may serve several threads. Never draws from the bit generator.
     cdef enet_t contact     # the contact net (nfeat = 40 or 56)
     cdef enet_t race        # the race net (nfeat = 0)
-    cdef enet_t crashed     # the crashed net (the contact net's nfeat), if has_crashed
+    cdef enet_t crashed     # the crashed net (the contact net's nfeat, nblot 0 or 10),
+                            # if has_crashed
     cdef bint has_crashed   # crashed contact positions go to the crashed net
     cdef readonly object tables     # {"contact": {...}, "race": {...}[, "crashed": {...}]}:
                                     # the numpy arrays behind them

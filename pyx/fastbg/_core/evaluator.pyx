@@ -23,7 +23,7 @@ from fastbg._core.bearoffdb cimport (ensure_db, bearoff_probabilities_c, bearoff
                                     is_bearoff_c)
 from fastbg._core.racedb cimport ensure_racedb, racedb_probabilities_c, RD_MAX
 from fastbg._core.features cimport (contact_features_c, contact_features_ext_c,
-                                    contact_features_given_c, crashed_c,
+                                    contact_features_given_c, crashed_c, blot_features_c,
                                     position_class_c, N_FEATURES, N_ALL_FEATURES,
                                     PC_BEAROFF, PC_RACE, PC_CONTACT)
 
@@ -36,6 +36,11 @@ cnp.import_array()
 cdef enum:
     N_FEAT_ROWS = 2 * N_FEATURES        # a 236-input contact net: the first 20 a side
     N_FEAT_ROWS_EXT = N_ALL_FEATURES    # a 252-input one: and the 8 extra a side
+
+
+cdef extern from "thread_workspace.h":
+    # the calling thread's zeroed block of `size` bytes, made on first use
+    void* fbg_thread_workspace(size_t size) noexcept nogil
 
 
 cdef extern from "nn_kernels.h":
@@ -52,7 +57,7 @@ cdef extern from "nn_kernels.h":
 cdef inline int e_numerators(const enet_t* e, const board_t* b, int32_t* nums) noexcept nogil:
     """The net's nfeat feature numerators of b: the 40 of contact_features_c or, for a
     net that reads them (nfeat 56), the 56 of contact_features_ext_c (the extras are
-    computed only then); none for the race net."""
+    computed only then); none for the race net. Not the blot numerators (e_blots)."""
     if e.nfeat == N_FEAT_ROWS:
         contact_features_c(b, nums)
     elif e.nfeat == N_FEAT_ROWS_EXT:
@@ -68,16 +73,25 @@ cdef inline int e_numerators_given(const enet_t* e, const board_t* b, const int3
     return e.nfeat
 
 
+cdef inline void e_blots(const enet_t* e, const board_t* b, int32_t* nums) noexcept nogil:
+    """The net's nblot blot numerators of b into nums[nfeat:], if it reads them: both
+    sides' blot features (generated in the thread's own move generator workspace)."""
+    if e.nblot:
+        blot_features_c(b, <movegen_t*>fbg_thread_workspace(sizeof(movegen_t)),
+                        nums + e.nfeat)
+
+
 cdef void e_pre_given(const enet_t* e, const board_t* b, const int32_t* nums,
                       qpre_t* pre) noexcept nogil:
-    """e_pre from the net's feature numerators of b (nums): one pass over the bias, the
-    point and off rows of b and the rows of its nonzero numerators."""
+    """e_pre from the net's numerators of b (nums: nfeat feature numerators, then nblot
+    blot numerators): one pass over the bias, the point and off rows of b and the rows of
+    its nonzero numerators."""
     cdef const int32_t* rows[Q_MAX_ROWS]
-    cdef const int32_t* mul[N_FEAT_ROWS_EXT]
-    cdef int32_t coef[N_FEAT_ROWS_EXT]
+    cdef const int32_t* mul[N_MAX_ROWS]
+    cdef int32_t coef[N_MAX_ROWS]
     cdef int f, nm = 0, nh = e.q.nh
     cdef int m = q_rows(&e.q, b, rows)
-    for f in range(e.nfeat):
+    for f in range(e.nfeat + e.nblot):
         if nums[f]:
             mul[nm] = e.feat + f * nh
             coef[nm] = nums[f]
@@ -86,8 +100,9 @@ cdef void e_pre_given(const enet_t* e, const board_t* b, const int32_t* nums,
 
 
 cdef void e_pre(const enet_t* e, const board_t* b, qpre_t* pre) noexcept nogil:
-    cdef int32_t nums[N_FEAT_ROWS_EXT]
+    cdef int32_t nums[N_MAX_ROWS]
     e_numerators(e, b, nums)
+    e_blots(e, b, nums)
     e_pre_given(e, b, nums, pre)
 
 
@@ -110,6 +125,7 @@ cdef void base_init(ebase_t* base, const board_t* before) noexcept nogil:
     base.contact_ready = False
     base.crashed_ready = False
     base.race_ready = False
+    base.blots_ready = False
 
 
 
@@ -130,7 +146,7 @@ def _net_tables(weights, kind):
     return out
 
 
-cdef void _bind(enet_t* e, dict t):
+cdef void _bind(enet_t* e, dict t, int nblot):
     e.q.nh = t["bias"].shape[0]
     e.q.point = <const int32_t*>cnp.PyArray_DATA(t["point"])
     e.q.dpoint = <const int32_t*>cnp.PyArray_DATA(t["dpoint"])
@@ -141,7 +157,8 @@ cdef void _bind(enet_t* e, dict t):
     e.q.b2 = <const int32_t*>cnp.PyArray_DATA(t["b2"])
     e.q.out_scale = t["out_scale"]
     e.q.sig = <const double*>cnp.PyArray_DATA(t["sig"])
-    e.nfeat = t["feat"].shape[0]
+    e.nfeat = t["feat"].shape[0] - nblot
+    e.nblot = nblot
     e.feat = <const int32_t*>cnp.PyArray_DATA(t["feat"])
 
 
@@ -177,17 +194,18 @@ cdef class EvalPolicy(Evaluator):
                              "feature rows (236 or 252 inputs)")
         if max(t["bias"].shape[0] for t in self.tables.values()) > NN_MAX_HIDDEN:
             raise ValueError(f"at most {NN_MAX_HIDDEN} hidden units")
-        _bind(&self.contact, self.tables["contact"])
-        _bind(&self.race, self.tables["race"])
-        self.has_crashed = "crashed" in self.tables     # same nfeat: checked here
-        if self.has_crashed and (self.tables["crashed"]["feat"].shape[0]
-                                 != self.tables["contact"]["feat"].shape[0]):
-            # (fastbg.reference.evaluator reads them; the incremental first layer here
-            # shares the contact net's feature numerators with the crashed net)
-            raise ValueError("the compiled core does not read a crashed net's blot inputs "
-                             "yet (a net of 246 or 262 inputs): use the pure-Python engine")
+        _bind(&self.contact, self.tables["contact"], 0)
+        _bind(&self.race, self.tables["race"], 0)
+        self.has_crashed = "crashed" in self.tables
         if self.has_crashed:
-            _bind(&self.crashed, self.tables["crashed"])
+            # the contact net's feature rows (check_nets: the same inputs, or those and
+            # the blot inputs), whose numerators the two nets share, then any blot rows
+            nblot = (self.tables["crashed"]["feat"].shape[0]
+                     - self.tables["contact"]["feat"].shape[0])
+            if nblot not in (0, N_BLOT_ROWS):
+                raise ValueError("the crashed net must read the contact net's inputs, "
+                                 f"and the {N_BLOT_ROWS} blot inputs or none besides")
+            _bind(&self.crashed, self.tables["crashed"], nblot)
 
     cdef void probabilities_c(self, const board_t* b, double* p) noexcept nogil:
         cdef int cls = position_class_c(b)
@@ -221,9 +239,9 @@ cdef class EvalPolicy(Evaluator):
         cdef qpre_t pre[NN_MAX_HIDDEN]
         cdef const int32_t* sub[Q_MAX_SLOTS]
         cdef const int32_t* add[Q_MAX_SLOTS]
-        cdef const int32_t* mul[N_FEAT_ROWS_EXT]
-        cdef int32_t nums[N_FEAT_ROWS_EXT]
-        cdef int32_t coef[N_FEAT_ROWS_EXT]
+        cdef const int32_t* mul[N_MAX_ROWS]
+        cdef int32_t nums[N_MAX_ROWS]
+        cdef int32_t coef[N_MAX_ROWS]
         cdef const enet_t* e
         cdef const qpre_t* src
         cdef qpre_t* base_pre
@@ -246,6 +264,9 @@ cdef class EvalPolicy(Evaluator):
                 # the two contact nets read the same numerators (same nfeat): made once
                 if not (base.contact_ready or base.crashed_ready):
                     e_numerators(e, &base.sw, base.nums)
+                if e.nblot and not base.blots_ready:
+                    e_blots(e, &base.sw, base.nums)
+                    base.blots_ready = True
                 ready[0] = True
                 e_pre_given(e, &base.sw, base.nums, base_pre)
             src = base_pre
@@ -263,6 +284,15 @@ cdef class EvalPolicy(Evaluator):
                 mul[nm] = e.feat + f * e.q.nh
                 coef[nm] = nums[f] - base.nums[f]
                 nm += 1
+            if e.nblot:
+                # the blot numerators of the play (0 unless a side bears off against
+                # contact), corrected as the others
+                e_blots(e, &sw, nums)
+                for f in range(nf, nf + e.nblot):
+                    if nums[f] != base.nums[f]:
+                        mul[nm] = e.feat + f * e.q.nh
+                        coef[nm] = nums[f] - base.nums[f]
+                        nm += 1
         elif back0 > 6 or back1 > 6:
             if sum1 <= RD_MAX and checkers_c(play.p[1]) <= RD_MAX:
                 swap_into(play, &sw)
