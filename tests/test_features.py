@@ -729,3 +729,27 @@ def test_blot_feature_table_is_the_spec():
     assert [int(r[0]) for r in rows] == list(range(F.N_BLOT_FEATURES))
     assert F.BLOT_FEATURE_NAMES == tuple(r[1] for r in rows)
     assert F.BLOT_FEATURE_DENOMINATORS.tolist() == [int(r[2]) for r in rows]
+
+
+def test_blot_features_depend_only_on_the_home_board_and_the_checkers_in_it():
+    # The compiled evaluator memoizes a side's blot numerators by its home board and the
+    # other side's checkers on the bar and in that home board (features.pxd,
+    # blot_features_c): moving the other side's remaining checkers must not change them.
+    rng = np.random.default_rng(5)
+    checked = 0
+    while checked < 60:
+        b = np.zeros((2, 25), np.int8)
+        for _ in range(int(rng.integers(2, 9))):
+            b[0, rng.integers(0, 6)] += 1
+        free = [24] + [23 - i for i in range(6) if not b[0, i]]
+        for _ in range(int(rng.integers(1, 4))):
+            b[1, rng.choice(free)] += 1
+        f = F.blot_features(b)[0]
+        if not f[2]:
+            continue
+        for _ in range(3):              # the other 10 to 12 checkers elsewhere, at random
+            c = b.copy()
+            for _ in range(15 - int(c[1].sum()) - int(rng.integers(0, 3))):
+                c[1, rng.integers(0, 18)] += 1
+            assert np.array_equal(F.blot_features(c)[0], f), c
+        checked += 1

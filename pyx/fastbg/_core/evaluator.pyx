@@ -24,6 +24,7 @@ from fastbg._core.bearoffdb cimport (ensure_db, bearoff_probabilities_c, bearoff
 from fastbg._core.racedb cimport ensure_racedb, racedb_probabilities_c, RD_MAX
 from fastbg._core.features cimport (contact_features_c, contact_features_ext_c,
                                     contact_features_given_c, crashed_c, blot_features_c,
+                                    blot_entry_t, BLOT_CACHE_BITS,
                                     position_class_c, N_FEATURES, N_ALL_FEATURES,
                                     PC_BEAROFF, PC_RACE, PC_CONTACT)
 
@@ -41,6 +42,12 @@ cdef enum:
 cdef extern from "thread_workspace.h":
     # the calling thread's zeroed block of `size` bytes, made on first use
     void* fbg_thread_workspace(size_t size) noexcept nogil
+
+
+cdef struct eval_ws_t:
+    # a thread's workspace for the blot features (e_blots)
+    movegen_t g                                     # their plays
+    blot_entry_t cache[1 << BLOT_CACHE_BITS]        # their memo
 
 
 cdef extern from "nn_kernels.h":
@@ -75,10 +82,13 @@ cdef inline int e_numerators_given(const enet_t* e, const board_t* b, const int3
 
 cdef inline void e_blots(const enet_t* e, const board_t* b, int32_t* nums) noexcept nogil:
     """The net's nblot blot numerators of b into nums[nfeat:], if it reads them: both
-    sides' blot features (generated in the thread's own move generator workspace)."""
+    sides' blot features (generated in the thread's own move generator workspace, and
+    kept in its memo: the same bear-offs against contact recur within a decision and
+    across the games of a rollout)."""
+    cdef eval_ws_t* ws
     if e.nblot:
-        blot_features_c(b, <movegen_t*>fbg_thread_workspace(sizeof(movegen_t)),
-                        nums + e.nfeat)
+        ws = <eval_ws_t*>fbg_thread_workspace(sizeof(eval_ws_t))
+        blot_features_c(b, &ws.g, ws.cache, nums + e.nfeat)
 
 
 cdef void e_pre_given(const enet_t* e, const board_t* b, const int32_t* nums,

@@ -21,7 +21,7 @@ The escape table ``E`` (int8, 4096 entries) is built at import from its definiti
 """
 import numpy as np
 cimport numpy as cnp
-from libc.stdint cimport int8_t, int32_t, int64_t, uint32_t
+from libc.stdint cimport int8_t, int32_t, int64_t, uint32_t, uint64_t
 from libc.string cimport memcpy, memset
 
 from fastbg._core._types cimport board_t, BAR, NSLOTS, NCHECKERS
@@ -631,45 +631,93 @@ cdef inline bint _bears_off_against_contact(const unsigned char* n,
     return False
 
 
-cdef void _side_blots_c(const board_t* b, movegen_t* g, int32_t* out) noexcept nogil:
-    """The five blot numerators of the side in row 0 of b (docs/evaluator.md)."""
-    cdef int d1, d2, w, j, count, off, most, safest, fastest
+cdef inline uint64_t _blot_key(const unsigned char* n, const unsigned char* o) noexcept nogil:
+    """The side n's home board (indices 0..5) and o's checkers in it and on o's bar (o's
+    indices 18..24), 4 bits each: nonzero when n bears off."""
+    cdef uint64_t key = 0
+    cdef int i
+    for i in range(6):
+        key |= (<uint64_t>n[i]) << (4 * i)
+    for i in range(7):
+        key |= (<uint64_t>o[18 + i]) << (24 + 4 * i)
+    return key
+
+
+cdef inline int _home_shots(const board_t* p) noexcept nogil:
+    """shots_c's shots against the side in row 0 of p, all of whose checkers are home or
+    off: 0 at once when it has no blot."""
     cdef int32_t sh[3]
-    cdef const board_t* p
+    cdef const unsigned char* n = p.p[0]
+    if n[0] != 1 and n[1] != 1 and n[2] != 1 and n[3] != 1 and n[4] != 1 and n[5] != 1:
+        return 0
+    shots_c(n, p.p[1], sh)
+    return sh[0]
+
+
+cdef void _side_blots_c(const board_t* b, movegen_t* g, blot_entry_t* cache,
+                        int32_t* out) noexcept nogil:
+    """The five blot numerators of the side in row 0 of b (docs/evaluator.md), from
+    the cache (see blot_features_c) when it holds them."""
+    cdef int d1, d2, w, j, count, off, most, safest, fastest
+    cdef uint64_t key = 0
+    cdef blot_entry_t* entry = NULL
     memset(out, 0, N_BLOT_FEATURES * sizeof(int32_t))
     if not _bears_off_against_contact(b.p[0], b.p[1]):
         return
     out[2] = 1
+    if cache != NULL:
+        key = _blot_key(b.p[0], b.p[1])
+        entry = &cache[(key * <uint64_t>0x9E3779B97F4A7C15) >> (64 - BLOT_CACHE_BITS)]
+        if entry.key == key:
+            out[0] = <int32_t>(entry.val & 0xFFFF)
+            out[1] = <int32_t>((entry.val >> 16) & 0xFFFF)
+            out[3] = <int32_t>((entry.val >> 32) & 0xFFFF)
+            out[4] = <int32_t>(entry.val >> 48)
+            return
     for d1 in range(1, 7):
         for d2 in range(1, d1 + 1):
             w = 1 if d1 == d2 else 2
             count = generate(g, b, d1, d2, NULL, False)
-            # no legal play (or, never in a bear-off, more than MAX_PLAYS): the board
-            # stays as it is
-            safest = fastest = 1 << 30
-            most = -1
-            for j in range(count if count > 0 else 1):
-                p = &g.plays[j] if count > 0 else b
-                shots_c(p.p[0], p.p[1], sh)
-                off = NCHECKERS - checkers_c(p.p[0])
-                if sh[0] < safest:
-                    safest = sh[0]
-                if off > most:
-                    most = off
-                    fastest = sh[0]
-                elif off == most and sh[0] < fastest:
-                    fastest = sh[0]
+            if count <= 0:
+                # no legal play (or, never in a bear-off, more than MAX_PLAYS): the
+                # board stays as it is
+                safest = fastest = _home_shots(b)
+            else:
+                # the fewest shots of the plays bearing off the most checkers, then of
+                # all (each minimum stops at 0: no play leaves fewer)
+                most = 0
+                for j in range(count):
+                    off = NCHECKERS - checkers_c(g.plays[j].p[0])
+                    if off > most:
+                        most = off
+                fastest = 1 << 30
+                for j in range(count):
+                    if NCHECKERS - checkers_c(g.plays[j].p[0]) == most:
+                        fastest = min(fastest, _home_shots(&g.plays[j]))
+                        if fastest == 0:
+                            break
+                safest = fastest
+                j = 0
+                while safest > 0 and j < count:
+                    if NCHECKERS - checkers_c(g.plays[j].p[0]) != most:
+                        safest = min(safest, _home_shots(&g.plays[j]))
+                    j += 1
             out[0] += w * (safest > 0)
             out[1] += w * (fastest > 0)
             out[3] += w * safest
             out[4] += w * fastest
+    if entry != NULL:
+        entry.key = key
+        entry.val = ((<uint64_t>out[0]) | ((<uint64_t>out[1]) << 16)
+                     | ((<uint64_t>out[3]) << 32) | ((<uint64_t>out[4]) << 48))
 
 
-cdef void blot_features_c(const board_t* b, movegen_t* g, int32_t* out) noexcept nogil:
+cdef void blot_features_c(const board_t* b, movegen_t* g, blot_entry_t* cache,
+                          int32_t* out) noexcept nogil:
     cdef board_t sw
-    _side_blots_c(b, g, out)
+    _side_blots_c(b, g, cache, out)
     swap_into(b, &sw)
-    _side_blots_c(&sw, g, out + N_BLOT_FEATURES)
+    _side_blots_c(&sw, g, cache, out + N_BLOT_FEATURES)
 
 
 cdef bint valid_board_bytes(const signed char* q) noexcept nogil:
@@ -864,7 +912,7 @@ def blot_features(board):
         raise MemoryError("no memory for a move-generation workspace")
     try:
         with nogil:
-            blot_features_c(&b, g, f)
+            blot_features_c(&b, g, NULL, f)
     finally:
         movegen_free(g)
     return np.array([f[k] for k in range(2 * N_BLOT_FEATURES)], dtype=np.int64).reshape(2, -1)
