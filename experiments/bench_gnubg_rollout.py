@@ -26,7 +26,8 @@ not yet rolled), checks gnubg's Position ID against fastbg's, and times
 ``time.process_time``: gnubg's start-up (loading its networks and bearoff
 databases) is outside the timed interval. Every timed rollout runs in a fresh gnubg
 process, so gnubg's evaluation cache never starts warm from an earlier repeat of
-the same seeded rollout. gnubg prints its rollout result only when its standard
+the same seeded rollout; likewise fastbg's memo of blot features (kept per thread when
+the crashed net reads them) is emptied before each of its timed rollouts. gnubg prints its rollout result only when its standard
 output is a terminal, so it runs on a pseudo-terminal; it then also redraws its
 progress every 2 s (a negligible cost). ``HOME`` is a temporary directory, so the
 user's gnubg settings are neither read nor written.
@@ -83,6 +84,7 @@ import time
 from pathlib import Path
 
 import fastbg
+from fastbg._core.evaluator import clear_blot_memo
 
 HERE = Path(__file__).resolve().parent
 RESULTS = HERE / "results" / "bench_gnubg_rollout.json"
@@ -272,6 +274,9 @@ def gnubg_rollout(exe: str, home: str, xgid: str, trials: int, seed: int, initia
 
 
 def fastbg_rollout(position: fastbg.Position, games: int, seed: int, policy: str) -> dict:
+    # every timed rollout starts cold, as gnubg's in a fresh process: the memo of blot
+    # features a blot-reading crashed net keeps per thread is emptied first
+    clear_blot_memo()
     w0, c0 = time.perf_counter(), time.process_time()
     # like for like: gnubg's settings have variance reduction off and quasi-random dice on
     r = fastbg.rollout(position, games, seed=seed, policy=policy, workers=1, vr=False,

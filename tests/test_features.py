@@ -742,7 +742,7 @@ def test_blot_features_depend_only_on_the_home_board_and_the_checkers_in_it():
         for _ in range(int(rng.integers(2, 9))):
             b[0, rng.integers(0, 6)] += 1
         free = [24] + [23 - i for i in range(6) if not b[0, i]]
-        for _ in range(int(rng.integers(1, 4))):
+        for _ in range(int(rng.integers(1, 7))):
             b[1, rng.choice(free)] += 1
         f = F.blot_features(b)[0]
         if not f[2]:
@@ -752,4 +752,11 @@ def test_blot_features_depend_only_on_the_home_board_and_the_checkers_in_it():
             for _ in range(15 - int(c[1].sum()) - int(rng.integers(0, 3))):
                 c[1, rng.integers(0, 18)] += 1
             assert np.array_equal(F.blot_features(c)[0], f), c
+        # nor do more checkers where there are 2 on a point or 4 on the bar
+        # (features.pyx, _blot_key caps them there)
+        for i in [24] + list(range(18, 24)):
+            if b[1, i] >= (4 if i == 24 else 2) and b[1].sum() < 15:
+                c = b.copy()
+                c[1, i] += 1
+                assert np.array_equal(F.blot_features(c)[0], f), c
         checked += 1

@@ -151,3 +151,23 @@ def test_blot_features_agree_where_a_side_bears_off_against_contact(game_positio
 @given(boards(max_checkers=5))
 def test_blot_features_agree_on_few_checkers(b):
     assert np.array_equal(C.blot_features(b), R.blot_features(b))
+
+
+def test_blot_features_agree_on_random_bear_offs_against_contact():
+    # the compiled core's own search of a bearing-off side's plays (fbgb_side) against
+    # the reference's move generator: random home boards of 1 to 15 checkers against 1 to
+    # 4 checkers on the bar or in that home board (blots and points), either side on roll
+    rng = np.random.default_rng(17)
+    checked = 0
+    while checked < 400:
+        b = np.zeros((2, 25), np.int8)
+        for _ in range(int(rng.integers(1, 16))):
+            b[0, rng.integers(0, 6)] += 1
+        for _ in range(int(rng.integers(1, 5))):
+            b[1, rng.choice([24] + [23 - i for i in range(6) if not b[0, i]])] += 1
+        for _ in range(max(0, 15 - int(b[1].sum()) - int(rng.integers(0, 5)))):
+            b[1, rng.integers(0, 18)] += 1
+        if checked % 3 == 2:
+            b = b[::-1].copy()
+        assert np.array_equal(C.blot_features(b), R.blot_features(b)), b.tolist()
+        checked += 1

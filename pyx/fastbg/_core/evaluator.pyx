@@ -42,11 +42,12 @@ cdef enum:
 cdef extern from "thread_workspace.h":
     # the calling thread's zeroed block of `size` bytes, made on first use
     void* fbg_thread_workspace(size_t size) noexcept nogil
+    # zero bytes from offset in the idle threads' blocks and the caller's
+    void fbg_ws_clear(size_t offset, size_t bytes) noexcept nogil
 
 
 cdef struct eval_ws_t:
     # a thread's workspace for the blot features (e_blots)
-    movegen_t g                                     # their plays
     blot_entry_t cache[1 << BLOT_CACHE_BITS]        # their memo
 
 
@@ -82,13 +83,12 @@ cdef inline int e_numerators_given(const enet_t* e, const board_t* b, const int3
 
 cdef inline void e_blots(const enet_t* e, const board_t* b, int32_t* nums) noexcept nogil:
     """The net's nblot blot numerators of b into nums[nfeat:], if it reads them: both
-    sides' blot features (generated in the thread's own move generator workspace, and
-    kept in its memo: the same bear-offs against contact recur within a decision and
-    across the games of a rollout)."""
+    sides' blot features, kept in the thread's own memo (the same bear-offs against
+    contact recur within a decision and across the games of a rollout)."""
     cdef eval_ws_t* ws
     if e.nblot:
         ws = <eval_ws_t*>fbg_thread_workspace(sizeof(eval_ws_t))
-        blot_features_c(b, &ws.g, ws.cache, nums + e.nfeat)
+        blot_features_c(b, ws.cache, nums + e.nfeat)
 
 
 cdef void e_pre_given(const enet_t* e, const board_t* b, const int32_t* nums,
@@ -137,6 +137,17 @@ cdef void base_init(ebase_t* base, const board_t* before) noexcept nogil:
     base.race_ready = False
     base.blots_ready = False
 
+
+
+def clear_blot_memo():
+    """Empty the memo of blot features that evaluations with a blot-reading crashed net
+    keep per thread (the workspaces of threads that have ended, kept for the next ones,
+    and the calling thread's own); threads evaluating meanwhile keep theirs.
+
+    For benchmarks that must start cold, as another program would in a fresh process;
+    results never depend on the memo.
+    """
+    fbg_ws_clear(0, sizeof(eval_ws_t))
 
 
 def _net_tables(weights, kind):

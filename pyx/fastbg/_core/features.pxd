@@ -23,7 +23,6 @@ Thread safety: the tables below are written once, at import, and only read after
 """
 from libc.stdint cimport int8_t, int32_t, uint64_t
 from fastbg._core._types cimport board_t
-from fastbg._core.movegen cimport movegen_t
 
 cpdef enum:
     N_FEATURES = 20         # contact features per side (also a Python int of the module)
@@ -128,17 +127,16 @@ cdef struct blot_entry_t:
     uint64_t key            # the side's blot key (0: empty), see blot_features_c
     uint64_t val            # forced_blot, fast_blot, safe_shots, fast_shots, 16 bits each
 
-cdef void blot_features_c(const board_t* b, movegen_t* g, blot_entry_t* cache,
-                          int32_t* out) noexcept nogil
+cdef void blot_features_c(const board_t* b, blot_entry_t* cache, int32_t* out) noexcept nogil
     # out[0..4]: side 0's blot numerators (forced_blot, fast_blot, bearing_off,
     # safe_shots, fast_shots; docs/evaluator.md, "Blot features"), out[5..9]: side 1's.
-    # g is a move-generation workspace of the caller's own (movegen_new): the legal plays
-    # of each of the 21 rolls are generated in it. cache, unless NULL, is the caller's
+    # The plays of each of the 21 rolls of a side that bears off are found by a small
+    # search of its own (features.pyx, _bl_search). cache, unless NULL, is the caller's
     # own zeroed array of 2 ** BLOT_CACHE_BITS entries, a direct-mapped memo of a side's
     # numerators: they depend only on the side's home board and the other side's
     # checkers on its bar and in that home board (the side bears off: none of its
-    # checkers is elsewhere, and only those can hit or block it), 13 counts of 4 bits,
-    # the entry's exact key. Same numbers with or without.
+    # checkers is elsewhere, and only those can hit or block it), counts that make the
+    # entry's exact key (features.pyx, _blot_key). Same numbers with or without.
 
 cdef void race_numerators_c(const board_t* b, int32_t* out) noexcept nogil
     # out[3 s + 0..2]: side s's checkers off, crossovers (sum over 0..24 of

@@ -26,7 +26,6 @@ from libc.string cimport memcpy, memset
 
 from fastbg._core._types cimport board_t, BAR, NSLOTS, NCHECKERS
 from fastbg._core.board cimport load_board, back_point_c, row_sum, checkers_c, swap_into
-from fastbg._core.movegen cimport movegen_t, movegen_new, movegen_free, generate
 
 cnp.import_array()
 
@@ -231,6 +230,163 @@ cdef extern from *:
         }
         out[0] = n1; out[1] = n2; out[2] = loss;
     }
+
+    /* The blot features of a side that bears off (features.pyx, _side_blots_c): its
+       checkers all on its indices 0..5 or off, so a play is at most 4 moves among 6
+       points. A position is a packed word: 4 bits a count, index i at bits 4i. The search
+       keeps every position a legal sequence of moves reaches, duplicates included (only
+       minima and a maximum are wanted), with the dice it used, and applies the dice rules
+       to the set: as many dice as possible, the larger die when only one of two can be
+       played; a die counts only if it moved a checker (a play that bears off the last
+       checker with the first die used one). A double only extends a sequence with moves
+       from indices no higher than the previous move's: every multiset of moves is
+       visited once, in an order that is always legal. */
+    #define FBGB_MAX 256    /* > the positions recorded: 2 x 6 x 6 + 12 for two dice,
+                               1 + 6 + 21 + 56 + 126 = 210 (the search tree) for a double */
+    typedef struct {
+        uint32_t blk;       /* bit t: the other side holds the side's index t (2 or more) */
+        uint32_t blt;       /* bit t: the other side has a blot on it */
+        int count, deepest;
+        uint64_t leaf[FBGB_MAX];    /* packed | hit << 24 | dice << 30 | larger << 33
+                                       | checkers left << 34 */
+    } fbgb_t;
+    static inline int fbgb_top(uint32_t pk) { return (31 - __builtin_clz(pk)) >> 2; }
+    /* Move a checker from index i by d: 0 if illegal, else 1 and the new state. */
+    static inline int fbgb_move(const fbgb_t *s, uint32_t pk, int hit, int left, int i, int d,
+                                uint32_t *pk2, int *hit2, int *left2) {
+        int t = i - d;
+        if (t >= 0) {
+            if ((s->blk >> t) & 1) return 0;
+            *pk2 = pk - (1u << (4 * i)) + (1u << (4 * t));
+            *hit2 = hit | (int)(s->blt & (1u << t));
+            *left2 = left;
+            return 1;
+        }
+        if (t < -1 && i != fbgb_top(pk)) return 0;   /* larger die: the highest only */
+        *pk2 = pk - (1u << (4 * i));
+        *hit2 = hit;
+        *left2 = left - 1;
+        return 1;
+    }
+    static inline void fbgb_record(fbgb_t *s, uint32_t pk, int hit, int left, int dice,
+                                   int larger) {
+        s->leaf[s->count++] = (uint64_t)pk | ((uint64_t)hit << 24) | ((uint64_t)dice << 30)
+                              | ((uint64_t)larger << 33) | ((uint64_t)left << 34);
+        if (dice > s->deepest) s->deepest = dice;
+    }
+    static void fbgb_double(fbgb_t *s, uint32_t pk, int hit, int left, int d, int depth,
+                            int top) {
+        uint32_t pk2; int hit2, left2, i, moved = 0;
+        if (depth < 4)
+            for (i = top; i >= 0; i--)
+                if (((pk >> (4 * i)) & 0xF) && fbgb_move(s, pk, hit, left, i, d, &pk2, &hit2, &left2)) {
+                    moved = 1;
+                    fbgb_double(s, pk2, hit2, left2, d, depth + 1, i);
+                }
+        if (!moved) fbgb_record(s, pk, hit, left, depth, 0);
+    }
+    static void fbgb_search(fbgb_t *s, uint32_t pk, int left, int d1, int d2) {
+        int hi = d1 > d2 ? d1 : d2, lo = d1 + d2 - hi, order, a, b, i, j, second;
+        uint32_t p1, p2, first = 0; int h1, h2, l1, l2;
+        s->count = 0;
+        s->deepest = 0;
+        if (hi == lo) {
+            fbgb_double(s, pk, 0, left, hi, 0, 5);
+            return;
+        }
+        /* first: bit j if the larger die moves a checker from j in the position itself.
+           Smaller die first, such a move second ends where it and the smaller die's move
+           end in the other order (they commute; the smaller die's move stays legal), so
+           it is not recorded twice. */
+        for (j = 0; j < 6; j++)
+            if (((pk >> (4 * j)) & 0xF) && fbgb_move(s, pk, 0, left, j, hi, &p2, &h2, &l2))
+                first |= 1u << j;
+        for (order = 0; order < 2; order++) {
+            a = order ? lo : hi;
+            b = order ? hi : lo;
+            for (i = 0; i < 6; i++) {
+                if (!((pk >> (4 * i)) & 0xF) || !fbgb_move(s, pk, 0, left, i, a, &p1, &h1, &l1))
+                    continue;
+                second = 0;
+                for (j = 0; j < 6; j++)
+                    if (((p1 >> (4 * j)) & 0xF) && fbgb_move(s, p1, h1, l1, j, b, &p2, &h2, &l2)) {
+                        second = 1;
+                        if (!order || !((first >> j) & 1))
+                            fbgb_record(s, p2, h2, l2, 2, 0);
+                    }
+                if (!second) fbgb_record(s, p1, h1, l1, 1, a == hi);
+            }
+        }
+        if (s->count == 0) fbgb_record(s, pk, 0, left, 0, 0);  /* no legal move */
+    }
+    /* fbgf_shots's shots against the side at leaf x; the other side has nbar on the bar
+       (before the play's hits) and, in the side's home board, checkers at the bits t + 1
+       of `hitters` (t its indices): only those can reach the side's home board. */
+    static inline int fbgb_shots(uint64_t x, uint32_t hitters, int nbar) {
+        uint32_t bl = 0, made = 0; int i, c; int32_t sh[3];
+        for (i = 0; i < 6; i++) {
+            c = (int)((x >> (4 * i)) & 0xF);
+            bl |= (uint32_t)(c == 1) << (i + 1);
+            made |= (uint32_t)(c >= 2) << (i + 1);
+        }
+        if (!bl) return 0;
+        nbar += fbgf_popcount((uint32_t)(x >> 24) & 0x3Fu);
+        fbgf_shots(nbar ? 1u : hitters, bl, ~made, nbar, sh);
+        return sh[0];
+    }
+    /* out[0], out[1], out[3], out[4] (forced_blot, fast_blot, safe_shots, fast_shots) of
+       the side n bearing off against o (both rows in n's frame). */
+    static void fbgb_side(const unsigned char *n, const unsigned char *o, int32_t *out) {
+        fbgb_t s;
+        uint32_t pk = 0, hitters = 0;
+        int left = 0, i, j, k, d1, d2, w, most, fastest, safest, larger, off;
+        uint64_t x;
+        s.blk = s.blt = 0;
+        for (i = 0; i < 6; i++) {
+            pk |= (uint32_t)n[i] << (4 * i);
+            left += n[i];
+            if (o[23 - i] >= 2) s.blk |= 1u << i;
+            if (o[23 - i] == 1) s.blt |= 1u << i;
+            if (o[23 - i]) hitters |= 2u << i;
+        }
+        for (d1 = 1; d1 <= 6; d1++)
+            for (d2 = 1; d2 <= d1; d2++) {
+                w = d1 == d2 ? 1 : 2;
+                fbgb_search(&s, pk, left, d1, d2);
+                larger = 0;
+                if (d1 != d2 && s.deepest == 1)
+                    for (j = 0; j < s.count; j++) larger |= (int)((s.leaf[j] >> 33) & 1);
+                k = 0;
+                most = 0;
+                for (j = 0; j < s.count; j++) {
+                    x = s.leaf[j];
+                    if ((int)((x >> 30) & 7) != s.deepest
+                        || (d1 != d2 && s.deepest == 1 && (int)((x >> 33) & 1) != larger))
+                        continue;
+                    s.leaf[k++] = x;
+                    off = 15 - (int)((x >> 34) & 0xF);
+                    if (off > most) most = off;
+                }
+                /* the fewest shots of the plays bearing off the most, then of all; each
+                   minimum stops at 0 */
+                fastest = 1 << 30;
+                for (j = 0; j < k && fastest; j++)
+                    if (15 - (int)((s.leaf[j] >> 34) & 0xF) == most) {
+                        i = fbgb_shots(s.leaf[j], hitters, o[24]);
+                        if (i < fastest) fastest = i;
+                    }
+                safest = fastest;
+                for (j = 0; j < k && safest; j++)
+                    if (15 - (int)((s.leaf[j] >> 34) & 0xF) != most) {
+                        i = fbgb_shots(s.leaf[j], hitters, o[24]);
+                        if (i < safest) safest = i;
+                    }
+                out[0] += w * (safest > 0);
+                out[1] += w * (fastest > 0);
+                out[3] += w * safest;
+                out[4] += w * fastest;
+            }
+    }
     """
     int popcount "fbgf_popcount"(uint32_t x) noexcept nogil
     int popsum6 "fbgf_popsum6"(uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3,
@@ -249,6 +405,11 @@ cdef extern from *:
     bint valid_bytes "fbgf_valid"(const unsigned char* q) noexcept nogil
     void shots_masks "fbgf_shots"(uint32_t h, uint32_t bl, uint32_t opn, int nbar,
                                   int32_t* out) noexcept nogil
+    void side_blots "fbgb_side"(const unsigned char* n, const unsigned char* o,
+                                int32_t* out) noexcept nogil
+        # out[0], out[1], out[3], out[4] += the blot numerators of the side n, which
+        # bears off, against o (both rows in n's frame): forced_blot, fast_blot,
+        # safe_shots, fast_shots
 
 
 cdef enum:
@@ -632,33 +793,22 @@ cdef inline bint _bears_off_against_contact(const unsigned char* n,
 
 
 cdef inline uint64_t _blot_key(const unsigned char* n, const unsigned char* o) noexcept nogil:
-    """The side n's home board (indices 0..5) and o's checkers in it and on o's bar (o's
-    indices 18..24), 4 bits each: nonzero when n bears off."""
+    """The side n's home board (indices 0..5, 4 bits each) and o's checkers in it (o's
+    indices 18..23, 2 bits each) and on o's bar (3 bits): nonzero when n bears off. o's
+    counts are capped where more make no difference: on a point at 2 (a blot n may hit,
+    or a point it may not land on; a hitter either way), on the bar at 4 (shots_c: four
+    or more on the bar use every move of a double to enter)."""
     cdef uint64_t key = 0
     cdef int i
     for i in range(6):
         key |= (<uint64_t>n[i]) << (4 * i)
-    for i in range(7):
-        key |= (<uint64_t>o[18 + i]) << (24 + 4 * i)
-    return key
+        key |= (<uint64_t>(o[18 + i] if o[18 + i] < 2 else 2)) << (24 + 2 * i)
+    return key | ((<uint64_t>(o[BAR] if o[BAR] < 4 else 4)) << 36)
 
 
-cdef inline int _home_shots(const board_t* p) noexcept nogil:
-    """shots_c's shots against the side in row 0 of p, all of whose checkers are home or
-    off: 0 at once when it has no blot."""
-    cdef int32_t sh[3]
-    cdef const unsigned char* n = p.p[0]
-    if n[0] != 1 and n[1] != 1 and n[2] != 1 and n[3] != 1 and n[4] != 1 and n[5] != 1:
-        return 0
-    shots_c(n, p.p[1], sh)
-    return sh[0]
-
-
-cdef void _side_blots_c(const board_t* b, movegen_t* g, blot_entry_t* cache,
-                        int32_t* out) noexcept nogil:
+cdef void _side_blots_c(const board_t* b, blot_entry_t* cache, int32_t* out) noexcept nogil:
     """The five blot numerators of the side in row 0 of b (docs/evaluator.md), from
-    the cache (see blot_features_c) when it holds them."""
-    cdef int d1, d2, w, j, count, off, most, safest, fastest
+    the cache (see blot_features_c) when it holds them; side_blots's search else."""
     cdef uint64_t key = 0
     cdef blot_entry_t* entry = NULL
     memset(out, 0, N_BLOT_FEATURES * sizeof(int32_t))
@@ -674,50 +824,18 @@ cdef void _side_blots_c(const board_t* b, movegen_t* g, blot_entry_t* cache,
             out[3] = <int32_t>((entry.val >> 32) & 0xFFFF)
             out[4] = <int32_t>(entry.val >> 48)
             return
-    for d1 in range(1, 7):
-        for d2 in range(1, d1 + 1):
-            w = 1 if d1 == d2 else 2
-            count = generate(g, b, d1, d2, NULL, False)
-            if count <= 0:
-                # no legal play (or, never in a bear-off, more than MAX_PLAYS): the
-                # board stays as it is
-                safest = fastest = _home_shots(b)
-            else:
-                # the fewest shots of the plays bearing off the most checkers, then of
-                # all (each minimum stops at 0: no play leaves fewer)
-                most = 0
-                for j in range(count):
-                    off = NCHECKERS - checkers_c(g.plays[j].p[0])
-                    if off > most:
-                        most = off
-                fastest = 1 << 30
-                for j in range(count):
-                    if NCHECKERS - checkers_c(g.plays[j].p[0]) == most:
-                        fastest = min(fastest, _home_shots(&g.plays[j]))
-                        if fastest == 0:
-                            break
-                safest = fastest
-                j = 0
-                while safest > 0 and j < count:
-                    if NCHECKERS - checkers_c(g.plays[j].p[0]) != most:
-                        safest = min(safest, _home_shots(&g.plays[j]))
-                    j += 1
-            out[0] += w * (safest > 0)
-            out[1] += w * (fastest > 0)
-            out[3] += w * safest
-            out[4] += w * fastest
+    side_blots(b.p[0], b.p[1], out)
     if entry != NULL:
         entry.key = key
         entry.val = ((<uint64_t>out[0]) | ((<uint64_t>out[1]) << 16)
                      | ((<uint64_t>out[3]) << 32) | ((<uint64_t>out[4]) << 48))
 
 
-cdef void blot_features_c(const board_t* b, movegen_t* g, blot_entry_t* cache,
-                          int32_t* out) noexcept nogil:
+cdef void blot_features_c(const board_t* b, blot_entry_t* cache, int32_t* out) noexcept nogil:
     cdef board_t sw
-    _side_blots_c(b, g, cache, out)
+    _side_blots_c(b, cache, out)
     swap_into(b, &sw)
-    _side_blots_c(&sw, g, cache, out + N_BLOT_FEATURES)
+    _side_blots_c(&sw, cache, out + N_BLOT_FEATURES)
 
 
 cdef bint valid_board_bytes(const signed char* q) noexcept nogil:
@@ -901,20 +1019,12 @@ def blot_features(board):
     ------
     ValueError
         For an invalid board.
-    MemoryError
-        If the move-generation workspace cannot be allocated.
     """
     cdef board_t b
     cdef int32_t f[2 * N_BLOT_FEATURES]
     load_board(board, &b)
-    cdef movegen_t* g = movegen_new()
-    if g == NULL:
-        raise MemoryError("no memory for a move-generation workspace")
-    try:
-        with nogil:
-            blot_features_c(&b, g, NULL, f)
-    finally:
-        movegen_free(g)
+    with nogil:
+        blot_features_c(&b, NULL, f)
     return np.array([f[k] for k in range(2 * N_BLOT_FEATURES)], dtype=np.int64).reshape(2, -1)
 
 

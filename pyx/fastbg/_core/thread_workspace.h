@@ -1,5 +1,8 @@
-/* One zeroed scratch block per thread, made on first use and freed when the thread
- * exits (a POSIX thread-specific key with free() as its destructor).
+/* One scratch block per thread, made (zeroed) on first use. When the thread exits its
+ * block goes back to a small pool (a POSIX thread-specific key whose destructor returns
+ * it), and the next thread to need one takes it from there, as it was left: a rollout's
+ * worker threads are made anew for each rollout, and a block that holds a memo (the blot
+ * features') stays warm from one rollout to the next.
  *
  * The evaluator (fastbg._core.evaluator) needs a move generator workspace (about
  * 250 kB) to compute a crashed net's blot features inside a play's evaluation, where
@@ -13,16 +16,34 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+
+#define FBG_WS_POOL 64     /* blocks kept for later threads at most (more are freed) */
 
 static pthread_key_t fbg_ws_key;
 static pthread_once_t fbg_ws_once = PTHREAD_ONCE_INIT;
 static int fbg_ws_key_ok = 0;
+static pthread_mutex_t fbg_ws_lock = PTHREAD_MUTEX_INITIALIZER;
+static void* fbg_ws_pool[FBG_WS_POOL];
+static int fbg_ws_pooled = 0;
 
-static void fbg_ws_make_key(void) {
-    fbg_ws_key_ok = pthread_key_create(&fbg_ws_key, free) == 0;
+/* The key's destructor: an exiting thread's block goes back to the pool. */
+static void fbg_ws_release(void* p) {
+    pthread_mutex_lock(&fbg_ws_lock);
+    if (fbg_ws_pooled < FBG_WS_POOL) {
+        fbg_ws_pool[fbg_ws_pooled++] = p;
+        p = NULL;
+    }
+    pthread_mutex_unlock(&fbg_ws_lock);
+    free(p);
 }
 
-/* The calling thread's block of `size` bytes (zeroed when made). Out of memory (or
+static void fbg_ws_make_key(void) {
+    fbg_ws_key_ok = pthread_key_create(&fbg_ws_key, fbg_ws_release) == 0;
+}
+
+/* The calling thread's block of `size` bytes (zeroed when made; a pooled block is as
+ * its last thread left it). Out of memory (or
  * out of thread keys) the process stops with a message: a wrong evaluation would be
  * worse, and a noexcept nogil caller cannot raise. */
 static void* fbg_thread_workspace(size_t size) {
@@ -34,13 +55,34 @@ static void* fbg_thread_workspace(size_t size) {
     }
     p = pthread_getspecific(fbg_ws_key);
     if (p == NULL) {
-        p = calloc(1, size);
+        pthread_mutex_lock(&fbg_ws_lock);
+        if (fbg_ws_pooled > 0)
+            p = fbg_ws_pool[--fbg_ws_pooled];
+        pthread_mutex_unlock(&fbg_ws_lock);
+        if (p == NULL)
+            p = calloc(1, size);
         if (p == NULL || pthread_setspecific(fbg_ws_key, p) != 0) {
             fputs("fastbg: out of memory for the evaluator's move generator workspace\n", stderr);
             abort();
         }
     }
     return p;
+}
+
+/* Zero `bytes` bytes from `offset` in every pooled block and in the calling thread's
+ * own block, if it has one (blocks of other running threads are not touched): a memo
+ * kept there starts empty again. */
+static void fbg_ws_clear(size_t offset, size_t bytes) {
+    int i;
+    void* own;
+    pthread_once(&fbg_ws_once, fbg_ws_make_key);
+    pthread_mutex_lock(&fbg_ws_lock);
+    for (i = 0; i < fbg_ws_pooled; i++)
+        memset((char*)fbg_ws_pool[i] + offset, 0, bytes);
+    pthread_mutex_unlock(&fbg_ws_lock);
+    own = fbg_ws_key_ok ? pthread_getspecific(fbg_ws_key) : NULL;
+    if (own != NULL)
+        memset((char*)own + offset, 0, bytes);
 }
 
 #endif
