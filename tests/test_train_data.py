@@ -125,6 +125,28 @@ def test_crashed_blots_three_checkers_on_the_ace_point_against_the_bar():
     assert not crashed_blots.crashed_blots(b[None]).any()
 
 
+def test_home_blots_take_the_blots_against_a_checker_on_the_bar():
+    # three on the 1-point against an anchor on that side's 6-point (the other side's
+    # 19-point), which moves away from the 1-point: the real features see no shot;
+    # home_blots take them against a checker on the bar, as above
+    b = np.zeros((2, 25), dtype=np.int8)
+    b[0, 0] = 3
+    b[1, 18], b[1, 0] = 2, 13
+    real = crashed_blots.crashed_blots(b[None], shots=True)[0]
+    home = crashed_blots.home_blots(b[None])[0]
+    assert home.shape == (10,) and home.dtype == np.float32
+    np.testing.assert_allclose(real[:5], [0.0, 0.0, 1.0, 0.0, 0.0])
+    np.testing.assert_allclose(home[:5], [30 / 36, 30 / 36, 1.0, 30 / 36 * 11 / 36,
+                                          30 / 36 * 11 / 36], rtol=1e-6)
+    assert not home[5:].any()
+    # against a real checker on the bar the two agree; no contact, both 0
+    b[1, 18], b[1, 24] = 1, 1
+    np.testing.assert_array_equal(crashed_blots.home_blots(b[None]),
+                                  crashed_blots.crashed_blots(b[None], shots=True))
+    b[1, 18], b[1, 24], b[1, 0] = 0, 0, 15
+    assert not crashed_blots.home_blots(b[None]).any()
+
+
 def test_crashed_extra_race_when_the_side_on_roll_is_off_first():
     b = np.zeros((2, 25), dtype=np.int8)
     b[0, 0], b[1, 0] = 1, 2             # one checker against two on the ace point

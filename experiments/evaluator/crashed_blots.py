@@ -52,3 +52,44 @@ def crashed_blots(boards: np.ndarray, shots: bool = False) -> np.ndarray:
         return np.zeros((0, 2 * k), np.float32)
     num = np.array([blot_features(x) for x in b], dtype=np.float64)[:, :, :k]
     return (num / BLOT_FEATURE_DENOMINATORS[:k]).reshape(len(b), 2 * k).astype(np.float32)
+
+
+# ---------------------------------------------------------------- home-board blots
+
+#: The synthetic other side of home_blots: one checker on the bar (it can hit any blot in
+#: the home board and blocks nothing there) and 14 on its own ace point, far away.
+_HOME_OTHER = np.zeros(25, np.int8)
+_HOME_OTHER[24], _HOME_OTHER[0] = 1, 14
+
+_home_memo: dict[bytes, np.ndarray] = {}
+
+
+def _home_numerators(home: np.ndarray) -> np.ndarray:
+    """The five blot numerators of a side with these six home counts (the rest off)
+    against _HOME_OTHER, memoized: at most 54,264 home boards."""
+    key = home.tobytes()
+    got = _home_memo.get(key)
+    if got is None:
+        b = np.zeros((2, 25), np.int8)
+        b[0, :6] = home
+        b[1] = _HOME_OTHER
+        got = _home_memo[key] = blot_features(b)[0].astype(np.float64)
+    return got
+
+
+def home_blots(boards: np.ndarray) -> np.ndarray:
+    """An experiment for a cheaper engine (TRAINING.md, stop 33): the ten columns of
+    ``crashed_blots(boards, shots=True)`` with each side's blot features taken against a
+    checker on the bar instead of the other side's real checkers, so that they depend on
+    the side's home board alone (a table of the 54,264 home boards; the engine's memo
+    would never miss after the first of each). ``bearing`` is the real board's: whether
+    the side bears off against contact. Float32, shape (N, 10)."""
+    b = np.asarray(boards, dtype=np.int8).reshape(-1, 2, 25)
+    out = np.zeros((len(b), 2 * N_BLOT_FEATURES), np.float64)
+    for i, x in enumerate(b):
+        for s in (0, 1):
+            n, o = x[s], x[1 - s]
+            if n[6:].any() or not n[:6].any() or not (o[24] or o[18:24].any()):
+                continue
+            out[i, N_BLOT_FEATURES * s:N_BLOT_FEATURES * (s + 1)] = _home_numerators(n[:6])
+    return (out / np.tile(BLOT_FEATURE_DENOMINATORS, 2)).astype(np.float32)

@@ -42,6 +42,11 @@ _cx = _sibling("crashed_extra")
 _cb = _sibling("crashed_blots")
 
 
+#: blots=home in the hook argument: a crashed net of 246 inputs reads crashed_blots.py's
+#: home_blots (train.py --home-blots), not the engines' blot features.
+HOME_BLOTS = False
+
+
 def _sigmoid(x):
     return 1.0 / (1.0 + np.exp(-x))
 
@@ -97,7 +102,9 @@ def probabilities(nets: dict, boards: np.ndarray, mixed: str | None = None) -> n
                     x = np.concatenate([x[:, :n_in - _cx.N_CRASHED_EXTRA], extra], axis=1)
                 for nb in (_cb.N_CRASHED_BLOTS, _cb.N_CRASHED_BLOTS_SHOTS):   # crashed_blots.py's
                     if kind == "crashed" and n_in - nb in (236, 252):
-                        extra = _cb.crashed_blots(b[rows], shots=nb == 10) if extra is None else extra
+                        if extra is None:
+                            extra = (_cb.home_blots(b[rows]) if HOME_BLOTS and nb == 10
+                                     else _cb.crashed_blots(b[rows], shots=nb == 10))
                         x = np.concatenate([x[:, :n_in - nb], extra], axis=1)
                 raw = raw + _forward(w, x) / len(members)
         else:  # the shipped first network
@@ -114,6 +121,10 @@ def load(spec: str):
         kind, _, path = part.partition("=")
         if kind == "mixed":
             mixed = path
+            continue
+        if kind == "blots":
+            global HOME_BLOTS
+            HOME_BLOTS = path == "home"
             continue
         if kind not in ("contact", "race", "crashed"):
             raise SystemExit(f"hook argument {part!r}: contact=PATH, crashed=PATH or race=PATH")

@@ -50,7 +50,7 @@ sys.path.insert(0, str(HERE))
 import labels as labels_mod  # noqa: E402
 import lookahead as lookahead_mod  # noqa: E402
 from crashed_extra import N_CRASHED_EXTRA, crashed_extra  # noqa: E402
-from crashed_blots import crashed_blots  # noqa: E402
+from crashed_blots import crashed_blots, home_blots  # noqa: E402
 from race_extra import N_RACE_EXTRA, race_extra  # noqa: E402
 from fastbg.reference.features import CONTACT_INPUTS, LEGACY_CONTACT_INPUTS, is_crashed  # noqa: E402
 from fastbg.reference.nn import load_weights  # noqa: E402
@@ -371,6 +371,7 @@ def _load_one(args, positions: str, labels: str):
         x = np.concatenate([x[:, :args.width], crashed_extra(b)], axis=1)
     if args.net == "crashed" and args.crashed_blots:    # crashed_blots.py's, after those
         x = np.concatenate([x[:, :N_INPUTS["crashed"] - args.crashed_blots],
+                            home_blots(b) if args.home_blots else
                             crashed_blots(b, shots=args.crashed_blots == 10)], axis=1)
     print(f"{len(b)} {args.net} inputs in {time.perf_counter() - t0:.1f} s", file=sys.stderr)
     y = targets(counts[keep]) if probs is None else probs[keep].astype(np.float32)
@@ -386,7 +387,8 @@ def net_rows(args) -> str:
     """Which rows a data set gives the net (the name of its inputs cache)."""
     if args.net == "crashed" and (args.crashed_extra or args.crashed_blots):
         return (f"crashed_w{args.width}" + (f"x{N_CRASHED_EXTRA}" if args.crashed_extra else "")
-                + (f"b{args.crashed_blots}" if args.crashed_blots else ""))
+                + (f"b{args.crashed_blots}" if args.crashed_blots else "")
+                + ("h" if args.home_blots else ""))
     return "contact_nocrashed" if args.net == "contact" and args.no_crashed else args.net
 
 
@@ -547,6 +549,10 @@ def main(argv=None) -> int:
                          "(6 columns after the others: the blots a side bearing off against "
                          "contact must leave on its next roll; 10: with the shots at them; an "
                          "ablation)")
+    ap.add_argument("--home-blots", action="store_true",
+                    help="with --crashed-blots 10: crashed_blots.py's home_blots instead, each "
+                         "side's blot features against a checker on the bar (its home board "
+                         "alone; an experiment for a cheaper engine)")
     ap.add_argument("--repeat-off", type=int, default=1, metavar="K",
                     help="each epoch, the training rows of positions where a side has borne "
                          "off checkers (bearing off against contact, saving a gammon or "
@@ -555,6 +561,8 @@ def main(argv=None) -> int:
                     help="the contact net's inputs: all 252, or the first 236 (without the "
                          "extra features of docs/evaluator.md)")
     args = ap.parse_args(argv)
+    if args.home_blots and args.crashed_blots != 10:
+        ap.error("--home-blots goes with --crashed-blots 10")
     if args.rank_tau is not None and not args.rank_tau > 0:
         ap.error(f"--rank-tau is an equity > 0, got {args.rank_tau}")
     N_INPUTS["contact"] = N_INPUTS["crashed"] = args.width   # what warm_start builds (a script's setting)
