@@ -33,3 +33,21 @@ def race_boards(draw, max_checkers: int = 15) -> np.ndarray:
         for _ in range(n):
             board[side, draw(st.integers(0, 11))] += 1
     return board
+
+
+def bear_off_against_contact(rng: np.random.Generator, home: tuple[int, int] = (1, 16),
+                             contact: tuple[int, int] = (1, 5), rest: bool = True) -> np.ndarray:
+    """A random valid board whose side 0 bears off against contact: ``rng.integers(*home)``
+    checkers on its home points (the rest off) and ``rng.integers(*contact)`` of side 1's
+    on the bar or on points of that home board side 0 does not hold; with ``rest``, up to
+    4 fewer than side 1's other checkers on its indices 0..17 (out of reach)."""
+    b = np.zeros((2, 25), np.int8)
+    for _ in range(int(rng.integers(*home))):
+        b[0, rng.integers(0, 6)] += 1
+    free = [24] + [23 - i for i in range(6) if not b[0, i]]
+    for _ in range(int(rng.integers(*contact))):
+        b[1, rng.choice(free)] += 1
+    if rest:
+        for _ in range(max(0, 15 - int(b[1].sum()) - int(rng.integers(0, 5)))):
+            b[1, rng.integers(0, 18)] += 1
+    return b

@@ -27,7 +27,7 @@ from fastbg.reference.movegen import legal_plays
 from fastbg.reference.nn import encode
 
 from scenario import board
-from strategies import boards, race_boards
+from strategies import bear_off_against_contact, boards, race_boards
 
 SPEC = Path(__file__).resolve().parent.parent / "docs" / "evaluator.md"
 ROLLS36 = [(d1, d2) for d1 in range(1, 7) for d2 in range(1, 7)]
@@ -738,12 +738,7 @@ def test_blot_features_depend_only_on_the_home_board_and_the_checkers_in_it():
     rng = np.random.default_rng(5)
     checked = 0
     while checked < 60:
-        b = np.zeros((2, 25), np.int8)
-        for _ in range(int(rng.integers(2, 9))):
-            b[0, rng.integers(0, 6)] += 1
-        free = [24] + [23 - i for i in range(6) if not b[0, i]]
-        for _ in range(int(rng.integers(1, 7))):
-            b[1, rng.choice(free)] += 1
+        b = bear_off_against_contact(rng, home=(2, 9), contact=(1, 7), rest=False)
         f = F.blot_features(b)[0]
         if not f[2]:
             continue

@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from fastbg.reference import features as R
 from fastbg.reference.board import START_BOARD, swap
 
-from strategies import boards, race_boards
+from strategies import bear_off_against_contact, boards, race_boards
 
 C = pytest.importorskip("fastbg._core.features", reason="Cython core not built")
 cmovegen = pytest.importorskip("fastbg._core.movegen", reason="Cython core not built")
@@ -160,13 +160,7 @@ def test_blot_features_agree_on_random_bear_offs_against_contact():
     rng = np.random.default_rng(17)
     checked = 0
     while checked < 400:
-        b = np.zeros((2, 25), np.int8)
-        for _ in range(int(rng.integers(1, 16))):
-            b[0, rng.integers(0, 6)] += 1
-        for _ in range(int(rng.integers(1, 5))):
-            b[1, rng.choice([24] + [23 - i for i in range(6) if not b[0, i]])] += 1
-        for _ in range(max(0, 15 - int(b[1].sum()) - int(rng.integers(0, 5)))):
-            b[1, rng.integers(0, 18)] += 1
+        b = bear_off_against_contact(rng)
         if checked % 3 == 2:
             b = b[::-1].copy()
         assert np.array_equal(C.blot_features(b), R.blot_features(b)), b.tolist()
