@@ -43,6 +43,12 @@ def test_moves_dice_spellings(capsys, dice):
     assert len(data["plays"]) == 16
 
 
+def test_moves_names_the_roll_higher_die_first(capsys):
+    # the dice in the order typed (13), as the field writes them (3-1)
+    code, out, _ = run(capsys, "moves", "start", "13")
+    assert code == 0 and out.startswith("Position 4HPwATDgc/ABMA, roll 3-1: 16 legal plays")
+
+
 def test_moves_table(capsys):
     code, out, _ = run(capsys, "moves", "start", "66", "--engine", "python")
     assert code == 0 and "24/18(2) 13/7(2)" in out
@@ -660,6 +666,20 @@ def test_perft_time_estimate_is_progress(capsys, monkeypatch):
     assert code == 0 and "about 1.0e+09 leaves, roughly" in err
     code, _, err = run_status(capsys, "perft", "start", "1", "--no-progress")
     assert code == 0 and err == ""
+
+
+def test_a_refused_perft_depth_keeps_the_counted_ones_in_json(capsys, monkeypatch):
+    # depth 3 estimated at more than a day (after depths 1 and 2 are counted): refused,
+    # exit 2, and the JSON keeps depths 1 and 2 as the text output prints them
+    from fastbg.cli import bench
+
+    monkeypatch.setattr(bench, "_estimate", lambda rows, ahead=1: None if len(rows) < 3
+                        else (1e15, 10 * bench.PERFT_MAX_SECONDS))
+    code, out, err = run_status(capsys, "perft", "start", "3", "--json")
+    data = json.loads(out)
+    assert code == 2 and [d["depth"] for d in data["depths"]] == [1, 2]
+    assert data["depths"][1]["leaves"] == 202782 and "give --force" in data["refused"]
+    assert "depth 3 would take about" in err
 
 
 @pytest.mark.parametrize("argv, early, command", [

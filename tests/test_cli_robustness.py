@@ -765,3 +765,11 @@ def test_a_pure_python_run_cut_short_in_its_first_block_says_nothing_is_stored(
     assert code == 130 and "INTERRUPTED" in out and "5 games of 36" in out, out
     assert f"nothing stored in {path}: the run stopped before its first block finished" in out
     assert "None" not in out
+
+
+@pytest.mark.parametrize("option", [["--within", "0"], ["--max-plays", "5"]])
+def test_a_table_refuses_top_with_the_window_options(capsys, option):
+    # --top takes the N best plays: a window given too would be ignored without a word
+    code, out, err = run_status(capsys, "table", "openings", "--top", "1", *option,
+                                "--rolls", "31", "-n", "36", "--no-progress")
+    assert code == 2 and out == "" and f"give either --top N or {option[0]}, not both" in err

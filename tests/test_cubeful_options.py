@@ -141,3 +141,17 @@ def test_by_first_roll_text_says_whose_roll_and_whose_numbers(capsys, cubeful):
     assert main(["rollout", POS, *cubeful, "-n", "1296", "--policy", "pubeval", "--seed", "3",
                  "--by-first-roll", "--no-progress"]) == 0
     assert "(player): the player" not in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("cubeful", [False, True])
+def test_first_rolls_without_games_read_n_a(capsys, cubeful):
+    # 5 games from the opening position: most of the 30 first rolls have none, whose
+    # numbers are not defined (the JSON says null; the text said nan)
+    argv = ["rollout", "start", "-n", "5", "--by-first-roll", "-w", "1", "--seed", "1",
+            "--policy", "pubeval", "--no-progress"]
+    assert main(argv + (["--cubeful"] if cubeful else [])) == 0
+    out = capsys.readouterr().out
+    rows = out.split("by first roll:")[1].splitlines()[1:31]
+    empty = [r for r in rows if r.split()[2] == "0"]
+    assert len(empty) >= 20 and "nan" not in out
+    assert all(r.split()[3:] == ["n/a"] * len(r.split()[3:]) for r in empty)

@@ -108,10 +108,14 @@ def _cmd_perft(args) -> int:
     for depth in range(min(1, args.depth), args.depth + 1):
         last = _estimate(rows, args.depth - depth + 1)   # the deepest depth asked for
         if last is not None and last[1] > PERFT_MAX_SECONDS and not args.force:
-            raise ValueError(
+            refusal = (
                 f"depth {args.depth} would take about {_duration(last[1])} (about "
                 f"{last[0]:.1e} leaves at the {rows[-1]['leaves'] / rows[-1]['seconds']:,.0f} "
                 f"leaves/s of depth {depth - 1}): ask for fewer plies, or give --force")
+            if args.json:   # the depths counted so far are kept, as the text prints them
+                print_json({"position_id": pos.to_position_id(), "engine": args.engine,
+                            "depths": out_rows, "refused": refusal}, indent=2)
+            raise ValueError(refusal)
         guess = _estimate(rows)
         if guess is not None and guess[1] > 60 and not args.no_progress:
             print(f"  depth {depth}: about {guess[0]:.1e} leaves, roughly {_duration(guess[1])} "

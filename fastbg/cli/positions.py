@@ -199,7 +199,7 @@ def _cmd_moves(args) -> int:
             "plays": [{"move": pl.move, "position_id": pl.position_id} for pl in plays],
         }, indent=2)
         return 0
-    print(f"Position {pos.to_position_id()}, roll {dice[0]}-{dice[1]}: "
+    print(f"Position {pos.to_position_id()}, roll {max(dice)}-{min(dice)}: "
           f"{len(plays)} legal play{'s' if len(plays) != 1 else ''}")
     if not plays:
         print("  no legal play: the position stays as it is and the turn passes")

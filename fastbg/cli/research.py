@@ -171,6 +171,11 @@ def _options(args) -> dict:
     if args.table == "replies" and args.opening is None:
         raise ValueError("give the OPENING play, e.g. `fastbg table replies 31` or "
                          "`fastbg table replies '8/5 6/5'` (or --resume RUN)")
+    if getattr(args, "top", None) is not None:
+        for opt, default in (("within", DEFAULT_WITHIN), ("max_plays", DEFAULT_MAX_PLAYS)):
+            if getattr(args, opt) != default:
+                raise ValueError(f"give either --top N or --{opt.replace('_', '-')}, not both "
+                                 "(--top takes the N best plays, whatever their equities)")
     return {k: getattr(args, k) for k in _SETTINGS[args.table]}
 
 

@@ -257,8 +257,8 @@ def _format_table(res) -> str:
         lines += ["", "  by first roll:       games    equity   std.err      win"]
         for r in res.by_first_roll:
             who = f" ({r['first']})" if "first" in r else ""
-            lines.append(f"    {r['roll'] + who:<16} {r['games']:>7,} {r['equity']:+9.4f} "
-                         f"{num(r['stderr']['equity'], '9.4f')} {r['win']:8.4f}")
+            lines.append(f"    {r['roll'] + who:<16} {r['games']:>7,} {num(r['equity'], '+9.4f')} "
+                         f"{num(r['stderr']['equity'], '9.4f')} {num(r['win'], '8.4f')}")
         lines += first_roll_legend(res.by_first_roll)
     lines.append("")
     if res.stored_games >= res.games:
@@ -568,9 +568,10 @@ def _format_cubeful(res, pos, state) -> str:
         lines += ["", f"  by first roll:       games    equity   std.err  doubled   passed{mwc}"]
         for r in res.by_first_roll:
             who = f" ({r['first']})" if "first" in r else ""
-            lines.append(f"    {r['roll'] + who:<16} {r['games']:>7,} {r['equity']:+9.4f} "
-                         f"{num(r['stderr'], '9.4f')} {r['doubled']:8.4f} {r['passed']:8.4f}"
-                         + ("" if state.is_money else f" {r['mwc']:8.4f}"))
+            lines.append(f"    {r['roll'] + who:<16} {r['games']:>7,} {num(r['equity'], '+9.4f')} "
+                         f"{num(r['stderr'], '9.4f')} {num(r['doubled'], '8.4f')} "
+                         f"{num(r['passed'], '8.4f')}"
+                         + ("" if state.is_money else f" {num(r['mwc'], '8.4f')}"))
         lines += first_roll_legend(res.by_first_roll)
     lines += ["", f"  {res.seconds:.2f} s, {games_rate(res.games_per_second)}"]
     return "\n".join(lines)
@@ -584,7 +585,7 @@ def moves_eval(pos, dice, args) -> int:
                     "plays": [{"move": r.move, "position_id": r.position_id, **r.probabilities,
                                "diff": r.equity - ranked[0].equity} for r in ranked]}, indent=2)
         return 0
-    print(f"Position {pos.to_position_id()}, roll {dice[0]}-{dice[1]}: "
+    print(f"Position {pos.to_position_id()}, roll {max(dice)}-{min(dice)}: "
           f"{plural(len(ranked), 'legal play')}, by the nn at {args.ply} ply (cubeless, mover's view)")
     if not ranked:
         print("  no legal play: the position stays as it is and the turn passes")
@@ -603,10 +604,10 @@ def moves_eval(pos, dice, args) -> int:
 def _prune_text(prune, games) -> str:
     """The header's account of the pruning stop rule."""
     if prune["min_games"] >= games:
-        return (f"; no pruning (--prune-se): its first stage, after {prune['min_games']:,} "
-                "games, is not before the end")
+        return (f"; no pruning (--prune-se): its first stage, after "
+                f"{plural(prune['min_games'], 'game')}, is not before the end")
     return (f"; plays {prune['prune_se']:g} SE behind the best dropped after "
-            f"{prune['min_games']:,} games and every {prune['stage_games']:,} after")
+            f"{plural(prune['min_games'], 'game')} and every {prune['stage_games']:,} after")
 
 
 def moves_rollout(pos, dice, args) -> int:

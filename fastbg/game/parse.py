@@ -77,7 +77,7 @@ def parse_game(text):
     else:
         raise ValueError(
             f"bad position {text!r}: expected 'start', a Position ID, a GNU Backgammon "
-            f"PositionID:MatchID pair or an XGID ({len(s)} characters given)"
+            f"PositionID:MatchID pair or an XGID ({len(s):,} characters given)"
         )
     if game.cube_action is not None:
         raise ValueError(

@@ -114,7 +114,7 @@ class Position:
             return cls.from_position_id(s)
         raise ValueError(
             f"bad position {text!r}: expected 'start', a 14-character GNU Backgammon "
-            f"Position ID, a PositionID:MatchID pair or an XGID ({len(s)} characters given)"
+            f"Position ID, a PositionID:MatchID pair or an XGID ({len(s):,} characters given)"
         )
 
     # ------------------------------------------------------------- conversions
