@@ -203,3 +203,10 @@ def test_centred_cube_above_one_is_read_as_written():
     # The raw fields: cube field 1 (a 2-cube) with cube position 0 (centred).
     f = decode_xgid(START_XGID.replace(":0:0:1:", ":1:0:1:"))
     assert (f.cube_log2, f.cube_owner) == (1, 0)
+
+
+@pytest.mark.parametrize("value", [None, 5, 3.5, b"4HPwATDgc/ABMA"])
+def test_parse_names_what_it_takes_for_a_value_of_the_wrong_kind(value):
+    # it said "a board has shape (2, 25), got ()": true, but not what was wrong
+    with pytest.raises(ValueError, match=r"expected a string \('start', a Position ID"):
+        Position.parse(value)

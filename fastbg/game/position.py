@@ -100,6 +100,10 @@ class Position:
         if isinstance(text, Position):
             return text
         if not isinstance(text, str):
+            if text is None or np.ndim(text) == 0:     # None, a number, bytes...
+                raise ValueError(f"bad position {text!r}: expected a string ('start', a "
+                                 "Position ID, a PositionID:MatchID pair or an XGID), a "
+                                 "Position or a (2, 25) board")
             return cls(text)
         s = text.strip()
         if s.lower() == "start":
