@@ -47,6 +47,9 @@ def test_moves_names_the_roll_higher_die_first(capsys):
     # the dice in the order typed (13), as the field writes them (3-1)
     code, out, _ = run(capsys, "moves", "start", "13")
     assert code == 0 and out.startswith("Position 4HPwATDgc/ABMA, roll 3-1: 16 legal plays")
+    code, out, _ = run(capsys, "moves", "start", "13", "--rollout", "-n", "36", "--seed", "1",
+                       "-w", "1", "--no-progress")
+    assert code == 0 and out.startswith("Rollout of 2 plays of 3-1 in 4HPwATDgc/ABMA")
 
 
 def test_moves_table(capsys):

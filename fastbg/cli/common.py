@@ -260,6 +260,12 @@ def add_no_progress_option(p, shows: str | None = None) -> None:
                         "accepted, as by every command, for scripts (nothing to show here)")
 
 
+def roll_text(dice) -> str:
+    """A roll as the field writes it, the higher die first (``"3-1"``, whatever the
+    order typed)."""
+    return f"{max(dice)}-{min(dice)}"
+
+
 def plural(n: int, word: str) -> str:
     """``"1 game"``, ``"2,000 games"``."""
     return f"{n:,} {word}" + ("" if n == 1 else "s")

@@ -10,7 +10,7 @@ from ..nn import CRASHED_BY, evaluate, network_info
 from ..game.picture import save_board
 
 from .common import (_ENGINE_HELP, _POSITION_HELP, _is_xgid, _positive_int,
-                     _whole_arg, add_no_progress_option, looks_like_position, print_json,
+                     _whole_arg, add_no_progress_option, looks_like_position, print_json, roll_text,
                      second_position)
 from ..rollouts import DEFAULT_POLICY
 from .rollouts import add_prune_options, add_rollout_run_options, moves_eval, moves_rollout
@@ -199,7 +199,7 @@ def _cmd_moves(args) -> int:
             "plays": [{"move": pl.move, "position_id": pl.position_id} for pl in plays],
         }, indent=2)
         return 0
-    print(f"Position {pos.to_position_id()}, roll {max(dice)}-{min(dice)}: "
+    print(f"Position {pos.to_position_id()}, roll {roll_text(dice)}: "
           f"{len(plays)} legal play{'s' if len(plays) != 1 else ''}")
     if not plays:
         print("  no legal play: the position stays as it is and the turn passes")

@@ -17,7 +17,7 @@ from ..research import convergence, plot_convergence
 from ..research.plots import check_plot_path
 
 from .common import (_ENGINE_HELP, add_no_progress_option, num, EXIT_INTERRUPTED, _dice_arg, check_ctrl_c, draw_after_run,
-                     games_played, games_rate, _games, note_ctrl_c, _number_arg, _policy_help, _positive_int, _seed, plural,
+                     games_played, games_rate, _games, note_ctrl_c, _number_arg, _policy_help, _positive_int, _seed, plural, roll_text,
                      print_json, run_id_arg, stop_name, store_path_arg, stored_blocks)
 from .state import (_STATE_OPTIONS, _add_state_options, _cube_state, _describe_state)
 
@@ -585,7 +585,7 @@ def moves_eval(pos, dice, args) -> int:
                     "plays": [{"move": r.move, "position_id": r.position_id, **r.probabilities,
                                "diff": r.equity - ranked[0].equity} for r in ranked]}, indent=2)
         return 0
-    print(f"Position {pos.to_position_id()}, roll {max(dice)}-{min(dice)}: "
+    print(f"Position {pos.to_position_id()}, roll {roll_text(dice)}: "
           f"{plural(len(ranked), 'legal play')}, by the nn at {args.ply} ply (cubeless, mover's view)")
     if not ranked:
         print("  no legal play: the position stays as it is and the turn passes")
@@ -629,7 +629,7 @@ def moves_rollout(pos, dice, args) -> int:
     head = "INTERRUPTED: " if res.interrupted else ""
     some_pruned = any(p.get("pruned") for p in res.plays)
     each = "a play, fewer for the pruned plays" if some_pruned else "each"
-    print(f"{head}Rollout of {plural(len(res.plays), 'play')} of {dice[0]}-{dice[1]} in "
+    print(f"{head}Rollout of {plural(len(res.plays), 'play')} of {roll_text(dice)} in "
           f"{res.position_id}: {games_played(res.games, st['games'], res.interrupted)} {each}, "
           "the same dice for every play")
     print(f"policy {st['policy']}, engine {st['engine']}, {workers_text(res)}, seed {res.seed}"
