@@ -36,6 +36,7 @@ from __future__ import annotations
 import numpy as np
 
 from fastbg._core.features import BLOT_FEATURE_DENOMINATORS, N_BLOT_FEATURES, blot_features
+from fastbg.reference.features import _bears_off_against_contact
 
 #: Columns appended to the crashed net's inputs (with ``shots``: N_CRASHED_BLOTS_SHOTS).
 N_CRASHED_BLOTS = 6
@@ -89,7 +90,7 @@ def home_blots(boards: np.ndarray) -> np.ndarray:
     for i, x in enumerate(b):
         for s in (0, 1):
             n, o = x[s], x[1 - s]
-            if n[6:].any() or not n[:6].any() or not (o[24] or o[18:24].any()):
+            if not _bears_off_against_contact(n, o):
                 continue
             out[i, N_BLOT_FEATURES * s:N_BLOT_FEATURES * (s + 1)] = _home_numerators(n[:6])
     return (out / np.tile(BLOT_FEATURE_DENOMINATORS, 2)).astype(np.float32)

@@ -40,8 +40,8 @@ cdef void e_pre(const enet_t* e, const board_t* b, qpre_t* pre) noexcept nogil
     # Integer hidden pre-activations of b (row 0 on roll): nn.q_pre's point and off rows
     # plus, for the contact net, sum over its nfeat numerators N_f of N_f * feat[f] (the
     # extra features are computed only when nfeat = 56) and, for a crashed net that
-    # reads them, over its nblot blot numerators (features.blot_features_c, in a
-    # per-thread move generator workspace: thread_workspace.h).
+    # reads them, over its nblot blot numerators (features.blot_features_c, with a
+    # per-thread memo: thread_workspace.h).
 
 
 # A decision's base for the candidates' incremental first layers

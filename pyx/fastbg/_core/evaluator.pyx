@@ -42,8 +42,8 @@ cdef enum:
 cdef extern from "thread_workspace.h":
     # the calling thread's zeroed block of `size` bytes, made on first use
     void* fbg_thread_workspace(size_t size) noexcept nogil
-    # zero bytes from offset in the idle threads' blocks and the caller's
-    void fbg_ws_clear(size_t offset, size_t bytes) noexcept nogil
+    # zero the first bytes of the idle threads' blocks and of the caller's
+    void fbg_ws_clear(size_t bytes) noexcept nogil
 
 
 cdef struct eval_ws_t:
@@ -147,7 +147,7 @@ def clear_blot_memo():
     For benchmarks that must start cold, as another program would in a fresh process;
     results never depend on the memo.
     """
-    fbg_ws_clear(0, sizeof(eval_ws_t))
+    fbg_ws_clear(sizeof(eval_ws_t))
 
 
 def _net_tables(weights, kind):

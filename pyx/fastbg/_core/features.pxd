@@ -131,7 +131,7 @@ cdef void blot_features_c(const board_t* b, blot_entry_t* cache, int32_t* out) n
     # out[0..4]: side 0's blot numerators (forced_blot, fast_blot, bearing_off,
     # safe_shots, fast_shots; docs/evaluator.md, "Blot features"), out[5..9]: side 1's.
     # The plays of each of the 21 rolls of a side that bears off are found by a small
-    # search of its own (features.pyx, _bl_search). cache, unless NULL, is the caller's
+    # search of its own (features.pyx, fbgb_side). cache, unless NULL, is the caller's
     # own zeroed array of 2 ** BLOT_CACHE_BITS entries, a direct-mapped memo of a side's
     # numerators: they depend only on the side's home board and the other side's
     # checkers on its bar and in that home board (the side bears off: none of its

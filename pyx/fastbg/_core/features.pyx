@@ -251,6 +251,8 @@ cdef extern from *:
                                        | checkers left << 34 */
     } fbgb_t;
     static inline int fbgb_top(uint32_t pk) { return (31 - __builtin_clz(pk)) >> 2; }
+    /* the checkers a recorded position has borne off */
+    static inline int fbgb_off(uint64_t x) { return 15 - (int)((x >> 34) & 0xF); }
     /* Move a checker from index i by d: 0 if illegal, else 1 and the new state. */
     static inline int fbgb_move(const fbgb_t *s, uint32_t pk, int hit, int left, int i, int d,
                                 uint32_t *pk2, int *hit2, int *left2) {
@@ -339,7 +341,7 @@ cdef extern from *:
     static void fbgb_side(const unsigned char *n, const unsigned char *o, int32_t *out) {
         fbgb_t s;
         uint32_t pk = 0, hitters = 0;
-        int left = 0, i, j, k, d1, d2, w, most, fastest, safest, larger, off;
+        int left = 0, i, j, k, d1, d2, w, most, fastest, safest, larger;
         uint64_t x;
         s.blk = s.blt = 0;
         for (i = 0; i < 6; i++) {
@@ -364,20 +366,19 @@ cdef extern from *:
                         || (d1 != d2 && s.deepest == 1 && (int)((x >> 33) & 1) != larger))
                         continue;
                     s.leaf[k++] = x;
-                    off = 15 - (int)((x >> 34) & 0xF);
-                    if (off > most) most = off;
+                    if (fbgb_off(x) > most) most = fbgb_off(x);
                 }
                 /* the fewest shots of the plays bearing off the most, then of all; each
                    minimum stops at 0 */
                 fastest = 1 << 30;
                 for (j = 0; j < k && fastest; j++)
-                    if (15 - (int)((s.leaf[j] >> 34) & 0xF) == most) {
+                    if (fbgb_off(s.leaf[j]) == most) {
                         i = fbgb_shots(s.leaf[j], hitters, o[24]);
                         if (i < fastest) fastest = i;
                     }
                 safest = fastest;
                 for (j = 0; j < k && safest; j++)
-                    if (15 - (int)((s.leaf[j] >> 34) & 0xF) != most) {
+                    if (fbgb_off(s.leaf[j]) != most) {
                         i = fbgb_shots(s.leaf[j], hitters, o[24]);
                         if (i < safest) safest = i;
                     }

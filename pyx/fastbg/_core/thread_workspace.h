@@ -1,14 +1,14 @@
 /* One scratch block per thread, made (zeroed) on first use. When the thread exits its
  * block goes back to a small pool (a POSIX thread-specific key whose destructor returns
  * it), and the next thread to need one takes it from there, as it was left: a rollout's
- * worker threads are made anew for each rollout, and a block that holds a memo (the blot
- * features') stays warm from one rollout to the next.
+ * worker threads are made anew for each rollout, and a block that holds a memo stays
+ * warm from one rollout to the next.
  *
- * The evaluator (fastbg._core.evaluator) needs a move generator workspace (about
- * 250 kB) to compute a crashed net's blot features inside a play's evaluation, where
- * no caller's workspace is at hand; an EvalPolicy is shared by the threads of a
- * rollout, so the workspace cannot be the instance's. The first call of a thread
- * fixes the block's size: call it with one size only (one header user, evaluator.pyx).
+ * The evaluator (fastbg._core.evaluator) keeps its memo of a crashed net's blot features
+ * there (512 kB): they are needed inside a play's evaluation, where no caller's
+ * workspace is at hand, and an EvalPolicy is shared by the threads of a rollout, so the
+ * memo cannot be the instance's. The first call of a thread fixes the block's size: call
+ * it with one size only (one header user, evaluator.pyx).
  */
 #ifndef FASTBG_THREAD_WORKSPACE_H
 #define FASTBG_THREAD_WORKSPACE_H
@@ -62,27 +62,27 @@ static void* fbg_thread_workspace(size_t size) {
         if (p == NULL)
             p = calloc(1, size);
         if (p == NULL || pthread_setspecific(fbg_ws_key, p) != 0) {
-            fputs("fastbg: out of memory for the evaluator's move generator workspace\n", stderr);
+            fputs("fastbg: out of memory for the evaluator's workspace\n", stderr);
             abort();
         }
     }
     return p;
 }
 
-/* Zero `bytes` bytes from `offset` in every pooled block and in the calling thread's
- * own block, if it has one (blocks of other running threads are not touched): a memo
- * kept there starts empty again. */
-static void fbg_ws_clear(size_t offset, size_t bytes) {
+/* Zero the first `bytes` bytes of every pooled block and of the calling thread's own
+ * block, if it has one (blocks of other running threads are not touched): a memo kept
+ * there starts empty again. */
+static void fbg_ws_clear(size_t bytes) {
     int i;
     void* own;
     pthread_once(&fbg_ws_once, fbg_ws_make_key);
     pthread_mutex_lock(&fbg_ws_lock);
     for (i = 0; i < fbg_ws_pooled; i++)
-        memset((char*)fbg_ws_pool[i] + offset, 0, bytes);
+        memset(fbg_ws_pool[i], 0, bytes);
     pthread_mutex_unlock(&fbg_ws_lock);
     own = fbg_ws_key_ok ? pthread_getspecific(fbg_ws_key) : NULL;
     if (own != NULL)
-        memset((char*)own + offset, 0, bytes);
+        memset(own, 0, bytes);
 }
 
 #endif
