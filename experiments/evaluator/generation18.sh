@@ -1,24 +1,89 @@
 #!/bin/sh
 # Generation 18 of the second evaluator: generation 17's contact and race nets, and a
-# crashed net (zK9) that reads the 10 blot inputs (docs/evaluator.md, "Blot features";
+# crashed net that reads the 10 blot inputs (docs/evaluator.md, "Blot features";
 # train.py --crashed-blots 10) and learns realistic crashed decisions (cr1x, cr2x, cr4x,
 # cr5x of crashed_realistic.sh) and bear-offs against contact (cb1x, cb3x of
-# crashed_bearoff.sh), all labelled at 2 ply by generation 17. Every step is resumable:
-# rerun the script after an interruption and it goes on where it stopped.
+# crashed_bearoff.sh), all labelled at 2 ply by generation 17, beside the rolled-out
+# crashed endgames of generation17.sh (be1, be3).
+#
+# It starts from the nets shipped in the package, not from the runs of the generations
+# before: pack.py --unpack writes generation 17's checkpoints (s16c, r14, zB3) from
+# fastbg/data/nn/nn2.npz, whose float weights are those the generation was packed from
+# (nets_g17.npz made from them equals nn2.npz array for array), so every set below is the
+# one the earlier scripts made with the same seeds. The candidate zK9 of
+# experiments/TRAINING.md also had generation 15's 2-ply sets (g15e, g15h, h2h, w1c, w1x),
+# which only generation15_labels.sh can make again and which need generation 14's nets
+# (generations 9 to 14 from nothing); zN1 is zK9's recipe without them. The first net it
+# fine-tunes (zB3) had learnt them.
+#
+# Every step is resumable: rerun the script after an interruption and it goes on where it
+# stopped. Put experiments/runs/evaluator outside the checkout (a symbolic link) if the
+# checkout may be replaced.
 #
 #   sh experiments/evaluator/generation18.sh            # from the repository's root
 #
-# Compute on the 2-core VM (2026-12-05), see experiments/TRAINING.md "Generation 18":
-# generation 17 (generation17.sh), then crashed_bearoff.sh's sets (about 50 min),
-# crashed_realistic.sh's five sets (positions a few minutes each, labels about 26 min a
-# set on 2 cores) and training about 15 min on 2 cores.
+# Compute on the 2-core VM (2026-12-05): crashed_realistic.sh's five sets (positions a few
+# minutes each, labels about 26 min a set on 2 cores), cb1x and cb3x about 45 min, be1 and
+# be3 about 40 min on 2 cores, training about 15 min on 2 cores.
 # PY: the Python with fastbg and the [train] extra (PyTorch CPU).
 set -e
 PY=${PY:-python}
 R=experiments/runs/evaluator
 E=experiments/evaluator
-PY=$PY sh $E/crashed_bearoff.sh
-PY=$PY MORE=1 TRAIN=1 sh $E/crashed_realistic.sh
+mkdir -p $R
+CHECKPOINTS="--contact $R/s16c/epoch_019.npz --race $R/r14/epoch_000.npz \
+    --crashed $R/zB3/epoch_009.npz"
+$PY $E/pack.py --unpack fastbg/data/nn/nn2.npz $CHECKPOINTS
+[ -f $R/nets_g17.npz ] || $PY $E/pack.py $CHECKPOINTS --out $R/nets_g17.npz
+
+# the realistic crashed decisions (cr1x to cr5x) and their labels
+PY=$PY MORE=1 sh $E/crashed_realistic.sh
+
+# the bear-offs against contact (cb1x, cb3x): crashed_bearoff.sh's commands for them
+for S in 1:71:8000 3:73:40000; do
+    k=${S%%:*}; rest=${S#*:}; seed=${rest%%:*}; games=${rest#*:}
+    [ -f $R/positions_cb$k.npz ] || $PY $E/positions.py --games $games --seed $seed \
+        --mix bearoff=1 --races 0 --keep 0.5 --alternatives 5 --lookahead-alternatives 3 \
+        --nets $R/nets_g17.npz --out $R/positions_cb$k
+    [ -f $R/positions_cb${k}x.npz ] || $PY $E/candidates.py --positions $R/positions_cb$k.npz \
+        --crashed-decisions --out $R/positions_cb${k}x
+    pids=
+    for j in 0 1; do
+        $PY $E/lookahead.py --positions $R/positions_cb${k}x.npz --nets $R/nets_g17.npz \
+            --plies 2 --candidates 1 --chunk 5000 --part $j/2 --out $R/lookahead_cb${k}x \
+            >> $R/cb${k}x_$j.log 2>&1 &
+        pids="$pids $!"
+    done
+    for p in $pids; do wait $p; done
+done
+
+# the crashed endgames rolled out (be1, be3): generation17.sh's commands for them
+for S in 1:31:20000 3:33:10000; do
+    k=${S%%:*}; rest=${S#*:}; seed=${rest%%:*}; n=${rest#*:}
+    [ -f $R/positions_be$k.npz ] || $PY $E/positions.py --games 0 --seed $seed \
+        --bar-endgames $n --out $R/positions_be$k
+done
+$PY $E/labels.py --positions $R/positions_be1.npz --out $R/rollvr_be1 --vr --per-roll 4 \
+    --seed 31 --shard 500 >> $R/be1_labels.log 2>&1 &
+p1=$!
+$PY $E/labels.py --positions $R/positions_be3.npz --out $R/rollvr_be3 --vr --per-roll 4 \
+    --seed 33 --shard 500 >> $R/be3_labels.log 2>&1 &
+p3=$!
+wait $p1
+wait $p3
+
+# zN1: from generation 17's crashed net, the endgames three times an epoch, the bear-offs
+# and the realistic sets, 20 epochs from 1e-3 (zK9's recipe without generation 15's sets)
+BE="--also $R/positions_be1.npz $R/rollvr_be1 --also $R/positions_be3.npz $R/rollvr_be3"
+CB="--also $R/positions_cb1x.npz lookahead:$R/lookahead_cb1x"
+CR=
+for S in cr2x cr4x cr5x; do CR="$CR --also $R/positions_$S.npz lookahead:$R/lookahead_$S"; done
+[ -f $R/zN1/epoch_019.npz ] || $PY $E/train.py --net crashed --name zN1 \
+    --init $R/zB3/epoch_009.npz --hidden 192 --width 236 \
+    --positions $R/positions_cr1x.npz --labels lookahead:$R/lookahead_cr1x \
+    $BE $BE $BE $CB --also $R/positions_cb3x.npz lookahead:$R/lookahead_cb3x $CR \
+    --crashed-blots 10 --epochs 20 --lr 1e-3 --schedule cosine --rank 16 --regret 1 \
+    --threads 2
 $PY $E/pack.py --contact $R/s16c/epoch_019.npz --race $R/r14/epoch_000.npz \
-    --crashed $R/zK9/epoch_019.npz --out $R/nets_g18.npz
+    --crashed $R/zN1/epoch_019.npz --out $R/nets_g18.npz
 echo "generation 18: $R/nets_g18.npz (scored as in experiments/TRAINING.md)"
