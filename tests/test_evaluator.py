@@ -479,6 +479,80 @@ def test_incremental_play_equities_equal_full_evaluations(width, crashed, hidden
     assert bearing >= 10
 
 
+def blot_rule_decisions(rng, count: int):
+    """``count`` decisions (board, plays) of more than BLOT_TOP plays whose mover bears
+    off against contact (bearing_off_against_contact), the blot rule's case."""
+    out = []
+    while len(out) < count:
+        b = bearing_off_against_contact(rng)
+        d1, d2 = (int(x) for x in rng.integers(1, 7, 2))
+        if len(plays := legal_plays(b, d1, d2)) > rev.BLOT_TOP:
+            out.append((b, plays))
+    return out
+
+
+def test_the_blot_rule_ranks_the_same_plays_in_both_engines():
+    # With a blot-reading crashed net, a decision's plays are valued with the mover's blot
+    # inputs at 0, and the BLOT_TOP best of those in full: the choice is the best of those
+    # three by the full value (ties canonical), then the others by the first pass. Worked
+    # out here from play_equities, and the core's ranking equal to it, order and values.
+    nets = random_nets(41, crashed="blots", contact=236)
+    nets["crashed"]["w1"][-rev.N_BLOT_INPUTS:] *= 20    # blot inputs that change choices
+    r, c = rev.EvalPolicy(nets), core().EvalPolicy(nets)
+    assert r.blot_rule
+    rng = np.random.default_rng(41)
+    approximate, other_choice = 0, 0
+    for b, plays in blot_rule_decisions(rng, 30):
+        full = r.play_equities(b, plays)
+        first = r.play_equities(b, plays, mover_blots=False)
+        approximate += bool((first != full).any())
+        top = sorted(range(len(plays)), key=lambda j: (-first[j], j))[:rev.BLOT_TOP]
+        expect = sorted(top, key=lambda j: (-full[j], j))
+        expect += sorted(set(range(len(plays))) - set(top), key=lambda j: (-first[j], j))
+        other_choice += expect[0] != int(np.argmax(full))
+        order, values = r.ranking(b, plays, 64)
+        assert order.tolist() == expect[:64]
+        np.testing.assert_array_equal(values[:rev.BLOT_TOP], full[order[:rev.BLOT_TOP]])
+        np.testing.assert_array_equal(values[rev.BLOT_TOP:], first[order[rev.BLOT_TOP:]])
+        for k in (1, 2, 3, 5, 64):      # the first k of the same ranking
+            corder, cvalues = c.ranking(b, plays, k)
+            assert corder.tolist() == order[:k].tolist()
+            np.testing.assert_array_equal(cvalues, values[:k])
+        assert c.choose(b, plays, np.random.PCG64DXSM(0)) == expect[0]
+    assert approximate >= 15            # the first pass differs from the full values
+    assert other_choice >= 3            # the rule is not the argmax of the full values
+    # without blot inputs the ranking is the full values' (no first pass)
+    plain = random_nets(41, crashed=True, contact=236)
+    r2, c2 = rev.EvalPolicy(plain), core().EvalPolicy(plain)
+    assert not r2.blot_rule
+    for b, plays in blot_rule_decisions(rng, 5):
+        full = r2.play_equities(b, plays)
+        order = sorted(range(len(plays)), key=lambda j: (-full[j], j))[:5]
+        assert r2.ranking(b, plays, 5)[0].tolist() == c2.ranking(b, plays, 5)[0].tolist() == order
+    with pytest.raises(ValueError, match="k must be in 1..64"):
+        c.ranking(b, plays, 0)
+    with pytest.raises(ValueError, match="k must be in 1..64"):
+        r.ranking(b, plays, 65)
+    with pytest.raises(ValueError, match="at least one play|1..4096 plays"):
+        c.ranking(b, plays[:0])
+
+
+def test_the_blot_rule_chooses_alike_in_the_lookaheads_and_the_one_ply_policy():
+    # The 1- and 2-ply look-aheads (labels, luck) and the 1-ply policy take the 0-ply
+    # choice of a roll from the blot rule in both engines: the same numbers.
+    nets = random_nets(43, hidden=8, crashed="blots", contact=236)
+    r, c = rev.EvalPolicy(nets), core().EvalPolicy(nets)
+    boards = [b for b, _ in blot_rule_decisions(np.random.default_rng(43), 4)]
+    for plies, some in ((1, boards), (2, boards[:2])):     # (2 plies: the reference is slow)
+        np.testing.assert_allclose(r.lookahead(some, plies, candidates=2),
+                                   c.lookahead(some, plies, candidates=2), rtol=0, atol=1e-12)
+    r1, c1 = rev.EvalPolicy1Ply(nets, candidates=2), core().EvalPolicy1Ply(nets, candidates=2)
+    for b, plays in blot_rule_decisions(np.random.default_rng(44), 3):
+        # the replies of the other side, which bears off against contact after these plays
+        np.testing.assert_array_equal(r1.play_values(plays[:2]), c1.play_values(plays[:2]))
+        assert r1.choose(b, plays) == c1.choose(b, plays, np.random.PCG64DXSM(0))
+
+
 @pytest.mark.parametrize("plies", [0, 1, 2])
 def test_lookahead_labels_agree_between_engines(plies):
     nets = random_nets(4, hidden=8)

@@ -36,8 +36,8 @@ CHECKPOINTS="--contact $R/s16c/epoch_019.npz --race $R/r14/epoch_000.npz \
 $PY $E/pack.py --unpack fastbg/data/nn/nn2.npz $CHECKPOINTS
 [ -f $R/nets_g17.npz ] || $PY $E/pack.py $CHECKPOINTS --out $R/nets_g17.npz
 
-# the realistic crashed decisions (cr1x to cr5x) and their labels
-PY=$PY MORE=1 sh $E/crashed_realistic.sh
+# the realistic crashed decisions (cr1x to cr3x) and their labels
+PY=$PY sh $E/crashed_realistic.sh
 
 # the bear-offs against contact (cb1x, cb3x): crashed_bearoff.sh's commands for them
 for S in 1:71:8000 3:73:40000; do
@@ -72,6 +72,9 @@ p3=$!
 wait $p1
 wait $p3
 
+# two more sets of realistic crashed decisions (cr4x, cr5x), last: a net of the sets
+# above can be trained while they are made
+PY=$PY MORE=1 sh $E/crashed_realistic.sh
 # zN1: from generation 17's crashed net, the endgames three times an epoch, the bear-offs
 # and the realistic sets, 20 epochs from 1e-3 (zK9's recipe without generation 15's sets)
 BE="--also $R/positions_be1.npz $R/rollvr_be1 --also $R/positions_be3.npz $R/rollvr_be3"

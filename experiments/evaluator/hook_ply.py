@@ -6,6 +6,11 @@ of the position after it (the opponent on roll): ``plies=1`` is a 1-ply player,
 ``plies=2`` (with ``candidates``, default 3) a 2-ply one. A net trained to imitate
 ``lookahead.py --plies K`` labels perfectly would play as this hook with ``plies=K``, so
 its score is the ceiling of one generation of training on such labels.
+
+``plies=0`` scores the engine's own 0-ply choice, :meth:`EvalPolicy.ranking`'s first play
+(the blot rule for a crashed net that reads the blot inputs, docs/evaluator.md): that play
+gets its equity and the others -1e9, since only the choice counts. The plays are one
+decision's (errorrate.py passes them together), so the first is the ranking's base.
 """
 from __future__ import annotations
 
@@ -29,6 +34,12 @@ def load(spec: str):
         for i in np.flatnonzero(done):
             loser = b[i, 0]
             out[i] = 1.0 + (0 if loser.sum() < 15 else (2 if loser[18:].any() else 1))
+        if plies == 0:          # the engine's choice (any play is a valid base: exact sums)
+            plays = np.ascontiguousarray(b[:, ::-1])
+            order, values = pol.ranking(plays[0], plays, 1)
+            out[:] = -1e9
+            out[order[0]] = values[0]
+            return out
         live = np.flatnonzero(~done)
         if len(live):
             p = pol.lookahead(b[live], plies, cands)

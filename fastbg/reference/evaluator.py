@@ -215,8 +215,9 @@ def quantize_net(weights: dict, kind: str) -> dict:
             **quantize_output(w["w2"], w["b2"], f"the {kind} net")}
 
 
-def _pre_q(q: dict, boards: np.ndarray) -> np.ndarray:
-    """Integer hidden pre-activations, int64 (n, nh)."""
+def _pre_q(q: dict, boards: np.ndarray, side1_blots: bool = True) -> np.ndarray:
+    """Integer hidden pre-activations, int64 (n, nh); side 1's blot numerators taken as 0
+    unless ``side1_blots`` (the blot rule's first pass, :meth:`EvalPolicy.ranking`)."""
     b = boards.astype(np.int64)
     pre = np.repeat(q["bias"][None, :].astype(np.int64), b.shape[0], axis=0)
     idx = np.arange(25)
@@ -231,7 +232,9 @@ def _pre_q(q: dict, boards: np.ndarray) -> np.ndarray:
             # a 252-input net reads the extra features too
             nums = [np.concatenate([v, F.extra_features(x).reshape(-1)]) for v, x in zip(nums, boards)]
         if blots:                       # a crashed net of 246 or 262 inputs: the blot features
-            nums = [np.concatenate([v, F.blot_features(x).reshape(-1)]) for v, x in zip(nums, boards)]
+            keep = np.array([1, side1_blots], dtype=np.int64)[:, None]
+            nums = [np.concatenate([v, (F.blot_features(x) * keep).reshape(-1)])
+                    for v, x in zip(nums, boards)]
         pre += np.array(nums, dtype=np.int64).reshape(-1, rows) @ q["feat"].astype(np.int64)
     return pre
 
@@ -242,13 +245,14 @@ def _reads_blots(inputs: int) -> bool:
     return inputs in (F.LEGACY_CONTACT_INPUTS + N_BLOT_INPUTS, F.CONTACT_INPUTS + N_BLOT_INPUTS)
 
 
-def forward_q(q: dict, boards) -> np.ndarray:
+def forward_q(q: dict, boards, side1_blots: bool = True) -> np.ndarray:
     """Raw outputs of a quantized net (:func:`quantize_net`), float64 (n, 5).
 
-    Bitwise equal to the core's (``fastbg._core.evaluator``).
+    Bitwise equal to the core's (``fastbg._core.evaluator``). ``side1_blots=False``: a
+    blot-reading net's side-1 blot inputs taken as 0 (the blot rule's first pass).
     """
     b = np.asarray(boards, dtype=np.int8).reshape(-1, 2, 25)
-    v = np.clip(_pre_q(q, b) + H_OFFSET, 0, H_MAXV) >> H_SHIFT
+    v = np.clip(_pre_q(q, b, side1_blots) + H_OFFSET, 0, H_MAXV) >> H_SHIFT
     h = hidden_table()[v].astype(np.int64)
     acc = h @ q["w2"].astype(np.int64).T + q["b2"].astype(np.int64)[None, :]
     return sigmoid(acc.astype(np.float64) * q["out_scale"])
@@ -269,7 +273,7 @@ def forward(weights: dict, kind: str, boards) -> np.ndarray:
     return 1.0 / (1.0 + np.exp(-(h @ w["w2"].T + w["b2"])))
 
 
-def probabilities(qnets: dict, boards) -> np.ndarray:
+def probabilities(qnets: dict, boards, side1_blots: bool = True) -> np.ndarray:
     """The evaluator's five probabilities of each board (row 0 on roll, before its roll).
 
     Parameters
@@ -280,6 +284,9 @@ def probabilities(qnets: dict, boards) -> np.ndarray:
         (:func:`fastbg.reference.features.is_crashed`) are read by it.
     boards : array_like of int, shape (2, 25) or (n, 2, 25)
         Games not over.
+    side1_blots : bool, default True
+        False: a blot-reading crashed net reads side 1's blot inputs as 0 (the first
+        pass of the blot rule, :meth:`EvalPolicy.ranking`, where side 1 has just moved).
 
     Returns
     -------
@@ -301,7 +308,7 @@ def probabilities(qnets: dict, boards) -> np.ndarray:
     for kind in qnets:
         rows = np.flatnonzero((cls == kind) & ~small)
         if len(rows):
-            p[rows] = consistent(b[rows], forward_q(qnets[kind], b[rows]))
+            p[rows] = consistent(b[rows], forward_q(qnets[kind], b[rows], side1_blots))
     return p[0] if single else p
 
 
@@ -393,8 +400,15 @@ def _hidden(tables: dict) -> str:
             + (f", crashed={h['crashed']}" if "crashed" in h else ""))
 
 
+#: The plays of a decision that the blot rule values in full (:meth:`EvalPolicy.ranking`).
+BLOT_TOP = 3
+#: The largest ``k`` of :meth:`EvalPolicy.ranking`.
+MAX_RANKED = 64
+
+
 class EvalPolicy:
-    """0-ply checker play by the second evaluator: the play of highest mover's equity.
+    """0-ply checker play by the second evaluator: the play of highest mover's equity
+    (under the blot rule when the crashed net reads the blot inputs, :meth:`ranking`).
 
     Parameters
     ----------
@@ -408,13 +422,17 @@ class EvalPolicy:
     def __init__(self, nets: dict | None = None):
         nets = check_nets(default_nets() if nets is None else nets)
         self.q = {kind: quantize_net(w, kind) for kind, w in nets.items()}
+        #: Whether the blot rule ranks the plays (a crashed net that reads the blot inputs).
+        self.blot_rule = "crashed" in nets and _reads_blots(nets["crashed"]["w1"].shape[0])
 
     def probabilities(self, board) -> np.ndarray:
         """The five probabilities of a position (row 0 on roll, before its roll)."""
         return probabilities(self.q, board)
 
-    def play_equities(self, before, plays) -> np.ndarray:
-        """The mover's cubeless equity after each play (mover in row 0, not swapped)."""
+    def play_equities(self, before, plays, mover_blots: bool = True) -> np.ndarray:
+        """The mover's cubeless equity after each play (mover in row 0, not swapped);
+        ``mover_blots=False``: the mover's blot inputs taken as 0 (the blot rule's first
+        pass)."""
         plays = np.asarray(plays, dtype=np.int8).reshape(-1, 2, 25)
         out = np.empty(len(plays))
         over = ~plays[:, 0].any(axis=1)
@@ -423,13 +441,63 @@ class EvalPolicy:
             out[i] = 1.0 if loser.sum() < 15 else (3.0 if loser[18:].any() else 2.0)
         live = np.flatnonzero(~over)
         if len(live):
-            p = probabilities(self.q, plays[live, ::-1])
+            p = probabilities(self.q, plays[live, ::-1], mover_blots)
             out[live] = -equity(p)   # the core's equity5, operation for operation
         return out
 
+    def ranking(self, before, plays, k: int = 1) -> tuple[np.ndarray, np.ndarray]:
+        """The first ``k`` plays of the decision's 0-ply ranking and their equities.
+
+        Without a blot-reading crashed net, the plays by :meth:`play_equities`, best
+        first, ties to the canonically first. With one, the blot rule
+        (``docs/evaluator.md``, "The blot rule"): when there are more than
+        :data:`BLOT_TOP` plays, each is valued with its mover's blot inputs taken as 0
+        (a first pass, which spares the core a search of the mover's bear-off for most
+        plays), the :data:`BLOT_TOP` best of those are valued in full and ranked first by
+        that value, and the others follow in the first pass's order. The 0-ply choice is
+        the first play, everywhere the evaluator chooses one (``choose``, the look-aheads,
+        the 1-ply policy and the luck of variance reduction).
+
+        Parameters
+        ----------
+        before : array_like of int, shape (2, 25)
+            The position before the roll (mover in row 0).
+        plays : array_like of int, shape (n, 2, 25)
+            Its legal plays for one roll, in canonical order, n >= 1.
+        k : int, default 1
+            1..64.
+
+        Returns
+        -------
+        order : numpy.ndarray of int64, shape (min(n, k),)
+            Indices into ``plays``, the 0-ply choice first.
+        values : numpy.ndarray of float64, shape (min(n, k),)
+            Their mover's cubeless equities: exact for the first :data:`BLOT_TOP`, the
+            first pass's after them.
+
+        Raises
+        ------
+        ValueError
+            For no plays or ``k`` outside 1..64.
+        """
+        plays = np.asarray(plays, dtype=np.int8).reshape(-1, 2, 25)
+        if not 1 <= k <= MAX_RANKED:
+            raise ValueError(f"k must be in 1..{MAX_RANKED}, got {k!r}")
+        if len(plays) == 0:
+            raise ValueError("ranking takes at least one play")
+        rule = self.blot_rule and len(plays) > BLOT_TOP
+        v = self.play_equities(before, plays, mover_blots=not rule)
+        order = np.argsort(-v, kind="stable")[: max(k, BLOT_TOP)]   # ties: canonical order
+        if rule:
+            top = order[:BLOT_TOP]
+            v[top] = self.play_equities(before, plays[top])
+            order[:BLOT_TOP] = sorted(top, key=lambda j: (-v[j], j))
+        order = order[:k].astype(np.int64)
+        return order, v[order]
+
     def choose(self, board_before, plays, bitgen=None) -> int:
-        """Index of the play of highest equity, ties to the first (canonical order)."""
-        return int(np.argmax(self.play_equities(board_before, plays)))
+        """Index of the 0-ply choice (:meth:`ranking`'s first play)."""
+        return int(self.ranking(board_before, plays)[0][0])
 
     # ------------------------------------------------------------- lookahead (labels)
 
@@ -457,8 +525,8 @@ class EvalPolicy:
         -------
         numpy.ndarray of float64, shape (21, 5)
             Row ``s`` for the roll ``d1-d2`` with ``d1 = 1..6``, ``d2 = 1..d1`` in that order
-            (``s = d1 (d1 - 1) / 2 + d2 - 1``): :meth:`after_probs` of the play of highest
-            0-ply equity (ties canonical), of ``pos`` itself when the roll has no play. The
+            (``s = d1 (d1 - 1) / 2 + d2 - 1``): :meth:`after_probs` of the 0-ply choice
+            (:meth:`ranking`), of ``pos`` itself when the roll has no play. The
             values of the 1-ply look-ahead and of variance reduction
             (:mod:`fastbg.reference.luck`); the core's ``roll_values``, bit for bit.
         """
@@ -476,7 +544,7 @@ class EvalPolicy:
                         score = [pubeval_score(p, race) for p in plays]
                         order = sorted(range(len(plays)), key=lambda j: -score[j])[:k]  # stable
                         plays = plays[sorted(order)]    # canonical order among the k kept
-                    v[s] = self.after_probs(plays[int(np.argmax(self.play_equities(pos, plays)))])
+                    v[s] = self.after_probs(plays[int(self.ranking(pos, plays)[0][0])])
                 s += 1
         return v
 
@@ -498,8 +566,7 @@ class EvalPolicy:
                 if len(plays) == 0:
                     best_q = _luck.flip(self._ply1(pos[::-1]))
                 else:
-                    eq0 = self.play_equities(pos, plays)
-                    order = np.argsort(-eq0, kind="stable")[:cands]  # ties: canonical order
+                    order = self.ranking(pos, plays, cands)[0]
                     best_q, best_e, best_c = None, 0.0, None
                     for j in order:
                         c = plays[j]
@@ -569,7 +636,7 @@ class EvalPolicy1Ply(EvalPolicy):
                 if len(replies) == 0:
                     best = float(self.play_equities(opp, opp[None])[0])
                 else:
-                    best = float(self.play_equities(opp, replies).max())
+                    best = float(self.ranking(opp, replies)[1][0])
                 acc = acc + (1.0 if d1 == d2 else 2.0) * best
         return -(acc / 36.0)
 
@@ -578,8 +645,7 @@ class EvalPolicy1Ply(EvalPolicy):
         return np.array([self.reply_value(p) for p in np.asarray(plays, dtype=np.int8).reshape(-1, 2, 25)])
 
     def choose(self, board_before, plays, bitgen=None) -> int:
-        eq0 = self.play_equities(board_before, plays)
-        cand = np.argsort(-eq0, kind="stable")[: self.candidates]   # ties: canonical order
+        cand = self.ranking(board_before, plays, self.candidates)[0]
         values = [self.reply_value(plays[j]) for j in cand]
         best = int(np.argmax(values))      # ties: the earlier candidate, canonical among equals
         for k, v in enumerate(values):     # equal values: the canonically first play

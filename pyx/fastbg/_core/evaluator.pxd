@@ -34,6 +34,8 @@ cdef struct enet_t:
 cdef enum:
     N_BLOT_ROWS = 2 * N_BLOT_FEATURES               # a net's blot rows, if any
     N_MAX_ROWS = N_ALL_FEATURES + N_BLOT_ROWS       # numerators of a net at most
+    BLOT_TOP = 3        # the blot rule's plays valued in full (EvalPolicy.rank_plays)
+    MAX_RANKED = 64     # rank_plays' k at most
 
 
 cdef void e_pre(const enet_t* e, const board_t* b, qpre_t* pre) noexcept nogil
@@ -61,6 +63,10 @@ cdef struct ebase_t:
     bint crashed_ready      # nums and crashed hold the crashed net's values of sw
     bint race_ready         # race holds the race net's pre-activations of sw
     bint blots_ready        # nums[nfeat:nfeat + N_BLOT_ROWS] hold sw's blot numerators
+    bint mover_blots_off    # the blot rule's first pass: a play's mover's (sw's row 1)
+                            # blot numerators are taken as 0, not searched
+    bint mover_bears_off    # set by the last play valued in the first pass whose mover
+                            # bears off against contact (its value may not be exact)
     int32_t nums[N_MAX_ROWS]        # the contact nets' feature numerators of sw (nfeat),
                                     # then its blot numerators (a crashed net's nblot)
     qpre_t pre[NN_MAX_HIDDEN]       # e_pre(contact, sw)
@@ -94,8 +100,18 @@ cdef class EvalPolicy(Evaluator):
     # Lookahead, for training labels (fastbg.reference.evaluator mirrors them):
     cdef void after_probs(self, const board_t* play, double* q) noexcept nogil
         # The mover's probabilities after its play (mover in row 0; exact if it won).
+    cdef int rank_plays(self, ebase_t* base, const board_t* plays, int n, int k,
+                        int* cand, double* value) noexcept nogil
+        # cand[0..m), m = min(n, k), k <= MAX_RANKED: the first k plays of the decision's 0-ply ranking,
+        # value[0..m) their mover's equities. Without a blot-reading crashed net, the
+        # plays by contact_play_equity, best first, ties to the canonically first. With
+        # one (the blot rule, docs/evaluator.md): every play is valued with its mover's
+        # blot numerators taken as 0 (a first pass), the BLOT_TOP best of those are
+        # valued in full and ranked first by that value, the others follow in the first
+        # pass's order; value[i] is exact for i < BLOT_TOP. The 0-ply choice is cand[0]
+        # and its value value[0], everywhere the evaluator chooses a play.
     cdef int best_play(self, ebase_t* base, board_t* plays, int n) noexcept nogil
-        # The play of highest 0-ply equity, ties to the canonically first.
+        # The 0-ply choice (rank_plays' first play).
     cdef int roll_values(self, movegen_t* g, const board_t* pos, double* v, Policy pf,
                          int k) noexcept nogil
         # v[5 s .. 5 s + 5): for each of the 21 rolls s (d1 = 1..6, d2 = 1..d1, s =

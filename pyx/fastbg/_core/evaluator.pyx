@@ -6,6 +6,7 @@ probabilities and choose the same plays.
 """
 import numpy as np
 cimport numpy as cnp
+from cpython.mem cimport PyMem_Malloc, PyMem_Free
 from libc.stdint cimport int16_t, int32_t, int64_t, uint64_t
 from numpy.random cimport bitgen_t
 
@@ -24,6 +25,7 @@ from fastbg._core.bearoffdb cimport (ensure_db, bearoff_probabilities_c, bearoff
 from fastbg._core.racedb cimport ensure_racedb, racedb_probabilities_c, RD_MAX
 from fastbg._core.features cimport (contact_features_c, contact_features_ext_c,
                                     contact_features_given_c, crashed_c, blot_features_c,
+                                    blot_features_side0_c,
                                     blot_entry_t, BLOT_CACHE_BITS,
                                     position_class_c, N_FEATURES, N_ALL_FEATURES,
                                     PC_BEAROFF, PC_RACE, PC_CONTACT)
@@ -129,6 +131,13 @@ cdef void e_probabilities(const enet_t* e, const board_t* b, double* p) noexcept
     e_read(e, b, pre, p)
 
 
+cdef inline bint e_blots_side0(const enet_t* e, const board_t* b, int32_t* nums) noexcept nogil:
+    """e_blots with side 1's numerators (the mover's, b being a play swapped) taken as 0;
+    whether side 1 bears off against contact (its numerators may not be 0)."""
+    return blot_features_side0_c(
+        b, (<eval_ws_t*>fbg_thread_workspace(sizeof(eval_ws_t))).cache, nums + e.nfeat)
+
+
 cdef void base_init(ebase_t* base, const board_t* before) noexcept nogil:
     base.before = before[0]
     swap_into(before, &base.sw)
@@ -136,6 +145,8 @@ cdef void base_init(ebase_t* base, const board_t* before) noexcept nogil:
     base.crashed_ready = False
     base.race_ready = False
     base.blots_ready = False
+    base.mover_blots_off = False
+    base.mover_bears_off = False
 
 
 
@@ -307,8 +318,13 @@ cdef class EvalPolicy(Evaluator):
                 nm += 1
             if e.nblot:
                 # the blot numerators of the play (0 unless a side bears off against
-                # contact), corrected as the others
-                e_blots(e, &sw, nums)
+                # contact), corrected as the others; in the blot rule's first pass, the
+                # mover's taken as 0
+                if base.mover_blots_off:
+                    if e_blots_side0(e, &sw, nums):
+                        base.mover_bears_off = True
+                else:
+                    e_blots(e, &sw, nums)
                 for f in range(nf, nf + e.nblot):
                     if nums[f] != base.nums[f]:
                         mul[nm] = e.feat + f * e.q.nh
@@ -337,11 +353,53 @@ cdef class EvalPolicy(Evaluator):
         clip5(raw, p, live)
         return -equity5(p)
 
+    cdef int rank_plays(self, ebase_t* base, const board_t* plays, int n, int k,
+                        int* cand, double* value) noexcept nogil:
+        cdef double eq[MAX_PLAYS]
+        cdef unsigned char again[MAX_PLAYS]
+        cdef int top[MAX_RANKED]
+        cdef bint rule = self.has_crashed and self.crashed.nblot and n > BLOT_TOP
+        cdef bint any_again = False
+        cdef int j, i, m, t, c
+        cdef double v
+        # the first pass (every play in full when there is no rule, or at most BLOT_TOP
+        # plays: the same ranking)
+        base.mover_blots_off = rule
+        for j in range(n):
+            base.mover_bears_off = False
+            eq[j] = self.contact_play_equity(base, &plays[j])
+            again[j] = base.mover_bears_off
+            any_again = any_again or base.mover_bears_off
+        base.mover_blots_off = False
+        # without a play whose mover bears off against contact, the first pass was exact
+        m = top_plays(eq, plays, n, k if (k >= BLOT_TOP or not any_again) else BLOT_TOP, top)
+        if any_again:
+            # the first BLOT_TOP in full, then ranked by that (insertion, ties canonical)
+            t = m if m < BLOT_TOP else BLOT_TOP
+            for i in range(t):
+                if again[top[i]]:
+                    eq[top[i]] = self.contact_play_equity(base, &plays[top[i]])
+            for i in range(1, t):
+                c = top[i]
+                v = eq[c]
+                j = i
+                while j > 0 and (v > eq[top[j - 1]] or (
+                        v == eq[top[j - 1]] and board_cmp(&plays[c], &plays[top[j - 1]]) < 0)):
+                    top[j] = top[j - 1]
+                    j -= 1
+                top[j] = c
+        if m > k:
+            m = k
+        for i in range(m):
+            cand[i] = top[i]
+            value[i] = eq[top[i]]
+        return m
+
     cdef int choose_c(self, const board_t* before, board_t* plays,
                       const int64_t* scores, const uint64_t* keys, int n,
                       bitgen_t* bg) noexcept nogil:
-        cdef int j, best = 0
-        cdef double e, best_e = 0.0
+        cdef int j, cand[1]
+        cdef double value[1]
         cdef ebase_t base
         base_init(&base, before)
         if back_point_c(before.p[1]) <= 6:
@@ -350,12 +408,8 @@ cdef class EvalPolicy(Evaluator):
             for j in range(n):
                 if is_bearoff_c(&plays[j]):
                     bearoff_prefetch_c(plays[j].p[0])
-        for j in range(n):
-            e = self.contact_play_equity(&base, &plays[j])
-            if j == 0 or e > best_e or (e == best_e and board_cmp(&plays[j], &plays[best]) < 0):
-                best_e = e
-                best = j
-        return best
+        self.rank_plays(&base, plays, n, 1, cand, value)
+        return cand[0]
 
     def probabilities(self, board):
         """The five probabilities of a position (row 0 on roll, before its roll).
@@ -402,6 +456,57 @@ cdef class EvalPolicy(Evaluator):
             out[j] = self.contact_play_equity(&base, &b)
         return out
 
+    def ranking(self, before, plays, k=1):
+        """The first k plays of the decision's 0-ply ranking and their equities.
+
+        Parameters
+        ----------
+        before : array_like of int, shape (2, 25)
+            The position before the roll (mover in row 0).
+        plays : array_like of int, shape (n, 2, 25)
+            Its legal plays for one roll, in canonical order, n >= 1.
+        k : int, default 1
+            1..64.
+
+        Returns
+        -------
+        order : numpy.ndarray of int64, shape (min(n, k),)
+            Indices into plays, the 0-ply choice first.
+        values : numpy.ndarray of float64, shape (min(n, k),)
+            The mover's cubeless equities of those plays: exact for the first three; with
+            a blot-reading crashed net, those after the third are the first pass's (the
+            mover's blot inputs taken as 0; docs/evaluator.md, "The blot rule").
+
+        Raises
+        ------
+        ValueError
+            For no plays or k outside 1..64.
+        """
+        cdef board_t bf
+        cdef ebase_t base
+        cdef int kk = k, n, m, j
+        cdef int cand[MAX_RANKED]
+        cdef double value[MAX_RANKED]
+        if not 1 <= kk <= MAX_RANKED:
+            raise ValueError(f"k must be in 1..{MAX_RANKED}, got {k!r}")
+        load_board(before, &bf)
+        arr = np.asarray(plays, dtype=np.int8).reshape(-1, 2, 25)
+        n = arr.shape[0]
+        if n == 0 or n > MAX_PLAYS:
+            raise ValueError(f"ranking takes 1..{MAX_PLAYS} plays, got {n}")
+        cdef board_t* b = <board_t*>PyMem_Malloc(n * sizeof(board_t))
+        if b == NULL:
+            raise MemoryError()
+        try:
+            for j in range(n):
+                load_board(arr[j], &b[j])
+            base_init(&base, &bf)
+            m = self.rank_plays(&base, b, n, kk, cand, value)
+        finally:
+            PyMem_Free(b)
+        return (np.array([cand[j] for j in range(m)], dtype=np.int64),
+                np.array([value[j] for j in range(m)], dtype=np.float64))
+
     # ------------------------------------------------------------- lookahead (labels)
 
     cdef void after_probs(self, const board_t* play, double* q) noexcept nogil:
@@ -422,15 +527,11 @@ cdef class EvalPolicy(Evaluator):
         flip5(r, q)
 
     cdef int best_play(self, ebase_t* base, board_t* plays, int n) noexcept nogil:
-        """Index of the play of highest 0-ply equity, ties to the canonically first."""
-        cdef int j, best = 0
-        cdef double e, best_e = 0.0
-        for j in range(n):
-            e = self.contact_play_equity(base, &plays[j])
-            if j == 0 or e > best_e or (e == best_e and board_cmp(&plays[j], &plays[best]) < 0):
-                best_e = e
-                best = j
-        return best
+        """Index of the 0-ply choice (rank_plays' first play)."""
+        cdef int cand[1]
+        cdef double value[1]
+        self.rank_plays(base, plays, n, 1, cand, value)
+        return cand[0]
 
     cdef int roll_values(self, movegen_t* g, const board_t* pos, double* v, Policy pf,
                          int k) noexcept nogil:
@@ -439,9 +540,9 @@ cdef class EvalPolicy(Evaluator):
         cdef ebase_t base
         cdef const linear_eval_t* ev = NULL
         cdef double sc[MAX_PLAYS]
+        cdef board_t kept[64]
         cdef int cand[64]
-        cdef int d1, d2, n, j, m, best, s = 0
-        cdef double e, best_e
+        cdef int d1, d2, n, j, m, s = 0
         if pf is not None and k >= 1:
             ev = pf.linear(pos)
             if k > 64:
@@ -460,14 +561,9 @@ cdef class EvalPolicy(Evaluator):
                     for j in range(n):
                         sc[j] = <double>g.scores[j]
                     m = top_plays(sc, g.plays, n, k, cand)    # best first, ties canonical
-                    best = cand[0]
-                    best_e = self.contact_play_equity(&base, &g.plays[best])
-                    for j in range(1, m):
-                        e = self.contact_play_equity(&base, &g.plays[cand[j]])
-                        if e > best_e or (e == best_e and board_cmp(&g.plays[cand[j]], &g.plays[best]) < 0):
-                            best_e = e
-                            best = cand[j]
-                    self.after_probs(&g.plays[best], &v[5 * s])
+                    for j in range(m):
+                        kept[j] = g.plays[cand[j]]
+                    self.after_probs(&kept[self.best_play(&base, kept, m)], &v[5 * s])
                 s += 1
         return 0
 
@@ -498,7 +594,7 @@ cdef class EvalPolicy(Evaluator):
         cdef board_t sw
         cdef board_t cb[64]
         cdef ebase_t base
-        cdef double eq0[MAX_PLAYS]
+        cdef double eq0[64]
         cdef int cand[64]
         cdef double q[NN_OUTPUTS]
         cdef double r[NN_OUTPUTS]
@@ -521,9 +617,7 @@ cdef class EvalPolicy(Evaluator):
                         return -1
                     flip5(r, best_q)
                 else:
-                    for j in range(n):
-                        eq0[j] = self.contact_play_equity(&base, &g.plays[j])
-                    m = top_plays(eq0, g.plays, n, cands, cand)   # best first, ties canonical
+                    m = self.rank_plays(&base, g.plays, n, cands, cand, eq0)
                     for k in range(m):
                         cb[k] = g.plays[cand[k]]
                     best = -1
@@ -652,8 +746,8 @@ cdef class EvalPolicy1Ply(EvalPolicy):
         leaves the position as it is."""
         cdef board_t opp
         cdef ebase_t base
-        cdef int d1, d2, n, j
-        cdef double acc = 0.0, best, e
+        cdef int d1, d2, n, cand[1]
+        cdef double acc = 0.0, best
         if row_sum(after.p[0]) == 0:
             return 1.0 + loser_class(after.p[1])
         swap_into(after, &opp)                   # the opponent on roll
@@ -664,11 +758,7 @@ cdef class EvalPolicy1Ply(EvalPolicy):
                 if n <= 0:
                     best = self.contact_play_equity(&base, &opp)
                 else:
-                    best = self.contact_play_equity(&base, &self.g2.plays[0])
-                    for j in range(1, n):
-                        e = self.contact_play_equity(&base, &self.g2.plays[j])
-                        if e > best:
-                            best = e
+                    self.rank_plays(&base, self.g2.plays, n, 1, cand, &best)
                 acc = acc + (1.0 if d1 == d2 else 2.0) * best
         return -(acc / 36.0)
 
@@ -676,14 +766,12 @@ cdef class EvalPolicy1Ply(EvalPolicy):
                       const int64_t* scores, const uint64_t* keys, int n,
                       bitgen_t* bg) noexcept nogil:
         cdef ebase_t base
-        cdef double eq0[MAX_PLAYS]
+        cdef double eq0[MAX_CANDIDATES]
         cdef int cand[MAX_CANDIDATES]
         cdef int j, k, m, best = 0
         cdef double e, best_e = 0.0
         base_init(&base, before)
-        for j in range(n):
-            eq0[j] = self.contact_play_equity(&base, &plays[j])
-        m = top_plays(eq0, plays, n, self.candidates, cand)   # best first, ties canonical
+        m = self.rank_plays(&base, plays, n, self.candidates, cand, eq0)
         for k in range(m):
             j = cand[k]
             e = self.reply_value(&plays[j])

@@ -138,6 +138,12 @@ cdef void blot_features_c(const board_t* b, blot_entry_t* cache, int32_t* out) n
     # checkers is elsewhere, and only those can hit or block it), counts that make the
     # entry's exact key (features.pyx, _blot_key). Same numbers with or without.
 
+cdef bint blot_features_side0_c(const board_t* b, blot_entry_t* cache,
+                                int32_t* out) noexcept nogil
+    # blot_features_c with side 1's five numerators taken as 0 (not searched); returns
+    # whether side 1 bears off against contact (else its numerators are 0 anyway). The
+    # first pass of the evaluator's blot rule (evaluator.pxd, EvalPolicy.rank_plays).
+
 cdef void race_numerators_c(const board_t* b, int32_t* out) noexcept nogil
     # out[3 s + 0..2]: side s's checkers off, crossovers (sum over 0..24 of
     # n[i] * (i // 6)) and pip count, for s = 0, 1 (the race net's inputs besides the

@@ -832,6 +832,13 @@ cdef void _side_blots_c(const board_t* b, blot_entry_t* cache, int32_t* out) noe
                      | ((<uint64_t>out[3]) << 32) | ((<uint64_t>out[4]) << 48))
 
 
+cdef bint blot_features_side0_c(const board_t* b, blot_entry_t* cache,
+                                int32_t* out) noexcept nogil:
+    _side_blots_c(b, cache, out)
+    memset(out + N_BLOT_FEATURES, 0, N_BLOT_FEATURES * sizeof(int32_t))
+    return _bears_off_against_contact(b.p[1], b.p[0])
+
+
 cdef void blot_features_c(const board_t* b, blot_entry_t* cache, int32_t* out) noexcept nogil:
     cdef board_t sw
     _side_blots_c(b, cache, out)
