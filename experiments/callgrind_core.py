@@ -50,6 +50,10 @@ FUNCTIONS = {
     "q_pre_play (point rows)": "q_pre_play",
     "position_class_c": "position_class_c",
     "probabilities_c (race, bear-off)": "EvalPolicy_probabilities_c",
+    # a crashed net that reads the blot features (docs/evaluator.md, "The blot rule")
+    "rank_plays (the 0-ply ranking)": "EvalPolicy_rank_plays",
+    "_side_blots_c (a side's blot features, memo)": "_side_blots_c",
+    "fbgb_side (the search, memo misses)": "fbgb_side",
 }
 
 DRIVER = """

@@ -62,7 +62,8 @@ cdef struct ebase_t:
     bint contact_ready      # nums and pre hold the contact net's values of sw
     bint crashed_ready      # nums and crashed hold the crashed net's values of sw
     bint race_ready         # race holds the race net's pre-activations of sw
-    bint blots_ready        # nums[nfeat:nfeat + N_BLOT_ROWS] hold sw's blot numerators
+    bint blots_ready        # nums[nfeat:nfeat + N_BLOT_ROWS] hold sw's blot numerators (side 1's
+                            # taken as 0: only differences count)
     bint mover_blots_off    # the blot rule's first pass: a play's mover's (sw's row 1)
                             # blot numerators are taken as 0, not searched
     bint mover_bears_off    # set by the last play valued in the first pass whose mover

@@ -297,7 +297,10 @@ cdef class EvalPolicy(Evaluator):
                 if not (base.contact_ready or base.crashed_ready):
                     e_numerators(e, &base.sw, base.nums)
                 if e.nblot and not base.blots_ready:
-                    e_blots(e, &base.sw, base.nums)
+                    # the base's side 1 (the mover before its roll) taken as 0: a play's
+                    # sums are the base's corrected by the differences, the same for
+                    # any base numerators, and the mover's search is spared
+                    e_blots_side0(e, &base.sw, base.nums)
                     base.blots_ready = True
                 ready[0] = True
                 e_pre_given(e, &base.sw, base.nums, base_pre)
