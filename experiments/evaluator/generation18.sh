@@ -39,6 +39,21 @@ $PY $E/pack.py --unpack fastbg/data/nn/nn2.npz $CHECKPOINTS
 # the realistic crashed decisions (cr1x to cr3x) and their labels
 PY=$PY sh $E/crashed_realistic.sh
 
+# the crashed endgames rolled out (be1, be3): generation17.sh's commands for them
+for S in 1:31:20000 3:33:10000; do
+    k=${S%%:*}; rest=${S#*:}; seed=${rest%%:*}; n=${rest#*:}
+    [ -f $R/positions_be$k.npz ] || $PY $E/positions.py --games 0 --seed $seed \
+        --bar-endgames $n --out $R/positions_be$k
+done
+$PY $E/labels.py --positions $R/positions_be1.npz --out $R/rollvr_be1 --vr --per-roll 4 \
+    --seed 31 --shard 500 >> $R/be1_labels.log 2>&1 &
+p1=$!
+$PY $E/labels.py --positions $R/positions_be3.npz --out $R/rollvr_be3 --vr --per-roll 4 \
+    --seed 33 --shard 500 >> $R/be3_labels.log 2>&1 &
+p3=$!
+wait $p1
+wait $p3
+
 # the bear-offs against contact (cb1x, cb3x): crashed_bearoff.sh's commands for them
 for S in 1:71:8000 3:73:40000; do
     k=${S%%:*}; rest=${S#*:}; seed=${rest%%:*}; games=${rest#*:}
@@ -57,24 +72,10 @@ for S in 1:71:8000 3:73:40000; do
     for p in $pids; do wait $p; done
 done
 
-# the crashed endgames rolled out (be1, be3): generation17.sh's commands for them
-for S in 1:31:20000 3:33:10000; do
-    k=${S%%:*}; rest=${S#*:}; seed=${rest%%:*}; n=${rest#*:}
-    [ -f $R/positions_be$k.npz ] || $PY $E/positions.py --games 0 --seed $seed \
-        --bar-endgames $n --out $R/positions_be$k
-done
-$PY $E/labels.py --positions $R/positions_be1.npz --out $R/rollvr_be1 --vr --per-roll 4 \
-    --seed 31 --shard 500 >> $R/be1_labels.log 2>&1 &
-p1=$!
-$PY $E/labels.py --positions $R/positions_be3.npz --out $R/rollvr_be3 --vr --per-roll 4 \
-    --seed 33 --shard 500 >> $R/be3_labels.log 2>&1 &
-p3=$!
-wait $p1
-wait $p3
-
 # two more sets of realistic crashed decisions (cr4x, cr5x), last: a net of the sets
 # above can be trained while they are made
 PY=$PY MORE=1 sh $E/crashed_realistic.sh
+
 # zN1: from generation 17's crashed net, the endgames three times an epoch, the bear-offs
 # and the realistic sets, 20 epochs from 1e-3 (zK9's recipe without generation 15's sets)
 BE="--also $R/positions_be1.npz $R/rollvr_be1 --also $R/positions_be3.npz $R/rollvr_be3"
