@@ -19,21 +19,10 @@ R=experiments/runs/evaluator
 E=experiments/evaluator
 PY=$PY sh $E/generation17.sh
 
+. $E/crashed_data.sh
 for S in 1:71:8000 2:72:1000 3:73:40000 4:74:40000; do
-    k=${S%%:*}; rest=${S#*:}; seed=${rest%%:*}; games=${rest#*:}
-    [ -f $R/positions_cb$k.npz ] || $PY $E/positions.py --games $games --seed $seed \
-        --mix bearoff=1 --races 0 --keep 0.5 --alternatives 5 --lookahead-alternatives 3 \
-        --nets $R/nets_g17.npz --out $R/positions_cb$k
-    [ -f $R/positions_cb${k}x.npz ] || $PY $E/candidates.py --positions $R/positions_cb$k.npz \
-        --crashed-decisions --out $R/positions_cb${k}x
-    pids=
-    for j in 0 1; do
-        $PY $E/lookahead.py --positions $R/positions_cb${k}x.npz --nets $R/nets_g17.npz \
-            --plies 2 --candidates 1 --chunk 5000 --part $j/2 --out $R/lookahead_cb${k}x \
-            >> $R/cb${k}x_$j.log 2>&1 &
-        pids="$pids $!"
-    done
-    for p in $pids; do wait $p; done
+    k=${S%%:*}; rest=${S#*:}
+    bearoffs $k ${rest%%:*} ${rest#*:}
 done
 
 . $E/crashed_sets.sh

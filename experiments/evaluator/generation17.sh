@@ -19,21 +19,10 @@ R=experiments/runs/evaluator
 E=experiments/evaluator
 PY=$PY sh $E/generation16.sh
 
-for S in 1:31 3:33; do
-    k=${S%:*}; seed=${S#*:}
-    [ -f $R/positions_be$k.npz ] || $PY $E/positions.py --games 0 --seed $seed \
-        --bar-endgames $((k == 1 ? 20000 : 10000)) --out $R/positions_be$k
-done
+. $E/crashed_data.sh
+endgames
 [ -f $R/positions_be2.npz ] || $PY $E/positions.py --games 0 --seed 32 --bar-endgames 400 \
     --out $R/positions_be2
-$PY $E/labels.py --positions $R/positions_be1.npz --out $R/rollvr_be1 --vr --per-roll 4 \
-    --seed 31 --shard 500 >> $R/be1_labels.log 2>&1 &
-p1=$!
-$PY $E/labels.py --positions $R/positions_be3.npz --out $R/rollvr_be3 --vr --per-roll 4 \
-    --seed 33 --shard 500 >> $R/be3_labels.log 2>&1 &
-p3=$!
-wait $p1
-wait $p3
 $PY $E/labels.py --positions $R/positions_be2.npz --out $R/rollvr_be2 --vr --per-roll 36 \
     --seed 32 --shard 100 >> $R/be2_labels.log 2>&1
 

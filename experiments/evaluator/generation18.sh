@@ -39,38 +39,12 @@ $PY $E/pack.py --unpack fastbg/data/nn/nn2.npz $CHECKPOINTS
 # the realistic crashed decisions (cr1x to cr3x) and their labels
 PY=$PY sh $E/crashed_realistic.sh
 
-# the crashed endgames rolled out (be1, be3): generation17.sh's commands for them
-for S in 1:31:20000 3:33:10000; do
-    k=${S%%:*}; rest=${S#*:}; seed=${rest%%:*}; n=${rest#*:}
-    [ -f $R/positions_be$k.npz ] || $PY $E/positions.py --games 0 --seed $seed \
-        --bar-endgames $n --out $R/positions_be$k
-done
-$PY $E/labels.py --positions $R/positions_be1.npz --out $R/rollvr_be1 --vr --per-roll 4 \
-    --seed 31 --shard 500 >> $R/be1_labels.log 2>&1 &
-p1=$!
-$PY $E/labels.py --positions $R/positions_be3.npz --out $R/rollvr_be3 --vr --per-roll 4 \
-    --seed 33 --shard 500 >> $R/be3_labels.log 2>&1 &
-p3=$!
-wait $p1
-wait $p3
-
-# the bear-offs against contact (cb1x, cb3x): crashed_bearoff.sh's commands for them
-for S in 1:71:8000 3:73:40000; do
-    k=${S%%:*}; rest=${S#*:}; seed=${rest%%:*}; games=${rest#*:}
-    [ -f $R/positions_cb$k.npz ] || $PY $E/positions.py --games $games --seed $seed \
-        --mix bearoff=1 --races 0 --keep 0.5 --alternatives 5 --lookahead-alternatives 3 \
-        --nets $R/nets_g17.npz --out $R/positions_cb$k
-    [ -f $R/positions_cb${k}x.npz ] || $PY $E/candidates.py --positions $R/positions_cb$k.npz \
-        --crashed-decisions --out $R/positions_cb${k}x
-    pids=
-    for j in 0 1; do
-        $PY $E/lookahead.py --positions $R/positions_cb${k}x.npz --nets $R/nets_g17.npz \
-            --plies 2 --candidates 1 --chunk 5000 --part $j/2 --out $R/lookahead_cb${k}x \
-            >> $R/cb${k}x_$j.log 2>&1 &
-        pids="$pids $!"
-    done
-    for p in $pids; do wait $p; done
-done
+# the crashed endgames rolled out (be1, be3), then the bear-offs against contact (cb1x,
+# cb3x) of crashed_bearoff.sh
+. $E/crashed_data.sh
+endgames
+bearoffs 1 71 8000
+bearoffs 3 73 40000
 
 # two more sets of realistic crashed decisions (cr4x, cr5x), last: a net of the sets
 # above can be trained while they are made

@@ -460,30 +460,9 @@ cdef class EvalPolicy(Evaluator):
         return out
 
     def ranking(self, before, plays, k=1):
-        """The first k plays of the decision's 0-ply ranking and their equities.
-
-        Parameters
-        ----------
-        before : array_like of int, shape (2, 25)
-            The position before the roll (mover in row 0).
-        plays : array_like of int, shape (n, 2, 25)
-            Its legal plays for one roll, in canonical order, n >= 1.
-        k : int, default 1
-            1..64.
-
-        Returns
-        -------
-        order : numpy.ndarray of int64, shape (min(n, k),)
-            Indices into plays, the 0-ply choice first.
-        values : numpy.ndarray of float64, shape (min(n, k),)
-            The mover's cubeless equities of those plays: exact for the first three; with
-            a blot-reading crashed net, those after the third are the first pass's (the
-            mover's blot inputs taken as 0; docs/evaluator.md, "The blot rule").
-
-        Raises
-        ------
-        ValueError
-            For no plays or k outside 1..64.
+        """The first k plays of the decision's 0-ply ranking and their equities: the
+        ``(order, values)`` of :meth:`fastbg.reference.evaluator.EvalPolicy.ranking`, bit
+        for bit (its parameters, returns and errors; k in 1..64, plays in canonical order).
         """
         cdef board_t bf
         cdef ebase_t base
