@@ -324,8 +324,14 @@ cdef extern from *:
     /* fbgf_shots's shots against the side at leaf x; the other side has nbar on the bar
        (before the play's hits) and, in the side's home board, checkers at the bits t + 1
        of `hitters` (t its indices): only those can reach the side's home board. */
+    /* The shots of fbgb_shots by its whole input, + 1 (0: not yet known), filled as
+       they are met and shared by every thread (relaxed atomic bytes: a value is the
+       same whoever writes it). The input: without a checker on the bar, the hitters,
+       blots and made points of the six points (18 bits); with 1..4 on the bar (more
+       change nothing: fbgf_shots), the blots, the made points and that number. */
+    static uint8_t fbgb_shot_memo[(1u << 18) + (4u << 12)];
     static inline int fbgb_shots(uint64_t x, uint32_t hitters, int nbar) {
-        uint32_t bl = 0, made = 0; int i, c; int32_t sh[3];
+        uint32_t bl = 0, made = 0, key; int i, c, v; int32_t sh[3];
         for (i = 0; i < 6; i++) {
             c = (int)((x >> (4 * i)) & 0xF);
             bl |= (uint32_t)(c == 1) << (i + 1);
@@ -333,7 +339,13 @@ cdef extern from *:
         }
         if (!bl) return 0;
         nbar += fbgf_popcount((uint32_t)(x >> 24) & 0x3Fu);
+        if (nbar > 4) nbar = 4;
+        key = (bl >> 1) << 6 | (made >> 1);
+        key = nbar ? (1u << 18) + ((uint32_t)(nbar - 1) << 12) + key : (hitters >> 1) << 12 | key;
+        v = __atomic_load_n(&fbgb_shot_memo[key], __ATOMIC_RELAXED);
+        if (v) return v - 1;
         fbgf_shots(nbar ? 1u : hitters, bl, ~made, nbar, sh);
+        __atomic_store_n(&fbgb_shot_memo[key], (uint8_t)(sh[0] + 1), __ATOMIC_RELAXED);
         return sh[0];
     }
     /* out[0], out[1], out[3], out[4] (forced_blot, fast_blot, safe_shots, fast_shots) of
