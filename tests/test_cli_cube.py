@@ -537,8 +537,7 @@ def test_a_race_the_databases_value_exactly_is_worded_as_it_is(capsys):
     three = "XGID=------AA---------------aa-:0:0:1:00:0:0:0:0:10"
     code, out, _ = run(capsys, "cube", three, "-n", "360", "--seed", "1", "--no-progress")
     assert code == 0
-    assert ("(no double by more than 1,000 SE, take by more than 1,000 SE; the trials' "
-            "luck-adjusted values did not vary)\n") in out
+    assert "(exact; no double by 0.8333, take by 2.6667)\n" in out
     assert "the trials did not vary" not in out and "biased" not in out
     assert out.endswith("(no sampling error and no bias from the play: every trial's "
                         "luck-adjusted value was the same, the bear-off databases valuing "

@@ -247,10 +247,10 @@ def test_cli_many_trials_that_did_not_vary_decide(capsys):
     three = "XGID=------AA---------------aa-:0:0:1:00:0:0:0:0:10"
     assert main(["cube", three, "-n", "360", "--seed", "1", "--no-progress"]) == 0
     out = capsys.readouterr().out
-    # (the reason, the same for both margins, said once: it came twice on the line)
-    assert ("Proper action: No double, take   (no double by more than 1,000 SE, take by more "
-            "than 1,000 SE; the trials' luck-adjusted values did not vary)\n") in out
-    assert "play more games" not in out and out.count("did not vary") == 1
+    # valued exactly: the margins by how much, as for trials that cannot vary
+    assert ("Proper action: No double, take   (exact; no double by 0.8333, take by "
+            "2.6667)\n") in out
+    assert "play more games" not in out and "SE" not in out.split("Proper action")[1]
 
 
 def test_cli_round_off_is_no_standard_error(capsys):
@@ -262,14 +262,30 @@ def test_cli_round_off_is_no_standard_error(capsys):
     argv = ["cube", race, "--seed", "1", "--no-progress"]
     assert main(argv) == 0
     out = capsys.readouterr().out
-    assert ("Proper action: Double, take   (double by more than 1,000 SE, take by more than "
-            "1,000 SE; the trials' luck-adjusted values did not vary)\n") in out
+    assert "Proper action: Double, take   (exact; double by 0.2778, take by 0.4444)\n" in out
     assert "no sampling error and no bias from the play" in out and "biased by" not in out
     assert main(argv + ["--json"]) == 0
     d = json.loads(capsys.readouterr().out)["decision"]
     assert d["stderr"] == {"nd": 0.0, "dt": 0.0, "dt_minus_nd": 0.0}
     assert d["z"] == {"double": None, "take": None}
     assert d["nd"] == pytest.approx(10 / 36) and d["dt"] == pytest.approx(20 / 36)
+
+
+def test_cli_an_exact_tie_is_no_close_call(capsys):
+    # Take and pass worth the same in a race valued exactly (new-user trial): a difference
+    # of 0 with a standard error of 0 was "too close to call, leaning Double, pass ... pass by
+    # an unknown number of SE (too few games for a standard error)" above "(no sampling
+    # error ...)"; --method exact says the take and the pass are worth the same
+    tie = "XGID=------A-----------------a-:0:0:1:00:0:0:0:0:10"
+    assert main(["cube", tie, "--method", "rollout", "-n", "1000", "--seed", "1",
+                 "--no-progress"]) == 0
+    out = capsys.readouterr().out
+    assert ("Proper action: Double, pass   (exact; double by 0.5000, take and pass are worth "
+            "the same)\n") in out
+    assert "too close" not in out and "unknown" not in out
+    assert main(["cube", tie, "--method", "rollout", "-n", "1000", "--seed", "1",
+                 "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["decision"]["too_close"] == []
 
 
 def test_mean_and_se_takes_round_off_for_no_variance():

@@ -452,7 +452,7 @@ def _cube_by_rollout(pos, state, table, args) -> int:
         out = res.to_dict()
         out["decision"]["too_close"] = (None if res.why_not is not None else
                                         _too_close(res.z["double"], res.z["take"], res.games,
-                                                   res.certain))
+                                                   res.certain or _valued_exactly(res, pos)))
         out.update(xgid=state.to_xgid(pos), policy=args.policy, engine=args.engine, x=args.x,
                    met=None if table is None else _table_name(table),
                    counts=[[[int(v) for v in row] for row in line] for line in res.counts],
@@ -464,8 +464,9 @@ def _cube_by_rollout(pos, state, table, args) -> int:
     head = "INTERRUPTED: " if res.interrupted else ""
     unit = "equity per unit of the current cube" if state.is_money else "match winning chance"
     sign = "+" if state.is_money else ""
+    exact = _valued_exactly(res, pos)      # decides as the trials that cannot vary do
     close = [] if res.why_not is not None else _too_close(res.z["double"], res.z["take"],
-                                                          res.games, res.certain)
+                                                          res.games, res.certain or exact)
     redouble = state.cube_owner == "player"
     dbl = "Redouble" if redouble else "Double"
     lines = [f"{head}Cube decision of {state.to_xgid(pos)} (Position ID {res.position_id})",
@@ -488,14 +489,14 @@ def _cube_by_rollout(pos, state, table, args) -> int:
                   f"  {dbl + ', pass':<18} {res.dp:{sign}9.4f} {0.0:9.4f}",
                   f"  {'DT - ND':<18} {res.dt - res.nd:+9.4f} {num(res.stderr['dt_minus_nd'], '9.4f')}"
                   "   (paired: the same dice in both lines)", "",
-                  _proper_action(res.action, close, _rollout_margins(res))]
+                  _proper_action(res.action, close, _rollout_margins(res, exact))]
         if close:
             lines.append(_close_text(close, res.games, "trial"))
     else:
         lines += ["", f"No cube decision: {res.why_not}."]
     if res.certain:
         lines.append("(no bias either: every roll ends the game at once, whatever is played)")
-    elif _valued_exactly(res, pos):
+    elif exact:
         lines.append("(no sampling error and no bias from the play: every trial's "
                      "luck-adjusted value was the same, the bear-off databases valuing every "
                      "position after the first roll exactly)")
@@ -518,18 +519,21 @@ def _valued_exactly(res, pos) -> bool:
             and res.stderr["nd"] == 0 and res.stderr["dt"] == 0)
 
 
-def _rollout_margins(res) -> str:
+def _rollout_margins(res, exact: bool = False) -> str:
     """A cube rollout's two margins in SE, worded as its action chose (a margin without a
-    standard error has no sign to go by); for trials that cannot vary, by how much."""
-    if res.certain:
+    standard error has no sign to go by); for trials that cannot vary, or valued exactly
+    (``exact``: :func:`_valued_exactly`), by how much."""
+    if res.certain or exact:
         unit = "" if res.mode == "money" else " MWC"
 
         def by(diff: float) -> str:
             return "nothing (a tie)" if diff == 0 else f"{abs(diff):.4f}{unit}"
         double = "no double" if res.action.startswith(("No", "Too good")) else "double"
         take = "pass" if res.action.endswith("pass") else "take"
-        return (f"{_CERTAIN}; {double} by {by(min(res.dt, res.dp) - res.nd)}, "
-                f"{take} by {by(res.dp - res.dt)}")
+        takes = ("take and pass are worth the same" if res.dp == res.dt else
+                 f"{take} by {by(res.dp - res.dt)}")
+        return (f"{_CERTAIN if res.certain else 'exact'}; "
+                f"{double} by {by(min(res.dt, res.dp) - res.nd)}, {takes}")
     if math.isnan(res.z["double"]) and math.isnan(res.z["take"]):
         return f"no standard error from {plural(res.games, 'trial')}"
     double = "no double" if res.action.startswith(("No", "Too good")) else "double"

@@ -205,8 +205,8 @@ def add_parsers(sub) -> None:
                       "position and settings; the numbers equal those of one uninterrupted run)")
     r.add_argument("--extend", type=_games, default=None, metavar="N",
                    help="with --resume: add N games to the run (the same numbers as having "
-                        "asked for the total at first); not for a run with --until-se, which "
-                        "would stop where it stopped")
+                        "asked for the total at first); not for a run with --until-se (start "
+                        "a run with more games or a smaller --until-se)")
     r.add_argument("--json", action="store_true", help="machine-readable output")
     r.add_argument("--plot", metavar="FILE", default=None,
                    help="also draw the convergence of the estimate into FILE (.png, .svg or "

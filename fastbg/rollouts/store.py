@@ -902,6 +902,8 @@ def _check_resume(st, old, run_id, kind, request, settings, games, counts_shape=
                          f"ask for more (extend), not fewer ({games:,})")
     if games > old.games and request.get("until_se") is not None:
         raise ValueError(f"run {run_id} has a stop rule (until_se "
-                         f"{request['until_se']:g}): more games would stop where it "
-                         "stopped; start a run with a smaller until_se instead")
+                         f"{request['until_se']:g}), which is not extended: where it met "
+                         "the rule more games would stop again, and where its games ran out "
+                         "first they were the most it asked for; start a run with more "
+                         "games or a smaller until_se instead")
     return st.blocks(run_id, counts_shape)
