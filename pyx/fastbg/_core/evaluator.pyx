@@ -361,10 +361,13 @@ cdef class EvalPolicy(Evaluator):
         cdef double eq[MAX_PLAYS]
         cdef unsigned char again[MAX_PLAYS]
         cdef int top[MAX_RANKED]
+        cdef double full[BLOT_TOP]
+        cdef board_t kept[BLOT_TOP]
+        cdef int order[BLOT_TOP]
+        cdef int sub[BLOT_TOP]
         cdef bint rule = self.has_crashed and self.crashed.nblot and n > BLOT_TOP
         cdef bint any_again = False
-        cdef int j, i, m, t, c
-        cdef double v
+        cdef int j, i, m, t
         # the first pass (every play in full when there is no rule, or at most BLOT_TOP
         # plays: the same ranking)
         base.mover_blots_off = rule
@@ -377,20 +380,17 @@ cdef class EvalPolicy(Evaluator):
         # without a play whose mover bears off against contact, the first pass was exact
         m = top_plays(eq, plays, n, k if (k >= BLOT_TOP or not any_again) else BLOT_TOP, top)
         if any_again:
-            # the first BLOT_TOP in full, then ranked by that (insertion, ties canonical)
+            # the first BLOT_TOP in full, then ranked by that (top_plays: ties canonical)
             t = m if m < BLOT_TOP else BLOT_TOP
             for i in range(t):
+                sub[i] = top[i]
+                kept[i] = plays[top[i]]
                 if again[top[i]]:
                     eq[top[i]] = self.contact_play_equity(base, &plays[top[i]])
-            for i in range(1, t):
-                c = top[i]
-                v = eq[c]
-                j = i
-                while j > 0 and (v > eq[top[j - 1]] or (
-                        v == eq[top[j - 1]] and board_cmp(&plays[c], &plays[top[j - 1]]) < 0)):
-                    top[j] = top[j - 1]
-                    j -= 1
-                top[j] = c
+                full[i] = eq[top[i]]
+            top_plays(full, kept, t, t, order)
+            for i in range(t):
+                top[i] = sub[order[i]]
         if m > k:
             m = k
         for i in range(m):
