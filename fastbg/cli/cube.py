@@ -448,11 +448,12 @@ def _cube_by_rollout(pos, state, table, args) -> int:
     if res.games == 0:
         print("interrupted before any game finished; nothing to report", file=sys.stderr)
         return EXIT_INTERRUPTED
+    exact = _valued_exactly(res, pos)      # decides as the trials that cannot vary do
+    close = [] if res.why_not is not None else _too_close(res.z["double"], res.z["take"],
+                                                          res.games, res.certain or exact)
     if args.json:
         out = res.to_dict()
-        out["decision"]["too_close"] = (None if res.why_not is not None else
-                                        _too_close(res.z["double"], res.z["take"], res.games,
-                                                   res.certain or _valued_exactly(res, pos)))
+        out["decision"]["too_close"] = None if res.why_not is not None else close
         out.update(xgid=state.to_xgid(pos), policy=args.policy, engine=args.engine, x=args.x,
                    met=None if table is None else _table_name(table),
                    counts=[[[int(v) for v in row] for row in line] for line in res.counts],
@@ -464,9 +465,6 @@ def _cube_by_rollout(pos, state, table, args) -> int:
     head = "INTERRUPTED: " if res.interrupted else ""
     unit = "equity per unit of the current cube" if state.is_money else "match winning chance"
     sign = "+" if state.is_money else ""
-    exact = _valued_exactly(res, pos)      # decides as the trials that cannot vary do
-    close = [] if res.why_not is not None else _too_close(res.z["double"], res.z["take"],
-                                                          res.games, res.certain or exact)
     redouble = state.cube_owner == "player"
     dbl = "Redouble" if redouble else "Double"
     lines = [f"{head}Cube decision of {state.to_xgid(pos)} (Position ID {res.position_id})",
