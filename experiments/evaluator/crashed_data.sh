@@ -1,5 +1,16 @@
-# Sourced by generation17.sh, crashed_bearoff.sh and generation18.sh (PY, R and E set):
-# the steps that make the crashed net's data sets, each resumable.
+# Sourced by generation17.sh, crashed_bearoff.sh, crashed_realistic.sh and generation18.sh
+# (PY, R and E set): the steps that make the crashed net's data sets, each resumable.
+
+labels() {      # labels SET: 2 ply by generation 17 (one reply a roll), on both cores
+    pids=
+    for j in 0 1; do
+        $PY $E/lookahead.py --positions $R/positions_$1.npz --nets $R/nets_g17.npz \
+            --plies 2 --candidates 1 --chunk 5000 --part $j/2 --out $R/lookahead_$1 \
+            >> $R/$1_$j.log 2>&1 &
+        pids="$pids $!"
+    done
+    for p in $pids; do wait $p; done
+}
 
 endgames() {    # the crashed endgames be1 and be3, rolled out (one core each)
     for S in 1:31:20000 3:33:10000; do
@@ -23,12 +34,5 @@ bearoffs() {    # bearoffs K SEED GAMES: the bear-offs against contact cbKx, lab
         --nets $R/nets_g17.npz --out $R/positions_cb$1
     [ -f $R/positions_cb$1x.npz ] || $PY $E/candidates.py --positions $R/positions_cb$1.npz \
         --crashed-decisions --out $R/positions_cb$1x
-    pids=
-    for j in 0 1; do
-        $PY $E/lookahead.py --positions $R/positions_cb$1x.npz --nets $R/nets_g17.npz \
-            --plies 2 --candidates 1 --chunk 5000 --part $j/2 --out $R/lookahead_cb$1x \
-            >> $R/cb$1x_$j.log 2>&1 &
-        pids="$pids $!"
-    done
-    for p in $pids; do wait $p; done
+    labels cb$1x
 }

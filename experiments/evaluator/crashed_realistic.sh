@@ -16,6 +16,7 @@ PY=${PY:-python}
 R=experiments/runs/evaluator
 E=experiments/evaluator
 [ -f $R/nets_g17.npz ] || PY=$PY sh $E/generation17.sh
+. $E/crashed_data.sh        # labels SET
 
 positions() {   # positions NAME SEED GAMES PLAYER
     [ -f $R/positions_$1.npz ] || $PY $E/positions.py --games $3 --seed $2 --races 0 \
@@ -23,16 +24,6 @@ positions() {   # positions NAME SEED GAMES PLAYER
         --nets $R/nets_g17.npz --player $4 --out $R/positions_$1 > $R/$1_positions.log 2>&1
     [ -f $R/positions_$1x.npz ] || $PY $E/candidates.py --positions $R/positions_$1.npz \
         --crashed-decisions --out $R/positions_$1x
-}
-labels() {      # labels SET: 2 ply by generation 17, on both cores
-    pids=
-    for j in 0 1; do
-        $PY $E/lookahead.py --positions $R/positions_$1.npz --nets $R/nets_g17.npz \
-            --plies 2 --candidates 1 --chunk 5000 --part $j/2 --out $R/lookahead_$1 \
-            >> $R/$1_$j.log 2>&1 &
-        pids="$pids $!"
-    done
-    for p in $pids; do wait $p; done
 }
 positions cr1 75 30000 nets &
 p1=$!
