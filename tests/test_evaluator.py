@@ -533,8 +533,43 @@ def test_the_blot_rule_ranks_the_same_plays_in_both_engines():
         c.ranking(b, plays, 0)
     with pytest.raises(ValueError, match="k must be in 1..64"):
         r.ranking(b, plays, 65)
-    with pytest.raises(ValueError, match="at least one play|1..4096 plays"):
+    with pytest.raises(ValueError, match="1..4096 plays, got 0"):
         c.ranking(b, plays[:0])
+
+
+@pytest.mark.parametrize("engine", ["reference", "core"])
+def test_both_engines_refuse_a_decision_that_cannot_be_valued_alike(engine):
+    # The core values each play from `before`'s first layer, corrected by what the play
+    # changes: the opponent's checker count must be the same, as in any play of the
+    # roll. Both engines check the arguments with the same errors (check_decision).
+    pol = (rev if engine == "reference" else core()).EvalPolicy()
+    b = np.array(START_BOARD)
+    plays = legal_plays(b, 6, 5)
+    want = pol.play_equities(b, plays)
+    # any play of the decision serves as `before` (what hook_ply.py does)
+    np.testing.assert_array_equal(pol.play_equities(plays[1], plays), want)
+    assert pol.ranking(plays[-1], plays, 3)[0].tolist() == pol.ranking(b, plays, 3)[0].tolist()
+    empty = np.zeros((2, 25), dtype=np.int8)
+    bad = [
+        (dict(before=empty), ValueError, "play 0 is not a play from `before`: its opponent "
+                                         "has 15 checkers on the board and bar, 0 before"),
+        (dict(before=b[:, :24]), ValueError, r"a board has shape \(2, 25\)"),
+        (dict(plays=plays[0]), ValueError, r"plays has shape \(n, 2, 25\), got \(2, 25\)"),
+        (dict(plays=plays[:0]), ValueError, "1..4096 plays, got 0"),
+        (dict(plays=np.repeat(plays[:1], 4097, axis=0)), ValueError, "1..4096 plays, got 4097"),
+        (dict(plays=plays.astype(float)), ValueError, "must be integers"),
+        (dict(plays=np.concatenate([plays, -plays[:1]])), ValueError, "play 7: negative"),
+        (dict(k=0), ValueError, "k must be in 1..64, got 0"),
+        (dict(k=2 ** 40), ValueError, "k must be in 1..64"),
+        (dict(k=1.5), TypeError, "integer"),
+    ]
+    for change, error, message in bad:
+        args = dict(before=b, plays=plays, k=1) | change
+        with pytest.raises(error, match=message):
+            pol.ranking(args["before"], args["plays"], args["k"])
+        if "k" not in change:
+            with pytest.raises(error, match=message):
+                pol.play_equities(args["before"], args["plays"])
 
 
 def test_the_blot_rule_chooses_alike_in_the_lookaheads_and_the_one_ply_policy():

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import operator
 from pathlib import Path
 
 import numpy as np
@@ -37,7 +38,7 @@ from . import bearoffdb
 from . import racedb
 from . import luck as _luck
 from .movegen import legal_plays
-from .board import is_race
+from .board import is_race, validate_board
 from .eval import pubeval_score
 from . import features as F
 from .nn import (H_MAXV, H_OFFSET, H_SHIFT, NN_OUTPUTS, Q_BITS, consistent, equity,
@@ -404,6 +405,67 @@ def _hidden(tables: dict) -> str:
 BLOT_TOP = 3
 #: The largest ``k`` of :meth:`EvalPolicy.ranking`.
 MAX_RANKED = 64
+#: The most plays a decision may have (the compiled core's bound on one roll's plays).
+MAX_PLAYS = 4096
+
+
+def check_decision(before, plays, k=1) -> tuple[np.ndarray, np.ndarray, int]:
+    """Check the arguments of :meth:`EvalPolicy.play_equities` and :meth:`EvalPolicy.ranking`.
+
+    Both engines refuse the same input with the same error. The core values each play
+    from ``before``'s first layer corrected by the slots the play changes and the
+    mover's checkers off; that holds when the opponent has as many checkers on the board
+    and bar in each play as in ``before`` (a hit puts one on the bar), which every play of
+    one roll has, and which any play of the decision, taken as ``before``, has too.
+
+    Parameters
+    ----------
+    before : array_like of int, shape (2, 25)
+        The position before the roll (mover in row 0), or any play of the decision.
+    plays : array_like of int, shape (n, 2, 25)
+        The plays, mover in row 0, not swapped; ``1 <= n <=`` :data:`MAX_PLAYS`.
+    k : int, default 1
+        How many plays :meth:`EvalPolicy.ranking` returns, ``1..``:data:`MAX_RANKED`.
+
+    Returns
+    -------
+    before : numpy.ndarray of int8, shape (2, 25)
+    plays : numpy.ndarray of int8, shape (n, 2, 25)
+    k : int
+
+    Raises
+    ------
+    ValueError
+        For a malformed board (:func:`fastbg.reference.board.validate_board`), ``plays``
+        not of shape (n, 2, 25) with ``n`` in 1..MAX_PLAYS, a play whose opponent's
+        checker count differs from ``before``'s, or ``k`` outside 1..MAX_RANKED.
+    TypeError
+        For a ``k`` that is not an integer.
+    """
+    k = operator.index(k)
+    if not 1 <= k <= MAX_RANKED:
+        raise ValueError(f"k must be in 1..{MAX_RANKED}, got {k!r}")
+    before = validate_board(before)
+    arr = np.asarray(plays)
+    if arr.ndim != 3 or arr.shape[1:] != (2, 25):
+        raise ValueError(f"plays has shape (n, 2, 25), got {arr.shape}")
+    if not 1 <= len(arr) <= MAX_PLAYS:
+        raise ValueError(f"a decision has 1..{MAX_PLAYS} plays, got {len(arr)}")
+    if arr.dtype.kind not in "iu":
+        raise ValueError(f"checker counts must be integers, got dtype {arr.dtype}")
+    counts = arr.astype(np.int64)
+    for j in np.flatnonzero((counts < 0).any(axis=(1, 2)) | (counts.sum(axis=2) > 15).any(axis=1)
+                            | ((counts[:, 0, :24] > 0) & (counts[:, 1, 23::-1] > 0)).any(axis=1))[:1]:
+        try:
+            validate_board(counts[j])
+        except ValueError as err:
+            raise ValueError(f"play {j}: {err}") from None
+    opponent = counts[:, 1].sum(axis=1)
+    for j in np.flatnonzero(opponent != int(before[1].sum()))[:1]:
+        raise ValueError(
+            f"play {j} is not a play from `before`: its opponent has {opponent[j]} checkers "
+            f"on the board and bar, {int(before[1].sum())} before the roll")
+    return before, counts.astype(np.int8), k
 
 
 class EvalPolicy:
@@ -432,8 +494,13 @@ class EvalPolicy:
     def play_equities(self, before, plays, mover_blots: bool = True) -> np.ndarray:
         """The mover's cubeless equity after each play (mover in row 0, not swapped);
         ``mover_blots=False``: the mover's blot inputs taken as 0 (the blot rule's first
-        pass)."""
-        plays = np.asarray(plays, dtype=np.int8).reshape(-1, 2, 25)
+        pass). ``before`` and ``plays`` as in :meth:`ranking` (:func:`check_decision`):
+        the reference evaluates each play whole and reads ``before`` only to check it."""
+        plays = check_decision(before, plays)[1]
+        return self._play_equities(plays, mover_blots)
+
+    def _play_equities(self, plays: np.ndarray, mover_blots: bool = True) -> np.ndarray:
+        """:meth:`play_equities` of checked plays."""
         out = np.empty(len(plays))
         over = ~plays[:, 0].any(axis=1)
         for i in np.flatnonzero(over):
@@ -461,9 +528,9 @@ class EvalPolicy:
         Parameters
         ----------
         before : array_like of int, shape (2, 25)
-            The position before the roll (mover in row 0).
+            The position before the roll (mover in row 0), or any of its plays.
         plays : array_like of int, shape (n, 2, 25)
-            Its legal plays for one roll, in canonical order, n >= 1.
+            Its legal plays for one roll, in canonical order, 1 <= n <= 4096.
         k : int, default 1
             1..64.
 
@@ -477,20 +544,17 @@ class EvalPolicy:
 
         Raises
         ------
-        ValueError
-            For no plays or ``k`` outside 1..64.
+        ValueError, TypeError
+            As :func:`check_decision`: a malformed board or play, no plays, a play that
+            does not follow from ``before``, ``k`` outside 1..64 (TypeError: not an int).
         """
-        plays = np.asarray(plays, dtype=np.int8).reshape(-1, 2, 25)
-        if not 1 <= k <= MAX_RANKED:
-            raise ValueError(f"k must be in 1..{MAX_RANKED}, got {k!r}")
-        if len(plays) == 0:
-            raise ValueError("ranking takes at least one play")
+        before, plays, k = check_decision(before, plays, k)
         rule = self.blot_rule and len(plays) > BLOT_TOP
-        v = self.play_equities(before, plays, mover_blots=not rule)
+        v = self._play_equities(plays, mover_blots=not rule)
         order = np.argsort(-v, kind="stable")[: max(k, BLOT_TOP)]   # ties: canonical order
         if rule:
             top = order[:BLOT_TOP]
-            v[top] = self.play_equities(before, plays[top])
+            v[top] = self._play_equities(plays[top])
             order[:BLOT_TOP] = sorted(top, key=lambda j: (-v[j], j))
         order = order[:k].astype(np.int64)
         return order, v[order]

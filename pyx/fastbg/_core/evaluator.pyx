@@ -30,7 +30,8 @@ from fastbg._core.features cimport (contact_features_c, contact_features_ext_c,
                                     position_class_c, N_FEATURES, N_ALL_FEATURES,
                                     PC_BEAROFF, PC_RACE, PC_CONTACT)
 
-from fastbg.reference.evaluator import _hidden, check_nets, default_nets, quantize_net
+from fastbg.reference.evaluator import (_hidden, check_decision, check_nets, default_nets,
+                                        quantize_net)
 from fastbg.reference.nn import hidden_table, sigmoid_table
 from fastbg._core.nn import point_steps
 
@@ -446,12 +447,17 @@ cdef class EvalPolicy(Evaluator):
         Returns
         -------
         numpy.ndarray of float64, shape (n,)
+
+        Raises
+        ------
+        ValueError, TypeError
+            As :func:`fastbg.reference.evaluator.check_decision` (the reference's errors).
         """
         cdef board_t b, bf
         cdef ebase_t base
+        before, arr, _ = check_decision(before, plays)
         load_board(before, &bf)
         base_init(&base, &bf)
-        arr = np.asarray(plays, dtype=np.int8).reshape(-1, 2, 25)
         out = np.empty(arr.shape[0], dtype=np.float64)
         cdef int j
         for j in range(arr.shape[0]):
@@ -466,16 +472,12 @@ cdef class EvalPolicy(Evaluator):
         """
         cdef board_t bf
         cdef ebase_t base
-        cdef int kk = k, n, m, j
+        cdef int kk, n, m, j
         cdef int cand[MAX_RANKED]
         cdef double value[MAX_RANKED]
-        if not 1 <= kk <= MAX_RANKED:
-            raise ValueError(f"k must be in 1..{MAX_RANKED}, got {k!r}")
+        before, arr, kk = check_decision(before, plays, k)
         load_board(before, &bf)
-        arr = np.asarray(plays, dtype=np.int8).reshape(-1, 2, 25)
         n = arr.shape[0]
-        if n == 0 or n > MAX_PLAYS:
-            raise ValueError(f"ranking takes 1..{MAX_PLAYS} plays, got {n}")
         cdef board_t* b = <board_t*>PyMem_Malloc(n * sizeof(board_t))
         if b == NULL:
             raise MemoryError()
