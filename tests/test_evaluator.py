@@ -537,6 +537,31 @@ def test_the_blot_rule_ranks_the_same_plays_in_both_engines():
         c.ranking(b, plays[:0])
 
 
+def test_ties_go_to_the_canonically_first_play_in_any_order_given():
+    # Six plays of the same value (the opponent bears off its last checker whatever is
+    # played): both engines rank them in legal_plays' canonical order, whatever order they
+    # are given in, and a shuffled decision keeps each play's rank.
+    b = np.zeros((2, 25), dtype=np.int8)
+    b[0, 3:6] = 1
+    b[1, 0] = 1
+    plays = legal_plays(b, 2, 1)
+    r, c = rev.EvalPolicy(), core().EvalPolicy()
+    assert len(plays) == 6 and len(set(r.play_equities(b, plays))) == 1
+    for perm in (np.arange(6)[::-1], np.random.default_rng(5).permutation(6)):
+        for pol in (r, c):
+            order = pol.ranking(b, plays[perm], 6)[0]
+            assert perm[order].tolist() == list(range(6))
+    rng = np.random.default_rng(6)
+    for _ in range(20):
+        d = [int(x) for x in rng.integers(1, 7, 2)]
+        plays = legal_plays(bearing_off_against_contact(rng), *d)
+        perm = rng.permutation(len(plays))
+        for pol in (r, c):
+            k = min(len(plays), 64)
+            assert perm[pol.ranking(plays[0], plays[perm], k)[0]].tolist() == \
+                pol.ranking(plays[0], plays, k)[0].tolist()
+
+
 @pytest.mark.parametrize("engine", ["reference", "core"])
 def test_both_engines_refuse_a_decision_that_cannot_be_valued_alike(engine):
     # The core values each play from `before`'s first layer, corrected by what the play

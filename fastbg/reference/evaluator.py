@@ -412,7 +412,8 @@ MAX_PLAYS = 4096
 def check_decision(before, plays, k=1) -> tuple[np.ndarray, np.ndarray, int]:
     """Check the arguments of :meth:`EvalPolicy.play_equities` and :meth:`EvalPolicy.ranking`.
 
-    Both engines refuse the same input with the same error. The core values each play
+    Both engines refuse the same input with the same error. It is not a legality check:
+    the plays are not generated again from ``before``. The core values each play
     from ``before``'s first layer corrected by the slots the play changes and the
     mover's checkers off; that holds when the opponent has as many checkers on the board
     and bar in each play as in ``before`` (a hit puts one on the bar), which every play of
@@ -530,7 +531,8 @@ class EvalPolicy:
         before : array_like of int, shape (2, 25)
             The position before the roll (mover in row 0), or any of its plays.
         plays : array_like of int, shape (n, 2, 25)
-            Its legal plays for one roll, in canonical order, 1 <= n <= 4096.
+            Its legal plays for one roll, 1 <= n <= 4096 (any order: ties go to the
+            canonically first play, :func:`fastbg.reference.movegen.legal_plays`' order).
         k : int, default 1
             1..64.
 
@@ -545,18 +547,23 @@ class EvalPolicy:
         Raises
         ------
         ValueError, TypeError
-            As :func:`check_decision`: a malformed board or play, no plays, a play that
-            does not follow from ``before``, ``k`` outside 1..64 (TypeError: not an int).
+            As :func:`check_decision`: a malformed board or play, no plays, a play whose
+            opponent has not ``before``'s checker count, ``k`` outside 1..64 (TypeError: not
+            an int). Plays that are not legal from ``before`` but keep that count are
+            valued as given (the engines do not generate the roll's plays to check).
         """
         before, plays, k = check_decision(before, plays, k)
         rule = self.blot_rule and len(plays) > BLOT_TOP
         v = self._play_equities(plays, mover_blots=not rule)
-        order = np.argsort(-v, kind="stable")[: max(k, BLOT_TOP)]   # ties: canonical order
+
+        def best_first(rows):   # ties to the canonically first board, then the first given
+            return sorted(rows, key=lambda j: (-v[j], plays[j].tobytes(), j))
+        order = np.array(best_first(range(len(plays)))[: max(k, BLOT_TOP)], dtype=np.int64)
         if rule:
             top = order[:BLOT_TOP]
             v[top] = self._play_equities(plays[top])
-            order[:BLOT_TOP] = sorted(top, key=lambda j: (-v[j], j))
-        order = order[:k].astype(np.int64)
+            order[:BLOT_TOP] = best_first(top)
+        order = order[:k]
         return order, v[order]
 
     def choose(self, board_before, plays, bitgen=None) -> int:

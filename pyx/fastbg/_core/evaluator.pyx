@@ -468,7 +468,8 @@ cdef class EvalPolicy(Evaluator):
     def ranking(self, before, plays, k=1):
         """The first k plays of the decision's 0-ply ranking and their equities: the
         ``(order, values)`` of :meth:`fastbg.reference.evaluator.EvalPolicy.ranking`, bit
-        for bit (its parameters, returns and errors; k in 1..64, plays in canonical order).
+        for bit (its parameters, returns and errors; k in 1..64, plays in any
+        order, ties to the canonically first).
         """
         cdef board_t bf
         cdef ebase_t base
