@@ -430,6 +430,9 @@ def test_a_directory_is_named_as_such(tmp_path):
         load_met(tmp_path)
     with pytest.raises(ValueError, match="is a directory"):
         load_met(str(tmp_path))
+    for empty in ("", " "):     # not the current directory
+        with pytest.raises(ValueError, match="the match equity table's name is empty"):
+            load_met(empty)
 
 
 def test_direct_construction_validates():

@@ -320,8 +320,9 @@ def _format_plays(t: dict) -> str:
     if "equity" in s:
         lines.append(f"  {s['meaning']}: {s['equity']:+.4f} (s.e. {s['stderr']:.4f})")
     lines.append(f"  {t['seconds']:.1f} s" + (
-        f" (games read from the store rather than played now: {t['stored_games']:,} for each "
-        "candidate play, over all its rolls)" if t.get("stored_games") else ""))
+        f" (games read from the store rather than played now: {t['stored_games']:,}, those "
+        "of one candidate play of each roll added up over the rolls)" if t.get("stored_games")
+        else ""))
     return "\n".join(lines)
 
 

@@ -145,6 +145,9 @@ def load_met(path_or_name: str | os.PathLike | MatchEquityTable = DEFAULT_MET
         raise ValueError(f"expected a path or table name, got {path_or_name!r}") from None
     if isinstance(text, bytes):
         text = os.fsdecode(text)
+    if not text.strip():    # Path('') is the current directory
+        raise ValueError("the match equity table's name is empty: give a path or one of the "
+                         f"shipped tables {', '.join(SHIPPED_METS)}")
     path = Path(text)
     if path.is_file():
         return _parse_met(path.read_bytes(), str(path))
