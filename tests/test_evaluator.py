@@ -61,13 +61,13 @@ def random_walk(seed: int, steps: int):
 
 def widen(nets: dict, rows: np.ndarray | None = None) -> dict:
     """``nets`` with a 236-input contact net (and crashed net, if any) widened to 252 (the
-    new rows zero, or ``rows``)."""
+    new rows zero, or ``rows``); a crashed net's blot rows (246 inputs) stay last (262)."""
     out = dict(nets)
     for kind in ("contact", "crashed"):
         if kind in nets:
             c = dict(nets[kind])
             extra = np.zeros((16, c["w1"].shape[1])) if rows is None else rows
-            c["w1"] = np.vstack([c["w1"], extra])
+            c["w1"] = np.vstack([c["w1"][:236], extra, c["w1"][236:]])
             out[kind] = c
     return out
 
@@ -213,12 +213,14 @@ def test_engines_agree_bit_for_bit(width, crashed, board):
 
 # ------------------------------------------------------------------ the two contact widths
 
-# The shipped nets (generation 17: generation 16's 236-input contact net of 192 hidden units,
-# a crashed net of the same shape (generation 15's fine-tuned on crashed endgames) and
-# generation 14's race net), pinned when they were shipped (generation 8's were
-# pinned on main before the extra features existed), from the reference engine (the Cython
-# core's are the same bit for bit); the third board is crashed (read by the crashed net):
-# probabilities (win, win_gammon, win_backgammon, lose_gammon, lose_backgammon).
+# The shipped nets (generation 18: generation 16's 236-input contact net of 192 hidden units,
+# a crashed net of 246 inputs, the ten blot features after those 236 (generation 17's
+# fine-tuned on realistic crashed decisions), and generation 14's race net), pinned when
+# they were shipped (generation 8's were pinned on main before the extra features existed),
+# from the reference engine (the Cython core's are the same bit for bit); the last two
+# boards are crashed (read by the crashed net), the last with the side on roll bearing off
+# against contact (blot features not 0): probabilities (win, win_gammon, win_backgammon,
+# lose_gammon, lose_backgammon).
 SHIPPED = {
     "4HPwATDgc/ABMA": [0.5306180743126729, 0.13846522280575843, 0.0036651698720623653,
                        0.1152256389169438, 0.0029548885771827995],
@@ -238,7 +240,10 @@ SHIPPED_BOARDS = [
       0.012583544201340124]),
     ([[4, 3, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0],
       [0, 0, 2, 0, 2, 3, 0, 0, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 3, 2, 0, 0, 0, 0, 0]],
-     [0.6466980588073433, 0.37689659738533987, 0.01720059135542708, 0.0, 0.0]),
+     [0.5982364346585446, 0.3658948105261822, 0.019394005905057677, 0.0, 0.0]),
+    ([[3, 3, 2, 2, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
+      [3, 3, 3, 2, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0]],
+     [0.9936714728198159, 0.25950407767268563, 0.0008129491723315275, 0.0, 0.0]),
 ]
 
 
@@ -248,12 +253,14 @@ def test_the_shipped_nets_are_unchanged():
     from fastbg.game import Position
 
     assert rev.default_nets()["contact"]["w1"].shape[0] == 236
+    assert rev.default_nets()["crashed"]["w1"].shape[0] == 236 + rev.N_BLOT_INPUTS
+    assert rfeat.blot_features(np.array(SHIPPED_BOARDS[-1][0], dtype=np.int8)).any()
     cases = [(Position.parse(spec).board, p) for spec, p in SHIPPED.items()]
     cases += [(np.array(b, dtype=np.int8), p) for b, p in SHIPPED_BOARDS]
     for pol in (rev.EvalPolicy(), core().EvalPolicy()):
         tables = pol.q if isinstance(pol, rev.EvalPolicy) else pol.tables
         assert tables["contact"]["feat"].shape[0] == 40     # no extra features computed
-        assert tables["crashed"]["feat"].shape[0] == 40
+        assert tables["crashed"]["feat"].shape[0] == 40 + rev.N_BLOT_INPUTS   # blot rows
         for b, p in cases:
             assert pol.probabilities(b).tolist() == p
 
@@ -273,9 +280,9 @@ def test_the_shipped_nets_play_and_roll_out_as_before():
     assert e[:3].tolist() == [0.5939538569063866, 0.7096575950017919, -1.1267907560486856]
     np.testing.assert_array_equal(rev.EvalPolicy().play_equities(b, plays), e)
     r = fastbg.rollout(prime, 300, seed=5, workers=1, policy="nn")
-    assert r.counts.tolist() == [160, 33, 0, 100, 7, 0]
+    assert r.counts.tolist() == [158, 32, 0, 98, 12, 0]
     r = fastbg.rollout("start", 300, seed=5, workers=1, policy="nn")
-    assert r.counts.tolist() == [114, 41, 1, 104, 39, 1]
+    assert r.counts.tolist() == [101, 42, 3, 109, 44, 1]
 
 
 @settings(max_examples=100, deadline=None)

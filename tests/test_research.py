@@ -586,8 +586,8 @@ def test_an_interrupted_or_resumed_table_says_what_it_has(tmp_path):
     again = openings_table(324, seed=1, rolls="31,42", top=1, store=path, run_id=t.run_id,
                            **FAST)
     assert again.stored_games == 648
-    assert ("(games read from the store rather than played now: 648 for each candidate "
-            "play, over all its rolls)") in format_table(again.to_dict())
+    assert ("(games read from the store rather than played now: 648, those of one candidate "
+            "play of each roll added up over the rolls)") in format_table(again.to_dict())
     # a resumed race table says what it read too (it said nothing)
     r = race_table(pips=[40], leads=[0], positions=1, games=324, seed=1, store=path, **FAST)
     r2 = race_table(pips=[40], leads=[0], positions=1, games=324, seed=1, store=path,

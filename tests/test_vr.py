@@ -212,8 +212,8 @@ def test_clipped_probabilities_and_the_unclipped_equity():
     # equity stays the unclipped mean (unbiased), so the equity of the shown probabilities
     # differs from it by the amount clipped, within that probability's standard error
     # (the seed is one whose luck-adjusted lose-backgammon mean falls below 0 with the
-    # shipped nets; generation 17's, seed 7)
-    r = rollout("XGID=---BBBBBA----B--a-a-Bbcce-:0:0:1:00:0:0:3:0:10", 1000, seed=7,
+    # shipped nets; generation 18's, seed 15)
+    r = rollout("XGID=---BBBBBA----B--a-a-Bbcce-:0:0:1:00:0:0:3:0:10", 1000, seed=15,
                 workers=1, policy="nn")
     assert r.vr and r.lose_backgammon == 0.0
     rebuilt = (2 * r.win - 1) + (r.win_gammon - r.lose_gammon) \

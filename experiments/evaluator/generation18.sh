@@ -12,9 +12,10 @@
 # (nets_g17.npz made from them equals nn2.npz array for array), so every set below is the
 # one the earlier scripts made with the same seeds. The candidate zK9 of
 # experiments/TRAINING.md also had generation 15's 2-ply sets (g15e, g15h, h2h, w1c, w1x),
-# which only generation15_labels.sh can make again and which need generation 14's nets
-# (generations 9 to 14 from nothing); zN1 is zK9's recipe without them. The first net it
-# fine-tunes (zB3) had learnt them.
+# which generation15_labels.sh and generation15_wide.sh make again from generation 14's nets
+# (in the history at 90504fe) in about 3 h on 2 cores (crashed_g15.sh: only what a crashed
+# net reads of them); zN1 is zK9's recipe without them. The first net it fine-tunes (zB3)
+# had learnt them. zN1 is generation 18's crashed net.
 #
 # Every step is resumable: rerun the script after an interruption and it goes on where it
 # stopped. Put experiments/runs/evaluator outside the checkout (a symbolic link) if the
