@@ -13,6 +13,7 @@ import numpy as np
 
 __all__ = [
     "validate_board",
+    "validate_boards",
     "swap",
     "pip_counts",
     "back_point",
@@ -57,26 +58,59 @@ def validate_board(board) -> np.ndarray:
     arr = np.asarray(board)
     if arr.shape != (2, 25):
         raise ValueError(f"a board has shape (2, 25), got {arr.shape}")
+    return validate_boards(arr[None], what=None)[0]
+
+
+def validate_boards(boards, what: str | None = "board") -> np.ndarray:
+    """Check a stack of boards at once, by :func:`validate_board`'s rules.
+
+    Parameters
+    ----------
+    boards : array_like of int, shape (n, 2, 25)
+    what : str or None, default "board"
+        How a message names the first bad board: ``"WHAT j: "`` before
+        :func:`validate_board`'s words (None: those words alone).
+
+    Returns
+    -------
+    numpy.ndarray of int8, shape (n, 2, 25)
+        A new array; the input is never modified.
+
+    Raises
+    ------
+    ValueError
+        If the shape is not ``(n, 2, 25)``, the values are not integers, or a board breaks
+        a rule of :func:`validate_board` (the first such board is named).
+    """
+    arr = np.asarray(boards)
+    if arr.ndim != 3 or arr.shape[1:] != (2, 25):
+        raise ValueError(f"boards have shape (n, 2, 25), got {arr.shape}")
     if arr.dtype.kind not in "iu":
         raise ValueError(f"checker counts must be integers, got dtype {arr.dtype}")
     counts = arr.astype(np.int64)
-    for side in range(2):
-        if (counts[side] < 0).any():
-            i = int(np.flatnonzero(counts[side] < 0)[0])
-            where = "bar" if i == 24 else f"point {i + 1}"
-            raise ValueError(f"negative checker count on the {_SIDES[side]}'s {where}")
-        total = int(counts[side].sum())
-        if total > 15:
-            raise ValueError(f"the {_SIDES[side]} has {total} checkers; at most 15")
+    negative = counts < 0
+    totals = counts.sum(axis=2)
     # Row 0's point i + 1 is row 1's point 24 - i (index 23 - i).
-    both = np.flatnonzero((counts[0, :24] > 0) & (counts[1, 23::-1] > 0))
-    if both.size:
-        i = int(both[0])
-        raise ValueError(
-            f"point {i + 1} of the side on roll (the opponent's point {24 - i}) "
-            "is held by both sides"
-        )
+    both = (counts[:, 0, :24] > 0) & (counts[:, 1, 23::-1] > 0)
+    bad = negative.any(axis=(1, 2)) | (totals > 15).any(axis=1) | both.any(axis=1)
+    for j in np.flatnonzero(bad)[:1]:
+        head = "" if what is None else f"{what} {j}: "
+        raise ValueError(head + _why_invalid(negative[j], totals[j], both[j]))
     return counts.astype(np.int8)
+
+
+def _why_invalid(negative: np.ndarray, totals: np.ndarray, both: np.ndarray) -> str:
+    """The first broken rule of one board (:func:`validate_boards`' arrays of it)."""
+    for side in range(2):
+        if negative[side].any():
+            i = int(np.flatnonzero(negative[side])[0])
+            where = "bar" if i == 24 else f"point {i + 1}"
+            return f"negative checker count on the {_SIDES[side]}'s {where}"
+        if totals[side] > 15:
+            return f"the {_SIDES[side]} has {int(totals[side])} checkers; at most 15"
+    i = int(np.flatnonzero(both)[0])
+    return (f"point {i + 1} of the side on roll (the opponent's point {24 - i}) "
+            "is held by both sides")
 
 
 def swap(board) -> np.ndarray:

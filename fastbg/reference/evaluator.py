@@ -38,7 +38,7 @@ from . import bearoffdb
 from . import racedb
 from . import luck as _luck
 from .movegen import legal_plays
-from .board import is_race, validate_board
+from .board import is_race, validate_board, validate_boards
 from .eval import pubeval_score
 from . import features as F
 from .nn import (H_MAXV, H_OFFSET, H_SHIFT, NN_OUTPUTS, Q_BITS, consistent, equity,
@@ -452,21 +452,13 @@ def check_decision(before, plays, k=1) -> tuple[np.ndarray, np.ndarray, int]:
         raise ValueError(f"plays has shape (n, 2, 25), got {arr.shape}")
     if not 1 <= len(arr) <= MAX_PLAYS:
         raise ValueError(f"a decision has 1..{MAX_PLAYS} plays, got {len(arr)}")
-    if arr.dtype.kind not in "iu":
-        raise ValueError(f"checker counts must be integers, got dtype {arr.dtype}")
-    counts = arr.astype(np.int64)
-    for j in np.flatnonzero((counts < 0).any(axis=(1, 2)) | (counts.sum(axis=2) > 15).any(axis=1)
-                            | ((counts[:, 0, :24] > 0) & (counts[:, 1, 23::-1] > 0)).any(axis=1))[:1]:
-        try:
-            validate_board(counts[j])
-        except ValueError as err:
-            raise ValueError(f"play {j}: {err}") from None
-    opponent = counts[:, 1].sum(axis=1)
+    plays = validate_boards(arr, what="play")
+    opponent = plays[:, 1].sum(axis=1, dtype=np.int64)
     for j in np.flatnonzero(opponent != int(before[1].sum()))[:1]:
         raise ValueError(
             f"play {j} is not a play from `before`: its opponent has {opponent[j]} checkers "
             f"on the board and bar, {int(before[1].sum())} before the roll")
-    return before, counts.astype(np.int8), k
+    return before, plays, k
 
 
 class EvalPolicy:
