@@ -1,10 +1,12 @@
-# Sourced by generation17.sh, crashed_bearoff.sh, crashed_realistic.sh and generation18.sh
-# (PY, R and E set): the steps that make the crashed net's data sets, each resumable.
+# Sourced by generation17.sh, crashed_bearoff.sh, crashed_realistic.sh, crashed_g15.sh and
+# generation18.sh (PY, R and E set): the steps that make the crashed net's data sets, each
+# resumable.
 
-labels() {      # labels SET: 2 ply by generation 17 (one reply a roll), on both cores
+labels() {      # labels SET [NETS]: 2 ply by NETS (default generation 17's; one reply a
+                # roll), on both cores
     pids=
     for j in 0 1; do
-        $PY $E/lookahead.py --positions $R/positions_$1.npz --nets $R/nets_g17.npz \
+        $PY $E/lookahead.py --positions $R/positions_$1.npz --nets ${2:-$R/nets_g17.npz} \
             --plies 2 --candidates 1 --chunk 5000 --part $j/2 --out $R/lookahead_$1 \
             >> $R/$1_$j.log 2>&1 &
         pids="$pids $!"

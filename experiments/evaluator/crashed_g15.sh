@@ -16,10 +16,9 @@
 #
 #   sh experiments/evaluator/crashed_g15.sh        # from the repository's root; resumable
 #
-# PY: the Python with fastbg. PARTS: label processes (default 2, one a core).
+# PY: the Python with fastbg.
 set -e
 PY=${PY:-python}
-PARTS=${PARTS:-2}
 R=experiments/runs/evaluator
 E=experiments/evaluator
 mkdir -p $R
@@ -35,16 +34,8 @@ mkdir -p $R
 [ -f $R/positions_w1x.npz ] || $PY $E/candidates.py --positions $R/positions_w1.npz \
     --crashed-decisions --out $R/positions_w1x
 
+. $E/crashed_data.sh
 for S in g15x w1x; do
-    pids=
-    j=0
-    while [ $j -lt $PARTS ]; do
-        $PY $E/lookahead.py --positions $R/positions_$S.npz --nets $R/nets_g14.npz \
-            --plies 2 --candidates 1 --chunk 5000 --part $j/$PARTS --out $R/lookahead_$S \
-            >> $R/${S}_$j.log 2>&1 &
-        pids="$pids $!"
-        j=$((j + 1))
-    done
-    for p in $pids; do wait $p; done
+    labels $S $R/nets_g14.npz
 done
 echo "crashed_g15.sh: g15x and w1x labelled in $R"
