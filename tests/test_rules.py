@@ -421,6 +421,17 @@ def test_bad_boards_are_rejected(engine, bad, fragment):
         engine.legal_plays(bad, 3, 1)
 
 
+def test_huge_counts_whose_sum_wraps_are_too_many():
+    # int64 sums of counts near 2**62 wrap to 0 (a new-user trial): each count above 15
+    # is too many by itself, and the message gives the exact total
+    from fastbg.reference.board import validate_board, validate_boards
+    huge = np.array([[2 ** 62] * 4 + [0] * 21, [0] * 25], dtype=np.int64)
+    with pytest.raises(ValueError, match=f"the side on roll has {2 ** 64} checkers; at most 15"):
+        validate_board(huge)
+    with pytest.raises(ValueError, match="play 1: the side on roll has"):
+        validate_boards(np.stack([np.zeros((2, 25), np.int64), huge]), what="play")
+
+
 def test_both_engines_name_the_sides_of_a_bad_board_alike():
     from fastbg.engine import get_engine
     too_many = np.array([[0] * 12 + [16] + [0] * 12, [0] * 25], dtype=np.int8)

@@ -89,25 +89,28 @@ def validate_boards(boards, what: str | None = "board") -> np.ndarray:
         raise ValueError(f"checker counts must be integers, got dtype {arr.dtype}")
     counts = arr.astype(np.int64)
     negative = counts < 0
-    totals = counts.sum(axis=2)
+    # a count above 15 is too many by itself (and the int64 sums of huge ones can wrap)
+    over = (counts.sum(axis=2) > 15) | (counts > 15).any(axis=2)
     # Row 0's point i + 1 is row 1's point 24 - i (index 23 - i).
     both = (counts[:, 0, :24] > 0) & (counts[:, 1, 23::-1] > 0)
-    bad = negative.any(axis=(1, 2)) | (totals > 15).any(axis=1) | both.any(axis=1)
+    bad = negative.any(axis=(1, 2)) | over.any(axis=1) | both.any(axis=1)
     for j in np.flatnonzero(bad)[:1]:
         head = "" if what is None else f"{what} {j}: "
-        raise ValueError(head + _why_invalid(negative[j], totals[j], both[j]))
+        raise ValueError(head + _why_invalid(negative[j], over[j], counts[j], both[j]))
     return counts.astype(np.int8)
 
 
-def _why_invalid(negative: np.ndarray, totals: np.ndarray, both: np.ndarray) -> str:
+def _why_invalid(negative: np.ndarray, over: np.ndarray, counts: np.ndarray,
+                 both: np.ndarray) -> str:
     """The first broken rule of one board (:func:`validate_boards`' arrays of it)."""
     for side in range(2):
         if negative[side].any():
             i = int(np.flatnonzero(negative[side])[0])
             where = "bar" if i == 24 else f"point {i + 1}"
             return f"negative checker count on the {_SIDES[side]}'s {where}"
-        if totals[side] > 15:
-            return f"the {_SIDES[side]} has {int(totals[side])} checkers; at most 15"
+        if over[side]:
+            total = sum(int(c) for c in counts[side])      # exact, whatever the counts
+            return f"the {_SIDES[side]} has {total} checkers; at most 15"
     i = int(np.flatnonzero(both)[0])
     return (f"point {i + 1} of the side on roll (the opponent's point {24 - i}) "
             "is held by both sides")
