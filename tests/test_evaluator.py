@@ -569,6 +569,21 @@ def test_ties_go_to_the_canonically_first_play_in_any_order_given():
                 pol.ranking(plays[0], plays, k)[0].tolist()
 
 
+def test_both_engines_refuse_a_bad_board_to_evaluate_alike():
+    # the reference's probabilities read any array as a board (a float board as its
+    # integer part, a stack of one as a batch); both now give the core's errors
+    b = np.array(START_BOARD)
+    bad = [b + 0.5, b[None], np.zeros((25, 2), np.int8),
+           np.array([[257] + [0] * 24, [0] * 25], np.int16), np.zeros((2, 25), np.int8)]
+    for board in bad:
+        messages = set()
+        for pol in (rev.EvalPolicy(), core().EvalPolicy()):
+            with pytest.raises(ValueError) as err:
+                pol.probabilities(board)
+            messages.add(str(err.value))
+        assert len(messages) == 1, messages
+
+
 @pytest.mark.parametrize("engine", ["reference", "core"])
 def test_both_engines_refuse_a_decision_that_cannot_be_valued_alike(engine):
     # The core values each play from `before`'s first layer, corrected by what the play

@@ -481,8 +481,9 @@ class EvalPolicy:
         self.blot_rule = "crashed" in nets and _reads_blots(nets["crashed"]["w1"].shape[0])
 
     def probabilities(self, board) -> np.ndarray:
-        """The five probabilities of a position (row 0 on roll, before its roll)."""
-        return probabilities(self.q, board)
+        """The five probabilities of a position (row 0 on roll, before its roll); a bad
+        board refused by :func:`~fastbg.reference.board.validate_board`, as the core does."""
+        return probabilities(self.q, validate_board(board))
 
     def play_equities(self, before, plays, mover_blots: bool = True) -> np.ndarray:
         """The mover's cubeless equity after each play (mover in row 0, not swapped);
