@@ -13,7 +13,6 @@ import numpy as np
 
 __all__ = [
     "validate_board",
-    "validate_boards",
     "swap",
     "pip_counts",
     "back_point",
@@ -63,6 +62,9 @@ def validate_board(board) -> np.ndarray:
 
 def validate_boards(boards, what: str | None = "board") -> np.ndarray:
     """Check a stack of boards at once, by :func:`validate_board`'s rules.
+
+    A helper of the Python layer (``check_decision`` of both evaluators), not one of the
+    engine functions the compiled core mirrors, so not in ``__all__``.
 
     Parameters
     ----------
