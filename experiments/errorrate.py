@@ -361,6 +361,14 @@ def stats(errors: list[float]) -> dict:
             "se_mp": float(a.std(ddof=1) / math.sqrt(n)) if n > 1 else float("nan")}
 
 
+def classes_of_rows(rows) -> list[str]:
+    """The classes of scored decisions: errorrate's own (contact, crashed, race, bearoff)
+    in that order, then any other (e.g. the families of ``family_bench.py decisions``) in
+    the order they first appear."""
+    seen = list(dict.fromkeys(r["class"] for r in rows))
+    return [c for c in CLASSES if c in seen] + [c for c in seen if c not in CLASSES]
+
+
 def first_argmax(values) -> int:
     best = 0
     for i, v in enumerate(values):
@@ -408,7 +416,7 @@ def cmd_score(args) -> int:
                 "difference_mp": stats(diff)}
 
     groups = {}
-    for cls in CLASSES:
+    for cls in classes_of_rows(rows):
         sel = [r for r in rows if r["class"] == cls]
         if sel:
             groups[cls] = summary(sel)
@@ -484,7 +492,7 @@ def cmd_compare(args) -> int:
     na, nb = ("+".join(dict.fromkeys(n)) for n in names)
     out = {"a": fa, "b": fb, "evaluator_a": na, "evaluator_b": nb, "by_class": {}}
     print(f"{na} - {nb}, millipoints per decision (paired, mean ± SE)")
-    for c in (*CLASSES, "all_but_bearoff"):
+    for c in (*classes_of_rows([{"class": c} for c in cls.values()]), "all_but_bearoff"):
         ids = [i for i in ea if (cls[i] != "bearoff" if c == "all_but_bearoff" else cls[i] == c)]
         if len(ids) < 2:
             continue

@@ -87,6 +87,12 @@ def crashed_decision_order(pos, seed: int) -> np.ndarray:
     boards = pos["boards"]
     rows = np.flatnonzero(is_crashed(boards)
                           & np.array([position_class(b) == "contact" for b in boards]))
+    return decision_order(pos, rows, seed)
+
+
+def decision_order(pos, rows: np.ndarray, seed: int) -> np.ndarray:
+    """``rows`` of a positions file decision by decision (rows of one game and ply
+    together) in a seeded random order of the decisions."""
     key = pos["game"][rows].astype(np.int64) * 100000 + pos["ply"][rows]
     _, unit = np.unique(key, return_inverse=True)
     rank = np.random.Generator(np.random.PCG64DXSM(seed)).permutation(int(unit.max()) + 1)
@@ -102,17 +108,23 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--shard", type=int, default=500)
     ap.add_argument("--limit", type=int, default=None, help="label only this many positions")
+    ap.add_argument("--part", default="0/1", metavar="K/N",
+                    help="label only the shards k with k %% N == K (one process each: N processes "
+                         "share a directory without doing a shard twice; default 0/1, all)")
     ap.add_argument("--vr", action="store_true",
                     help="variance-reduced rollouts (luck-adjusted probabilities, common dice)")
     ap.add_argument("--only", choices=("crashed",), default=None,
                     help="label only the crashed contact rows, in a random order of decisions")
+    ap.add_argument("--by-decision", action="store_true",
+                    help="label every row, in a random order of decisions (a decision's rows "
+                         "together, so that a partial run feeds the ranking losses whole decisions)")
     args = ap.parse_args(argv)
     pos = np.load(args.positions)
     boards = pos["boards"]
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    meta = {k: v for k, v in vars(args).items() if k not in ("limit",)
-            and not (k in ("vr", "only") and not v)}      # older label directories match
+    meta = {k: v for k, v in vars(args).items() if k not in ("limit", "part")
+            and not (k in ("vr", "only", "by_decision") and not v)}      # older label directories match
     meta_path = out / "meta.json"
     if meta_path.exists():
         old = json.loads(meta_path.read_text())
@@ -123,6 +135,8 @@ def main(argv=None) -> int:
     order = np.random.Generator(np.random.PCG64DXSM(args.seed)).permutation(len(boards))
     if args.only == "crashed":
         order = crashed_decision_order(pos, args.seed)
+    elif args.by_decision:
+        order = decision_order(pos, np.arange(len(boards)), args.seed)
     if args.limit is not None:
         order = order[: args.limit]
     eng = get_engine("cython")
@@ -130,9 +144,10 @@ def main(argv=None) -> int:
     shards = range(0, len(order), args.shard)
     t0 = time.perf_counter()
     done = 0
+    part, parts = (int(x) for x in args.part.split("/"))
     for k, start in enumerate(shards):
         path = out / f"shard_{k:05d}.npz"
-        if path.exists():
+        if path.exists() or k % parts != part:
             continue
         idx = order[start:start + args.shard]
         tmp = path.with_suffix(".tmp.npz")
