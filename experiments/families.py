@@ -7,11 +7,13 @@ tells whether any position belongs to one.
 
 A family is two things:
 
-* a **rule** (``RULES[name](board)``): whether a position is of the family, and which side
-  is its *subject* (the side holding the back game, the crunched side, the side on the
-  bar, ...), as the row index 0 (on roll) or 1, or ``None``. The rules are ours, written
-  from the field's usual descriptions of these games; they read any position, so the
-  self-consistency probe (``probe.py``) can sort positions nobody generated on purpose.
+* a **rule** (``RULES[name](board)``, :data:`fastbg.game.families.FAMILY_RULES`): whether a
+  position is of the family, and which side is its *subject* (the side holding the back
+  game, the crunched side, the side on the bar, ...), as the row index 0 (on roll) or 1,
+  or ``None``. The rules are ours, written from the field's usual descriptions of these
+  games, and live in the library, where ``fastbg eval`` reads them; they read any
+  position, so the self-consistency probe (``probe.py``) can sort positions nobody
+  generated on purpose (``classify``).
 * a **set-up** (``SETUPS[name](rng)``): a random position of the family, its subject in
   row 0, built from the family's anatomy (anchors and timing, primes and the checkers
   trapped behind them, stacks on low points, a home board against checkers on the bar,
@@ -86,157 +88,27 @@ from pathlib import Path
 
 import numpy as np
 
+from fastbg.game.families import FAMILY_RULES, classify  # noqa: F401  (classify: re-exported)
 from fastbg.reference.board import validate_board
-from fastbg.reference.features import checkers_in_play, position_class
+from fastbg.reference.features import position_class
 
 # ---------------------------------------------------------------------------
-# board helpers (fastbg convention: row s counts side s's checkers from its own side,
-# index i = its point i + 1, index 24 = its bar; side s's index i is the other side's
-# index 23 - i)
-
-
-def pips(b: np.ndarray) -> tuple[int, int]:
-    """Pip counts of the two rows (a checker on the bar counts 25)."""
-    w = np.arange(1, 26)
-    return int(b[0] @ w), int(b[1] @ w)
-
-
-def made_points(b: np.ndarray, s: int, lo: int, hi: int) -> int:
-    """How many of side ``s``'s own indices ``lo..hi`` hold 2 or more of its checkers."""
-    return int((b[s, lo:hi + 1] >= 2).sum())
-
-
-def holds_in_home_of(b: np.ndarray, s: int) -> int:
-    """Points side ``s`` holds in the other side's home board (its own indices 18..23)."""
-    return made_points(b, s, 18, 23)
-
-
-def longest_trapping_prime(b: np.ndarray, s: int, min_top: int = 6) -> int:
-    """Length of side ``s``'s longest run of made points whose top index is at least
-    ``min_top`` and with an opposing checker behind it (on the bar, or on one of ``s``'s
-    indices below the run's lowest point: it still has to pass the run)."""
-    o = 1 - s
-    theirs = b[o]
-    best, run = 0, 0
-    for i in range(24):
-        run = run + 1 if b[s, i] >= 2 else 0
-        if run >= 2 and i >= min_top:
-            low = i - run + 1
-            # the other side's checkers on s's indices 0..low-1 are its indices 24-low..23
-            if theirs[24] > 0 or theirs[24 - low:24].sum() > 0:
-                best = max(best, run)
-    return best
-
-
-def in_contact(b: np.ndarray) -> bool:
-    return position_class(b) == "contact"
-
-
-# ---------------------------------------------------------------------------
-# the rules: board -> subject row (0 on roll, 1 not) or None
-
-
-def rule_backgame(b):
-    p = pips(b)
-    for s in (0, 1):
-        if holds_in_home_of(b, s) >= 2 and p[s] - p[1 - s] >= 40:
-            return s
-    return None
-
-
-def rule_ace_point(b):
-    p = pips(b)
-    for s in (0, 1):
-        o = 1 - s
-        if (b[s, 23] >= 2 and made_points(b, s, 18, 22) == 0 and p[s] - p[o] >= 40
-                and int(b[o, 0:6].sum()) + 15 - int(b[o].sum()) >= 9):
-            return s
-    return None
-
-
-def rule_prime(b):
-    best = max((longest_trapping_prime(b, s), s) for s in (0, 1))
-    return best[1] if best[0] >= 4 else None
-
-
-def rule_crunched(b):
-    for s in (0, 1):
-        if (int(b[s, 0:3].max()) >= 6 or int(b[s, 0:2].sum()) >= 8) and int(b[s, 6:25].sum()) >= 2:
-            return s
-    return None
-
-
-def rule_crashed_anchor(b):
-    inplay = checkers_in_play(b[None])[0]
-    for s in (0, 1):
-        if inplay[s] <= 7 and holds_in_home_of(b, 1 - s) >= 1:
-            return s
-    return None
-
-
-def rule_bear_anchor(b):
-    inplay = checkers_in_play(b[None])[0]
-    for s in (0, 1):
-        home_or_off = int(b[s, 0:6].sum()) + 15 - int(b[s].sum())
-        if (not b[s, 12:25].any() and home_or_off >= 9 and inplay[s] > 7
-                and holds_in_home_of(b, 1 - s) >= 1):
-            return s
-    return None
-
-
-def rule_blitz(b):
-    for s in (0, 1):
-        o = 1 - s
-        home = made_points(b, o, 0, 5)
-        if (b[s, 24] >= 1 and int(b[o].sum()) == 15
-                and (home >= 4 or (home >= 3 and int(b[s, 18:25].sum()) >= 3))):
-            return s
-    return None
-
-
-def rule_holding(b):
-    p = pips(b)
-    if abs(p[0] - p[1]) > 40:
-        return None
-    if all(made_points(b, s, 17, 21) >= 1 and holds_in_home_of(b, s) <= 1 for s in (0, 1)):
-        return 0
-    return None
+# the rules live in the library (fastbg.game.families), where `fastbg eval` reads them;
+# "control" (ordinary play) has no rule: any position is ordinary
 
 
 def rule_control(b):
     return 0
 
 
-RULES = {
-    "backgame": rule_backgame,
-    "ace_point": rule_ace_point,
-    "prime": rule_prime,
-    "crunched": rule_crunched,
-    "crashed_anchor": rule_crashed_anchor,
-    "bear_anchor": rule_bear_anchor,
-    "blitz": rule_blitz,
-    "holding": rule_holding,
-    "control": rule_control,
-}
+RULES = {**FAMILY_RULES, "control": rule_control}
 
 #: The families, in the order reports list them.
 FAMILIES = tuple(RULES)
 
 
-def classify(board) -> dict:
-    """The families (other than ``control``) a contact position belongs to, each with its
-    subject row: ``{family: row}``; empty for an ordinary position or a non-contact one."""
-    b = validate_board(board).astype(np.int64)
-    if not in_contact(b):
-        return {}
-    out = {}
-    for name, rule in RULES.items():
-        if name == "control":
-            continue
-        s = rule(b)
-        if s is not None:
-            out[name] = s
-    return out
+def in_contact(b: np.ndarray) -> bool:
+    return position_class(b) == "contact"
 
 
 # ---------------------------------------------------------------------------

@@ -113,8 +113,10 @@ def main(argv=None) -> int:
                          "share a directory without doing a shard twice; default 0/1, all)")
     ap.add_argument("--vr", action="store_true",
                     help="variance-reduced rollouts (luck-adjusted probabilities, common dice)")
-    ap.add_argument("--only", choices=("crashed",), default=None,
-                    help="label only the crashed contact rows, in a random order of decisions")
+    ap.add_argument("--only", choices=("crashed", "roots"), default=None,
+                    help="crashed: label only the crashed contact rows, in a random order of "
+                         "decisions; roots: only the positions before a roll (role 0), not "
+                         "the candidates after a play")
     ap.add_argument("--by-decision", action="store_true",
                     help="label every row, in a random order of decisions (a decision's rows "
                          "together, so that a partial run feeds the ranking losses whole decisions)")
@@ -135,6 +137,8 @@ def main(argv=None) -> int:
     order = np.random.Generator(np.random.PCG64DXSM(args.seed)).permutation(len(boards))
     if args.only == "crashed":
         order = crashed_decision_order(pos, args.seed)
+    elif args.only == "roots":
+        order = order[pos["role"][order] == 0]
     elif args.by_decision:
         order = decision_order(pos, np.arange(len(boards)), args.seed)
     if args.limit is not None:

@@ -206,12 +206,12 @@ def load_data(args):
     """Inputs and targets of the labelled positions of the chosen class, cached; with
     ``--also POSITIONS LABELS``, those of more data sets appended (validation stays by
     game within each)."""
-    parts = [_load_one(args, args.positions, args.labels)]
-    for positions, labels in args.also or ():
-        parts.append(_load_one(args, positions, labels))
-    anchors = [anchor_rows(args, args.positions, args.labels, parts[0][3])]
-    for (positions, labels), part in zip(args.also or (), parts[1:]):
-        anchors.append(anchor_rows(args, positions, labels, part[3]))
+    sets = [(args.positions, args.labels)] + list(args.also or ()) + list(args.rank_only or ())
+    n_ce = 1 + len(args.also or ())          # the sets that enter the cross-entropy
+    parts = [_load_one(args, positions, labels) for positions, labels in sets]
+    anchors = [anchor_rows(args, positions, labels, part[3]) for (positions, labels), part in zip(sets, parts)]
+    ce = np.concatenate([np.full(len(p[1]), 1.0 if k < n_ce else 0.0, np.float32)
+                         for k, p in enumerate(parts)])
     # a cache may hold more columns than the net reads (252 for a 236-input contact net,
     # 230 for a 226-input race net)
     parts = [(p[0][:, :N_INPUTS[args.net]], *p[1:]) for p in parts]
@@ -226,7 +226,7 @@ def load_data(args):
         a[2][:] += offset
         offset += n
     data = tuple(np.concatenate([p[i] for p in parts]) for i in range(4))
-    return data + (tuple(np.concatenate([a[i] for a in anchors]) for i in range(4)),)
+    return data + (tuple(np.concatenate([a[i] for a in anchors]) for i in range(4)), ce)
 
 
 def decision_keys(pos, rows: np.ndarray) -> np.ndarray:
@@ -494,6 +494,11 @@ def main(argv=None) -> int:
                          "probabilities of lookahead.py (lookahead:PATH@K: its first K chunks)")
     ap.add_argument("--also", nargs=2, action="append", metavar=("POSITIONS", "LABELS"),
                     help="another data set to train on as well (repeatable)")
+    ap.add_argument("--rank-only", nargs=2, action="append", metavar=("POSITIONS", "LABELS"),
+                    help="a data set that enters only the ranking and regret losses (its rows "
+                         "add nothing to the cross-entropy): e.g. decisions whose candidates "
+                         "keep their differences from a teacher's 0-ply values while rollouts "
+                         "of other positions teach the values (repeatable)")
     ap.add_argument("--init", default=str(HERE.parent.parent / "fastbg" / "data" / "nn" / "nn.npz"),
                     help="the shipped first network (default) or a checkpoint of the same net")
     ap.add_argument("--hidden", type=int, default=128)
@@ -582,7 +587,7 @@ def main(argv=None) -> int:
             raise SystemExit(f"train.py: error: run {args.name} exists with other "
                              f"{', '.join('--' + k.replace('_', '-') for k in changed)}: "
                              "rerun it as it was, or give another --name")
-    x, y, val, grp, (pa, ya, ga, va) = load_data(args)
+    x, y, val, grp, (pa, ya, ga, va), ce = load_data(args)
     anchors_t = (torch.tensor(pa[~va]), torch.tensor(ya[~va]), torch.tensor(ga[~va]))
     anchors_v = (torch.tensor(pa[va]), torch.tensor(ya[va]), torch.tensor(ga[va]))
     if args.drop_features and args.net == "contact":
@@ -590,6 +595,7 @@ def main(argv=None) -> int:
         x[:, 196:] = 0.0
     xt, yt = torch.tensor(x[~val]), torch.tensor(y[~val])
     xv, yv = torch.tensor(x[val]), torch.tensor(y[val])
+    cet, cev = torch.tensor(ce[~val]), torch.tensor(ce[val])   # 1: in the cross-entropy
     gt, gv = torch.tensor(grp[~val]), torch.tensor(grp[val])
     # shuffling unit of each training row: its decision group (kept together in a
     # minibatch so the ranking loss sees siblings), or the row alone
@@ -607,7 +613,12 @@ def main(argv=None) -> int:
     model = Net(with_second_layer(warm_start(args.net, load_init(args.init), args.hidden),
                                   args.hidden2, seed=args.seed))
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=args.weight_decay)
-    bce = torch.nn.BCEWithLogitsLoss()
+    bce_rows = torch.nn.BCEWithLogitsLoss(reduction="none")
+
+    def bce(logits, target, w):
+        """Mean cross-entropy over the rows of weight 1 (every row but --rank-only's)."""
+        n = w.sum()
+        return (bce_rows(logits, target).mean(dim=1) * w).sum() / n if n > 0 else logits.sum() * 0.0
     start = 0
     last = run / "last.pt"
     if last.exists():
@@ -620,9 +631,10 @@ def main(argv=None) -> int:
     def evaluate() -> tuple[float, float]:
         with torch.no_grad():
             logits = model(xv)
-            loss = float(bce(logits, yv))
+            loss = float(bce(logits, yv, cev))
             p = torch.sigmoid(logits).numpy()
-        return loss, float(np.mean(np.abs(equity(p) - equity(yv.numpy()))))
+        m = cev.numpy() > 0
+        return loss, float(np.mean(np.abs(equity(p[m]) - equity(yv.numpy()[m])))) if m.any() else float("nan")
 
     def evaluate_rank() -> float | None:
         """Mean absolute error of the equity differences between sibling candidates."""
@@ -667,7 +679,7 @@ def main(argv=None) -> int:
             b = perm[k:k + args.batch]
             opt.zero_grad()
             logits = model(xt[b])
-            loss = bce(logits, yt[b])
+            loss = bce(logits, yt[b], cet[b])
             if args.rank > 0 or args.regret > 0:
                 pb, yb, gb = with_anchors(torch.sigmoid(logits), yt[b], gt[b], anchors_t)
             if args.rank > 0:
