@@ -6,7 +6,8 @@ from __future__ import annotations
 from ..engine import ENGINES
 from ..formats import parse_dice
 from ..game import Position, decode_gnubg_id, diagram, legal_plays, parse_game, xgid_to_game, PROBABILITY_KEYS
-from ..nn import CRASHED_BY, evaluate, network_info
+from ..game.families import FAMILY_NAMES
+from ..nn import CRASHED_BY, evaluate, network_info, weaker_families
 from ..game.picture import save_board
 
 from .common import (_ENGINE_HELP, _POSITION_HELP, _is_xgid, _positive_int,
@@ -226,6 +227,9 @@ def _cmd_eval(args) -> int:
         print_json({"position_id": pos.to_position_id(), "engine": args.engine,
                     **{k: ev[k] for k in (*PROBABILITY_KEYS, "equity")},
                     "class": ev["class"], "evaluated_by": ev["evaluated_by"],
+                    "families": [{"family": f, "subject": "player on roll" if r == 0 else "opponent"}
+                                 for f, r in ev["families"].items()],
+                    "weaker_in": ev["weaker_in"],
                     "network": {"sha256": info.get("sha256"), "generation": info.get("generation"),
                                 "nets": nets}}, indent=2)
         return 0
@@ -239,6 +243,15 @@ def _cmd_eval(args) -> int:
     for key in PROBABILITY_KEYS:
         print(f"  {key.replace('_', ' '):<18}{ev[key]:8.4f}")
     print(f"  {'cubeless equity':<18}{ev['equity']:+8.4f}")
+    if ev["families"]:
+        print("\nposition families: " + ", ".join(
+            f"{FAMILY_NAMES[f]} ({'the player on roll' if r == 0 else 'the opponent'})"
+            for f, r in ev["families"].items()))
+    weak = weaker_families()
+    for f in ev["weaker_in"]:
+        print(f"note: in {FAMILY_NAMES[f]}s fastbg's 0-ply evaluator is less exact than GNU "
+              f"Backgammon 0-ply ({weak[f]['summary']}); roll the position out: "
+              f"fastbg rollout {pos.to_position_id()}")
     return 0
 
 

@@ -41,7 +41,7 @@ import numpy as np
 from ..reference.board import validate_board
 from ..reference.features import checkers_in_play, position_class
 
-__all__ = ["FAMILIES", "FAMILY_RULES", "classify"]
+__all__ = ["FAMILIES", "FAMILY_NAMES", "FAMILY_RULES", "classify"]
 
 _PIP_WEIGHTS = np.arange(1, 26)
 
@@ -157,6 +157,18 @@ FAMILY_RULES = {
 
 #: The families, in the order reports list them.
 FAMILIES = tuple(FAMILY_RULES)
+
+#: Each family's name in words, as ``fastbg eval`` prints it.
+FAMILY_NAMES = {
+    "backgame": "back game",
+    "ace_point": "ace-point game",
+    "prime": "prime with a checker trapped behind it",
+    "crunched": "crunched board",
+    "crashed_anchor": "crashed board against an anchor",
+    "bear_anchor": "bearing in or off against an anchor",
+    "blitz": "blitz",
+    "holding": "mutual holding game",
+}
 
 
 def classify(board) -> dict:

@@ -21,6 +21,7 @@ import json
 import numpy as np
 
 from ..engine import get_engine
+from ..game.families import classify as _families
 from ..game.outcomes import PROBABILITY_KEYS
 from ..game.parse import position_and_roll
 from ..game.position import GAME_OVER
@@ -29,8 +30,8 @@ from ..reference import nn as _ref
 from ..reference.features import is_crashed, position_class
 from ..reference.racedb import is_small_race
 
-__all__ = ["evaluate", "evaluate_many", "network_info", "PROBABILITY_KEYS", "EVALUATED_BY",
-           "SMALL_RACE_BY", "CRASHED_BY"]
+__all__ = ["evaluate", "evaluate_many", "network_info", "weaker_families", "PROBABILITY_KEYS",
+           "EVALUATED_BY", "SMALL_RACE_BY", "CRASHED_BY"]
 
 
 _POLICIES: dict = {}
@@ -83,9 +84,13 @@ def evaluate(position, engine: str = "cython") -> dict:
         backgammons, consistent: backgammon <= gammon <= win, lose_backgammon <=
         lose_gammon <= 1 - win), ``lose`` = 1 - win, ``equity``, the cubeless
         equity in points per unit cube, ``class`` (``"bearoff"``, ``"race"`` or
-        ``"contact"``) and ``evaluated_by`` (the database or the net that read it:
+        ``"contact"``), ``evaluated_by`` (the database or the net that read it:
         :data:`EVALUATED_BY` of the class, :data:`SMALL_RACE_BY` for a small race, or
-        :data:`CRASHED_BY` for a crashed contact position read by a crashed net).
+        :data:`CRASHED_BY` for a crashed contact position read by a crashed net),
+        ``families`` (``{family: row}``, the position families of
+        :func:`fastbg.game.families.classify` with the row of each one's subject, 0 the
+        player on roll) and ``weaker_in`` (those of them where the shipped nets were
+        measured less exact than GNU Backgammon 0-ply: :func:`weaker_families`).
 
     Raises
     ------
@@ -114,7 +119,34 @@ def evaluate(position, engine: str = "cython") -> dict:
         out["evaluated_by"] = CRASHED_BY
     else:
         out["evaluated_by"] = EVALUATED_BY[out["class"]]
+    out["families"] = _families(b)
+    weak = weaker_families()
+    out["weaker_in"] = [f for f in out["families"] if f in weak]
     return out
+
+
+def weaker_families() -> dict:
+    """The position families where the shipped nets' 0-ply play or values were measured
+    worse than GNU Backgammon 0-ply's, with the figures.
+
+    Read from the nets' record (``fastbg/data/nn/nn2.json``, key ``families``, written when
+    the nets were shipped from ``experiments/family_bench.py``'s report: per family the mean
+    absolute 0-ply equity error against fastbg's rollouts and the checker-play error
+    against GNU Backgammon 2-ply, fastbg's beside gnubg 0-ply's).
+
+    Returns
+    -------
+    dict
+        ``{family: figures}`` for the families marked ``weaker`` (``figures`` a dict with
+        ``summary``, a sentence, and the numbers); empty if none is, or the record has none.
+    """
+    if "weaker" not in _RECORD:       # read once per process, as the nets are
+        fams = network_info().get("families") or {}
+        _RECORD["weaker"] = {f: v for f, v in fams.items() if v.get("weaker")}
+    return dict(_RECORD["weaker"])
+
+
+_RECORD: dict = {}
 
 
 def evaluate_many(boards, engine: str = "cython") -> np.ndarray:
