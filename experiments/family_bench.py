@@ -482,6 +482,14 @@ def cmd_score(args) -> int:
                      "expected_mean_abs_from_noise": float(np.mean(noise) * math.sqrt(2 / math.pi)),
                      "worst": {"id": worst, "difference": float(d[ids.index(worst)])}}
     report["rollouts_vs_gnubg"] = {"fastbg": args.rollouts or args.labels, "by_family": roll}
+    checker = {}
+    if args.checker:                 # an errorrate.py score report of this set's decisions
+        rep = json.loads(Path(args.checker).read_text())
+        for fam, c in rep["by_class"].items():
+            checker[fam] = {"n": c["evaluator"]["n"], "fastbg_mp": c["evaluator"]["mean_mp"],
+                            "gnubg0_mp": c["gnubg_0ply"]["mean_mp"],
+                            "difference_mp": [c["difference_mp"]["mean_mp"], c["difference_mp"]["se_mp"]]}
+        report["checker_play_vs_gnubg_2ply"] = {"report": args.checker, "by_family": checker}
     out = Path(args.output or RESULTS / f"{args.set}_score_{name}.json")
     out.write_text(json.dumps(report, indent=1) + "\n")
     print(f"0-ply cubeless equity error against fastbg's rollouts (labels `{args.labels}`), set `{args.set}`, evaluator `{name}`\n")
@@ -492,6 +500,13 @@ def cmd_score(args) -> int:
               f"{r['mae_difference'][0]:+.3f} ± {r['mae_difference'][1]:.3f} | "
               f"{r['fastbg_bias_subject_on_roll'][0]:+.3f} / {r['fastbg_bias_subject_not_on_roll'][0]:+.3f} | "
               f"{r['gnubg0_bias_subject_on_roll'][0]:+.3f} / {r['gnubg0_bias_subject_not_on_roll'][0]:+.3f} |")
+    if checker:
+        print(f"\nChecker-play error against GNU Backgammon 2-ply, millipoints per decision ({args.checker})\n")
+        print("| family | decisions | fastbg | gnubg 0-ply | fastbg - gnubg |")
+        print("|---|---:|---:|---:|---:|")
+        for fam, c in checker.items():
+            print(f"| {fam} | {c['n']} | {c['fastbg_mp']:.2f} | {c['gnubg0_mp']:.2f} | "
+                  f"{c['difference_mp'][0]:+.2f} ± {c['difference_mp'][1]:.2f} |")
     if roll:
         print(f"\nfastbg rollouts (`{args.rollouts or args.labels}`) against GNU Backgammon 0-ply rollouts\n")
         print("| family | n | mean abs. difference | mean difference | over 0.08 | from noise alone | worst |")
@@ -550,6 +565,8 @@ def main(argv=None) -> int:
     p.add_argument("--nets")
     p.add_argument("--name")
     p.add_argument("--output")
+    p.add_argument("--checker", help="an errorrate.py score report of the set's decisions "
+                   "(the checker-play error per family, beside gnubg 0-ply's)")
     args = ap.parse_args(argv)
     return args.fn(args)
 
