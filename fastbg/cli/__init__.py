@@ -63,8 +63,11 @@ def _interrupted_at_start(signum, frame):  # pragma: no cover - timing-dependent
 # KeyboardInterrupt raised in an import gives a traceback, or, raised in importlib's
 # module-lock callback, is printed as "Exception ignored" and lost (the command then ran
 # to the end and exited 0); this handler raises nothing, so nothing can swallow it.
-#: Run as the console script or ``python -m fastbg``, not imported by a program.
-_CONSOLE = os.path.basename(sys.argv[0]) in ("fastbg", "__main__.py")
+#: Run as the console script or ``python -m fastbg``, not imported by a program (nor by
+#: another package's ``python -m``, e.g. ``python -m pytest``, whose ``argv[0]`` is its own
+#: ``__main__.py``: that process keeps its own signal handlers and stderr).
+_CONSOLE = os.path.basename(sys.argv[0]) == "fastbg" or os.path.normpath(sys.argv[0]).endswith(
+    os.path.join("fastbg", "__main__.py"))
 if _CONSOLE:
     signal.signal(signal.SIGINT, _interrupted_at_start)
 
@@ -292,6 +295,7 @@ def _command_parser(parser, args):
 def main(argv=None) -> int:
     """Entry point of the ``fastbg`` console script; returns the exit status."""
     forget_ctrl_c()
+    previous = signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)
     try:
         if signal.getsignal(signal.SIGINT) is _interrupted_at_start:
             # from here a Ctrl-C raises KeyboardInterrupt, so that a store or a run ends
@@ -307,6 +311,13 @@ def main(argv=None) -> int:
         sys.stderr.write("fastbg: terminated\n" if ctrl_c_seen("term") else
                          "fastbg: interrupted\n")
         return stopped_status()
+    finally:
+        # the handlers main() installed end with it: SIGINT and SIGTERM are given back as
+        # they were (the start-up handler: a Ctrl-C while the interpreter shuts down ends it
+        # quietly, as at start-up)
+        if previous[0] is _interrupted_at_start:
+            signal.signal(signal.SIGINT, previous[0])
+            signal.signal(signal.SIGTERM, previous[1])
 
 
 def _main(argv) -> int:
