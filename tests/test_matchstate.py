@@ -203,8 +203,18 @@ def test_manual_match_id_example():
     assert m.dice == (5, 2)
     assert m.state == MatchState(cube=2, cube_owner="opponent", match_length=9, score=(4, 2))
     assert (m.double_offered, m.resign, m.game_state) == (False, 0, 1)
-    assert m.text == "QYkqASAAIAAA"
-    assert encode_match_id(m.state, (2, 5), player=1) == "QYkqASAAIAAA"
+    # written back as GNU Backgammon 1.x writes it: bit 66 set in a match (the manual's
+    # example predates that bit; gnubg reads both)
+    assert m.text == "QYkqASAAIAAE"
+    assert encode_match_id(m.state, (2, 5), player=1) == "QYkqASAAIAAE"
+    assert decode_match_id("QYkqASAAIAAE") == m
+
+
+def test_match_play_ids_set_bit_66_as_gnubg_does():
+    # issue 37: GNU Backgammon 1.07 gives cAngACAAIAAE for this 7-point match at 4-2
+    pos, state, dice = parse_game("XGID=-ABBCBCAA-------aaacbbbba-:0:0:1:00:4:2:0:7:10")
+    assert encode_match_id(state, dice) == "cAngACAAIAAE"
+    assert decode_match_id("cAngACAAIAAA").state == decode_match_id("cAngACAAIAAE").state
 
 
 def test_manual_money_match_id_example():
@@ -242,7 +252,7 @@ def raw_match_ids(draw):
     owner = 3 if cube_log2 == 0 else draw(st.sampled_from([0, 1, 3] if length == 0 else [0, 1]))
     d = draw(st.none() | st.tuples(st.integers(1, 6), st.integers(1, 6)))
     die1, die2 = (0, 0) if d is None else (max(d), min(d))
-    no_jacoby = draw(st.integers(0, 1)) if length == 0 else 0
+    no_jacoby = draw(st.integers(0, 1)) if length == 0 else 1     # gnubg's bit 66 in a match
     return dict(cube_log2=cube_log2, owner=owner, player=p, crawford=crawford,
                 game_state=draw(st.integers(0, 1)), die1=die1, die2=die2, length=length,
                 score0=s0, score1=s1, no_jacoby=no_jacoby)

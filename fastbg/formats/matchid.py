@@ -11,9 +11,10 @@ GNU Backgammon Match ID
     pending); 12 double offered; 13-14 resignation offered (1 single, 2 gammon,
     3 backgammon); 15-17 and 18-20 the dice (0 = not rolled); 21-35 match length
     (0 = money); 36-50 player 0's score; 51-65 player 1's. Bit 66, absent from the
-    manual, is set by GNU Backgammon 1.x when its Jacoby option is *off*; fastbg
-    reads it in money play only and writes it only there. Both programs write
-    the larger die first. The manual's example ``QYkqASAAIAAA``: 9-point match,
+    manual, is set by GNU Backgammon 1.x unless the Jacoby rule is in use: in money
+    play with its Jacoby option off, and in every match (checked with gnubg 1.07:
+    ``new match 7`` gives ``MAHrAAAAAAAE``); fastbg writes it as gnubg does and reads it
+    in money play only. Both programs write the larger die first. The manual's example ``QYkqASAAIAAA``: 9-point match,
     player 0 2 points and owning a 2-cube, player 1 4 points and on roll with 5-2.
 
 This module packs and unpacks the fields as plain integers and checks what the bits

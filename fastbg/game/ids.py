@@ -179,7 +179,9 @@ class MatchID:
             "double_offered": int(self.double_offered), "resign": self.resign,
             "die1": d1, "die2": d2, "match_length": s.match_length,
             "score0": scores[0], "score1": scores[1],
-            "no_jacoby": int(s.is_money and not s.jacoby),
+            # GNU Backgammon 1.x sets bit 66 unless the Jacoby rule is in use, so always in
+            # match play (its `new match 7` writes ...AAE whatever its Jacoby option)
+            "no_jacoby": int(not (s.is_money and s.jacoby)),
         }
         return pack_match_id(values)
 
