@@ -24,6 +24,8 @@ Subcommands (each resumable: it keeps what it finished and skips it when run aga
 ``gnubg-eval``  GNU Backgammon's 0-ply evaluations of the set.
 ``decisions``   the checker-play decisions and their GNU Backgammon 2-ply/0-ply values.
 ``gnubg-rollout``  GNU Backgammon's 0-ply rollouts of the subset.
+``referee``     where fastbg's and gnubg's 0-ply rollouts of a subset position disagree,
+                both programs' 1-ply rollouts: which 0-ply player misplays it.
 ``score``       the report: per family, the 0-ply equity error of fastbg (the nets in use,
                 or ``--nets``) and of gnubg 0-ply against the labels (mean absolute,
                 bias with the family's subject on roll and not), and on the subset
@@ -415,6 +417,65 @@ def cmd_gnubg_rollout(args) -> int:
     return 0
 
 
+def cmd_referee(args) -> int:
+    """Deeper rollouts where fastbg's and gnubg's 0-ply rollouts of the subset disagree."""
+    exe = gnubg_driver.require_gnubg(args.gnubg)
+    gr = {r["id"]: r for r in read_jsonl(RESULTS / f"{args.set}_gnubg_rollouts.jsonl.gz")}
+    fr = {r["id"]: r for r in read_jsonl(RESULTS / f"{args.set}_labels_{args.rollouts}.jsonl.gz")}
+    rows = {r["id"]: r for r in load_positions(args.set)}
+    ids = sorted((i for i in gr if i in fr and abs(fr[i]["equity"] - gr[i]["equity"]) > args.threshold),
+                 key=lambda i: -abs(fr[i]["equity"] - gr[i]["equity"]))
+    work = RUNS / args.set
+    work.mkdir(parents=True, exist_ok=True)
+    raw = work / "referee.jsonl"
+    done = {(r["id"], r["who"]) for r in read_jsonl(raw)}
+    commands = [c.replace("chequerplay plies 0", "chequerplay plies 1")
+                for c in gnubg_rollout_commands(args.trials, args.seed, False)]
+    log(f"referee: {len(ids)} positions where the 0-ply rollouts differ by more than {args.threshold}")
+    for i in ids:
+        if (i, "fastbg_1ply") not in done:
+            res = fastbg.rollout(board_of(rows[i]), args.games, seed=args.seed, workers=args.workers,
+                                 policy="nn-1ply", vr=True)
+            rec = {"id": i, "who": "fastbg_1ply", "equity": res.equity, "se": res.stderr["equity"],
+                   "games": res.games, "seconds": res.seconds}
+            with open(raw, "a") as fh:
+                fh.write(json.dumps(rec) + "\n")
+            log(f"{i}: fastbg 1-ply {res.equity:+.3f} ± {res.stderr['equity']:.3f}")
+        if (i, "gnubg_1ply") not in done:
+            xgid = fastbg.Position.parse(rows[i]["position_id"]).to_xgid()
+            r = gnubg_driver.rollout(exe, xgid, commands, nice=args.nice)
+            rec = {"id": i, "who": "gnubg_1ply", "equity": r["equity"], "se": r["equity_stderr"],
+                   "games": r["games"], "seconds": r["seconds"]}
+            with open(raw, "a") as fh:
+                fh.write(json.dumps(rec) + "\n")
+            log(f"{i}: gnubg 1-ply {r['equity']:+.3f} ± {r['equity_stderr']:.3f} "
+                f"(0-ply: fastbg {fr[i]['equity']:+.3f}, gnubg {gr[i]['equity']:+.3f})")
+    got = read_jsonl(raw)
+    out = []
+    for i in ids:
+        d = {"id": i, "position_id": rows[i]["position_id"], "fastbg_0ply_rollout": fr[i]["equity"],
+             "gnubg_0ply_rollout": gr[i]["equity"]}
+        for r in got:
+            if r["id"] == i:
+                d[r["who"] + "_rollout"] = r["equity"]
+                d[r["who"] + "_se"] = r["se"]
+        out.append(d)
+    path = RESULTS / f"{args.set}_referee.jsonl.gz"
+    write_jsonl_gz(path, out)
+    path.with_name(f"{args.set}_referee.meta.json").write_text(json.dumps(
+        {"command": command(), "date_utc": now(), "gnubg": gnubg_driver.gnubg_version(exe),
+         "gnubg_commands": commands, "fastbg": nn_selfplay.provenance(),
+         "what": "where fastbg's and gnubg's 0-ply rollouts of a subset position differ by more "
+                 "than the threshold, both programs' 1-ply rollouts (fastbg: policy nn-1ply, "
+                 "variance-reduced; gnubg: chequer play at 1 ply, no variance reduction): which "
+                 "0-ply player misplays the position"}, indent=1) + "\n")
+    for d in out:
+        print(f"{d['id']:18s} 0-ply: fastbg {d['fastbg_0ply_rollout']:+.3f} gnubg {d['gnubg_0ply_rollout']:+.3f}"
+              f"   1-ply: fastbg {d.get('fastbg_1ply_rollout', float('nan')):+.3f} "
+              f"gnubg {d.get('gnubg_1ply_rollout', float('nan')):+.3f}")
+    return 0
+
+
 # ---------------------------------------------------------------------------
 # score
 
@@ -556,6 +617,15 @@ def main(argv=None) -> int:
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--vr", action="store_true", help="gnubg's variance reduction (off by default: "
                    "at 0 ply it costs gnubg about 20x per game)")
+    p.add_argument("--gnubg")
+    p.add_argument("--nice", type=int, default=None)
+    p = add("referee", cmd_referee, "1-ply rollouts of both programs where their 0-ply rollouts disagree")
+    p.add_argument("--rollouts", default="g18_sub", help="fastbg's rollouts of the subset (a labels name)")
+    p.add_argument("--threshold", type=float, default=0.08)
+    p.add_argument("--games", type=int, default=1296, help="fastbg nn-1ply games")
+    p.add_argument("--trials", type=int, default=1296, help="gnubg 1-ply trials")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--workers", type=int, default=1)
     p.add_argument("--gnubg")
     p.add_argument("--nice", type=int, default=None)
     p = add("score", cmd_score, "the report")
