@@ -7,6 +7,7 @@ handlers and its stderr, and the handlers ``main()`` installs for a command end 
 """
 from __future__ import annotations
 
+import signal
 import subprocess
 import sys
 import textwrap
@@ -48,3 +49,31 @@ def test_console_mode_gives_the_handlers_back_after_a_command():
         print("ok")
     """)
     assert r.returncode == 0 and "ok" in r.stdout, r.stderr
+
+
+def test_a_sigterm_after_an_in_process_command_stops_the_process_not_a_later_run():
+    # The flaky cross-engine test (issue 37): test_cubeful_vr's pure-Python run of
+    # test_both_engines_give_the_same_bits[money Jacoby] once gave counts [0, 0, ...] where
+    # the core's were [0, 2, ...], in a full `python -m pytest` run. The earlier in-process
+    # CLI tests had left fastbg's handlers installed (SIGTERM taken as a Ctrl-C), so a
+    # SIGTERM to pytest became a KeyboardInterrupt in the 30 s pure-Python run, which ends
+    # such a run with the games finished so far (none: interrupted=True, all counts 0) and
+    # pytest played on. The process's own SIGTERM must stay in force after a command.
+    r = _run("""
+        import os, signal, sys
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)   # the process's own
+        sys.argv[0] = os.path.join("site-packages", "pytest", "__main__.py")
+        import fastbg.cli
+        assert fastbg.cli.main(["show", "start"]) == 0
+        import fastbg
+        from fastbg.rollouts import reference_cubeful as rc
+        real = rc.play_cubeful
+        def play_cubeful(*args, **kwargs):      # a SIGTERM as the first game starts
+            os.kill(os.getpid(), signal.SIGTERM)
+            return real(*args, **kwargs)
+        rc.play_cubeful = play_cubeful
+        r = fastbg.cubeful_rollout("4HPMwQCMz+AIIQ", 3, seed=7, engine="python", vr=True,
+                                   state=fastbg.MatchState.money(jacoby=True))
+        print("played on:", r.games, "games, interrupted", r.interrupted)
+    """)
+    assert r.returncode == -signal.SIGTERM and "played on" not in r.stdout, (r.returncode, r.stdout[-200:])
