@@ -133,6 +133,45 @@ def test_more_workers_than_cpus_are_capped_with_a_note(capsys, monkeypatch):
     assert code == 2 and len(err.splitlines()) == 1 and "--workers is for threads" in err
 
 
+@pytest.mark.parametrize("argv, head", [
+    (["rollout", "start", "-n", "500"], "workers 1 (2 asked: 500 games make only 1 block, of "
+     "up to 1,000 games, and one worker plays each block)"),
+    (["rollout", "start", "-n", "1500", "--workers", "3"], "workers 2 (3 asked: 1,500 games "
+     "make only 2 blocks, of up to 1,000 games, and one worker plays each block)"),
+    (["rollout", "start", "-n", "500", "--cubeful"], "workers 1 (2 asked: 500 games make only "
+     "1 block, of up to 1,000 games, and one worker plays each block)"),
+    (["moves", "start", "31", "--rollout", "--top", "2", "-n", "324"], "workers 1 (2 asked: "
+     "324 games make only 1 block, of up to 324 games, and one worker plays each block)"),
+    (["cube", "start", "-n", "500"], "workers 1 (2 asked: 500 trials make only 1 block, of "
+     "up to 1,000 trials, and one worker plays each block)"),
+    (["cube", "start", "-n", "500", "--method", "janowski"], "workers 1 (2 asked: 500 games "
+     "make only 1 block, of up to 1,000 games, and one worker plays each block)"),
+    (["rollout", "start", "-n", "3", "--engine", "python", "--policy", "random"],
+     "workers 1 (2 asked: the pure-Python engine plays on one thread)"),
+])
+def test_fewer_workers_than_asked_are_explained_in_the_header(capsys, monkeypatch, argv, head):
+    # `--workers 2` with one block of games ran on 1 worker and said "workers 1" in its header
+    # without a word of why (new-user trial): blocks are the unit of work, and the pure-Python
+    # engine plays on one thread
+    import os
+
+    monkeypatch.setattr(os, "cpu_count", lambda: 4)
+    if "--workers" not in argv:
+        argv = [*argv, "--workers", "2"]
+    code, out, err = run_status(capsys, *argv, "--seed", "1", "--no-progress",
+                                *([] if "--policy" in argv else ["--policy", "pubeval"]))
+    assert code == 0 and err == "", err
+    assert head in out, out
+    # as many as asked, or as the CPUs by default: the header says only the number
+    code, out, _ = run_status(capsys, *argv[:-2], "--workers", "1", "--seed", "1",
+                              "--no-progress", *([] if "--policy" in argv else
+                                                 ["--policy", "pubeval"]))
+    assert code == 0 and "workers 1," in out and "asked" not in out, out
+    code, out, _ = run_status(capsys, *argv[:-2], "--seed", "1", "--no-progress",
+                              *([] if "--policy" in argv else ["--policy", "pubeval"]))
+    assert code == 0 and "asked" not in out, out
+
+
 def test_opening_and_no_opening_together_are_refused(capsys):
     code, _, err = run_status(capsys, "rollout", "start", "-n", "10", "--opening", "--no-opening")
     assert code == 2 and "not allowed with argument --opening" in err

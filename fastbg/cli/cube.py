@@ -435,7 +435,7 @@ def _cmd_cube(args) -> int:
         )
         print_json(out, indent=2)
     else:
-        print(_format_cube(res, pos, state, table, x, x_source, d))
+        print(_format_cube(res, pos, state, table, x, x_source, d, args.workers))
     return EXIT_INTERRUPTED if res.interrupted else 0
 
 
@@ -479,7 +479,8 @@ def _cube_by_rollout(pos, state, table, args) -> int:
                 if res.vr else "no variance reduction; ")
              + ("quasi-random dice; " if res.settings["dice"].startswith("quasi")
                 else "pseudo-random dice; ")
-             + f"{workers_text(res)}, seed {res.seed}, {res.seconds:.2f} s", "",
+             + f"{workers_text(res, args.workers, 'trial')}, seed {res.seed}, "
+               f"{res.seconds:.2f} s", "",
              f"{unit}:", f"  {'':<18} {'value':>9} {'std.err':>9}",
              f"  {'No ' + dbl.lower():<18} {res.nd:{sign}9.4f} {num(res.stderr['nd'], '9.4f')}"]
     if not math.isnan(res.dt):
@@ -620,7 +621,9 @@ def _exact_bearoff(pos, state, v, args, unused=()) -> int:
     return 0
 
 
-def _format_cube(res, pos, state, table, x, x_source, d) -> str:
+def _format_cube(res, pos, state, table, x, x_source, d, workers_asked=None) -> str:
+    """The text of ``--method janowski``; ``workers_asked``: the command's ``--workers``
+    (:func:`~fastbg.cli.rollouts.workers_text`)."""
     label = {"win": "win", "win_gammon": "win gammon", "win_backgammon": "win backgammon",
              "lose_gammon": "lose gammon", "lose_backgammon": "lose backgammon"}
     head = "INTERRUPTED: " if res.interrupted else ""
@@ -629,7 +632,7 @@ def _format_cube(res, pos, state, table, x, x_source, d) -> str:
              "cubeless rollout: "
              + games_played(res.games, res.games_requested, res.interrupted)
              + f", policy {res.policy} for both sides, engine {res.engine}, "
-               f"{workers_text(res)}, seed {res.seed}, {res.seconds:.2f} s",
+               f"{workers_text(res, workers_asked)}, seed {res.seed}, {res.seconds:.2f} s",
              f"(biased by {res.policy}'s play and by Janowski's model of the cube: the "
              "standard errors cover only the dice)",
              "",

@@ -95,9 +95,39 @@ def cluster_before_store(args, blocks: int, new_store: bool = True):
         yield {"dask": cluster, "workers": None}
 
 
-def workers_text(res) -> str:
-    """``workers N`` of a result's header, with the Dask cluster that played it."""
-    return f"workers {res.workers}" + (f" on the Dask cluster at {res.dask}" if res.dask else "")
+def workers_text(res, asked: int | None = None, unit: str = "game") -> str:
+    """``workers N`` of a result's header, with the Dask cluster that played it, and why
+    the run used fewer workers than ``--workers`` asked for.
+
+    Parameters
+    ----------
+    res : result of a rollout, cubeful rollout, rollout of plays or cube rollout
+        Its ``workers``, ``dask`` and ``settings`` (``engine``, ``games``, ``block_size``).
+    asked : int, optional
+        The command's ``--workers`` (None: not given, one per CPU).
+    unit : str
+        What the run plays: ``"game"``, or ``"trial"`` for a cube rollout.
+
+    Returns
+    -------
+    str
+        ``"workers 2"``; ``"workers 1 (2 asked: 500 games make only 1 block, of up to
+        1,000 games, and one worker plays each block)"``: blocks of games are the unit of
+        work; ``"workers 1 (2 asked: the pure-Python engine plays on one thread)"``.
+    """
+    text = f"workers {res.workers}"
+    if res.dask:
+        return text + f" on the Dask cluster at {res.dask}"
+    if asked is None or res.workers >= asked:
+        return text
+    st = res.settings
+    if st["engine"] == "python":
+        why = "the pure-Python engine plays on one thread"
+    else:
+        games, size = st["games"], st["block_size"]
+        why = (f"{plural(games, unit)} make only {plural(n_blocks(games, size), 'block')}, of "
+               f"up to {plural(size, unit)}, and one worker plays each block")
+    return f"{text} ({asked} asked: {why})"
 
 
 def add_rollout_run_options(p, games: int) -> None:
@@ -216,7 +246,9 @@ def add_parsers(sub) -> None:
     r.set_defaults(rollout_parser=r)
 
 
-def _format_table(res) -> str:
+def _format_table(res, workers_asked: int | None = None) -> str:
+    """The text of a rollout's result; ``workers_asked``: the command's ``--workers``
+    (:func:`workers_text`)."""
     label = {"win": "win", "win_gammon": "win gammon", "win_backgammon": "win backgammon",
              "lose_gammon": "lose gammon", "lose_backgammon": "lose backgammon",
              "equity": "cubeless equity"}
@@ -233,7 +265,8 @@ def _format_table(res) -> str:
         extra += f", truncated after {plural(res.settings['truncation'], 'half-move')}"
     if res.settings.get("truncate_bearoff"):
         extra += ", exact in the two-sided bear-off database"
-    lines.append(f"policy {res.policy}, engine {res.engine}, {workers_text(res)}, seed {res.seed}{extra}")
+    lines.append(f"policy {res.policy}, engine {res.engine}, {workers_text(res, workers_asked)}, "
+                 f"seed {res.seed}{extra}")
     lines.append("")
     lines.append(f"  {'':<16} {'estimate':>9} {'std.err':>9}   {'95% confidence interval':>24}")
     for key in (*PROBABILITY_KEYS, "equity"):
@@ -420,7 +453,7 @@ def _report_rollout(res, args, store=None, blocks=()) -> int:
             d["store"] = str(store.path)
         print_json(d, indent=2)
     else:
-        print(_format_table(res))
+        print(_format_table(res, args.workers))
         if args.plot is not None and plot_error is None:
             print(f"  plot drawn into {args.plot}")
         if store is not None and res.run_id is None:
@@ -513,7 +546,7 @@ def _cmd_cubeful_rollout(args) -> int:
     if args.json:
         print_json(res.to_dict(), indent=2)
     else:
-        print(_format_cubeful(res, pos, state))
+        print(_format_cubeful(res, pos, state, args.workers))
     return EXIT_INTERRUPTED if res.interrupted else 0
 
 
@@ -531,7 +564,9 @@ def _stop_text(res, se: float) -> str:
     return ""
 
 
-def _format_cubeful(res, pos, state) -> str:
+def _format_cubeful(res, pos, state, workers_asked: int | None = None) -> str:
+    """The text of a cubeful rollout's result; ``workers_asked``: the command's
+    ``--workers`` (:func:`workers_text`)."""
     z = normal_quantile(0.975)
     lines = [("INTERRUPTED: " if res.interrupted else "")
              + f"Cubeful rollout of {pos.to_position_id()}: "
@@ -542,7 +577,7 @@ def _format_cubeful(res, pos, state) -> str:
              f"network's 0-ply probabilities, x = "
              + ("GNU Backgammon's default by position (0 on the last roll)" if res.x is None
                 else f"{res.x:g}"),
-             f"engine {res.engine}, {workers_text(res)}, seed {res.seed}"
+             f"engine {res.engine}, {workers_text(res, workers_asked)}, seed {res.seed}"
              + (", opening roll" if res.opening else "")
              + (", variance reduction (luck by the nn at 0 ply, valued at the cube of each "
                 "roll)" if res.vr else ", no variance reduction")
@@ -632,7 +667,8 @@ def moves_rollout(pos, dice, args) -> int:
     print(f"{head}Rollout of {plural(len(res.plays), 'play')} of {roll_text(dice)} in "
           f"{res.position_id}: {games_played(res.games, st['games'], res.interrupted)} {each}, "
           "the same dice for every play")
-    print(f"policy {st['policy']}, engine {st['engine']}, {workers_text(res)}, seed {res.seed}"
+    print(f"policy {st['policy']}, engine {st['engine']}, {workers_text(res, args.workers)}, "
+          f"seed {res.seed}"
           + (", variance reduction" if st["vr"] else "")
           + (", quasi-random dice" if st["dice"].startswith("quasi") else "")
           + f"; candidates {st['candidates']}"
