@@ -632,6 +632,76 @@ def test_one_corrupt_run_does_not_stop_the_listing_of_the_others(tmp_path, capsy
     assert "run 2's record is corrupted" in out
 
 
+def _damage_text(path, sql):
+    """Write ``sql`` into the store at ``path`` as a damaged file holds it (SQLite's own
+    checks off: text that is not UTF-8 cannot be read back)."""
+    db = sqlite3.connect(path)
+    db.execute(sql)
+    db.commit()
+    db.close()
+
+
+def test_a_damaged_page_of_the_store_does_not_stop_the_listing_of_the_others(tmp_path, capsys):
+    """`fastbg runs` on a store with one damaged page failed as a whole ("the results store
+    failed: database disk image is malformed", or "Could not decode to UTF-8 column
+    'request'", exit 2; new-user trial) where docs/cli.md promises every run listed, the
+    damaged ones as corrupt with what is wrong, exit 0."""
+    path = tmp_path / "runs.sqlite"
+    seeds = list(range(900001, 900010))
+    for seed in seeds:
+        rollout(CONTACT, 10, seed=seed, policy="pubeval", store=path)
+    store = ["--store", str(path)]
+    db = sqlite3.connect(path)
+    db.execute("PRAGMA wal_checkpoint(TRUNCATE)")       # every page in the file itself
+    page_size = db.execute("PRAGMA page_size").fetchone()[0]
+    db.close()
+    clean = path.read_bytes()
+
+    def listing():
+        assert main(["runs", *store]) == 0
+        out = capsys.readouterr().out
+        rows = {int(line.split()[0]): line for line in out.splitlines()[2:]
+                if line.split()[:1] and line.split()[0].isdigit()}
+        assert main(["runs", "--json", *store]) == 0
+        js = {r["id"]: r for r in json.loads(capsys.readouterr().out)}
+        return out, rows, js
+
+    # a run's record whose text is not UTF-8, and a block's: that run corrupt, the others listed
+    for sql, why in (("UPDATE runs SET request = CAST(x'7b22ff' AS TEXT) WHERE id = 2",
+                      "run 2's record cannot be read (Could not decode to UTF-8 column 'request'"),
+                     ("UPDATE blocks SET counts = CAST(x'5bff5d' AS TEXT) WHERE run = 2",
+                      "block 0 of run 2 in")):
+        path.write_bytes(clean)
+        _damage_text(path, sql)
+        out, rows, js = listing()
+        assert sorted(rows) == list(range(1, 10)), out
+        assert "CORRUPT" in rows[2] and "CORRUPT" not in out.replace(rows[2], ""), out
+        assert f"corrupt run 2: {why}" in out.replace(f"{path}: ", ""), out
+        assert "corrupt" in js[2] and all("corrupt" not in js[i] for i in js if i != 2)
+        assert main(["runs", "show", "2", *store]) == 2 and why.split(" (")[0] in \
+            capsys.readouterr().err
+
+    # a page of the runs table damaged (its b-tree header overwritten): its runs are listed as
+    # corrupt, the runs of the other pages as they are
+    path.write_bytes(clean)
+    where = {i: clean.index(f'"seed": {seed},'.encode()) // page_size
+             for i, seed in enumerate(seeds, start=1)}
+    page = where[5]
+    hit = sorted(i for i, p in where.items() if p == page)
+    assert len(hit) < len(seeds), where          # the runs of other pages are readable
+    data = bytearray(clean)
+    data[page * page_size:page * page_size + 8] = b"\xff" * 8
+    path.write_bytes(bytes(data))
+    out, rows, js = listing()
+    assert sorted(rows) == list(range(1, 10)), out
+    for i in range(1, 10):
+        if i in hit:
+            assert "CORRUPT" in rows[i] and js[i]["estimate"] is None, out
+            assert f"corrupt run {i}: " in out and "malformed" in js[i]["corrupt"], out
+        else:
+            assert "done" in rows[i] and "corrupt" not in js[i], out
+
+
 @pytest.mark.parametrize("record, value, why", [
     ("format", "99", "not a fastbg results store: its format record is '99', and this fastbg "
                      f"reads format '{STORE_FORMAT}' (versions up to {STORE_VERSION})"),

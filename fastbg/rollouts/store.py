@@ -152,6 +152,16 @@ def _dump(a) -> str:
     return json.dumps(np.asarray(a).tolist() if isinstance(a, np.ndarray) else a)
 
 
+def _damage(exc: sqlite3.Error) -> bool:
+    """Whether an SQLite error reading the store is damage of what the file holds (a
+    malformed page, "database disk image is malformed"; text that is not UTF-8), which
+    concerns the runs stored there, rather than a failure of its use (locked, read-only, a
+    full disk, an I/O error), which concerns the whole store."""
+    if isinstance(exc, sqlite3.OperationalError):
+        return str(exc).startswith("Could not decode to UTF-8")
+    return type(exc) is sqlite3.DatabaseError
+
+
 #: The kinds of run whose ``position`` is the position rolled out (a table's is a label).
 _ROLLED_OUT = ("rollout", "plays")
 
@@ -570,8 +580,13 @@ class ResultsStore:
         """The stored run ``run_id`` (ValueError naming the store if there is none)."""
         if isinstance(run_id, bool) or not isinstance(run_id, (int, np.integer)):
             raise ValueError(f"a run id is a whole number, got {run_id!r}")
-        row = self.db.execute(_RUNS_QUERY.format(where="WHERE r.id = ?"),
-                              (int(run_id),)).fetchone()
+        try:
+            row = self.db.execute(_RUNS_QUERY.format(where="WHERE r.id = ?"),
+                                  (int(run_id),)).fetchone()
+        except sqlite3.DatabaseError as exc:
+            if not _damage(exc):
+                raise
+            raise self._unreadable(int(run_id), exc) from None
         if row is None:
             n = self.db.execute("SELECT COUNT(*) FROM runs").fetchone()[0]
             raise ValueError(f"there is no run {run_id} in {self.path} "
@@ -581,6 +596,19 @@ class ResultsStore:
             return self._stored(row)
         except ValueError as exc:
             raise ValueError(f"{self.path}: {exc}; the store was left as it is") from None
+
+    def _unreadable(self, run_id: int, exc: sqlite3.Error) -> ValueError:
+        """The error of a run that a damaged page (or undecodable text) hides: its record
+        itself, or the blocks its record is read with (their number and games)."""
+        try:
+            self.db.execute("SELECT * FROM runs WHERE id = ?", (run_id,)).fetchone()
+        except sqlite3.DatabaseError as again:
+            if not _damage(again):
+                raise
+            what = f"run {run_id}'s record cannot be read"
+        else:
+            what = f"the blocks of run {run_id} cannot be read"
+        return ValueError(f"{self.path}: {what} ({exc}); the store was left as it is")
 
     def runs(self) -> list[StoredRun]:
         """Every run, oldest first."""
@@ -593,14 +621,53 @@ class ResultsStore:
     def run_ids(self) -> list[int]:
         """Every run's id, oldest first: for a listing that reads the runs one by one with
         :meth:`run`, so that one damaged run does not hide the others (:meth:`runs` refuses
-        them all)."""
-        return [int(i) for (i,) in self.db.execute("SELECT id FROM runs ORDER BY id")]
+        them all).
+
+        A damaged page of the runs table stops a scan of it, so then every id up to the
+        highest given is looked up on its own (a lookup reads only the pages on its way): the
+        ids found are listed, and so are those whose lookup meets the damage (their records
+        are on it), for :meth:`run` to refuse with what is wrong."""
+        try:
+            return [int(i) for (i,) in self.db.execute("SELECT id FROM runs ORDER BY id")]
+        except sqlite3.DatabaseError as exc:
+            if not _damage(exc):
+                raise
+            scan = exc
+        top = 0
+        for sql in ("SELECT seq FROM sqlite_sequence WHERE name = 'runs'",
+                    "SELECT MAX(id) FROM runs"):
+            try:
+                row = self.db.execute(sql).fetchone()
+            except sqlite3.DatabaseError as exc:
+                if not _damage(exc):
+                    raise
+                continue
+            if row is not None and row[0] is not None:
+                top = max(top, int(row[0]))
+        if not top:
+            raise scan          # not even the highest id can be read
+        ids = []
+        for i in range(1, top + 1):
+            try:
+                if self.db.execute("SELECT 1 FROM runs WHERE id = ?", (i,)).fetchone() is None:
+                    continue
+            except sqlite3.DatabaseError as exc:
+                if not _damage(exc):
+                    raise
+            ids.append(i)
+        return ids
 
     def rows(self, table: int) -> list[StoredRun]:
         """The runs that are rows of table run ``table``, oldest first (a table creates
         its rows in row order, so this is row order)."""
-        rows = self.db.execute(_RUNS_QUERY.format(where="WHERE r.parent = ?"),
-                               (int(table),)).fetchall()
+        try:
+            rows = self.db.execute(_RUNS_QUERY.format(where="WHERE r.parent = ?"),
+                                   (int(table),)).fetchall()
+        except sqlite3.DatabaseError as exc:
+            if not _damage(exc):
+                raise
+            raise ValueError(f"{self.path}: the rows of table run {table} cannot be read "
+                             f"({exc}); the store was left as it is") from None
         return [self._stored(r) for r in rows]
 
     @staticmethod
@@ -648,17 +715,22 @@ class ResultsStore:
             the gap on would replay or drop games). The store is not changed.
         """
         out = {}
-        for k, games, counts, sums in self.db.execute(
-                "SELECT k, games, counts, sums FROM blocks WHERE run = ? ORDER BY k", (run,)):
-            if k != len(out):
-                raise self._corrupted(run, k, f"it is stored but block {len(out)} before it "
-                                      "is missing")
-            try:
-                out[int(k)] = (int(games), np.asarray(json.loads(counts), dtype=np.int64),
-                               None if sums is None else np.asarray(json.loads(sums),
-                                                                    dtype=np.float64))
-            except (ValueError, TypeError) as exc:
-                raise self._corrupted(run, k, str(exc)) from None
+        try:
+            for k, games, counts, sums in self.db.execute(
+                    "SELECT k, games, counts, sums FROM blocks WHERE run = ? ORDER BY k", (run,)):
+                if k != len(out):
+                    raise self._corrupted(run, k, f"it is stored but block {len(out)} before "
+                                          "it is missing")
+                try:
+                    out[int(k)] = (int(games), np.asarray(json.loads(counts), dtype=np.int64),
+                                   None if sums is None else np.asarray(json.loads(sums),
+                                                                        dtype=np.float64))
+                except (ValueError, TypeError) as exc:
+                    raise self._corrupted(run, k, str(exc)) from None
+        except sqlite3.DatabaseError as exc:   # a damaged page, or text that is not UTF-8
+            if not _damage(exc):
+                raise
+            raise self._corrupted(run, len(out), f"it cannot be read: {exc}") from None
         row = self.db.execute("SELECT block_size, games FROM runs WHERE id = ?",
                               (run,)).fetchone()
         self._check_blocks(run, out, *((None, None) if row is None else map(int, row)))
