@@ -201,12 +201,28 @@ def test_without_pruning_every_play_plays_every_game():
         rollout_plays("start", "31", games=100, min_games=10)
 
 
+PRUNED_LEGEND = ("  (pruned: dropped by --prune-se after the games shown; its equity is over "
+                 "those games only, and its diff and s.e. are paired with the best play's "
+                 "results on the same games)")
+
+
 def test_cli_prune_se(capsys):
     assert main(["moves", "start", "31", "--rollout", "--top", "4", "--prune-se", "--games",
                  "2592", "--seed", "1", "--policy", "pubeval", "--no-progress"]) == 0
     out = capsys.readouterr().out
     assert "pruned" in out and "2,592 games a play, fewer for the pruned plays" in out
     assert "3 SE behind the best dropped after 648 games and every 648 after" in out
+    # a pruned play's equity and diff are over its own games (issue 37: the table did not
+    # say so, and its diff read as one over the 2,592 games of the others)
+    assert PRUNED_LEGEND in out
+    assert main(["moves", "start", "31", "--rollout", "--top", "2", "--games", "648",
+                 "--seed", "1", "--policy", "pubeval", "--no-progress"]) == 0
+    assert "pruned" not in capsys.readouterr().out
+    assert main(["table", "openings", "-n", "1296", "--rolls", "31", "--top", "4", "--prune-se",
+                 "--seed", "1", "--policy", "pubeval", "--no-progress"]) == 0
+    assert ("  (pruned: dropped by --prune-se before the end; its equity is over the games it "
+            "played, and its diff and s.e. are paired with the best play's results on the same "
+            "games)") in capsys.readouterr().out
     assert main(["moves", "start", "31", "--rollout", "--prune-se", "0"]) == 2
     assert main(["moves", "start", "31", "--min-games", "10", "--rollout"]) == 2
     assert main(["moves", "start", "31", "--prune-se", "3"]) == 2

@@ -317,6 +317,10 @@ def _format_plays(t: dict) -> str:
     s = t["summary"]
     lines += ["", "  (cubeless equities of the side that plays the roll, after its play; diff: "
                   "from the best play, with the standard error of the paired difference)"]
+    if any(p.get("pruned") for r in t["rows"] for p in r["plays"]):
+        lines.append("  (pruned: dropped by --prune-se before the end; its equity is over the "
+                     "games it played, and its diff and s.e. are paired with the best play's "
+                     "results on the same games)")
     if "equity" in s:
         lines.append(f"  {s['meaning']}: {s['equity']:+.4f} (s.e. {s['stderr']:.4f})")
     lines.append(f"  {t['seconds']:.1f} s" + (

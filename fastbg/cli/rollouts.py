@@ -636,6 +636,13 @@ def moves_eval(pos, dice, args) -> int:
     return 0
 
 
+#: The line under a table of candidate plays some of which --prune-se dropped: their numbers
+#: are over the games they played, not over the others' games.
+PRUNED_LEGEND = ("  (pruned: dropped by --prune-se after the games shown; its equity is over "
+                 "those games only, and its diff and s.e. are paired with the best play's "
+                 "results on the same games)")
+
+
 def _prune_text(prune, games) -> str:
     """The header's account of the pruning stop rule."""
     if prune["min_games"] >= games:
@@ -687,6 +694,8 @@ def moves_rollout(pos, dice, args) -> int:
     print("")
     print("  (cubeless equities, mover's view; diff: from the best play, with the standard error "
           "of the paired difference; eval: the candidate's nn equity)")
+    if some_pruned:
+        print(PRUNED_LEGEND)
     print(f"  {res.seconds:.2f} s")
     return EXIT_INTERRUPTED if res.interrupted else 0
 
