@@ -45,3 +45,29 @@ def test_the_cube_example_of_too_few_trials_shows_what_the_command_prints():
                          cwd=ROOT, env={**os.environ, "COLUMNS": "100"})
     assert out.returncode == 0, out.stderr
     assert out.stdout.rstrip("\n").split("\n")[-len(shown):] == shown
+
+
+def test_the_installation_page_explains_a_fastbg_folder_that_shadows_the_package(tmp_path):
+    # new-user trial: Python started in the folder that holds the clone (named fastbg)
+    # imported the clone as an empty namespace package, with errors that name nothing of
+    # fastbg's; docs/installation.md quotes them and says what to do
+    (tmp_path / "fastbg" / "fastbg").mkdir(parents=True)       # the clone, from its parent
+    doc = (ROOT / "docs" / "installation.md").read_text()
+    assert "Python from the folder that holds the clone" in doc
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    for argv, error in (
+            (["-c", "import fastbg; fastbg.rollout"],
+             "AttributeError: module 'fastbg' has no attribute 'rollout'"),
+            (["-c", "from fastbg import Position"],
+             "ImportError: cannot import name 'Position' from 'fastbg' (unknown location)"),
+            (["-m", "fastbg", "show", "start"],
+             "ImportError: cannot import name '__version__' from 'fastbg' (unknown location)")):
+        out = subprocess.run([sys.executable, *argv], cwd=tmp_path, capture_output=True,
+                             text=True, env=env)
+        assert out.returncode == 1 and out.stderr.rstrip().endswith(error), out.stderr
+        assert error in doc, error
+    # the check the page gives: which fastbg is imported (None: a folder, not the package)
+    shown = subprocess.run([sys.executable, "-c", "import fastbg; print(fastbg.__file__)"],
+                           cwd=tmp_path, capture_output=True, text=True, env=env).stdout
+    assert shown.strip() == "None" and "print(fastbg.__file__)" in doc
+
