@@ -65,7 +65,7 @@ def test_rollout_json(capsys):
     for k in (*PROBABILITY_KEYS, "equity", "games", "seed", "engine", "policy", "seconds",
               "games_per_second", "stderr"):
         assert k in d
-    assert d["games"] == 50 and d["seed"] == 3 and d["policy"] == "pubeval"
+    assert d["games"] == 50 and d["seed"] == "3" and d["policy"] == "pubeval"
 
 
 def test_rollout_table(capsys):
@@ -696,3 +696,81 @@ def test_a_command_option_before_the_command_says_where_it_goes(capsys, argv, ea
     assert code == 2 and err.endswith(
         f"fastbg: error: {early}: the options of a command go after it "
         f"(fastbg {command} ... {early})\n"), err
+
+
+def _seeds(obj, where=""):
+    """Every ``seed`` key of a JSON value, as (path, value)."""
+    if isinstance(obj, dict):
+        for k, v in obj.items():
+            if k == "seed":
+                yield f"{where}.seed", v
+            yield from _seeds(v, f"{where}.{k}")
+    elif isinstance(obj, list):
+        for i, v in enumerate(obj):
+            yield from _seeds(v, f"{where}[{i}]")
+
+
+@pytest.mark.parametrize("argv", [
+    ["rollout", "start", "-n", "100"],
+    ["rollout", "start", "-n", "100", "--cubeful"],
+    ["moves", "start", "31", "--rollout", "-n", "36", "--top", "2"],
+    ["cube", "start", "-n", "20"],
+    ["cube", "start", "-n", "100", "--method", "janowski"],
+    ["table", "openings", "-n", "36", "--rolls", "31", "--top", "2"],
+])
+def test_json_seeds_are_decimal_strings(capsys, tmp_path, argv):
+    # a fresh seed is a 128-bit integer, which jq and JavaScript read as a double, rounded
+    # (4.5234735403628935e+36; issue 37): every seed of every command's JSON is a string,
+    # always (not only when it is large), and reads back as the seed that was used
+    code, out, err = run_status(capsys, *argv, "--policy", "pubeval", "--json",
+                                "--no-progress")
+    assert code == 0, err
+    d = json.loads(out)
+    seeds = list(_seeds(d))
+    assert any(path == ".seed" for path, _ in seeds), seeds
+    top = d["seed"]
+    assert isinstance(top, str) and top.isdigit() and int(top) >= 2**64, top   # fresh: 128-bit
+    for path, v in seeds:
+        assert isinstance(v, str) and v.isdigit(), (path, v)
+    # the seed read back replays the run: the same numbers
+    code, again, _ = run_status(capsys, *argv, "--policy", "pubeval", "--json",
+                                "--no-progress", "--seed", top)
+    again = json.loads(again)
+    assert again["seed"] == top
+    for key in ("counts", "rows", "plays"):
+        if key in d:
+            assert again[key] == d[key], key
+
+
+def test_stored_runs_json_has_string_seeds_and_a_string_seed_in_a_store_reads_back(
+        capsys, tmp_path):
+    import sqlite3
+
+    path = tmp_path / "runs.sqlite"
+    store = ["--store", str(path)]
+    assert main(["rollout", "start", "-n", "1000", "--policy", "pubeval", "--no-progress",
+                 "--json", *store]) == 0
+    seed = json.loads(capsys.readouterr().out)["seed"]
+    for argv in (["runs", "--json"], ["runs", "show", "1", "--json"],
+                 ["runs", "export", "1", "--json"]):
+        assert main([*argv, *store]) == 0
+        for where, v in _seeds(json.loads(capsys.readouterr().out)):
+            assert v == seed, (argv, where, v)
+    # a store whose JSON holds the seed as a string (as the command line writes it) is read
+    # as the same run: listed, shown and resumed with the numbers of one uninterrupted run
+    db = sqlite3.connect(path)
+    for column in ("request", "settings"):
+        text = db.execute(f"SELECT {column} FROM runs WHERE id = 1").fetchone()[0]
+        d = json.loads(text)
+        d["seed"] = str(d["seed"])
+        db.execute(f"UPDATE runs SET {column} = ? WHERE id = 1", (json.dumps(d),))
+    db.commit()
+    db.close()
+    assert main(["runs", *store]) == 0 and "CORRUPT" not in capsys.readouterr().out
+    assert main(["rollout", "--resume", "1", "--extend", "1000", "--no-progress", "--json",
+                 *store]) == 0
+    got = json.loads(capsys.readouterr().out)
+    from fastbg import rollout
+    whole = rollout("start", 2000, seed=int(seed), policy="pubeval")
+    assert got["seed"] == seed and got["counts"] == whole.counts.tolist()
+

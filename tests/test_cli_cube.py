@@ -74,7 +74,7 @@ def test_cube_json_keys_money(capsys):
         for k in MARGIN_KEYS:
             assert k in d["decision"]["margins"][part]
     assert d["mode"] == "money" and d["met"] is None and d["policy"] == "nn"
-    assert d["games"] == 2000 and d["seed"] == 1
+    assert d["games"] == 2000 and d["seed"] == "1"
     assert d["state"]["match_length"] == 0 and d["state"]["cube_owner"] == "centred"
     assert d["x"] == pytest.approx(0.68) and "contact" in d["x_source"]
     # the cube decision is before a normal roll, not the opening roll

@@ -151,7 +151,7 @@ def test_cubeful_results_carry_their_settings(capsys):
     assert main(["rollout", "start", "--cubeful", "-n", "100", "--seed", "1", "--json",
                  "--no-progress"]) == 0
     s = json.loads(capsys.readouterr().out)["settings"]
-    assert s["seed"] == 1 and s["policy"] == "nn" and s["cube"] == 1 and "fastbg_version" in s
+    assert s["seed"] == "1" and s["policy"] == "nn" and s["cube"] == 1 and "fastbg_version" in s
 
 
 # ----------------------------------------------------------------- pruning candidate plays

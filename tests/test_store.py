@@ -351,15 +351,16 @@ def test_an_existing_file_given_as_run_hints_at_store(tmp_path, monkeypatch, cap
 def test_fresh_seeds_missing_dirs_locks_and_stop_rules(tmp_path, monkeypatch, capsys):
     path = tmp_path / "runs.sqlite"
     monkeypatch.setenv("FASTBG_STORE", str(path))
-    # a fresh seed is 128-bit: stored as text, resumed as the same int
+    # a fresh seed is 128-bit: stored as text, resumed as the same int (the JSON's decimal
+    # string)
     assert main(["rollout", "start", "-n", "1000", "--policy", "pubeval", "--store",
                  "--no-progress", "--json"]) == 0
     d = json.loads(capsys.readouterr().out)
     with ResultsStore(path) as st:
-        assert st.run(1).seed == d["seed"] and d["seed"] >= 0
+        assert str(st.run(1).seed) == d["seed"] and int(d["seed"]) >= 0
     assert main(["rollout", "--resume", "1", "--extend", "1000", "--no-progress", "--json"]) == 0
     again = json.loads(capsys.readouterr().out)
-    full = rollout("start", 2000, seed=d["seed"], policy="pubeval")
+    full = rollout("start", 2000, seed=int(d["seed"]), policy="pubeval")
     assert again["equity"] == full.equity and again["stored_games"] == 1000
     # a store in a directory that does not exist is an error, not a new directory
     assert main(["rollout", "start", "-n", "10", "--store", str(tmp_path / "no" / "x.sqlite")]) == 2

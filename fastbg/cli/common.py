@@ -4,6 +4,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import numbers
 import os
 import re
 import signal
@@ -350,12 +351,25 @@ def _is_xgid(text: str) -> bool:
     return text.strip().upper().startswith("XGID=")
 
 
+def json_seed(seed):
+    """A seed as the command line's JSON writes it: a decimal string (``"1"``, and a fresh
+    seed's 39 digits), None as None. Seeds are 128-bit integers, which JSON readers that
+    hold numbers as doubles (jq, JavaScript) round (``4.5234735403628935e+36``), so every
+    ``seed`` key of every command's JSON is a string, whatever its size: one type for the
+    key. The Python API's seeds stay ints; the command line and the store read either form
+    back (``--seed``, :class:`fastbg.rollouts.store.ResultsStore`)."""
+    if isinstance(seed, numbers.Integral) and not isinstance(seed, bool):
+        return str(int(seed))
+    return seed
+
+
 def _finite(obj):
-    """NaN and infinities as None, so the JSON is standard."""
+    """NaN and infinities as None, so the JSON is standard; the value of every ``seed``
+    key as :func:`json_seed` writes it."""
     if isinstance(obj, float):
         return obj if math.isfinite(obj) else None
     if isinstance(obj, dict):
-        return {k: _finite(v) for k, v in obj.items()}
+        return {k: json_seed(v) if k == "seed" else _finite(v) for k, v in obj.items()}
     if isinstance(obj, (list, tuple)):
         return [_finite(v) for v in obj]
     return obj
@@ -397,7 +411,8 @@ def draw_after_run(draw) -> ValueError | None:
 
 def print_json(obj, **kwargs) -> None:
     """Print ``obj`` as strict JSON: NaN and infinities become ``null`` (:func:`_finite`),
-    and anything else that JSON cannot hold is an error, not a non-standard token."""
+    seeds decimal strings (:func:`json_seed`), and anything else that JSON cannot hold is an
+    error, not a non-standard token."""
     print(json.dumps(_finite(obj), allow_nan=False, **kwargs))
 
 

@@ -162,6 +162,17 @@ def _damage(exc: sqlite3.Error) -> bool:
     return type(exc) is sqlite3.DatabaseError
 
 
+def _read_seed(d: dict, name: str) -> None:
+    """A stored request's or settings' ``seed`` as an int, in place: fastbg writes an int, and
+    a seed written as the command line's JSON writes it, a decimal string (128-bit seeds are
+    strings there), is the same seed; anything else is a damaged record (ValueError)."""
+    seed = d.get("seed")
+    if isinstance(seed, str):
+        if not (seed.isascii() and seed.isdigit()):
+            raise ValueError(f"its {name}'s seed {seed!r} is not a whole number")
+        d["seed"] = int(seed)
+
+
 #: The kinds of run whose ``position`` is the position rolled out (a table's is a label).
 _ROLLED_OUT = ("rollout", "plays")
 
@@ -679,6 +690,7 @@ class ResultsStore:
             for name, value in (("request", request), ("settings", settings)):
                 if not isinstance(value, dict):
                     raise ValueError(f"its {name} is a JSON {type(value).__name__}, not an object")
+                _read_seed(value, name)
             if kind in _ROLLED_OUT:
                 _check_position(pos, request)
             if status not in RUN_STATUSES:
