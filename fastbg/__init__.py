@@ -17,6 +17,9 @@ Public API
 ``cube_rollout(position, games, *, seed=None, state=None, ...)``
     A cube decision by rolling out No double and Double/take with the same dice
     -> CubeRolloutResult.
+``cube_decision(position, games=None, *, state=None, method="auto", ...)``
+    The cube decision of ``fastbg cube`` by its methods (a cube rollout, Janowski's model
+    on a cubeless rollout, or exactly from the bear-off database) -> CubeDecision.
 ``get_engine(name)``
     The functions of the "cython" or "python" engine.
 ``MatchState, parse_game(text)``
@@ -52,6 +55,7 @@ __all__ = [
     "get_engine", "legal_plays", "parse_dice", "rollout", "rollout_plays", "rank_plays",
     "PlaysRolloutResult",
     "CubefulRolloutResult", "cubeful_rollout", "CubeRolloutResult", "cube_rollout",
+    "CubeDecision", "cube_decision",
     "CUBE_OWNERS", "MoneyCubeDecision", "cash_point", "cube_action", "cubeful_equity",
     "default_cube_efficiency", "gammon_values", "money_cube_decision",
     "probability_covariance", "take_point",
@@ -104,6 +108,8 @@ _EXPORTS = {
     'cubeful_rollout': 'fastbg.rollouts',
     'CubeRolloutResult': 'fastbg.rollouts',
     'cube_rollout': 'fastbg.rollouts',
+    'CubeDecision': 'fastbg.rollouts',
+    'cube_decision': 'fastbg.rollouts',
     'rollout': 'fastbg.rollouts',
     'rollout_plays': 'fastbg.rollouts',
     'rank_plays': 'fastbg.rollouts',
@@ -120,9 +126,9 @@ if TYPE_CHECKING:  # what the names are, for type checkers and editors
     from .formats import decode_position_id, decode_xgid, encode_position_id, encode_xgid, parse_dice
     from .game import PROBABILITY_KEYS, MatchState, Play, Position, legal_plays, parse_game
     from .research import TableResult, gammons_table, openings_table, race_table, replies_table
-    from .rollouts import (POLICIES, CubefulRolloutResult, CubeRolloutResult,
-                           PlaysRolloutResult, RolloutResult, cube_rollout, cubeful_rollout,
-                           rank_plays, rollout, rollout_plays)
+    from .rollouts import (POLICIES, CubeDecision, CubefulRolloutResult, CubeRolloutResult,
+                           PlaysRolloutResult, RolloutResult, cube_decision, cube_rollout,
+                           cubeful_rollout, rank_plays, rollout, rollout_plays)
 
 
 def __getattr__(name: str):

@@ -17,8 +17,7 @@ import pytest
 
 from fastbg.cube.bearoff import bearoff_board, solve
 from fastbg.cli import main
-from fastbg.cli.cube import _gradient, _se
-from fastbg.cube import cubeful_equity, money_cube_decision, probability_covariance
+from fastbg.cube import cubeful_equity, money_cube_decision
 from fastbg.cube.match import match_cube_decision
 from fastbg.cube import load_met
 from fastbg.game.position import Position
@@ -221,22 +220,6 @@ def test_certain_position_has_exact_margin(capsys):
     assert d["win"] == 1.0 and dec["action"] == "Double, pass"
     assert dec["margins"]["take"]["choice"] == "pass" and dec["margins"]["take"]["z"] is None
     assert dec["stderr"]["nd"] == 0.0
-
-
-def test_numerical_gradient_matches_exact_delta_method():
-    counts = np.array([3000, 1200, 100, 2500, 900, 80])
-    cov = probability_covariance(counts)
-    n = counts.sum()
-    q = np.array([counts[:3].sum(), counts[1:3].sum(), counts[2], counts[4:].sum(),
-                  counts[5]]) / n
-    for owner in ("centred", "player"):
-        for x in (0.0, 0.68, 1.0):
-            lib = money_cube_decision(q, x=x, cube_owner=owner, covariance=cov).stderr
-            g_nd = _gradient(lambda v: cubeful_equity(v, x=x, cube_owner=owner), q)
-            g_dt = _gradient(lambda v: 2 * cubeful_equity(v, x=x, cube_owner="opponent"), q)
-            assert _se(g_nd, cov) == pytest.approx(lib["nd"], rel=1e-6)
-            assert _se(g_dt, cov) == pytest.approx(lib["dt"], rel=1e-6)
-            assert _se(g_dt - g_nd, cov) == pytest.approx(lib["dt_minus_nd"], rel=1e-6)
 
 
 def test_difference_stderr_uses_covariance(capsys):
@@ -511,14 +494,14 @@ def test_interrupted_cube_reports_partial_result(capsys, monkeypatch):
     # Ctrl-C during the rollout: the finished games are analysed, marked, status 130.
     import dataclasses
 
-    import fastbg.cli.rollouts as cli
+    import fastbg.rollouts.cubedecision as lib
 
-    real = cli.rollout
+    real = lib.rollout
 
     def interrupted(*args, **kwargs):
         return dataclasses.replace(real(*args, **kwargs), interrupted=True)
 
-    monkeypatch.setattr(cli, "rollout", interrupted)
+    monkeypatch.setattr(lib, "rollout", interrupted)
     code, out, _ = run(capsys, "cube", SIX_SIX, "--method", "janowski", "-n", "1000", "--seed", "1",
                        "--workers", "1",
                        "--no-progress")

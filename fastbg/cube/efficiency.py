@@ -2,7 +2,9 @@
 
 ``x`` says how much of a live cube's value a side gets (0 a dead cube, 1 a fully live
 one). fastbg uses GNU Backgammon's values (its manual, "The cube efficiency", under
-"Cubeful equities"), and 0, exactly, on the last roll of a race.
+"Cubeful equities"), and 0, exactly, on the last roll of a race
+(:func:`default_cube_efficiency`) and for a cube at its limit (:func:`cube_efficiency`, the
+``x`` of a cube decision and where it comes from).
 """
 from __future__ import annotations
 
@@ -13,7 +15,7 @@ from ..reference.movegen import bears_off_all
 
 __all__ = ["CONTACT_CUBE_EFFICIENCY", "BEAROFF_CUBE_EFFICIENCY", "RACE_CUBE_EFFICIENCY",
            "LAST_ROLL_CUBE_EFFICIENCY", "DEFAULT_CUBE_EFFICIENCY", "is_last_roll",
-           "default_cube_efficiency"]
+           "default_cube_efficiency", "cube_efficiency"]
 
 #: GNU Backgammon's cube efficiency for contact (and crashed) positions.
 CONTACT_CUBE_EFFICIENCY = 0.68
@@ -26,6 +28,7 @@ RACE_CUBE_EFFICIENCY = ((40, 0.6), (120, 0.7))
 LAST_ROLL_CUBE_EFFICIENCY = 0.0
 #: The ``x`` used when neither ``x`` nor a position is given.
 DEFAULT_CUBE_EFFICIENCY = CONTACT_CUBE_EFFICIENCY
+
 
 def is_last_roll(position) -> bool:
     """Whether the opponent bears off all its checkers with every roll of its next turn.
@@ -127,6 +130,53 @@ def default_cube_efficiency(position) -> float:
     pips = pos.pip_counts[0]
     t = min(max((pips - pip0) / (pip1 - pip0), 0.0), 1.0)
     return x0 + t * (x1 - x0)
+
+
+def cube_efficiency(position=None, state=None, x=None) -> tuple[float, str]:
+    """The cube efficiency of a cube decision, and where it comes from.
+
+    Parameters
+    ----------
+    position : Position, str or array_like, optional
+        The position of the decision (anything :meth:`fastbg.game.position.Position.parse`
+        accepts), the player on roll about to roll.
+    state : MatchState, optional
+        Its cube state: a cube at its limit (``state.cube >= state.max_cube``) is dead.
+    x : float, optional
+        A given efficiency in [0, 1], which wins over the rest.
+
+    Returns
+    -------
+    x : float
+        In [0, 1]: ``x`` if given; 0 for a cube at its limit (nobody may turn it again);
+        else :func:`default_cube_efficiency` of the position (0 on the last roll), or
+        :data:`DEFAULT_CUBE_EFFICIENCY` without a position.
+    source : str
+        How it was chosen, in words: ``"given"``, ``"cube at its limit (1024): dead cube"``,
+        ``"last roll: dead cube"``, ``"GNU Backgammon's default for contact"`` (or ``for
+        bear-off``, ``for race, 87 pips``).
+
+    Raises
+    ------
+    ValueError
+        If ``x`` is not a number in [0, 1] or the position cannot be parsed.
+    """
+    if x is not None:
+        return _check_x(x), "given"
+    if state is not None and state.cube >= state.max_cube:
+        return 0.0, f"cube at its limit ({state.max_cube}): dead cube"
+    if position is None:
+        return DEFAULT_CUBE_EFFICIENCY, "GNU Backgammon's default for contact (no position given)"
+    pos = Position.parse(position)
+    if not pos.is_race:
+        kind = "contact"
+    elif is_last_roll(pos):
+        return LAST_ROLL_CUBE_EFFICIENCY, "last roll: dead cube"
+    elif not pos.board[:, 6:].any():
+        kind = "bear-off"
+    else:
+        kind = f"race, {pos.pip_counts[0]} pips"
+    return default_cube_efficiency(pos), f"GNU Backgammon's default for {kind}"
 
 
 def _check_x(x) -> float:

@@ -59,7 +59,7 @@ from ..game.outcomes import CUBE_OWNERS
 from .efficiency import CONTACT_CUBE_EFFICIENCY, _resolve_x
 from .met import DEFAULT_MET, MatchEquityTable, _cube, _swap
 from .metfile import load_met
-from .money import ACTIONS, _probabilities, cube_action
+from .money import ACTIONS, cube_action, probability_vector
 
 __all__ = ["DEFAULT_CUBE_EFFICIENCY", "MatchCubeDecision", "cubeful_mwc", "live_cube_mwc",
            "match_cube_decision"]
@@ -147,7 +147,7 @@ def live_cube_mwc(probs, away: int, away_opponent: int, *, cube: int = 1,
     ValueError
         For invalid probabilities, scores, cube state or table.
     """
-    p5 = _probabilities(probs)
+    p5 = probability_vector(probs)
     met, a, b, c = _state(met, away, away_opponent, cube, owner, crawford)
     return _live(met, p5, a, b, c, owner, crawford)
 
@@ -179,7 +179,7 @@ def cubeful_mwc(probs, away: int, away_opponent: int, *, cube: int = 1,
     ValueError
         For invalid arguments, or ``x`` outside [0, 1].
     """
-    p5 = _probabilities(probs)
+    p5 = probability_vector(probs)
     x = _resolve_x(x, position)
     met, a, b, c = _state(met, away, away_opponent, cube, owner, crawford)
     return _cubeful(met, p5, a, b, c, owner, crawford, x)
@@ -324,7 +324,7 @@ def match_cube_decision(probs, match_length: int, score: tuple[int, int] = (0, 0
     See the module docstring for the method and its sources. The MWCs are model values: as
     good as the probabilities, the table and the single efficiency ``x`` (no look-ahead).
     """
-    p5 = _probabilities(probs)
+    p5 = probability_vector(probs)
     x = _resolve_x(x, position)
     n = _whole(match_length, "match_length")
     if n < 1:

@@ -6,10 +6,12 @@ decision into the proper action.
 
 Money play (this module): gammon-adjusted values :func:`gammon_values`, take and cash points
 (:func:`take_point`, :func:`cash_point`), Janowski's cubeful equities
-(:func:`cubeful_equity`), the cube decision with optional delta-method standard errors
-(:func:`money_cube_decision` -> :class:`MoneyCubeDecision`) and GNU Backgammon's default cube
-efficiency (:func:`default_cube_efficiency`; 0 on the last roll, :func:`is_last_roll`). Exact money values of small bear-offs, to test
-these approximations against, are in :mod:`fastbg.cube.bearoff`.
+(:func:`cubeful_equity`) and their exact gradient (:func:`cubeful_equity_gradient`), the
+cube decision with optional delta-method standard errors (:func:`money_cube_decision` ->
+:class:`MoneyCubeDecision`; the delta method itself is :mod:`fastbg.cube.stats`) and GNU
+Backgammon's default cube efficiency (:func:`default_cube_efficiency`; 0 on the last roll,
+:func:`is_last_roll`). Exact money values of small bear-offs, to test these approximations
+against, are in :mod:`fastbg.cube.bearoff`.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from .efficiency import (BEAROFF_CUBE_EFFICIENCY, CONTACT_CUBE_EFFICIENCY,  # no
                          DEFAULT_CUBE_EFFICIENCY, LAST_ROLL_CUBE_EFFICIENCY,
                          RACE_CUBE_EFFICIENCY, _check_x, _resolve_x, default_cube_efficiency,
                          is_last_roll)
+from .stats import delta_method_stderr
 
 #: The proper actions, in GNU Backgammon's words. With ``redouble=True`` "double" reads
 #: "redouble".
@@ -98,8 +101,27 @@ def _check_owner(cube_owner) -> str:
     return cube_owner
 
 
-def _probabilities(probabilities) -> np.ndarray:
-    """The five probabilities as a float array, checked (see :func:`gammon_values`)."""
+def probability_vector(probabilities) -> np.ndarray:
+    """The five cubeless probabilities as an array, checked.
+
+    Parameters
+    ----------
+    probabilities : mapping, object or sequence of 5 float
+        As :func:`gammon_values`: keys or attributes of
+        :data:`fastbg.game.outcomes.PROBABILITY_KEYS` (a
+        :class:`~fastbg.rollouts.cubeless.RolloutResult`), or the five numbers in that order.
+
+    Returns
+    -------
+    numpy.ndarray of float64, shape (5,)
+        ``win, win_gammon, win_backgammon, lose_gammon, lose_backgammon``, clipped to
+        [0, 1] (values within the rounding tolerance 1e-9 outside it).
+
+    Raises
+    ------
+    ValueError
+        As :func:`gammon_values`.
+    """
     if isinstance(probabilities, Mapping):
         missing = [k for k in PROBABILITY_KEYS if k not in probabilities]
         if missing:
@@ -231,6 +253,12 @@ def _equity(q, x: float, owner: str, jacoby: bool = False):
     return x * _live(p, W, L, owner) + (1 - x) * dead
 
 
+def _equity_gradient(q, x: float, owner: str, jacoby: bool = False) -> np.ndarray:
+    """The exact gradient of :func:`_equity` at the checked probabilities ``q``, shape (5,)."""
+    duals = [_Dual(float(v), np.eye(5)[i]) for i, v in enumerate(q)]
+    return _Dual.lift(_equity(duals, x, owner, jacoby)).g
+
+
 def gammon_values(probabilities) -> tuple[float, float]:
     """Gammon-adjusted values of wins and losses.
 
@@ -259,7 +287,7 @@ def gammon_values(probabilities) -> tuple[float, float]:
         1e-9), or the set is inconsistent: it needs ``win_backgammon <= win_gammon <=
         win`` and ``lose_backgammon <= lose_gammon <= 1 - win``.
     """
-    _, W, L = _wl(_probabilities(probabilities))
+    _, W, L = _wl(probability_vector(probabilities))
     return float(W), float(L)
 
 
@@ -388,8 +416,43 @@ def cubeful_equity(probabilities, *, x: float | None = None, cube_owner: str = "
     position at ``x = 0.622``, where Janowski's line gives -0.0084).
     """
     x = _resolve_x(x, position)
-    q = _probabilities(probabilities)
+    q = probability_vector(probabilities)
     return float(_equity(list(q), x, _check_owner(cube_owner), bool(jacoby)))
+
+
+def cubeful_equity_gradient(probabilities, *, x: float | None = None,
+                            cube_owner: str = "centred", jacoby: bool = False,
+                            position=None) -> np.ndarray:
+    """Exact gradient of :func:`cubeful_equity` with respect to the five probabilities.
+
+    Parameters
+    ----------
+    probabilities, x, cube_owner, jacoby, position
+        As :func:`cubeful_equity`.
+
+    Returns
+    -------
+    numpy.ndarray of float64, shape (5,)
+        ``d equity / d p_i`` for ``win, win_gammon, win_backgammon, lose_gammon,
+        lose_backgammon``, in points per unit of the current cube per unit of probability.
+        With :func:`fastbg.cube.stats.delta_method_stderr` and the covariance of the
+        estimates (:func:`probability_covariance`) it gives the equity's standard error.
+
+    Raises
+    ------
+    ValueError
+        As :func:`cubeful_equity`.
+
+    Notes
+    -----
+    Forward-mode automatic differentiation of the formulas of :func:`cubeful_equity` (exact,
+    no step): the equity is linear in the probabilities between the take and cash points
+    and rational outside them. At a kink (a winning chance exactly at a take or cash point)
+    it is the gradient of the side the value lies on.
+    """
+    x = _resolve_x(x, position)
+    q = probability_vector(probabilities)
+    return _equity_gradient(q, x, _check_owner(cube_owner), bool(jacoby))
 
 
 def probability_covariance(counts) -> np.ndarray:
@@ -546,8 +609,9 @@ def money_cube_decision(probabilities, *, x: float | None = None, cube_owner: st
 
     **Standard errors.** For fixed ``x`` each equity is a function of the five
     probabilities, linear between the take and cash points and rational outside them;
-    its gradient is computed exactly (forward-mode differentiation), and the delta method
-    gives ``se(f) = sqrt(g' C g)`` for the covariance ``C``. At a kink of the piecewise
+    its gradient is computed exactly (forward-mode differentiation,
+    :func:`cubeful_equity_gradient`), and the delta method gives ``se(f) = sqrt(g' C g)`` for
+    the covariance ``C`` (:func:`fastbg.cube.stats.delta_method_stderr`). At a kink of the piecewise
     formulas (a probability exactly at a take or cash point) the gradient of the side
     the value lies on is used.
     """
@@ -558,7 +622,7 @@ def money_cube_decision(probabilities, *, x: float | None = None, cube_owner: st
             "use cubeful_equity(..., cube_owner='opponent') for its equity"
         )
     x = _resolve_x(x, position)
-    q = _probabilities(probabilities)
+    q = probability_vector(probabilities)
     jacoby = bool(jacoby)
     if covariance is not None and counts is not None:
         raise ValueError("give either a covariance matrix or outcome counts, not both")
@@ -569,16 +633,10 @@ def money_cube_decision(probabilities, *, x: float | None = None, cube_owner: st
         cov = np.asarray(covariance, dtype=np.float64)
         if cov.shape != (5, 5):
             raise ValueError(f"covariance must be a 5x5 matrix, got shape {cov.shape}")
-        duals = [_Dual(float(v), np.eye(5)[i]) for i, v in enumerate(q)]
-        nd_d = _Dual.lift(_equity(duals, x, cube_owner, jacoby))
-        dt_d = _Dual.lift(2 * _equity(duals, x, "opponent"))
-
-        def se(g):
-            var = float(g @ cov @ g)
-            return math.sqrt(var) if var > 0 else (0.0 if var > -1e-15 else float("nan"))
-
-        stderr = {"nd": se(nd_d.g), "dt": se(dt_d.g), "dp": 0.0,
-                  "dt_minus_nd": se(dt_d.g - nd_d.g)}
+        g_nd = _equity_gradient(q, x, cube_owner, jacoby)
+        g_dt = 2 * _equity_gradient(q, x, "opponent")
+        stderr = {"nd": delta_method_stderr(g_nd, cov), "dt": delta_method_stderr(g_dt, cov),
+                  "dp": 0.0, "dt_minus_nd": delta_method_stderr(g_dt - g_nd, cov)}
     nd = float(_equity(list(q), x, cube_owner, jacoby))
     dt = float(2 * _equity(list(q), x, "opponent"))
     dp = 1.0

@@ -19,6 +19,7 @@ from typing import Callable
 import numpy as np
 
 from ..cube.money import cube_action
+from ..cube.stats import decision_z
 from ..engine import get_engine
 from .blocks import BlockRecipe, abandoned
 from .cubeful import (N_CUBE_VALUES, RESULT_CLASSES, _setup, block_parts, block_setup,
@@ -47,9 +48,10 @@ class CubeRolloutResult:
         :func:`fastbg.cube.cube_action` of the three values (or "No double" when the player
         may not double).
     z : dict
-        How sure the decision is: ``double``, the margin of doubling over not doubling
-        (``min(dt, dp) - nd``) in standard errors of that difference; ``take``, the margin
-        ``dp - dt`` (the taker's take) in standard errors of ``dt``.
+        How sure the decision is (:func:`fastbg.cube.stats.decision_z`): ``double``, the
+        margin of doubling over not doubling (``min(dt, dp) - nd``) in standard errors of
+        that difference; ``take``, the margin ``dp - dt`` (the taker's take) in standard
+        errors of ``dt``. NaN with fewer than 2 trials.
     games : int
         Trials (each played in both lines).
     counts : numpy.ndarray of int64, shape (2, 8, 13)
@@ -117,13 +119,6 @@ class CubeRolloutResult:
                            for i, line in enumerate(_LINES)},
                 "settings": dict(self.settings),
                 **({} if self.dask is None else {"dask": self.dask})}
-
-
-def _z(diff: float, se: float) -> float:
-    """``diff`` in standard errors; +-inf for a certain difference (no sampling error)."""
-    if se > 0:
-        return float(diff / se)
-    return math.copysign(math.inf, diff) if diff else float("nan")
 
 
 def decided_by_first_roll(board, engine: str = "cython") -> bool:
@@ -302,13 +297,11 @@ def cube_rollout(
             dt, se_dt, se_diff = exact[1], 0.0, 0.0
         action = cube_action(nd, dt, dp, redouble=st.cube_owner == "player",
                              beaver=st.is_money and st.beaver)
-        takes = dt < dp
-        gain = (dt if takes else dp) - nd
-        decides = n >= 2 or certain
-        z_double = _z(gain, se_diff if takes else se_nd) if decides else nan
-        z_take = _z(dp - dt, se_dt) if decides else nan
+        z = (decision_z(nd, dt, dp, se_nd, se_dt, se_diff) if n >= 2 or certain
+             else {"double": nan, "take": nan})
     else:
-        dt = se_dt = se_diff = z_double = z_take = dp = nan
+        dt = se_dt = se_diff = dp = nan
+        z = {"double": nan, "take": nan}
         action = "No double"
     settings = cubeful_settings(
         su, policy, engine, dice_method=("quasi-random (first two rolls stratified), "
@@ -317,7 +310,7 @@ def cube_rollout(
         method="cube rollout (No double and Double/take)")
     return CubeRolloutResult(
         nd=nd, dt=dt, dp=dp, stderr={"nd": se_nd, "dt": se_dt, "dt_minus_nd": se_diff},
-        action=action, z={"double": z_double, "take": z_take}, games=n, counts=run.counts,
+        action=action, z=z, games=n, counts=run.counts,
         mode="money" if st.is_money else "match", why_not=st.why_not_double, seed=su.entropy,
         seconds=seconds, workers=workers, interrupted=run.interrupted,
         position_id=su.pos.to_position_id(), settings=settings, vr=su.vr, dask=address,
