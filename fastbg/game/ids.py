@@ -7,7 +7,8 @@ a state as the two formats do, :func:`encode_match_id`, :func:`encode_gnubg_id` 
 :func:`game_to_xgid` write it. The decoders, which build a ``MatchState``, are in
 :mod:`fastbg.game.matchstate` beside the class (it calls the encoders here for its
 ``to_xgid``, ``to_match_id`` and ``to_gnubg_id``); a state here is anything with
-``MatchState``'s attributes.
+``MatchState``'s attributes (:class:`~fastbg.game.statelike.MatchStateLike`), so that this
+module needs nothing of :mod:`fastbg.game.matchstate`.
 
 Players and perspective (fastbg's conventions)
     A :class:`~fastbg.game.matchstate.MatchState` is relative to the player on roll.
@@ -27,7 +28,6 @@ Players and perspective (fastbg's conventions)
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -35,19 +35,13 @@ from ..formats.dice import check_dice
 from ..formats.matchid import GAME_STATES, MAX_15_BITS, MAX_CUBE_LOG2, pack_match_id
 from ..formats.positionid import encode_position_id, validate_board
 from ..formats.xgid import encode_xgid
-
-if TYPE_CHECKING:  # annotations only: matchstate imports this module
-    from .matchstate import MatchState
+from .statelike import MatchStateLike
 
 __all__ = ["MatchID", "XGIDGame", "encode_match_id", "encode_gnubg_id", "game_to_xgid"]
 
-#: What a game state must have (the attributes of :class:`~fastbg.game.MatchState`).
-_STATE_ATTRIBUTES = ("cube", "cube_owner", "match_length", "score", "crawford", "jacoby",
-                     "beaver", "max_cube", "is_money", "may_double", "why_not_double")
-
 
 def _check_state(state) -> None:
-    if not all(hasattr(state, a) for a in _STATE_ATTRIBUTES):
+    if not isinstance(state, MatchStateLike):
         raise ValueError(f"state must be a MatchState, got {type(state).__name__}")
 
 
@@ -113,7 +107,7 @@ class MatchID:
         ``turn`` not matching the pending decision).
     """
 
-    state: MatchState
+    state: MatchStateLike
     dice: tuple | None = None
     player: int = 1
     turn: int | None = None
@@ -186,7 +180,7 @@ class MatchID:
         return pack_match_id(values)
 
 
-def encode_match_id(state: MatchState, dice=None, *, player: int = 1, turn=None,
+def encode_match_id(state: MatchStateLike, dice=None, *, player: int = 1, turn=None,
                     double_offered: bool = False, resign: int = 0,
                     game_state: int = 1) -> str:
     """GNU Backgammon Match ID of a game state.
@@ -204,10 +198,8 @@ def encode_match_id(state: MatchState, dice=None, *, player: int = 1, turn=None,
     -------
     str
         12 base64 characters (GNU Backgammon manual, "A technical description of the
-        Match ID"). Bit 66 is set in money play without the Jacoby rule; in match play,
-        where GNU Backgammon writes its (irrelevant) Jacoby setting there, it is written
-        0, as GNU Backgammon does with its default settings and as the manual's example
-        has it.
+        Match ID"). Bit 66 is set unless the Jacoby rule is in use, so always in match
+        play, as GNU Backgammon 1.x writes it (its ``new match 7`` gives ``...AAE``).
 
     Raises
     ------
@@ -218,12 +210,12 @@ def encode_match_id(state: MatchState, dice=None, *, player: int = 1, turn=None,
     --------
     >>> s = MatchState(cube=2, cube_owner="opponent", match_length=9, score=(4, 2))
     >>> encode_match_id(s, (5, 2), player=1)
-    'QYkqASAAIAAA'
+    'QYkqASAAIAAE'
     """
     return MatchID(state, dice, player, turn, double_offered, resign, game_state).text
 
 
-def encode_gnubg_id(board, state: MatchState, dice=None, **fields) -> str:
+def encode_gnubg_id(board, state: MatchStateLike, dice=None, **fields) -> str:
     """GNU Backgammon's ``PositionID:MatchID`` of a position and its game state.
 
     Parameters
@@ -283,7 +275,7 @@ class XGIDGame:
     """
 
     board: np.ndarray
-    state: MatchState
+    state: MatchStateLike
     dice: tuple | None = None
     turn: int = 1
     cube_action: str | None = None
@@ -332,7 +324,7 @@ class XGIDGame:
         )
 
 
-def game_to_xgid(board, state: MatchState, dice=None, *, turn: int = 1,
+def game_to_xgid(board, state: MatchStateLike, dice=None, *, turn: int = 1,
                  cube_action=None) -> str:
     """XGID of a position with its game state (eXtreme Gammon's XGID).
 

@@ -21,7 +21,7 @@ from typing import Callable
 
 import numpy as np
 
-from .. import __version__
+from .._version import __version__
 from ..engine import ENGINES, get_engine
 from ..reference.policies import POLICIES
 from ..reference.dice import bounded

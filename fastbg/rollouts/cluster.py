@@ -28,7 +28,7 @@ from collections import OrderedDict
 
 import numpy as np
 
-from .. import __version__
+from .._version import __version__
 from ..engine import get_engine
 from .blocks import BlockRecipe, block_size_of, play_block, resolve_workers
 

@@ -5,7 +5,7 @@ records them can be reproduced, compared and extended.
 """
 from __future__ import annotations
 
-from .. import __version__
+from .._version import __version__
 from ..nn import network_info
 
 __all__ = ["POLICY_PLY", "policy_checksum", "rollout_settings", "YARDSTICK"]
