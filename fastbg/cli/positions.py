@@ -249,9 +249,10 @@ def _cmd_eval(args) -> int:
             for f, r in ev["families"].items()))
     weak = weaker_families()
     for f in ev["weaker_in"]:
-        print(f"note: in {FAMILY_NAMES[f]}s fastbg's 0-ply evaluator is less exact than GNU "
-              f"Backgammon 0-ply ({weak[f]['summary']}); roll the position out: "
-              f"fastbg rollout {pos.to_position_id()}")
+        print(f"note: fastbg's 0-ply evaluator was measured less exact than GNU Backgammon 0-ply "
+              f"in the family '{FAMILY_NAMES[f]}' ({weak[f]['summary']})")
+    if ev["weaker_in"]:
+        print(f"      a rollout is more trustworthy here: fastbg rollout {pos.to_position_id()}")
     return 0
 
 
