@@ -14,6 +14,8 @@
 #       set-ups played on, seed 36001, the benchmark set's positions left out): each
 #       position, its roll's 3 best plays by 0 ply, 2 best by the 1-ply look-ahead and a
 #       random one, all rolled out (labels.py --vr --by-decision);
+#   f2  12,000 more decisions of the four families generation 18 misplayed most against
+#       gnubg 0-ply (prime, holding, backgame, crunched; 3,000 each, seed 36002), the same way;
 #   o1  ordinary self-play (positions.py, 6,000 games of generation 18, seed 36101, 3
 #       alternatives): the positions before a roll rolled out (--only roots), and every
 #       decision's candidates with generation 18's own 0-ply values (lookahead.py --plies 0)
@@ -40,6 +42,8 @@ N18=fastbg/data/nn/nn2.npz
 # the sets
 [ -f $R/positions_f1.npz ] || $PY $E/family_positions.py --per-family 2500 --seed 36001 \
     --exclude-set bench --out $R/positions_f1
+[ -f $R/positions_f2.npz ] || $PY $E/family_positions.py --per-family 3000 \
+    --families prime,holding,backgame,crunched --seed 36002 --exclude-set bench --out $R/positions_f2
 [ -f $R/positions_o1.npz ] || $PY $E/positions.py --games 6000 --seed 36101 --alternatives 3 \
     --keep 0.3 --nets $N18 --out $R/positions_o1
 [ -f $R/positions_x1.npz ] || $PY $E/positions.py --games 8000 --seed 36201 \
@@ -61,19 +65,20 @@ rollouts() {
 rollouts f1 --by-decision
 rollouts o1 "--only roots --limit 40000"
 rollouts x1 "--only roots --limit 25000"
+rollouts f2 --by-decision
 
 # the contact net (no crashed rows: the crashed net reads those)
 [ -f $R/f19c/epoch_011.npz ] || $PY $E/train.py --net contact --no-crashed --name f19c \
     --init $R/g18c/epoch_000.npz --hidden 192 --width 236 \
     --positions $R/positions_f1.npz --labels $R/rollvr_f1 \
-    --also $R/positions_o1.npz $R/rollvr_o1 \
+    --also $R/positions_f2.npz $R/rollvr_f2 --also $R/positions_o1.npz $R/rollvr_o1 \
     --rank-only $R/positions_o1.npz lookahead:$R/lookahead0_o1 \
     --epochs 12 --lr 5e-4 --schedule cosine --rank 16 --regret 1 --threads 2
 # the crashed net (the blot inputs, as generation 18's)
 [ -f $R/f19x/epoch_011.npz ] || $PY $E/train.py --net crashed --name f19x \
     --init $R/g18x/epoch_000.npz --hidden 192 --width 236 --crashed-blots 10 \
     --positions $R/positions_f1.npz --labels $R/rollvr_f1 \
-    --also $R/positions_x1.npz $R/rollvr_x1 \
+    --also $R/positions_f2.npz $R/rollvr_f2 --also $R/positions_x1.npz $R/rollvr_x1 \
     --rank-only $R/positions_x1.npz lookahead:$R/lookahead0_x1 \
     --epochs 12 --lr 5e-4 --schedule cosine --rank 16 --regret 1 --threads 2
 $PY $E/pack.py --contact $R/f19c/epoch_011.npz --race $R/g18r/epoch_000.npz \
