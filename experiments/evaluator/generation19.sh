@@ -26,6 +26,10 @@
 #
 # Every step is resumable: rerun the script after an interruption and it goes on where it
 # stopped (labels.py skips its finished shards; train.py resumes after its last epoch).
+# The rollout labels, the costly part (hours of CPU), are kept in git under $L, a few MB
+# of shards: a new machine regenerates the position files (seeded, a few minutes;
+# labels.py checks each file's digest against the one its labels were made from) and goes
+# on labelling where the last commit stopped.
 #
 #   sh experiments/evaluator/generation19.sh            # from the repository's root
 #
@@ -33,6 +37,7 @@
 set -e
 PY=${PY:-python}
 R=experiments/runs/evaluator
+L=experiments/labels/g19
 E=experiments/evaluator
 mkdir -p $R
 N18=fastbg/data/nn/nn2.npz
@@ -56,9 +61,9 @@ done
 
 # rollout labels, two processes side by side: SET EXTRA-ARGS
 rollouts() {
-    $PY $E/labels.py --positions $R/positions_$1.npz --out $R/rollvr_$1 --per-roll 2 --seed 1 \
+    $PY $E/labels.py --positions $R/positions_$1.npz --out $L/rollvr_$1 --per-roll 2 --seed 1 \
         --vr --shard 200 --part 0/2 $2 &
-    $PY $E/labels.py --positions $R/positions_$1.npz --out $R/rollvr_$1 --per-roll 2 --seed 1 \
+    $PY $E/labels.py --positions $R/positions_$1.npz --out $L/rollvr_$1 --per-roll 2 --seed 1 \
         --vr --shard 200 --part 1/2 $2
     wait
 }
@@ -70,15 +75,15 @@ rollouts f2 --by-decision
 # the contact net (no crashed rows: the crashed net reads those)
 [ -f $R/f19c/epoch_011.npz ] || $PY $E/train.py --net contact --no-crashed --name f19c \
     --init $R/g18c/epoch_000.npz --hidden 192 --width 236 \
-    --positions $R/positions_f1.npz --labels $R/rollvr_f1 \
-    --also $R/positions_f2.npz $R/rollvr_f2 --also $R/positions_o1.npz $R/rollvr_o1 \
+    --positions $R/positions_f1.npz --labels $L/rollvr_f1 \
+    --also $R/positions_f2.npz $L/rollvr_f2 --also $R/positions_o1.npz $L/rollvr_o1 \
     --rank-only $R/positions_o1.npz lookahead:$R/lookahead0_o1 \
     --epochs 12 --lr 5e-4 --schedule cosine --rank 16 --regret 1 --threads 2
 # the crashed net (the blot inputs, as generation 18's)
 [ -f $R/f19x/epoch_011.npz ] || $PY $E/train.py --net crashed --name f19x \
     --init $R/g18x/epoch_000.npz --hidden 192 --width 236 --crashed-blots 10 \
-    --positions $R/positions_f1.npz --labels $R/rollvr_f1 \
-    --also $R/positions_f2.npz $R/rollvr_f2 --also $R/positions_x1.npz $R/rollvr_x1 \
+    --positions $R/positions_f1.npz --labels $L/rollvr_f1 \
+    --also $R/positions_f2.npz $L/rollvr_f2 --also $R/positions_x1.npz $L/rollvr_x1 \
     --rank-only $R/positions_x1.npz lookahead:$R/lookahead0_x1 \
     --epochs 12 --lr 5e-4 --schedule cosine --rank 16 --regret 1 --threads 2
 $PY $E/pack.py --contact $R/f19c/epoch_011.npz --race $R/g18r/epoch_000.npz \

@@ -37,6 +37,7 @@ Usage::
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import sys
 import time
@@ -134,6 +135,13 @@ def main(argv=None) -> int:
             ap.error(f"{out} holds labels made with other settings: {old}")
     else:
         meta_path.write_text(json.dumps(meta, indent=1))
+    # the shards name rows of the position file: a regenerated file must hold the same arrays
+    digest = positions_digest(pos)
+    digest_path = out / "positions.sha256"
+    if digest_path.exists() and digest_path.read_text().split()[0] != digest:
+        ap.error(f"{args.positions} is not the position file {out} was labelled from "
+                 f"(sha256 {digest[:12]}..., the labels' {digest_path.read_text()[:12]}...)")
+    digest_path.write_text(f"{digest}  {Path(args.positions).name}\n")
     order = np.random.Generator(np.random.PCG64DXSM(args.seed)).permutation(len(boards))
     if args.only == "crashed":
         order = crashed_decision_order(pos, args.seed)
@@ -169,6 +177,17 @@ def main(argv=None) -> int:
         print(f"shard {k}: {start + len(idx)}/{len(order)} positions, {rate:.1f} positions/s",
               file=sys.stderr, flush=True)
     return 0
+
+
+def positions_digest(pos) -> str:
+    """sha256 of a position file's arrays (names, dtypes, shapes and contents, not the zip
+    container, whose time stamps differ each time a file is written)."""
+    h = hashlib.sha256()
+    for name in sorted(pos.files):
+        a = np.ascontiguousarray(pos[name])
+        h.update(f"{name}:{a.dtype.str}:{a.shape};".encode())
+        h.update(a.tobytes())
+    return h.hexdigest()
 
 
 def load(out) -> tuple[np.ndarray, np.ndarray]:
