@@ -155,6 +155,29 @@ def test_show_prints_the_state_of_a_pair_or_xgid(capsys):
     assert "Match ID" not in out
 
 
+def test_show_json_gives_the_ids_checkers_state_and_dice(capsys):
+    code, out, _ = run(capsys, "show", "start", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["position_id"] == "4HPwATDgc/ABMA" and data["state"] is None
+    me, you = data["board"]["player_on_roll"], data["board"]["opponent"]
+    assert me["points"][5] == 5 and me["points"][23] == 2 and me["bar"] == 0 and me["pips"] == 167
+    assert sum(me["points"]) + me["bar"] + me["off"] == 15 == sum(you["points"]) + you["off"]
+    assert data["xgid"] == "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10"
+    xgid = "XGID=-b----E-C---eE---c-e----B-:1:1:1:52:3:2:0:7:10"
+    data = json.loads(run(capsys, "show", xgid, "--json")[1])
+    assert data["xgid"] == xgid and data["dice"] == [5, 2] and data["pending_offer"] is None
+    assert data["state"]["cube"] == 2 and data["state"]["cube_owner"] == "player"
+    assert data["state"]["score"] == [3, 2] and data["state"]["match_length"] == 7
+    assert data["match_id"]
+    # a pending double: the state before it, and the offer
+    data = json.loads(run(capsys, "show", xgid.replace(":52:", ":D:"), "--json")[1])
+    assert data["dice"] is None and "doubled" in data["pending_offer"]
+    assert data["xgid"] == xgid.replace(":52:", ":00:")
+    # a back game's families, subject named from the player on roll's side
+    data = json.loads(run(capsys, "show", "AMWgmxv/gBKYAg", "--json")[1])
+    assert {"family": "backgame", "subject": "opponent"} in data["families"]
+
+
 def test_help_lists_every_policy_and_the_engine(capsys):
     from fastbg.rollouts import POLICIES
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from ..engine import ENGINES
 from ..formats import parse_dice
 from ..game import Position, decode_gnubg_id, diagram, legal_plays, parse_game, xgid_to_game, PROBABILITY_KEYS
-from ..game.families import FAMILY_NAMES
+from ..game.families import FAMILY_NAMES, classify
 from ..nn import CRASHED_BY, evaluate, network_info, weaker_families
 from ..game.picture import save_board
 
@@ -28,6 +28,9 @@ def add_parsers(sub) -> None:
                    help="also draw the board into FILE as SVG (with the cube, score and pip "
                         "counts; needs matplotlib: pip install 'fastbg[plot]')")
     s.add_argument("--png", metavar="FILE", default=None, help="the same as PNG")
+    s.add_argument("--json", action="store_true",
+                   help="machine-readable output: the IDs, both sides' checkers, pip counts, the "
+                        "cube and score, the dice, families")
 
     m = sub.add_parser("moves", help="every legal play for a roll; ranked (--eval) or rolled "
                        "out side by side (--rollout)")
@@ -80,11 +83,39 @@ def _pictures(args, pos, state=None, dice=None) -> list[str]:
     return out
 
 
+def _show_json(pos, state=None, dice=None, offer=None) -> dict:
+    """``fastbg show --json``: the position as data (row 0 of the board the player on roll,
+    points 1-24 from that player's side, then the bar)."""
+    sides = ("player_on_roll", "opponent")
+    board = {side: {"points": [int(n) for n in pos.board[r, :24]], "bar": int(pos.board[r, 24]),
+                    "off": int(pos.checkers_off[r]), "pips": int(pos.pip_counts[r])}
+             for r, side in enumerate(sides)}
+    out = {"position_id": pos.to_position_id(), "board": board,
+           "families": [{"family": f, "subject": sides[r]}
+                        for f, r in classify(pos.board).items()] if not pos.game_over else [],
+           "game_over": bool(pos.game_over), "dice": list(dice) if dice else None}
+    if state is None:
+        out["xgid"] = pos.to_xgid()
+        out["state"] = None
+    else:
+        out["match_id"] = state.to_match_id(dice=dice)
+        out["xgid"] = state.to_xgid(pos, dice)
+        out["state"] = {"match_length": state.match_length, "score": list(state.score),
+                        "cube": state.cube, "cube_owner": state.cube_owner,
+                        "crawford": state.crawford, "jacoby": state.jacoby,
+                        "beaver": state.beaver, "description": _describe_state(state)}
+    out["pending_offer"] = offer
+    return out
+
+
 def _cmd_show(args) -> int:
     text = args.position.strip()
     if not (_is_xgid(text) or ":" in text):  # 'start' or a Position ID: no state
         pos = Position.parse(text)        # (it refuses an empty board, as parse_game)
         drawn = _pictures(args, pos)
+        if args.json:
+            print_json(_show_json(pos), indent=2)
+            return 0
         print(pos)
         if pos.game_over:
             print(f" {_over(pos)}")
@@ -102,6 +133,9 @@ def _cmd_show(args) -> int:
             raise
         pos, state, offer = pending
         drawn = _pictures(args, pos, state)
+        if args.json:
+            print_json(_show_json(pos, state, offer=offer), indent=2)
+            return 0
         print(diagram(pos, state=state))
         print(f" {_describe_state(state)}; {offer} (the Match ID and XGID above are "
               "the position before it)")
@@ -109,6 +143,9 @@ def _cmd_show(args) -> int:
             print(line)
         return 0
     drawn = _pictures(args, pos, state, dice)
+    if args.json:
+        print_json(_show_json(pos, state, dice), indent=2)
+        return 0
     print(diagram(pos, state=state, dice=dice))
     print(f" {_describe_state(state)}" + (f"; {_over(pos)}" if pos.game_over else
                                           f"; rolled {dice[0]}-{dice[1]}" if dice else
