@@ -180,11 +180,14 @@ def main(argv=None) -> int:
 
 
 def positions_digest(pos) -> str:
-    """sha256 of a position file's arrays (names, dtypes, shapes and contents, not the zip
-    container, whose time stamps differ each time a file is written)."""
+    """sha256 of a position file's numeric arrays (names, dtypes, shapes and contents; not the
+    zip container, whose time stamps differ each time a file is written, nor text such as
+    the generator's arguments, which name the output path)."""
     h = hashlib.sha256()
     for name in sorted(pos.files):
         a = np.ascontiguousarray(pos[name])
+        if a.dtype.kind in "USO":
+            continue
         h.update(f"{name}:{a.dtype.str}:{a.shape};".encode())
         h.update(a.tobytes())
     return h.hexdigest()
