@@ -24,7 +24,6 @@ script gives the "before" figures::
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import time
 
@@ -35,6 +34,8 @@ from fastbg._core import evaluator as cev
 from fastbg._core import rollout as croll
 from fastbg.game import Position
 from fastbg.reference import evaluator as rev
+
+import record  # experiments/record.py: command, date and commit of a result
 
 POSITIONS = {
     "start": "4HPwATDgc/ABMA",
@@ -89,8 +90,7 @@ def main() -> None:
         ratio = rate / best[(name, "236")] if label.startswith("252") else 1.0
         print(f"{name:6s} {label:14s} {rate:9,.0f} games/s  x{ratio:.3f}")
     if args.json:
-        with open(args.json, "w") as f:
-            json.dump({f"{n} {lab}": r for (n, lab), r in best.items()}, f, indent=1)
+        record.write_json(args.json, {"games_per_s": {f"{n} {lab}": r for (n, lab), r in best.items()}})
 
 
 if __name__ == "__main__":

@@ -30,19 +30,19 @@ Usage::
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import platform
 import resource
 import statistics
 import sys
 import time
-from pathlib import Path
 
 import distributed
 
 import fastbg
 from fastbg.rollouts.cluster import connect
+
+import record  # experiments/record.py: command, date and commit of a result
 
 #: (name, position, policy, vr, games): the fastest policy, whose 1,000-game blocks take a few
 #: hundredths of a second (where a per-task cost shows most), the default one, and the
@@ -154,7 +154,7 @@ def main(argv=None) -> int:
                cpus=os.cpu_count(), load_average=os.getloadavg(),
                machine=platform.machine(), python=platform.python_version(), rows=rows)
     if args.json:
-        Path(args.json).write_text(json.dumps(out, indent=1))
+        record.write_json(args.json, out)
         print(f"wrote {args.json}")
     return 0
 

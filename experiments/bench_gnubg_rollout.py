@@ -86,6 +86,8 @@ from pathlib import Path
 import fastbg
 from fastbg._core.evaluator import clear_blot_memo
 
+import record  # experiments/record.py: command, date and commit of a result
+
 HERE = Path(__file__).resolve().parent
 RESULTS = HERE / "results" / "bench_gnubg_rollout.json"
 
@@ -412,8 +414,7 @@ def main(argv: list[str] | None = None) -> int:
         }
     report = {
         "benchmark": "experiments/bench_gnubg_rollout.py",
-        "command": "python experiments/bench_gnubg_rollout.py " + " ".join(
-            sys.argv[1:] if argv is None else argv),
+        "command": record.command(None if argv is None else ["experiments/bench_gnubg_rollout.py", *argv]),
         "date_utc": started.isoformat(timespec="seconds"),
         "machine": {"cpus": os.cpu_count(), "platform": platform.platform(),
                     "python": platform.python_version(),
@@ -456,7 +457,7 @@ def main(argv: list[str] | None = None) -> int:
         ],
     }
     args.output.parent.mkdir(parents=True, exist_ok=True)
-    args.output.write_text(json.dumps(report, indent=2) + "\n")
+    record.write_json(args.output, report, indent=2)
 
     if args.json:
         print(json.dumps(report, indent=2))

@@ -57,6 +57,8 @@ import tempfile
 import time
 from pathlib import Path
 
+import record  # experiments/record.py: command, date and commit of a result
+
 HERE = Path(__file__).resolve().parent
 VENV = HERE / ".venv-peers"
 WORKER = HERE / "peer_worker.py"
@@ -243,7 +245,7 @@ def main(argv=None):
 
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(report, indent=2) + "\n")
+    record.write_json(out, report, indent=2)
     if args.json:
         print(json.dumps(report, indent=2))
         return

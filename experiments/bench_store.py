@@ -14,7 +14,6 @@ Usage::
 from __future__ import annotations
 
 import argparse
-import json
 import platform
 import statistics
 import sys
@@ -23,6 +22,8 @@ import time
 from pathlib import Path
 
 import fastbg
+
+import record  # experiments/record.py: command, date and commit of a result
 
 #: (name, position, policy, games): the fastest policy (where a per-block cost shows most)
 #: and the default one.
@@ -62,7 +63,7 @@ def main(argv=None) -> int:
     out = dict(repeats=args.repeats, seed=args.seed, fastbg_version=fastbg.__version__,
                machine=platform.machine(), python=platform.python_version(), rows=rows)
     if args.json:
-        Path(args.json).write_text(json.dumps(out, indent=1))
+        record.write_json(args.json, out)
         print(f"wrote {args.json}")
     return 0
 

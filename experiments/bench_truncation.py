@@ -21,7 +21,6 @@ Usage::
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import platform
 import subprocess
@@ -34,6 +33,8 @@ import numpy as np
 import fastbg
 from fastbg.cube.bearoff import BearoffSolver, home_boards
 from fastbg.game.position import Position
+
+import record  # experiments/record.py: command, date and commit of a result
 
 FULL = dict(vr=True, quasi_random=True)
 CONTACT = [("start (opening roll)", "start"), ("contact", "bJ7BARiw5+ABMA"), ("contact 2", "4HPMwQCMz+AIIQ"),
@@ -147,9 +148,7 @@ def main(argv=None) -> int:
     print("truncation at N half-moves (VR, quasi-random) against the full rollout:")
     out["truncation"] = truncation(args.trunc_games, args.seed, args.workers, args.levels)
     if args.json:
-        with open(args.json, "w") as f:
-            json.dump(out, f, indent=1)
-            f.write("\n")
+        record.write_json(args.json, out)
     return 0
 
 

@@ -20,13 +20,14 @@ Usage::
 from __future__ import annotations
 
 import argparse
-import json
 import platform
 import sys
 import time
 
 import fastbg
 from fastbg.rollouts import cubeless
+
+import record  # experiments/record.py: command, date and commit of a result
 
 #: (name, position, opening): the start with the opening roll, a contact middle game, a
 #: priming position (issue 11's XGID), a race and a bear-off.
@@ -88,12 +89,10 @@ def main(argv=None) -> int:
                   f"{row['variance_ratio']:9.1f} {row['time_per_game_ratio']:15.1f} "
                   f"{row['efficiency_ratio']:10.2f}", flush=True)
     if args.json:
-        with open(args.json, "w") as f:
-            json.dump({"benchmark": "experiments/bench_vr.py", "argv": sys.argv[1:],
-                       "date_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-                       "machine": platform.processor() or platform.machine(),
-                       "fastbg": fastbg.__version__, "prefilter": cubeless.VR_PREFILTER,
-                       "rows": rows}, f, indent=1)
+        record.write_json(args.json, {
+            "benchmark": "experiments/bench_vr.py", "argv": sys.argv[1:],
+            "machine": platform.processor() or platform.machine(),
+            "prefilter": cubeless.VR_PREFILTER, "rows": rows})
     return 0
 
 

@@ -22,7 +22,6 @@ Usage::
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import platform
 import sys
@@ -30,6 +29,8 @@ import time
 
 import fastbg
 from fastbg import MatchState
+
+import record  # experiments/record.py: command, date and commit of a result
 
 #: (name, position, state): the start (opening roll), a middle game (158 v 139 pips, both
 #: sides anchored), the priming position of
@@ -97,8 +98,7 @@ def main(argv=None) -> int:
                ratio_definition="(se_plain^2 * cpu_plain) / (se_vr^2 * cpu_vr), one worker",
                rows=rows)
     if args.json:
-        with open(args.json, "w") as f:
-            json.dump(out, f, indent=1)
+        record.write_json(args.json, out)
         print(f"wrote {args.json}")
     return 0 if all(r["z_plain_vs_vr"] <= 4 for r in rows) else 1
 

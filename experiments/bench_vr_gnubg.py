@@ -20,7 +20,6 @@ Usage::
 from __future__ import annotations
 
 import argparse
-import json
 import platform
 import sys
 import tempfile
@@ -31,6 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import fastbg  # noqa: E402
 from bench_gnubg_rollout import POSITIONS, find_gnubg, gnubg_rollout, gnubg_version  # noqa: E402
+import record  # noqa: E402  (experiments/record.py: command, date and commit of a result)
 
 
 def main(argv=None) -> int:
@@ -69,11 +69,8 @@ def main(argv=None) -> int:
                   f"in {fs:.1f} s | fastbg {ratio:.1f}x more accurate per CPU second",
                   flush=True)
     if args.json:
-        with open(args.json, "w") as fh:
-            json.dump({"machine": platform.machine(), "gnubg": gnubg_version(exe),
-                       "fastbg": fastbg.__version__, "args": vars(args), "results": rows},
-                      fh, indent=1)
-            fh.write("\n")
+        record.write_json(args.json, {"machine": platform.machine(), "gnubg": gnubg_version(exe),
+                                      "args": vars(args), "results": rows})
     return 0
 
 

@@ -27,8 +27,6 @@ Usage::
 from __future__ import annotations
 
 import argparse
-import datetime
-import json
 import math
 import sys
 from pathlib import Path
@@ -43,8 +41,8 @@ from fastbg._core.evaluator import EvalPolicy  # noqa: E402
 from fastbg.engine import get_engine  # noqa: E402
 from fastbg.reference.evaluator import load_nets  # noqa: E402
 
-import nn_selfplay  # noqa: E402
 from match_policies import GnubgPolicy  # noqa: E402
+import record  # noqa: E402  (experiments/record.py: command, date and commit of a result)
 
 PAIRINGS = (("fastbg", "fastbg"), ("gnubg", "fastbg"), ("fastbg", "gnubg"), ("gnubg", "gnubg"))
 
@@ -92,9 +90,7 @@ def main(argv=None) -> int:
     players = {"fastbg": fastbg_choice, "gnubg": gnubg.choose}
     out = {"position_id": fastbg.Position.parse(start).to_position_id(), "games": args.games,
            "seed": args.seed, "nets": args.nets or "shipped",
-           "command": "python experiments/cross_play.py " + " ".join(sys.argv[1:]),
-           "date_utc": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
-           "fastbg": nn_selfplay.provenance(), "pairings": []}
+           **record.header(), "pairings": []}
     try:
         for on_roll, other in PAIRINGS:
             pts = np.array([play(eng, players, start, on_roll, other, np.random.default_rng([args.seed, i]))
@@ -107,7 +103,7 @@ def main(argv=None) -> int:
     finally:
         gnubg.close()
     if args.out:
-        Path(args.out).write_text(json.dumps(out, indent=1) + "\n")
+        record.write_json(args.out, out)
     return 0
 
 

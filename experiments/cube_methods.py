@@ -22,7 +22,6 @@ Usage::
 from __future__ import annotations
 
 import argparse
-import json
 import platform
 import sys
 import time
@@ -34,6 +33,8 @@ from fastbg._core import bearoffdb
 from fastbg.cube.bearoff import bearoff_board
 from fastbg.cube.money import cube_action
 from fastbg.game.position import Position
+
+import record  # experiments/record.py: command, date and commit of a result
 
 
 def positions(n: int, seed: int) -> list[tuple]:
@@ -98,10 +99,8 @@ def main(argv=None) -> int:
         print(f"{m:<9} MAE ND {summary[m]['mae_nd']:.4f}  MAE DT {summary[m]['mae_dt']:.4f}  "
               f"action right {summary[m]['action_agrees']:.0%}  {summary[m]['seconds']:.0f} s")
     if args.json:
-        with open(args.json, "w") as f:
-            json.dump({"machine": platform.machine(), "fastbg": fastbg.__version__,
-                       "args": vars(args), "summary": summary, "positions": rows}, f, indent=1)
-            f.write("\n")
+        record.write_json(args.json, {"machine": platform.machine(), "args": vars(args),
+                                      "summary": summary, "positions": rows})
     return 0
 
 

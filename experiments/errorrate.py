@@ -67,6 +67,7 @@ import fastbg  # noqa: E402
 
 import gnubg_driver  # noqa: E402
 import nn_selfplay  # noqa: E402
+import record  # noqa: E402  (experiments/record.py: command, date and commit of a result)
 
 RESULTS = HERE / "results"
 WORK = HERE / "runs" / "errorrate"
@@ -252,8 +253,7 @@ def finalize(args, exe: str, work: Path, selected: list[dict], sampling: dict,
     counts = {c: sum(r["class"] == c for r in rows) for c in CLASSES}
     meta = {
         "benchmark": "experiments/errorrate.py build",
-        "command": "python experiments/errorrate.py " + " ".join(sys.argv[1:]),
-        "date_utc": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+        "command": record.command(), "date_utc": record.now(),
         "decisions": len(rows), "by_class": counts,
         "plays": sum(len(r["plays"]) for r in rows),
         "fastbg": nn_selfplay.provenance(),
@@ -292,7 +292,7 @@ def finalize(args, exe: str, work: Path, selected: list[dict], sampling: dict,
         "timings": {**{k: v for k, v in timings.items() if k != "conventions"},
                     "gnubg_cpu_seconds_in_evaluations": round(cpu, 1)},
     }
-    Path(args.meta).write_text(json.dumps(meta, indent=2) + "\n")
+    record.write_json(args.meta, meta, indent=2)
     log(f"wrote {len(rows)} decisions ({counts}) to {out} and {args.meta}")
 
 
@@ -425,8 +425,7 @@ def cmd_score(args) -> int:
     groups["all_but_bearoff"] = summary([r for r in rows if r["class"] != "bearoff"])
     report = {
         "benchmark": "experiments/errorrate.py score",
-        "command": "python experiments/errorrate.py " + " ".join(sys.argv[1:]),
-        "date_utc": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+        "command": record.command(), "date_utc": record.now(),
         "evaluator": name, "hook": args.hook, "hook_arg": args.hook_arg,
         "fastbg": nn_selfplay.provenance(),
         "decisions_file": str(args.decisions), "decisions": len(rows),
@@ -441,7 +440,7 @@ def cmd_score(args) -> int:
                           "err_gnubg0_mp": round(r["err_gnubg0"] * 1000, 2)} for r in rows],
     }
     out = Path(args.output or RESULTS / f"errorrate_{name}.json")
-    out.write_text(json.dumps(report, indent=1) + "\n")
+    record.write_json(out, report)
 
     print(f"Checker-play error against GNU Backgammon 2-ply ({meta.get('gnubg', {}).get('version', '?')}), "
           f"millipoints per decision, mean ± SE; {len(rows)} decisions; evaluator `{name}`\n")
@@ -505,7 +504,7 @@ def cmd_compare(args) -> int:
         print(f"  {c:16s} {len(ids):5d}  {row['mean_a_mp']:6.3f} vs {row['mean_b_mp']:6.3f}  "
               f"difference {row['difference_mp']:+.3f} ± {row['se_mp']:.3f}")
     if args.json:
-        Path(args.json).write_text(json.dumps(out, indent=1) + "\n")
+        record.write_json(args.json, out)
     return 0
 
 

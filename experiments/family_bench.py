@@ -51,7 +51,6 @@ Usage::
 from __future__ import annotations
 
 import argparse
-import datetime
 import gzip
 import hashlib
 import json
@@ -71,6 +70,7 @@ from fastbg.reference import evaluator as _evaluator  # noqa: E402
 import families  # noqa: E402
 import gnubg_driver  # noqa: E402
 import nn_selfplay  # noqa: E402
+import record  # noqa: E402  (experiments/record.py: command, date and commit of a result)
 import rollout_bias  # noqa: E402
 
 RESULTS = HERE / "results" / "families"
@@ -107,12 +107,8 @@ def write_jsonl_gz(path: Path, rows: list[dict]) -> None:
     tmp.replace(path)
 
 
-def now() -> str:
-    return datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
-
-
-def command() -> str:
-    return "python experiments/family_bench.py " + " ".join(sys.argv[1:])
+now = record.now
+command = record.command
 
 
 def nets_sha(path: str | None) -> str:
@@ -198,7 +194,7 @@ def cmd_positions(args) -> int:
             "generators": "experiments/families.py (set-ups, play on by fastbg's nets with "
                           "exploration, pubeval and random plays, kept if the family's rule holds)",
             "by_family": {f: sum(r["family"] == f for r in rows) for f in families.FAMILIES}}
-    out.with_name(f"{args.set}_positions.meta.json").write_text(json.dumps(meta, indent=1) + "\n")
+    record.write_json(out.with_name(f"{args.set}_positions.meta.json"), meta)
     log(f"{len(rows)} positions -> {out}")
     return 0
 
@@ -258,11 +254,10 @@ def collect_labels(set_name: str, name: str, meta: dict | None = None) -> Path:
     out = RESULTS / f"{set_name}_labels_{name}.jsonl.gz"
     write_jsonl_gz(out, rows)
     meta = meta or json.loads((work / "meta.json").read_text())
-    out.with_name(f"{set_name}_labels_{name}.meta.json").write_text(json.dumps(
+    record.write_json(out.with_name(f"{set_name}_labels_{name}.meta.json"),
         {**meta, "positions": len(rows), "date_utc": now(), "fastbg": nn_selfplay.provenance(),
          "what": "fastbg.rollout(position, games, seed, workers=1, vr=True, policy='nn'): "
-                 "luck-adjusted probabilities (clipped), equity and its standard error"},
-        indent=1) + "\n")
+                 "luck-adjusted probabilities (clipped), equity and its standard error"})
     return out
 
 
@@ -291,10 +286,10 @@ def cmd_gnubg_eval(args) -> int:
             "equity": round(equity(got[r["id"]]["eval"]["0ply"][0]), 6)} for r in rows if r["id"] in got]
     path = RESULTS / f"{args.set}_gnubg0.jsonl.gz"
     write_jsonl_gz(path, out)
-    path.with_name(f"{args.set}_gnubg0.meta.json").write_text(json.dumps(
+    record.write_json(path.with_name(f"{args.set}_gnubg0.meta.json"),
         {"command": command(), "date_utc": now(), "gnubg": gnubg_driver.gnubg_version(exe),
          "what": "gnubg.evaluate(position, cubeless money, centred cube, 0 ply, prune), the side "
-                 "on roll before its roll; gnubg_class is gnubg.classifypos"}, indent=1) + "\n")
+                 "on roll before its roll; gnubg_class is gnubg.classifypos"})
     log(f"{len(out)} evaluations -> {path}")
     return 0
 
@@ -358,7 +353,7 @@ def cmd_decisions(args) -> int:
                         | {"gnubg_class": ev["class"][0], "plays": plays})
     path = RESULTS / f"{args.set}_decisions.jsonl.gz"
     write_jsonl_gz(path, out_rows)
-    path.with_name(f"{args.set}_decisions.meta.json").write_text(json.dumps(
+    record.write_json(path.with_name(f"{args.set}_decisions.meta.json"), (
         {"benchmark": "experiments/family_bench.py decisions", "command": command(),
          "date_utc": now(), "decisions": len(out_rows),
          "by_class": {f: sum(r["class"] == f for r in out_rows) for f in families.FAMILIES},
@@ -370,7 +365,7 @@ def cmd_decisions(args) -> int:
                       "rule": "per position a roll from PCG64DXSM(SeedSequence(seed, spawn_key="
                               "(sha256(id)[:8],))), re-rolled (up to 20 times) until it has 2+ "
                               "distinct legal plays; class = the position's family"},
-         "fastbg": nn_selfplay.provenance()}, indent=1) + "\n")
+         "fastbg": nn_selfplay.provenance()}))
     log(f"{len(out_rows)} decisions -> {path}")
     return 0
 
@@ -407,12 +402,11 @@ def cmd_gnubg_rollout(args) -> int:
     got = read_jsonl(raw)
     path = RESULTS / f"{args.set}_gnubg_rollouts.jsonl.gz"
     write_jsonl_gz(path, got)
-    path.with_name(f"{args.set}_gnubg_rollouts.meta.json").write_text(json.dumps(
+    record.write_json(path.with_name(f"{args.set}_gnubg_rollouts.meta.json"), (
         {"command": command(), "date_utc": now(), "gnubg": gnubg_driver.gnubg_version(exe),
          "commands": commands, "per_family": args.per_family,
          "what": "gnubg's cubeless 0-ply rollout of the position (dice not rolled), its "
-                 "equity and standard error; a measuring stick, never a training label"},
-        indent=1) + "\n")
+                 "equity and standard error; a measuring stick, never a training label"}))
     log(f"{len(got)} rollouts -> {path}")
     return 0
 
@@ -462,13 +456,13 @@ def cmd_referee(args) -> int:
         out.append(d)
     path = RESULTS / f"{args.set}_referee.jsonl.gz"
     write_jsonl_gz(path, out)
-    path.with_name(f"{args.set}_referee.meta.json").write_text(json.dumps(
+    record.write_json(path.with_name(f"{args.set}_referee.meta.json"), (
         {"command": command(), "date_utc": now(), "gnubg": gnubg_driver.gnubg_version(exe),
          "gnubg_commands": commands, "fastbg": nn_selfplay.provenance(),
          "what": "where fastbg's and gnubg's 0-ply rollouts of a subset position differ by more "
                  "than the threshold, both programs' 1-ply rollouts (fastbg: policy nn-1ply, "
                  "variance-reduced; gnubg: chequer play at 1 ply, no variance reduction): which "
-                 "0-ply player misplays the position"}, indent=1) + "\n")
+                 "0-ply player misplays the position"}))
     for d in out:
         print(f"{d['id']:18s} 0-ply: fastbg {d['fastbg_0ply_rollout']:+.3f} gnubg {d['gnubg_0ply_rollout']:+.3f}"
               f"   1-ply: fastbg {d.get('fastbg_1ply_rollout', float('nan')):+.3f} "

@@ -24,7 +24,6 @@ Usage
 from __future__ import annotations
 
 import argparse
-import json
 import pathlib
 import time
 
@@ -33,6 +32,8 @@ import numpy as np
 from fastbg.cube.bearoff import BearoffSolver, bearoff_board, home_boards
 from fastbg.cube import cubeful_equity, money_cube_decision
 from fastbg.game.position import Position
+
+import record  # experiments/record.py: command, date and commit of a result
 
 OWNERS = ("centred", "player", "opponent")
 DEFAULT_X = (0.0, 0.5, 0.6, 0.68, 0.8, 1.0)
@@ -181,10 +182,10 @@ def main(argv=None) -> None:
           f"exact cubeless win as Janowski's input ({seconds:.1f} s)\n")
     print(markdown(rows, best, window))
     args.json.parent.mkdir(parents=True, exist_ok=True)
-    args.json.write_text(json.dumps({
+    record.write_json(args.json, {
         "max_checkers": args.max_checkers, "positions": len(exact), "x": args.x,
         "comparison": rows, "best_x": best, "centred_window": window, "seconds": seconds,
-    }, indent=1) + "\n")
+    })
     print(f"\nwrote {args.json}")
 
 

@@ -113,6 +113,8 @@ from pathlib import Path
 import numpy as np
 from scipy import stats
 
+import record  # experiments/record.py: command, date and commit of a result
+
 POINTS = np.array([1, 2, 3, -1, -2, -3], dtype=np.int64)
 
 
@@ -830,7 +832,7 @@ def main(argv=None) -> int:
         return 0
     if args.out:
         Path(args.out).parent.mkdir(parents=True, exist_ok=True)
-        Path(args.out).write_text(json.dumps(res, indent=1) + "\n")
+        record.write_json(args.out, res)
     print(json.dumps(res) if args.json else format_result(res))
     return 0
 

@@ -17,36 +17,18 @@ so a game depends only on (s, g) and fastbg's network and move generator.
 """
 from __future__ import annotations
 
-import hashlib
-import subprocess
 from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 
 import fastbg
 
+import record
+
 
 def provenance() -> dict:
-    """Which fastbg ran: version, package path, git commit and the shipped net's checksum.
-
-    The commit is read from a ``SNAPSHOT_COMMIT`` file next to the package (a copy
-    made with ``git archive``) or from git in the package's repository.
-    """
-    pkg = Path(fastbg.__file__).resolve().parent
-    commit = None
-    snap = pkg.parent / "SNAPSHOT_COMMIT"
-    if snap.exists():
-        commit = snap.read_text().strip()
-    else:
-        try:
-            commit = subprocess.run(["git", "-C", str(pkg), "rev-parse", "HEAD"], capture_output=True,
-                                    text=True, timeout=30).stdout.strip() or None
-        except OSError:
-            pass
-    net = pkg / "data" / "nn" / "nn.npz"
-    return {"version": getattr(fastbg, "__version__", None), "path": str(pkg), "commit": commit,
-            "nn_npz_sha256": hashlib.sha256(net.read_bytes()).hexdigest() if net.exists() else None}
+    """Which fastbg ran: :func:`record.provenance` (kept here for the scripts that import it)."""
+    return record.provenance()
 
 
 @dataclass

@@ -33,7 +33,6 @@ Usage::
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import platform
 import sys
@@ -44,6 +43,8 @@ from pathlib import Path
 import fastbg
 from fastbg.research import openings_table
 from fastbg.rollouts.store import ResultsStore
+
+import record  # experiments/record.py: command, date and commit of a result
 
 #: The best play(s) of each opening roll in published bot rollouts (money, cubeless).
 PUBLISHED_BEST = {
@@ -146,9 +147,7 @@ def main(argv=None) -> int:
           f"{res.summary.get('equity', float('nan')):+.4f} (s.e. "
           f"{res.summary.get('stderr', float('nan')):.4f})")
     if args.json:
-        with open(args.json, "w") as f:
-            json.dump(out, f, indent=1)
-            f.write("\n")
+        record.write_json(args.json, out)
     return 0
 
 

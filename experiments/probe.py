@@ -105,6 +105,7 @@ import families  # noqa: E402
 import family_bench as fb  # noqa: E402
 import gnubg_driver  # noqa: E402
 import nn_selfplay  # noqa: E402
+import record  # noqa: E402  (experiments/record.py: command, date and commit of a result)
 
 #: The kinds of generated positions, position i being of kind KINDS[i % 3].
 KINDS = ("wild", "pubeval", "drift")
@@ -154,8 +155,7 @@ def tolerance(*ses: float) -> float:
     return max(MIN_TOLERANCE, 3.0 * math.sqrt(sum(s * s for s in ses)))
 
 
-def command() -> str:
-    return "python experiments/probe.py " + " ".join(sys.argv[1:])
+command = record.command
 
 
 # ---------------------------------------------------------------------------
@@ -570,7 +570,7 @@ def report(args, name: str, meta: dict, rows: list[dict], done: dict, gnubg_vers
            "largest": order[:TOP], "rows": out_rows}
     path = fb.RESULTS / f"probe_{name}.json"
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(rep, indent=1) + "\n")
+    record.write_json(path, rep)
     return rep
 
 

@@ -56,6 +56,7 @@ import fastbg  # noqa: E402
 
 import gnubg_driver  # noqa: E402
 import nn_selfplay  # noqa: E402
+import record  # noqa: E402  (experiments/record.py: command, date and commit of a result)
 
 RESULTS = HERE / "results"
 WORK = HERE / "runs" / "rollout_bias"
@@ -292,7 +293,7 @@ def write_reference(path: Path, positions: list[dict], done: dict, meta: dict) -
                              "seconds", "cpu_seconds", "description")}})
     report = {**meta, "positions_done": len(rows), "positions_total": len(positions),
               "positions": rows}
-    path.write_text(json.dumps(report, indent=1) + "\n")
+    record.write_json(path, report)
 
 
 def cmd_reference(args) -> int:
@@ -314,7 +315,7 @@ def cmd_reference(args) -> int:
     commands = gnubg_commands(args.trials, args.seed)
     meta = {
         "benchmark": "experiments/rollout_bias.py reference",
-        "command": "python experiments/rollout_bias.py " + " ".join(sys.argv[1:]),
+        "command": record.command(),
         "gnubg": {"program": exe, "version": gnubg_driver.gnubg_version(exe),
                   "invocation": "gnubg -t -q -r -p SCRIPT.py on a pseudo-terminal, HOME=temp "
                                 "dir; position by 'set xgid' (dice not rolled), checked "
@@ -406,8 +407,7 @@ def cmd_compare(args) -> int:
     contact = by_class["contact"]
     report = {
         "benchmark": "experiments/rollout_bias.py compare",
-        "command": "python experiments/rollout_bias.py " + " ".join(sys.argv[1:]),
-        "date_utc": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+        "command": record.command(), "date_utc": record.now(),
         "policy": args.policy, "games": args.games, "seed": args.seed,
         "fastbg": nn_selfplay.provenance(),
         "fastbg_call": f"fastbg.rollout(position_id, {args.games}, seed={args.seed}, "
@@ -424,7 +424,7 @@ def cmd_compare(args) -> int:
         "positions": rows,
     }
     out = Path(args.output or RESULTS / f"rollout_bias_{args.policy}.json")
-    out.write_text(json.dumps(report, indent=1) + "\n")
+    record.write_json(out, report)
     print(f"fastbg `{args.policy}` rollouts ({args.games} games, seed {args.seed}) against "
           f"GNU Backgammon 0-ply rollouts ({ref['settings']['trials']} trials, variance "
           f"reduction); cubeless equity of the side on roll\n")

@@ -50,7 +50,9 @@ from fastbg import Position
 from fastbg.reference.features import is_crashed, position_class
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from hook_ply import load as load_hook  # noqa: E402
+import record  # noqa: E402  (experiments/record.py: command, date and commit of a result)
 
 
 def play_class(board: np.ndarray) -> str:
@@ -84,7 +86,7 @@ def split(args) -> int:
         g[0] += 1
         g[1] += 1000 * (eq2.max() - eq2[int(np.argmax(mover(boards)))])
         g[2] += 1000 * (eq2.max() - eq2[int(np.argmax(eq0))])
-    report = {"command": "python " + " ".join(sys.argv), "plies": args.split_plies,
+    report = {"command": record.command(), "plies": args.split_plies,
               "candidates": args.candidates,
               "by_play_classes": {k: {"decisions": n, "nets_mp": a / n, "gnubg0_mp": b / n}
                                   for k, (n, a, b) in sorted(groups.items())}}
@@ -92,7 +94,7 @@ def split(args) -> int:
         print(f"{k:24s} {v['decisions']:5d} decisions  nets {v['nets_mp']:.2f} mp  "
               f"gnubg 0-ply {v['gnubg0_mp']:.2f} mp")
     if args.output:
-        Path(args.output).write_text(json.dumps(report, indent=1) + "\n")
+        record.write_json(args.output, report)
     return 0
 
 
@@ -168,7 +170,7 @@ def main(argv=None) -> int:
                          "nets0": float(ours[i]), "gnubg2": plays[i]["eq2"],
                          "gnubg0": plays[i]["eq0"], "rollout": -r.equity,
                          "rollout_se": r.stderr["equity"]})
-    report = {"command": "python " + " ".join(sys.argv), "decisions": min(n_dec, args.limit),
+    report = {"command": record.command(), "decisions": min(n_dec, args.limit),
               "seconds": round(time.perf_counter() - t0, 1), "by_class": {}, "plays": rows}
     print(f"{report['decisions']} decisions, {len(rows)} plays rolled out "
           f"({args.games} games each, vr)")
@@ -187,7 +189,7 @@ def main(argv=None) -> int:
     report["refereed_by_rollouts"] = referee(rows)
     print_referee(report["refereed_by_rollouts"])
     if args.output:
-        Path(args.output).write_text(json.dumps(report, indent=1) + "\n")
+        record.write_json(args.output, report)
     return 0
 
 

@@ -27,6 +27,8 @@ import numpy as np
 HERE = Path(__file__).resolve().parent
 RUNS = HERE.parent / "runs" / "evaluator"
 RESULTS = HERE.parent / "results" / "evaluator_generations.jsonl"
+sys.path.insert(0, str(HERE.parent))
+import record  # noqa: E402  (experiments/record.py: command, date and commit of a result)
 PY = sys.executable
 
 
@@ -139,7 +141,7 @@ def main(argv=None) -> int:
          f"contact={last_epoch(RUNS / f'c{k}')},race={last_epoch(RUNS / f'r{k}')}",
          "--name", name], log)
     score = json.loads((HERE.parent / "results" / f"errorrate_{name}.json").read_text())
-    rec = {"gen": k, "args": vars(args), "seconds": time.perf_counter() - t0,
+    rec = {"gen": k, **record.header(), "args": vars(args), "seconds": time.perf_counter() - t0,
            "error_mp": {c: score["by_class"][c]["evaluator"]["mean_mp"]
                         for c in ("contact", "crashed", "race", "all_but_bearoff")}}
     with open(RESULTS, "a") as f:

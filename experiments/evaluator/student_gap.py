@@ -36,6 +36,8 @@ HERE = Path(__file__).resolve().parent
 RUNS = HERE.parent / "runs" / "evaluator"
 RESULTS = HERE.parent / "results"
 sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(HERE.parent))
+import record  # noqa: E402  (experiments/record.py: command, date and commit of a result)
 
 
 def _hook(crashed: str):
@@ -84,11 +86,11 @@ def decisions(args) -> int:
     print(f"{len(rows)} of {n_all} crashed decisions over {args.over} mp; their share of the "
           f"mean error: student {per[0]:.2f}, teacher {per[1]:.2f}, gnubg 0-ply {per[2]:.2f} mp")
     if args.out:
-        Path(args.out).write_text(json.dumps({
-            "command": " ".join(sys.argv), "score": args.score, "nets": args.nets,
+        record.write_json(args.out, {
+            "score": args.score, "nets": args.nets,
             "over_mp": args.over, "crashed_decisions": n_all,
             "share_mp": {"student": per[0], "teacher": per[1], "gnubg0": per[2]},
-            "decisions": rows}, indent=1))
+            "decisions": rows})
     return 0
 
 

@@ -5,15 +5,24 @@ loads ``NETS.npz`` (:func:`fastbg.reference.evaluator.save_nets`'s format) and m
 what :func:`fastbg.reference.evaluator.default_nets` returns in this process, so that
 every ``nn`` policy, rollout and evaluation the script makes uses it (threads share it;
 a Dask cluster's worker processes would not). For measuring a candidate generation
-before it is shipped; the script's own output records the shipped nets' checksum, so
-say which nets were used where the result is kept.
+before it is shipped. A result the script writes through ``experiments/record.py`` records
+this command line (``with_nets.py NETS.npz`` included) and, under ``fastbg.nets_override``,
+the path and SHA-256 of ``NETS.npz`` beside the shipped nets' checksums.
+
+There is no public way to replace the default nets (on purpose: the library's nets are
+the shipped ones), so this script sets ``fastbg.reference.evaluator._DEFAULT``.
 """
 from __future__ import annotations
 
+import hashlib
 import runpy
 import sys
+from pathlib import Path
 
 from fastbg.reference import evaluator
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+import record  # noqa: E402  (experiments/record.py: command, date and commit of a result)
 
 
 def main() -> None:
@@ -21,6 +30,7 @@ def main() -> None:
         raise SystemExit(__doc__.strip().splitlines()[2])
     nets, script = sys.argv[1], sys.argv[2]
     evaluator._DEFAULT = evaluator.load_nets(nets)
+    record.NETS_OVERRIDE = {"path": nets, "sha256": hashlib.sha256(Path(nets).read_bytes()).hexdigest()}
     sys.argv = [script] + sys.argv[3:]
     runpy.run_path(script, run_name="__main__")
 
