@@ -6,11 +6,14 @@
 # crashed_bearoff.sh), all labelled at 2 ply by generation 17, beside the rolled-out
 # crashed endgames of generation17.sh (be1, be3).
 #
-# It starts from the nets shipped in the package, not from the runs of the generations
-# before: pack.py --unpack writes generation 17's checkpoints (s16c, r14, zB3) from
-# fastbg/data/nn/nn2.npz, whose float weights are those the generation was packed from
-# (nets_g17.npz made from them equals nn2.npz array for array), so every set below is the
-# one the earlier scripts made with the same seeds. The candidate zK9 of
+# It needs no runs of the generations before: if generation17.sh's checkpoints (s16c, r14,
+# zB3) are not in $R, pack.py --unpack writes them from generation 17's nets as shipped
+# (fastbg/data/nn/nn2.npz at 315c3bf, whose float weights are those the generation was
+# packed from: nets_g17.npz made from them equals that file array for array), so every set
+# below is the one the earlier scripts made with the same seeds. (It read the working
+# tree's nn2.npz until generation 18 was shipped there in 66febb4; after that the unpack
+# wrote generation 18's crashed net as zB3.) rebuild_shipped.sh runs it after
+# generation17.sh, whose checkpoints it then uses. The candidate zK9 of
 # experiments/TRAINING.md also had generation 15's 2-ply sets (g15e, g15h, h2h, w1c, w1x),
 # which generation15_labels.sh and generation15_wide.sh make again from generation 14's nets
 # (in the history at 90504fe) in about 3 h on 2 cores (crashed_g15.sh: only what a crashed
@@ -34,7 +37,10 @@ E=experiments/evaluator
 mkdir -p $R
 CHECKPOINTS="--contact $R/s16c/epoch_019.npz --race $R/r14/epoch_000.npz \
     --crashed $R/zB3/epoch_009.npz"
-$PY $E/pack.py --unpack fastbg/data/nn/nn2.npz $CHECKPOINTS
+if [ ! -f $R/s16c/epoch_019.npz ] || [ ! -f $R/r14/epoch_000.npz ] || [ ! -f $R/zB3/epoch_009.npz ]; then
+    [ -f $R/nets_g17.npz ] || git show 315c3bf:fastbg/data/nn/nn2.npz > $R/nets_g17.npz
+    $PY $E/pack.py --unpack $R/nets_g17.npz $CHECKPOINTS
+fi
 [ -f $R/nets_g17.npz ] || $PY $E/pack.py $CHECKPOINTS --out $R/nets_g17.npz
 
 # the realistic crashed decisions (cr1x to cr3x) and their labels
