@@ -24,7 +24,7 @@ import time
 import numpy as np
 
 from fastbg import Position
-from fastbg.rollouts.blocks import run_blocks
+from fastbg.rollouts import run_blocks
 
 
 def timed(engine, board, games, seed, policy, workers, opening):

@@ -32,7 +32,7 @@ import numpy as np
 
 import fastbg
 from fastbg.cube.bearoff import BearoffSolver, home_boards
-from fastbg.game.position import Position
+from fastbg import Position
 
 import record  # experiments/record.py: command, date and commit of a result
 

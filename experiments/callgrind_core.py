@@ -58,8 +58,9 @@ FUNCTIONS = {
 
 DRIVER = """
 import sys, numpy as np
-from fastbg.engine import get_engine
-from fastbg.game.position import Position, START_BOARD
+from fastbg import get_engine
+from fastbg import Position
+from fastbg.game import START_BOARD
 eng = get_engine("cython")
 pid = sys.argv[3]
 board = START_BOARD if pid == "start" else Position.from_position_id(pid).board

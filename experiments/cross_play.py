@@ -38,7 +38,7 @@ sys.path.insert(0, str(HERE))
 
 import fastbg  # noqa: E402
 from fastbg._core.evaluator import EvalPolicy  # noqa: E402
-from fastbg.engine import get_engine  # noqa: E402
+from fastbg import get_engine  # noqa: E402
 from fastbg.reference.evaluator import load_nets  # noqa: E402
 
 from match_policies import GnubgPolicy  # noqa: E402

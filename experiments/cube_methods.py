@@ -32,7 +32,7 @@ import fastbg
 from fastbg._core import bearoffdb
 from fastbg.cube.bearoff import bearoff_board
 from fastbg.cube.money import cube_action
-from fastbg.game.position import Position
+from fastbg import Position
 
 import record  # experiments/record.py: command, date and commit of a result
 

@@ -388,7 +388,7 @@ class Players:
 
     def __init__(self, nets=None, explore=0.3, window=0.12, pubeval=0.2, random=0.05):
         from fastbg._core.evaluator import EvalPolicy
-        from fastbg.engine import get_engine
+        from fastbg import get_engine
         self.eng = get_engine("cython")
         self.nets = nets
         if nets is None:

@@ -63,15 +63,17 @@ import numpy as np
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(HERE / "evaluator"))
 
 import fastbg  # noqa: E402
-from fastbg.reference import evaluator as _evaluator  # noqa: E402
+from fastbg.reference import evaluator as ref_evaluator  # noqa: E402
 
 import families  # noqa: E402
 import gnubg_driver  # noqa: E402
 import nn_selfplay  # noqa: E402
 import record  # noqa: E402  (experiments/record.py: command, date and commit of a result)
 import rollout_bias  # noqa: E402
+import with_nets  # noqa: E402
 
 RESULTS = HERE / "results" / "families"
 RUNS = HERE / "runs" / "families"
@@ -114,13 +116,13 @@ command = record.command
 def nets_sha(path: str | None) -> str:
     if path:
         return hashlib.sha256(Path(path).read_bytes()).hexdigest()
-    return json.loads((_evaluator.nets_path().with_name("nn2.json")).read_text())["sha256"]
+    return json.loads((ref_evaluator.nets_path().with_name("nn2.json")).read_text())["sha256"]
 
 
 def use_nets(path: str | None) -> None:
-    """Make ``path`` the nets of every ``nn`` policy in this process (as with_nets.py)."""
+    """Make ``path`` the nets of every ``nn`` policy in this process (with_nets.use_nets)."""
     if path:
-        _evaluator._DEFAULT = _evaluator.load_nets(path)
+        with_nets.use_nets(path)
 
 
 def positions_file(name: str) -> Path:

@@ -19,7 +19,7 @@ import numpy as np
 from fastbg._core import features as F
 from fastbg._core.evaluator import EvalPolicy
 from fastbg._core.movegen import legal_plays
-from fastbg.reference.board import START_BOARD
+from fastbg.game import START_BOARD
 
 
 def numerators(board: np.ndarray) -> np.ndarray:

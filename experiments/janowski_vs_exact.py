@@ -31,7 +31,7 @@ import numpy as np
 
 from fastbg.cube.bearoff import BearoffSolver, bearoff_board, home_boards
 from fastbg.cube import cubeful_equity, money_cube_decision
-from fastbg.game.position import Position
+from fastbg import Position
 
 import record  # experiments/record.py: command, date and commit of a result
 

@@ -529,7 +529,7 @@ def eval_agreement(path: Path, limit: int | None = None, net: str = "nn") -> dic
     import subprocess
 
     from fastbg._core import nn as core_nn
-    from fastbg.game.position import Position
+    from fastbg import Position
     from fastbg.reference.board import is_race
 
     pids, boards = [], []

@@ -95,7 +95,7 @@ def nn1_mover_equities(boards) -> list[float]:
     benchmark's games (``errorrate.py build`` at its commit, 2026-12-01)."""
     global _NN1
     if _NN1 is None:
-        from fastbg.engine import get_engine
+        from fastbg import get_engine
         _NN1 = get_engine("cython").nn.NNPolicy()
     out = []
     for b in boards:

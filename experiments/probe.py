@@ -229,7 +229,7 @@ class PositionMaker:
 
     def __init__(self, seed: int):
         from fastbg._core.evaluator import EvalPolicy
-        from fastbg.engine import get_engine
+        from fastbg import get_engine
         self.seed = seed
         self.eng = get_engine("cython")
         self.nn = EvalPolicy()          # the nets in use (family_bench.use_nets before)

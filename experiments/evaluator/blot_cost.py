@@ -20,6 +20,7 @@ import time
 import fastbg
 from fastbg._core.evaluator import clear_blot_memo
 from fastbg.reference import evaluator
+from with_nets import use_nets
 
 
 def main(argv=None) -> int:
@@ -32,12 +33,12 @@ def main(argv=None) -> int:
     ap.add_argument("--warm", action="store_true")
     args = ap.parse_args(argv)
     nets = {path: evaluator.load_nets(path) for path in args.nets}
-    evaluator._DEFAULT = nets[args.nets[0]]
+    use_nets(nets[args.nets[0]])
     fastbg.rollout(args.position, 100, seed=0, policy="nn", workers=1, vr=False)  # databases
     seconds: dict[str, list[float]] = {path: [] for path in args.nets}
     for _ in range(args.rounds):
         for path, w in nets.items():
-            evaluator._DEFAULT = w
+            use_nets(w)
             for _ in range(args.runs):
                 if not args.warm:
                     clear_blot_memo()

@@ -36,7 +36,6 @@ from __future__ import annotations
 import numpy as np
 
 from fastbg._core.features import BLOT_FEATURE_DENOMINATORS, N_BLOT_FEATURES, blot_features
-from fastbg.reference.features import _bears_off_against_contact
 
 #: Columns appended to the crashed net's inputs (with ``shots``: N_CRASHED_BLOTS_SHOTS).
 N_CRASHED_BLOTS = 6
@@ -78,6 +77,14 @@ def _home_numerators(home: np.ndarray) -> np.ndarray:
     return got
 
 
+def bears_off_against_contact(n, opp) -> bool:
+    """The blot features' ``bearing_off`` (docs/evaluator.md, "Blot features"): every checker
+    of the side (row ``n``) home or off, one at least home, and a checker of the other side
+    (row ``opp``) on its bar or in the side's home board (the other side's indices 18..23).
+    The engines' rule, written out here because they keep it private."""
+    return not any(n[6:]) and any(n[:6]) and (opp[24] > 0 or any(opp[18:24]))
+
+
 def home_blots(boards: np.ndarray) -> np.ndarray:
     """An experiment for a cheaper engine (TRAINING.md, stop 33): the ten columns of
     ``crashed_blots(boards, shots=True)`` with each side's blot features taken against a
@@ -90,7 +97,7 @@ def home_blots(boards: np.ndarray) -> np.ndarray:
     for i, x in enumerate(b):
         for s in (0, 1):
             n, o = x[s], x[1 - s]
-            if not _bears_off_against_contact(n, o):
+            if not bears_off_against_contact(n, o):
                 continue
             out[i, N_BLOT_FEATURES * s:N_BLOT_FEATURES * (s + 1)] = _home_numerators(n[:6])
     return (out / np.tile(BLOT_FEATURE_DENOMINATORS, 2)).astype(np.float32)

@@ -27,7 +27,7 @@ from pathlib import Path
 import numpy as np
 
 from fastbg._core.evaluator import EvalPolicy
-from fastbg.engine import get_engine
+from fastbg import get_engine
 from fastbg.reference.evaluator import load_nets
 
 ROLLS = tuple((d1, d2, (1 if d1 == d2 else 2) / 36.0) for d1 in range(1, 7) for d2 in range(1, d1 + 1))

@@ -51,7 +51,7 @@ from pathlib import Path
 import numpy as np
 
 from fastbg._core.evaluator import EvalPolicy
-from fastbg.engine import get_engine
+from fastbg import get_engine
 from fastbg.reference.evaluator import load_nets
 from fastbg.reference.features import CRASHED_MAX, checkers_in_play, is_crashed, position_class
 from fastbg.game import START_BOARD

@@ -10,11 +10,13 @@ this command line (``with_nets.py NETS.npz`` included) and, under ``fastbg.nets_
 the path and SHA-256 of ``NETS.npz`` beside the shipped nets' checksums.
 
 There is no public way to replace the default nets (on purpose: the library's nets are
-the shipped ones), so this script sets ``fastbg.reference.evaluator._DEFAULT``.
+the shipped ones), so :func:`use_nets` sets ``fastbg.reference.evaluator._DEFAULT``: the one
+place in experiments/ that does (``family_bench.py --nets`` and ``blot_cost.py`` call it).
 """
 from __future__ import annotations
 
 import hashlib
+import os
 import runpy
 import sys
 from pathlib import Path
@@ -25,12 +27,26 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import record  # noqa: E402  (experiments/record.py: command, date and commit of a result)
 
 
+def use_nets(nets) -> dict:
+    """Make ``nets`` the default ``nn`` evaluator of this process and return them loaded.
+
+    ``nets``: a path to a :func:`fastbg.reference.evaluator.save_nets` file (recorded, with its
+    SHA-256, as ``fastbg.nets_override`` in the results this process writes through
+    ``experiments/record.py``) or nets already loaded by ``load_nets``.
+    """
+    if isinstance(nets, (str, os.PathLike)):
+        path = nets
+        nets = evaluator.load_nets(path)
+        record.NETS_OVERRIDE = {"path": str(path), "sha256": hashlib.sha256(Path(path).read_bytes()).hexdigest()}
+    evaluator._DEFAULT = nets
+    return nets
+
+
 def main() -> None:
     if len(sys.argv) < 3:
         raise SystemExit(__doc__.strip().splitlines()[2])
     nets, script = sys.argv[1], sys.argv[2]
-    evaluator._DEFAULT = evaluator.load_nets(nets)
-    record.NETS_OVERRIDE = {"path": nets, "sha256": hashlib.sha256(Path(nets).read_bytes()).hexdigest()}
+    use_nets(nets)
     sys.argv = [script] + sys.argv[3:]
     runpy.run_path(script, run_name="__main__")
 
