@@ -123,3 +123,11 @@ def test_scripts_that_write_results_use_the_record_helper():
         if not re.search(r"^import record\b", src, re.M):
             missing.append(rel)
     assert not missing, f"scripts that write results without experiments/record.py: {missing}"
+
+
+def test_the_index_names_every_script():
+    index = (EXPERIMENTS / "README.md").read_text()
+    scripts = sorted(EXPERIMENTS.glob("*.py")) + sorted((EXPERIMENTS / "evaluator").glob("*.py")) \
+        + sorted((EXPERIMENTS / "evaluator").glob("*.sh"))
+    missing = [str(p.relative_to(EXPERIMENTS)) for p in scripts if p.name not in index]
+    assert not missing, f"experiments/README.md does not index {missing}"
