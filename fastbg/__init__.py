@@ -10,8 +10,15 @@ Public API
     A validated board with GNU Backgammon Position ID and XGID conversions.
 ``legal_plays(position, dice, engine="cython")``
     Every legal play for a roll, with notation.
-``rollout(position, games, seed=None, workers=None, policy="nn", engine="cython", dice=None)``
-    Monte Carlo rollout -> RolloutResult.
+``rollout(position, games, *, settings=None, runner=None, **overrides)``
+    Monte Carlo rollout -> RolloutResult; ``overrides`` are fields of the settings
+    (``RolloutSettings``: seed, policy, dice, vr, ...) or of the ``Runner`` (engine, workers,
+    dask, store, progress, ...).
+``RolloutSettings(...)``, ``Runner(...)``
+    What a rollout's numbers depend on (frozen, validated; its ``as_dict()`` is what the
+    results store records) and where and how it plays.
+``resume(store, run_id, *, games=None, **runner)``
+    Continue, extend or read again a stored rollout or table.
 ``cubeful_rollout(position, games, *, seed=None, state=None, ...)``
     Rollout with the cube in play, money or match -> CubefulRolloutResult.
 ``cube_rollout(position, games, *, seed=None, state=None, ...)``
@@ -61,7 +68,7 @@ __all__ = [
     "probability_covariance", "take_point",
     "DEFAULT_MET", "SHIPPED_METS", "MatchEquityTable", "load_met",
     "MatchCubeDecision", "match_cube_decision", "MatchState", "parse_game", "nn",
-    "research", "openings_table", "replies_table", "race_table", "gammons_table", "TableResult",
+    "research", "resume", "RolloutSettings", "Runner", "openings_table", "replies_table", "race_table", "gammons_table", "TableResult",
 ]
 
 #: Where each public name lives.
@@ -73,6 +80,9 @@ _EXPORTS = {
     'race_table': 'fastbg.research',
     'gammons_table': 'fastbg.research',
     'TableResult': 'fastbg.research',
+    'resume': 'fastbg.research',
+    'RolloutSettings': 'fastbg.rollouts',
+    'Runner': 'fastbg.rollouts',
     'CUBE_OWNERS': 'fastbg.cube',
     'DEFAULT_MET': 'fastbg.cube',
     'SHIPPED_METS': 'fastbg.cube',
@@ -125,10 +135,12 @@ if TYPE_CHECKING:  # what the names are, for type checkers and editors
     from .engine import ENGINES, get_engine
     from .formats import decode_position_id, decode_xgid, encode_position_id, encode_xgid, parse_dice
     from .game import PROBABILITY_KEYS, MatchState, Play, Position, legal_plays, parse_game
-    from .research import TableResult, gammons_table, openings_table, race_table, replies_table
+    from .research import (TableResult, gammons_table, openings_table, race_table, replies_table,
+                           resume)
     from .rollouts import (POLICIES, CubeDecision, CubefulRolloutResult, CubeRolloutResult,
-                           PlaysRolloutResult, RolloutResult, cube_decision, cube_rollout,
-                           cubeful_rollout, rank_plays, rollout, rollout_plays)
+                           PlaysRolloutResult, RolloutResult, RolloutSettings, Runner,
+                           cube_decision, cube_rollout, cubeful_rollout, rank_plays, rollout,
+                           rollout_plays)
 
 
 def __getattr__(name: str):

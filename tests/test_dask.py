@@ -93,11 +93,12 @@ def test_a_rollout_on_dask_equals_the_threaded_rollout(cluster, position, games,
 def test_run_blocks_sums_on_dask_equal_the_threads(cluster):
     """The variance-reduction sums themselves (not only the estimates made from them)."""
     from fastbg.rollouts.cubeless import _cubeless_block
+    from fastbg.rollouts.settings import RolloutSettings
     board = Position.parse(RACE).board
-    recipe = BlockRecipe(_cubeless_block, dict(
-        engine="cython", policy="nn", board=board, dice=None, opening=False,
-        quasi_random=True, entropy=5, block_size=1000, by_first_roll=False, vr=True,
-        truncate=0, truncate_bearoff=False))
+    # (a block recipe receives the settings' dict form, as the store records it)
+    settings = RolloutSettings(seed=5, policy="nn", opening=False, vr=True).as_dict()
+    recipe = BlockRecipe(_cubeless_block, dict(settings=settings, engine="cython", board=board,
+                                               block_size=1000))
     a = run_blocks(board, 2300, 5, workers=2, block=recipe)
     b = run_blocks(board, 2300, 5, block=recipe, cluster=cluster)
     assert np.array_equal(a.counts, b.counts) and np.array_equal(a.sums, b.sums)

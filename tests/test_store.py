@@ -446,12 +446,14 @@ def test_a_new_run_stopped_before_its_first_block_is_not_kept(tmp_path):
 
 def test_rollout_stopped_before_its_first_block_reports_no_run(tmp_path, monkeypatch):
     import fastbg.rollouts.cubeless as cubeless
+    import fastbg.rollouts.runner as runner
     from fastbg.rollouts.blocks import BlockRun
 
     def stopped(board, games, *args, **kwargs):     # Ctrl-C before any block finished
         return BlockRun(np.zeros(6, dtype=np.int64), 0, True)
 
-    monkeypatch.setattr(cubeless, "run_blocks", stopped)
+    # (the runner plays the blocks of every run: fastbg.rollouts.runner.play_stored)
+    monkeypatch.setattr(runner, "run_blocks", stopped)
     path = tmp_path / "runs.sqlite"
     res = cubeless.rollout("start", 2000, seed=1, policy="pubeval", store=path)
     assert res.interrupted and res.games == 0 and res.run_id is None
@@ -1104,10 +1106,10 @@ def test_a_run_stopped_before_its_first_block_leaves_no_gap_in_the_ids(tmp_path,
     (the store's AUTOINCREMENT): the next run was run 2 of a store listing one run, or run
     3 after run 1 (new-user trial). The id is given again, except while another process
     may still hold its lock: a removed run's lock file not yet gone keeps its id taken."""
-    import fastbg.rollouts.cubeless as cubeless
+    import fastbg.rollouts.runner as runner
     from fastbg.rollouts.blocks import BlockRun
 
-    real = cubeless.run_blocks
+    real = runner.run_blocks
 
     def stopped(board, games, *args, **kwargs):     # Ctrl-C before any block finished
         return BlockRun(np.zeros(6, dtype=np.int64), 0, True)
@@ -1116,7 +1118,7 @@ def test_a_run_stopped_before_its_first_block_leaves_no_gap_in_the_ids(tmp_path,
     store = ["--store", str(path), "--no-progress", "--policy", "pubeval", "-n", "1000"]
 
     def new_run(stop: bool) -> int:
-        monkeypatch.setattr(cubeless, "run_blocks", stopped if stop else real)
+        monkeypatch.setattr(runner, "run_blocks", stopped if stop else real)
         code = main(["rollout", CONTACT, *store, "--json"])
         out, err = capsys.readouterr()
         if stop:

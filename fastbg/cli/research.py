@@ -7,11 +7,11 @@ import sys
 
 from ..engine import ENGINES
 from ..game import PROBABILITY_KEYS
-from ..research import (gammons, gammons_table, openings, openings_table, plot_table, race,
-                        race_table, replies_table)
+from ..research import (gammons, openings, plot_table, race)
 from ..research.plots import check_plot_path
 from ..research.race import (DEFAULT_RACE_LEADS, DEFAULT_RACE_PIPS, MAX_RACE_POSITIONS,
                              check_positions)
+from ..research.resume import TABLE_FUNCTIONS, TABLE_SETTINGS, table_arguments
 from ..research.table import TABLES, check_table_run
 from ..rollouts import DEFAULT_POLICY, POLICIES
 from ..rollouts.plays import DEFAULT_MAX_PLAYS, DEFAULT_WITHIN
@@ -23,17 +23,6 @@ from .rollouts import (_VR_HELP, _WORKERS_HELP, add_dask_option, cluster_before_
 
 #: Games per row unless told, by table (per candidate play, per race position; gammons: all).
 DEFAULT_GAMES = {"openings": 1296, "replies": 1296, "race": 1296, "gammons": 10_000}
-
-#: The options of each table that a resumed table takes from the store (its request's keys).
-_SETTINGS = {
-    "openings": ("games", "seed", "policy", "vr", "quasi_random", "rolls", "top", "within",
-                 "max_plays", "ply", "prune_se", "min_games"),
-    "race": ("games", "seed", "policy", "vr", "quasi_random", "pips", "leads", "positions",
-             "truncate_bearoff"),
-    "gammons": ("games", "seed", "policy"),
-}
-_SETTINGS["replies"] = ("opening", *_SETTINGS["openings"])
-
 
 def _number_list(text: str, what: str = "a lead", example: str = "0,5,10") -> list[float]:
     """A LIST option's numbers (``--leads``; ``--pips`` through :func:`_pips_list`): comma
@@ -176,12 +165,12 @@ def _options(args) -> dict:
             if getattr(args, opt) != default:
                 raise ValueError(f"give either --top N or --{opt.replace('_', '-')}, not both "
                                  "(--top takes the N best plays, whatever their equities)")
-    return {k: getattr(args, k) for k in _SETTINGS[args.table]}
+    return {k: getattr(args, k) for k in TABLE_SETTINGS[args.table]}
 
 
 def _resumed_options(args, defaults: dict) -> dict:
     """A stored table's own arguments (``--resume``); any setting given too is an error."""
-    given = [k for k in (*_SETTINGS[args.table], "opening")
+    given = [k for k in (*TABLE_SETTINGS[args.table], "opening")
              if k in defaults and getattr(args, k) != defaults[k]]
     if given:
         opt = given[0]
@@ -194,8 +183,7 @@ def _resumed_options(args, defaults: dict) -> dict:
     except BaseException:
         store.close()
         raise
-    return {"store": store, "run_id": run.id,
-            **{k: run.request[k] for k in _SETTINGS[args.table] if k in run.request}}
+    return {"store": store, "run_id": run.id, **table_arguments(run)}
 
 
 def resume_command(table: str, run_id: int, store: str | None) -> str:
@@ -203,8 +191,8 @@ def resume_command(table: str, run_id: int, store: str | None) -> str:
     return f"fastbg table {table} --resume {run_id}" + (f" --store {store}" if store else "")
 
 
-_FUNCTIONS = {"openings": openings_table, "replies": replies_table, "race": race_table,
-              "gammons": gammons_table}
+#: The function of each table (the library's: :data:`fastbg.research.resume.TABLE_FUNCTIONS`).
+_FUNCTIONS = TABLE_FUNCTIONS
 
 
 #: Blocks of a row of each table, as its table function counts them: the most worker

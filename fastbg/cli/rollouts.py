@@ -12,6 +12,9 @@ from ..rollouts.cubeless import normal_quantile
 from ..rollouts.blocks import block_size_for, n_blocks
 from ..rollouts.cluster import check_address, connect
 from ..rollouts.plays import rank_plays, rollout_plays
+from ..rollouts.resume import resume_rollout
+from ..rollouts.runner import Runner
+from ..rollouts.settings import RolloutSettings
 from ..rollouts.store import ResultsStore, describe_run
 from ..research import convergence, plot_convergence
 from ..research.plots import check_plot_path
@@ -371,19 +374,24 @@ def _with_progress(args, run):
         return run(progress=update, on_interrupt=interrupted)
 
 
-def _run_rollout(pos, args, **options):
-    """``rollout(pos, args.games, ...)`` with the command's seed, workers, policy and engine
-    (``workers`` and ``dask`` from ``options`` if given there), under a progress bar
-    (:func:`_with_progress`)."""
-    options = {"workers": args.workers, "dask": args.dask, **options}
-    return _with_progress(args, lambda **shown: rollout(
-        pos, args.games, seed=args.seed, policy=args.policy, engine=args.engine, **shown,
-        **options))
+def rollout_settings_of(args, dice=None, opening=None) -> RolloutSettings:
+    """The one place where ``fastbg rollout``'s options become the run's settings
+    (:class:`~fastbg.rollouts.settings.RolloutSettings`; each option is named as its field):
+    ``dice`` and ``opening`` as the command resolved them from POSITION and the cube."""
+    options = {name: getattr(args, name) for name in RolloutSettings.fields()}
+    return RolloutSettings(**options | dict(dice=dice, opening=opening,
+                                            quasi_random=args.quasi_random is not False))
 
 
-#: Options of `fastbg rollout` that a resumed run takes from the store, not the command line.
-_RUN_SETTINGS = ("position", "games", "seed", "policy", "dice", "opening", "vr", "quasi_random",
-                 "until_se", "min_games", "by_first_roll", "truncate", "truncate_bearoff")
+def runner_of(args, **shown) -> Runner:
+    """Where and how ``fastbg rollout`` plays: ``--engine``, ``--workers``, ``--dask``, and
+    the progress bar's callbacks ``shown``."""
+    return Runner(engine=args.engine, workers=args.workers, dask=args.dask, **shown)
+
+
+#: Options of `fastbg rollout` that a resumed run takes from the store, not the command line:
+#: POSITION, --games and the settings (each option named as its field).
+_RUN_SETTINGS = ("position", "games", *RolloutSettings.fields())
 
 
 def _store(args, create: bool = True):
@@ -404,18 +412,13 @@ def _cmd_resume(args, parser_defaults) -> int:
         raise ValueError(f"run {run.id} is {describe_run(run)}; fastbg rollout --resume "
                          "continues rollouts")
     stored_blocks(store, run)          # a damaged block refused before anything is said
-    req = dict(run.request)
     games = run.games + (args.extend or 0)
     if run.status == "done" and not args.extend:
         print(f"run {run.id} is finished ({run.games_done:,} games); --extend N adds games",
               file=sys.stderr)
-    pos = req.pop("position")
-    req.pop("games")
-    dice = req.pop("dice")
     blocks = []
-    res = _with_progress(args, lambda **shown: rollout(
-        pos, games, workers=args.workers, engine=args.engine, dice=tuple(dice) if dice else None,
-        store=store, run_id=run.id, on_block=_collect(blocks), dask=args.dask, **req, **shown))
+    res = _with_progress(args, lambda **shown: resume_rollout(
+        store, run, games, runner_of(args, on_block=_collect(blocks), **shown)))
     return _report_rollout(res, args, store, blocks)
 
 
@@ -505,14 +508,13 @@ def _cmd_rollout(args) -> int:
     _check_stop_options(args)
     pos.check_playable()   # (rollout() checks it too): before a store file is made for it
     check_dask_options(args)
+    settings = rollout_settings_of(args, dice, opening)
     with cluster_before_store(args, n_blocks(args.games, block_size_for(args.policy))) as run_on:
         store = _store(args) if args.store is not None else None
         blocks = []
-        res = _run_rollout(pos, args, dice=dice, opening=opening, vr=args.vr,
-                           quasi_random=args.quasi_random is not False, until_se=args.until_se,
-                           min_games=args.min_games, by_first_roll=args.by_first_roll,
-                           truncate=args.truncate, truncate_bearoff=args.truncate_bearoff,
-                           store=store, on_block=_collect(blocks), **run_on)
+        res = _with_progress(args, lambda **shown: rollout(
+            pos, args.games, settings=settings, runner=runner_of(args, **shown).replace(
+                store=store, on_block=_collect(blocks), **run_on)))
     return _report_rollout(res, args, store, blocks)
 
 

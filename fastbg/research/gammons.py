@@ -24,7 +24,7 @@ from ..reference.board import START_BOARD, outcome
 from ..reference.dice import opening_roll, roll_index
 from ..rollouts.blocks import (BlockRecipe, abandoned, check_games, check_policy_engine, n_blocks,
                                resolve_workers, run_blocks)
-from ..rollouts.cubeless import DEFAULT_POLICY, _check_seed
+from ..rollouts.settings import DEFAULT_POLICY, draw_seed
 from ..rollouts.settings import rollout_settings
 from .table import StoredTable, TableResult, table_cluster
 
@@ -291,7 +291,7 @@ def gammons_table(
     games = check_games(games)
     check_policy_engine(policy, engine)
     nworkers = resolve_workers(workers)
-    entropy = _check_seed(seed)
+    entropy = draw_seed(seed)
     request = dict(position="gammons", table="gammons", games=games, seed=entropy,
                    policy=policy)
     settings = rollout_settings(policy=policy, seed=entropy, games=games,

@@ -19,7 +19,7 @@ from ..formats.dice import parse_dice
 from ..game.plays import find_play
 from ..game.position import Position
 from ..rollouts.blocks import block_size_for, n_blocks, resolve_workers
-from ..rollouts.cubeless import DEFAULT_POLICY, _check_seed
+from ..rollouts.settings import DEFAULT_POLICY, draw_seed
 from ..rollouts.plays import (DEFAULT_MAX_PLAYS, DEFAULT_WITHIN, PLAYS_BLOCK_SIZE, check_plays_options,
                               rank_plays, rollout_plays)
 from ..rollouts.settings import rollout_settings
@@ -293,7 +293,7 @@ def _table(name, label, position, description, rolls, key, games, seed, workers,
                                                                        **options)
     options.update(vr=vr, quasi_random=quasi_random, prune_se=prune_se, min_games=min_games)
     resolve_workers(workers)
-    entropy = _check_seed(seed)
+    entropy = draw_seed(seed)
     request = dict(position=label, table=name, games=games, seed=entropy, policy=policy,
                    rolls=[list(r) for r in rolls], **extra_request, **options)
     settings = _settings(name, description, games, entropy, policy, engine, options)

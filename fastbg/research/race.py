@@ -39,7 +39,8 @@ from ..cube import money_cube_decision
 from ..game.outcomes import PROBABILITY_KEYS
 from ..game.position import Position
 from ..rollouts.blocks import block_size_for, check_games, check_policy_engine, n_blocks, resolve_workers
-from ..rollouts.cubeless import DEFAULT_POLICY, _check_seed, check_flag, resolve_vr, rollout
+from ..rollouts.cubeless import rollout
+from ..rollouts.settings import DEFAULT_POLICY, check_flag, draw_seed, resolve_vr
 from ..rollouts.settings import rollout_settings
 from .table import StoredTable, TableResult, derived_seed, run_rows, table_cluster
 
@@ -425,7 +426,7 @@ def race_table(
     quasi_random = check_flag("quasi_random", quasi_random)
     truncate_bearoff = check_flag("truncate_bearoff", truncate_bearoff)
     resolve_workers(workers)
-    entropy = _check_seed(seed)
+    entropy = draw_seed(seed)
     keys = [(p, q, lead, j) for p, q, lead in cells for j in range(int(positions))]
     options = dict(vr=vr, quasi_random=quasi_random, truncate_bearoff=truncate_bearoff)
     request = dict(position="race", table="race", games=games, seed=entropy, policy=policy,

@@ -26,7 +26,8 @@ from ..engine import ENGINES, get_engine
 from ..reference.policies import POLICIES
 from ..reference.dice import bounded
 
-__all__ = ["MAX_GAMES", "check_games", "BLOCK_SIZE", "SLOW_POLICY_BLOCK_SIZES", "block_size_for",
+__all__ = ["MAX_GAMES", "check_games", "check_policy", "check_engine", "check_policy_engine",
+           "resolve_workers", "BLOCK_SIZE", "SLOW_POLICY_BLOCK_SIZES", "block_size_for",
            "block_bit_generator", "block_sizes", "block_size_of", "n_blocks", "run_blocks",
            "BlockRun", "BlockRecipe", "play_block", "stratified_rolls", "OPENING_OUTCOMES",
            "stop_flag", "abandoned", "BlockAbandoned"]
@@ -54,8 +55,18 @@ def block_size_for(policy: str) -> int:
 def check_policy_engine(policy: str, engine: str) -> None:
     """A rollout's ``policy`` (:data:`fastbg.reference.policies.POLICIES`) and ``engine``
     (:data:`fastbg.engine.ENGINES`), checked: ValueError naming the choices otherwise."""
+    check_policy(policy)
+    check_engine(engine)
+
+
+def check_policy(policy: str) -> None:
+    """A rollout's ``policy`` (:data:`fastbg.reference.policies.POLICIES`), checked."""
     if policy not in POLICIES:
         raise ValueError(f"unknown policy {policy!r}: choose one of {', '.join(POLICIES)}")
+
+
+def check_engine(engine: str) -> None:
+    """An ``engine`` (:data:`fastbg.engine.ENGINES`), checked."""
     if engine not in ENGINES:
         raise ValueError(f"unknown engine {engine!r}: choose one of {', '.join(ENGINES)}")
 

@@ -1,44 +1,30 @@
 """Monte Carlo rollouts: cubeless win, gammon and backgammon probabilities."""
 from __future__ import annotations
 
-import time
 from statistics import NormalDist
 from dataclasses import dataclass, field
-from typing import Callable
 
 import numpy as np
 
 from ..engine import get_engine
-from ..formats.dice import parse_dice
 from ..game.outcomes import OUTCOME_INDICATORS, PROBABILITY_KEYS
 from ..game.parse import position_and_roll
 from ..reference import evaluator as _ref_evaluator
 from ..reference import luck as _luck
 from ..reference.board import START_BOARD
 from ..reference.policies import POLICIES as _ENGINE_POLICIES
-from .blocks import (BlockRecipe, block_size_for, block_size_of, check_games, check_policy_engine,
-                     n_blocks, resolve_workers, run_blocks, stop_flag, stratified_rolls)
-from .cluster import connect
-from .settings import rollout_settings
-from .store import open_run
+from .blocks import BlockRecipe, block_size_for, check_games, stop_flag, stratified_rolls
+from .runner import PlayedRun, Runner, RunPlan, configure, play_stored
+from .settings import (DEFAULT_POLICY, DEFAULT_VR, RolloutSettings, check_flag, check_stop_rule,
+                       check_truncate, resolve_vr, rollout_settings)
 
-__all__ = ["rollout", "RolloutResult", "POLICIES", "DEFAULT_POLICY", "DEFAULT_VR", "INDICATORS6",
-           "resolve_vr", "check_flag", "counts_shape", "stored_counts_shape",
+__all__ = ["rollout", "RolloutResult", "POLICIES", "DEFAULT_POLICY",
+           "DEFAULT_VR", "INDICATORS6", "resolve_vr", "check_flag", "check_truncate",
+           "check_stop_rule", "recorded_settings", "counts_shape", "stored_counts_shape",
            "outcome_statistics", "vr_statistics", "normal_quantile", "wilson_interval"]
 
 #: Policies available in both engines (their own list, :data:`fastbg.reference.policies.POLICIES`).
 POLICIES = _ENGINE_POLICIES
-
-#: The policy of a rollout unless one is named: the shipped evaluator (contact and race nets,
-#: fastbg/data/nn/nn2.json), the strongest 0-ply player, so its rollouts are the least biased.
-DEFAULT_POLICY = "nn"
-
-#: Variance reduction unless asked otherwise, by policy: chosen by the measured accuracy
-#: per CPU second (experiments/bench_vr.py, results/bench_vr.json): with the nn policies it
-#: gives the same standard error in about 3x less time in contact and 50x in races; with
-#: pubeval and random, whose plays cost far less than the yardstick's, it costs more time
-#: than it saves.
-DEFAULT_VR = {"nn": True, "nn-1ply": True, "nn1": True, "pubeval": False, "random": False}
 
 #: The yardstick values, for each roll, the best of pubeval's ``VR_PREFILTER`` best plays
 #: (nn 0 ply): 4 keeps 85-95% of the variance reduction of valuing every play for about a
@@ -135,32 +121,6 @@ def outcome_statistics(counts) -> tuple[dict, dict]:
 #: Per outcome class (row), its indicators of win, wg, wbg, lg, lbg and its points: the
 #: per-game values of a plain rollout, in the layout of a variance-reduced game's.
 INDICATORS6 = np.ascontiguousarray(np.vstack([np.asarray(OUTCOME_INDICATORS, dtype=np.float64), _POINTS]).T)
-
-
-def resolve_vr(vr, policy: str) -> bool:
-    """``vr`` checked, ``None`` meaning the policy's default (:data:`DEFAULT_VR`)."""
-    if vr is None:
-        return DEFAULT_VR[policy]
-    if not isinstance(vr, (bool, np.bool_)):
-        raise ValueError(f"vr must be True, False or None, got {vr!r}")
-    return bool(vr)
-
-
-def check_truncate(truncate) -> int:
-    """``truncate`` as an int >= 0 (0 for ``None``: no truncation), or ValueError."""
-    if truncate is None:
-        return 0
-    if isinstance(truncate, (bool, np.bool_)) or not isinstance(truncate, (int, np.integer)) \
-            or truncate < 1:
-        raise ValueError(f"truncate must be a number of half-moves >= 1 (or None), got {truncate!r}")
-    return int(truncate)
-
-
-def check_flag(name: str, value) -> bool:
-    """A True/False option, checked."""
-    if not isinstance(value, (bool, np.bool_)):
-        raise ValueError(f"{name} must be True or False, got {value!r}")
-    return bool(value)
 
 
 def _first_roll_keys(opening: bool):
@@ -452,37 +412,6 @@ class RolloutResult:
         return d
 
 
-def _check_dice(dice) -> tuple[int, int] | None:
-    return None if dice is None else parse_dice(dice)
-
-
-def _check_seed(seed) -> int:
-    if seed is None:
-        return int(np.random.SeedSequence().entropy)
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
-        raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
-    return int(seed)
-
-
-def check_stop_rule(until_se, min_games, games: int) -> int | None:
-    """Check the stop rule ``until_se`` / ``min_games`` of a run of at most ``games`` games
-    (:func:`rollout`, :func:`fastbg.rollouts.cubeful.cubeful_rollout`): ValueError for a bad
-    one; returns ``min_games`` as an int (or None)."""
-    if until_se is None:
-        if min_games is not None:
-            raise ValueError("min_games is for a stop rule: give until_se too")
-        return None
-    if isinstance(until_se, bool) or not isinstance(until_se, (int, float, np.floating)) \
-            or not 0 < until_se < float("inf"):
-        raise ValueError(f"until_se must be a positive, finite standard error, got {until_se!r}")
-    if min_games is not None:
-        min_games = check_games(min_games)
-        if min_games > games:
-            raise ValueError(f"min_games ({min_games:,}) is more than the games asked for ({games:,}), "
-                             "the most the run may play")
-    return min_games
-
-
 def stop_rule(until_se, min_games, by_first_roll: bool, stderr):
     """The ``until(counts, sums, n)`` of :func:`fastbg.rollouts.blocks.run_blocks` for a
     checked stop rule (:func:`check_stop_rule`), or None without one: true once ``n`` games
@@ -501,17 +430,21 @@ def stop_rule(until_se, min_games, by_first_roll: bool, stderr):
     return until
 
 
-def _cubeless_block(*, engine: str, policy: str, board: np.ndarray, dice, opening: bool,
-                    quasi_random: bool, entropy: int, block_size: int, by_first_roll: bool,
-                    vr: bool, truncate: int, truncate_bearoff: bool):
+def _cubeless_block(*, settings: dict, engine: str, board: np.ndarray, block_size: int):
     """The block function of :func:`rollout` (a :class:`~fastbg.rollouts.blocks.BlockRecipe`'s
-    factory: built where the blocks are played, by the threads or by each cluster worker)."""
+    factory: built where the blocks are played, by the threads or by each cluster worker).
+    ``settings`` is the run's resolved :meth:`RolloutSettings.as_dict`, exactly what the
+    results store records."""
+    st = RolloutSettings(**settings)
+    policy, dice, entropy, quasi_random = st.policy, st.dice, st.seed, st.quasi_random
+    by_first_roll, vr, truncate_bearoff = st.by_first_roll, st.vr, st.truncate_bearoff
+    truncate = st.truncate or 0
     eng = get_engine(engine)
     # the games' results come as sums of floats (luck-adjusted or scored when stopped)
     scored = vr or truncate > 0 or truncate_bearoff
     yardstick = eng.evaluator.EvalPolicy() if scored else None  # read-only: shared by the threads
     stops = dict(vr=vr, truncate=truncate, bearoff2=truncate_bearoff)
-    op = opening
+    op = st.opening
     keys, labels = _first_roll_keys(op)
     nkeys = len(labels)
 
@@ -553,31 +486,8 @@ def _cubeless_block(*, engine: str, policy: str, board: np.ndarray, dice, openin
     return block
 
 
-def rollout(
-    position,
-    games: int,
-    seed: int | None = None,
-    workers: int | None = None,
-    policy: str = DEFAULT_POLICY,
-    engine: str = "cython",
-    dice=None,
-    *,
-    opening: bool | None = None,
-    vr: bool | None = None,
-    quasi_random: bool = True,
-    until_se: float | None = None,
-    min_games: int | None = None,
-    by_first_roll: bool = False,
-    truncate: int | None = None,
-    truncate_bearoff: bool = False,
-    progress: Callable[[int], None] | None = None,
-    on_interrupt: Callable[[int], None] | None = None,
-    store=None,
-    run_id: int | None = None,
-    table_run: int | None = None,
-    on_block: Callable[[int, int, np.ndarray, np.ndarray | None], None] | None = None,
-    dask=None,
-) -> RolloutResult:
+def rollout(position, games: int, *, settings: RolloutSettings | None = None,
+            runner: Runner | None = None, **overrides) -> RolloutResult:
     """Roll a position out: play ``games`` games to the end and count the results.
 
     Parameters
@@ -587,6 +497,19 @@ def rollout(
         ``"start"``, a GNU Backgammon Position ID, an XGID or a ``(2, 25)`` board.
     games : int
         Number of games, at least 1.
+    settings : RolloutSettings, optional
+        Everything the numbers depend on besides the position and ``games``
+        (:class:`fastbg.rollouts.settings.RolloutSettings`; default: its defaults).
+    runner : Runner, optional
+        Where and how the games are played (:class:`fastbg.rollouts.runner.Runner`:
+        engine, threads, Dask, store, callbacks; default: its defaults).
+    **overrides
+        Any field of the settings or of the runner, by name (below), replacing the one of
+        ``settings`` or ``runner``: ``rollout(pos, 1000, seed=7, workers=2)``. An unknown
+        name is a TypeError.
+
+    Other Parameters
+    ----------------
     seed : int, optional
         Root seed. ``None`` draws fresh entropy, which is reported in the result.
     workers : int, optional
@@ -683,14 +606,18 @@ def rollout(
     -------
     RolloutResult
         Probabilities in [0, 1], cubeless equity in points per unit cube, and
-        their standard errors.
+        their standard errors. A stored run records ``position``, ``games`` and the resolved
+        settings' :meth:`~fastbg.rollouts.settings.RolloutSettings.as_dict` as its request,
+        so :func:`fastbg.resume` needs only the store and the run id.
 
     Raises
     ------
     ValueError
         For a bad position, a game already over or one where neither side can ever
         move (:meth:`fastbg.Position.check_playable`, before any game), ``games < 1``, bad dice,
-        an unknown policy or engine, a bad seed or worker count.
+        an unknown policy or engine, a bad seed or worker count (any bad setting, named).
+    TypeError
+        For a keyword that is no setting and no field of the runner.
     ImportError
         For ``engine="cython"`` when the compiled core is not built; with ``dask`` when
         dask.distributed is not installed.
@@ -708,170 +635,95 @@ def rollout(
     finished and has ``interrupted=True``. With ``vr`` the float sums of the blocks are
     added exactly (as fractions), so they too do not depend on ``workers``.
     """
+    settings, runner = configure(RolloutSettings, settings, runner, overrides, "rollout")
     pos, rolled = position_and_roll(position)   # an XGID or ID pair may hold the roll
     pos.check_playable()   # before any game: over, or nobody can ever move
     games = check_games(games)
-    check_policy_engine(policy, engine)
-    dice = _check_dice(dice)
-    if rolled is not None:
-        if dice is None:
-            dice = rolled
-        elif sorted(dice) != sorted(rolled):
-            raise ValueError(f"the position has {rolled[0]}-{rolled[1]} rolled but dice is "
-                             f"{dice[0]}-{dice[1]}: give one roll (or the same)")
-    entropy = _check_seed(seed)
-    # Threads actually used: never more than there are blocks, and one for the
-    # pure-Python engine (it holds the GIL); the numbers do not depend on it.
-    nworkers = resolve_workers(workers)
-    block_size = block_size_for(policy)
-    nworkers = 1 if engine == "python" else min(nworkers, n_blocks(int(games), block_size))
-    if opening is None:
-        opening = dice is None and bool(np.array_equal(pos.board, START_BOARD))
-    elif not isinstance(opening, (bool, np.bool_)):
-        raise ValueError(f"opening must be True, False or None, got {opening!r}")
-    if progress is not None and not callable(progress):
-        raise ValueError(f"progress must be a callable taking a number of games, got {progress!r}")
-    if on_block is not None and not callable(on_block):
-        raise ValueError(f"on_block must be a callable taking (k, games, counts, sums), got {on_block!r}")
-    if opening and dice is not None:
-        raise ValueError("choose either a fixed first roll (dice) or the opening roll, not both")
-    vr = resolve_vr(vr, policy)
-    truncate = check_truncate(truncate)
-    truncate_bearoff = check_flag("truncate_bearoff", truncate_bearoff)
-    # the games' results come as sums of floats (luck-adjusted or scored when stopped)
-    scored = vr or truncate > 0 or truncate_bearoff
-
-    quasi_random = check_flag("quasi_random", quasi_random)
-    op = bool(opening)
-
-    if by_first_roll:
-        if not quasi_random:
-            raise ValueError("a breakdown by first roll needs quasi-random dice (the first roll "
-                             "of each game is then known): leave them on")
-        if dice is not None:
-            raise ValueError("a breakdown by first roll: the first roll is fixed (dice), there "
-                             "is nothing to break down")
-    keys, labels = _first_roll_keys(op)
-    nkeys = len(labels)
+    st = settings.resolve(bool(np.array_equal(pos.board, START_BOARD)), rolled)
+    st.check_games(games)
+    block_size = block_size_for(st.policy)
+    plan = RunPlan(kind="rollout", request=dict(position=pos.to_position_id(), games=games,
+                                                 **st.as_dict()),
+                   settings=recorded_settings(st, games, block_size, runner.engine),
+                   block_size=block_size, counts_shape=counts_shape(st.opening, st.by_first_roll))
     block = BlockRecipe(_cubeless_block, dict(
-        engine=engine, policy=policy, board=np.ascontiguousarray(pos.board, dtype=np.int8),
-        dice=dice, opening=op, quasi_random=quasi_random, entropy=entropy,
-        block_size=block_size, by_first_roll=bool(by_first_roll), vr=vr, truncate=truncate,
-        truncate_bearoff=truncate_bearoff))
-
-    min_games = check_stop_rule(until_se, min_games, games)
-    until = stop_rule(until_se, min_games, by_first_roll, lambda counts, sums, n: (
-        vr_statistics(sums, n) if scored else outcome_statistics(counts))[1]["equity"])
-
-    settings = rollout_settings(
-        policy=policy, seed=entropy, games=int(games), block_size=block_size, vr=bool(vr),
-        vr_prefilter=VR_PREFILTER if vr else None,
-        dice_method="quasi-random (first two rolls stratified)" if quasi_random else "pseudo-random",
-        stop_rule=None if until_se is None else {"until_se": until_se, "min_games": min_games},
-        truncation=truncate or None, truncate_bearoff=truncate_bearoff,
-        first_roll="opening" if opening else (tuple(dice) if dice else "rolled"), engine=engine)
-    request = dict(position=pos.to_position_id(), games=int(games), seed=entropy, policy=policy,
-                   dice=list(dice) if dice else None, opening=bool(opening), vr=bool(vr),
-                   quasi_random=bool(quasi_random), until_se=until_se, min_games=min_games,
-                   by_first_roll=bool(by_first_roll), truncate=truncate or None,
-                   truncate_bearoff=bool(truncate_bearoff))
-    if run_id is not None and store is None:
-        raise ValueError("run_id is for a stored run: give its store too")
-    # the cluster before the store: a scheduler that does not answer leaves the store untouched
-    cl = connect(dask, workers, blocks=n_blocks(int(games), block_size))
-    stored = None
-    try:
-        if cl is not None:
-            nworkers, address = cl.threads() or nworkers, cl.address
-        stored = open_run(store, run_id, "rollout", request, settings, block_size,
-                          parent=table_run,
-                          counts_shape=stored_counts_shape("rollout", request, settings))
-        done = None if stored is None else stored.done
-        if on_block is not None and stored is not None:
-            on_block = _both(stored.on_block, on_block)
-        elif stored is not None:
-            on_block = stored.on_block
-        t0 = time.perf_counter()   # (a local cluster's start-up is not counted)
-        run = run_blocks(
-            pos.board, int(games), entropy, engine=engine, policy=policy, dice=dice,
-            opening=bool(opening), workers=nworkers, progress=progress, block_size=block_size,
-            on_interrupt=on_interrupt, block=block, until=until,
-            counts_shape=counts_shape(op, by_first_roll), done=done, on_block=on_block,
-            cluster=cl,
-        )
-        seconds = time.perf_counter() - t0
-    except BaseException:          # an error, or Ctrl-C before the run could see it
-        if stored is not None:
-            stored.abort()
-        raise
-    finally:
-        if cl is not None:
-            cl.close()
-    counts, sums, breakdown = run.counts, run.sums, None
-    if by_first_roll:
-        if sums is None:
-            sums = np.zeros((1 + nkeys, 2, 6))
-        breakdown = []
-        back = _first_roll_luck(pos.board, op, labels) if vr else None
-        for j, (roll, who) in enumerate(labels):
-            nj = int(counts[1 + j, 0])
-            e, sj = vr_statistics(sums[1 + j], nj)
-            if back is not None and nj:
-                # the games of one first roll had that roll's luck taken off: put it back
-                # (on the unclipped means), so the row is the equity given that first roll
-                raw = sums[1 + j, 0] / nj
-                d = back[j]
-                p5 = [float(raw[i]) + d[i] for i in range(5)]
-                e = dict(zip(PROBABILITY_KEYS, (min(1.0, max(0.0, x)) for x in p5)))
-                e["equity"] = float(raw[5]) + (2 * d[0] + (d[1] - d[3]) + (d[2] - d[4]))
-            row = {"roll": roll}
-            if who is not None:
-                row["first"] = who
-            row.update(games=nj, **{k: e[k] for k in (*PROBABILITY_KEYS, "equity")},
-                       stderr={k: sj[k] for k in (*PROBABILITY_KEYS, "equity")})
-            breakdown.append(row)
-        counts, sums = counts[0], sums[0]
-    if scored:
-        est, se = vr_statistics(sums if sums is not None else np.zeros((2, 6)), run.games)
-    else:
-        est, se = outcome_statistics(counts)
-    result = RolloutResult(
-        **{k: est[k] for k in PROBABILITY_KEYS},
-        equity=est["equity"],
-        stderr=se,
-        counts=counts,
-        games=run.games,
-        seed=entropy,
-        engine=engine,
-        policy=policy,
-        position_id=pos.to_position_id(),
-        dice=dice,
-        opening=bool(opening),
-        seconds=seconds,
-        interrupted=run.interrupted,
-        workers=nworkers,
-        games_requested=int(games),
-        vr=bool(vr),
-        settings=settings,
-        by_first_roll=breakdown,
-        truncated=int(run.games - int(np.asarray(counts).sum())),
-        run_id=None if stored is None else stored.run_id,
-        stored_games=0 if not done else
-        sum(block_size_of(k, int(games), block_size) for k in done),
-        dask=None if cl is None else address,
-    )
-    if stored is not None and not stored.finish(run.interrupted, _summary(result)):
+        settings=st.as_dict(), engine=runner.engine,
+        board=np.ascontiguousarray(pos.board, dtype=np.int8), block_size=block_size))
+    until = stop_rule(st.until_se, st.min_games, st.by_first_roll, lambda counts, sums, n: (
+        vr_statistics(sums, n) if st.scored else outcome_statistics(counts))[1]["equity"])
+    played = play_stored(plan, runner, pos.board, games, st.seed, block, until)
+    result = _result(pos, st, runner.engine, played, plan)
+    if played.stored is not None and not played.stored.finish(played.run.interrupted,
+                                                              _summary(result)):
         result.run_id = None       # stopped before its first block: not kept
     return result
 
 
-def _both(f, g):
-    """One block callback that calls ``f`` (the store's, first: a block is kept before
-    anyone is told of it), then ``g``."""
-    def both(*args):
-        f(*args)
-        g(*args)
-    return both
+def recorded_settings(st: RolloutSettings, games: int, block_size: int, engine: str) -> dict:
+    """The settings a cubeless rollout's result carries and its store records
+    (:func:`fastbg.rollouts.settings.rollout_settings` of resolved settings ``st``)."""
+    return rollout_settings(
+        policy=st.policy, seed=st.seed, games=int(games), block_size=block_size, vr=st.vr,
+        vr_prefilter=VR_PREFILTER if st.vr else None,
+        dice_method=("quasi-random (first two rolls stratified)" if st.quasi_random
+                     else "pseudo-random"),
+        stop_rule=None if st.until_se is None else {"until_se": st.until_se,
+                                                     "min_games": st.min_games},
+        truncation=st.truncate, truncate_bearoff=st.truncate_bearoff,
+        first_roll="opening" if st.opening else (tuple(st.dice) if st.dice else "rolled"),
+        engine=engine)
+
+
+def _breakdown(board, st: RolloutSettings, counts, sums) -> list[dict]:
+    """The rows of a breakdown by first roll (``RolloutResult.by_first_roll``) from the
+    run's counts and sums (their rows ``1 + j``; row 0 holds the totals)."""
+    labels = _first_roll_keys(st.opening)[1]
+    if sums is None:
+        sums = np.zeros((1 + len(labels), 2, 6))
+    rows = []
+    back = _first_roll_luck(board, st.opening, labels) if st.vr else None
+    for j, (roll, who) in enumerate(labels):
+        nj = int(counts[1 + j, 0])
+        e, sj = vr_statistics(sums[1 + j], nj)
+        if back is not None and nj:
+            # the games of one first roll had that roll's luck taken off: put it back
+            # (on the unclipped means), so the row is the equity given that first roll
+            raw = sums[1 + j, 0] / nj
+            d = back[j]
+            p5 = [float(raw[i]) + d[i] for i in range(5)]
+            e = dict(zip(PROBABILITY_KEYS, (min(1.0, max(0.0, x)) for x in p5)))
+            e["equity"] = float(raw[5]) + (2 * d[0] + (d[1] - d[3]) + (d[2] - d[4]))
+        row = {"roll": roll}
+        if who is not None:
+            row["first"] = who
+        row.update(games=nj, **{k: e[k] for k in (*PROBABILITY_KEYS, "equity")},
+                   stderr={k: sj[k] for k in (*PROBABILITY_KEYS, "equity")})
+        rows.append(row)
+    return rows
+
+
+def _result(pos, st: RolloutSettings, engine: str, played: PlayedRun,
+            plan: RunPlan) -> RolloutResult:
+    """The :class:`RolloutResult` of a played run."""
+    run = played.run
+    counts, sums, breakdown = run.counts, run.sums, None
+    if st.by_first_roll:
+        breakdown = _breakdown(pos.board, st, counts, sums)
+        counts, sums = counts[0], None if sums is None else sums[0]
+    if st.scored:
+        est, se = vr_statistics(sums if sums is not None else np.zeros((2, 6)), run.games)
+    else:
+        est, se = outcome_statistics(counts)
+    games = plan.request["games"]
+    return RolloutResult(
+        **{k: est[k] for k in PROBABILITY_KEYS}, equity=est["equity"], stderr=se,
+        counts=counts, games=run.games, seed=st.seed, engine=engine, policy=st.policy,
+        position_id=pos.to_position_id(), dice=st.dice, opening=st.opening,
+        seconds=played.seconds, interrupted=run.interrupted, workers=played.workers,
+        games_requested=games, vr=st.vr, settings=plan.settings, by_first_roll=breakdown,
+        truncated=int(run.games - int(np.asarray(counts).sum())),
+        run_id=None if played.stored is None else played.stored.run_id,
+        stored_games=played.stored_games, dask=played.address)
 
 
 def _summary(res: RolloutResult) -> dict:

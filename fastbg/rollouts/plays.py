@@ -25,9 +25,8 @@ from .blocks import (BlockRecipe, abandoned, block_size_for, check_games, check_
                      n_blocks, resolve_workers, run_blocks, stratified_rolls)
 from ..reference.board import outcome
 from .cluster import connect
-from .cubeless import (DEFAULT_POLICY, INDICATORS6, VR_PREFILTER, _check_seed,
-                       check_flag, resolve_vr, stored_counts_shape, vr_statistics)
-from .settings import rollout_settings
+from .cubeless import INDICATORS6, VR_PREFILTER, stored_counts_shape, vr_statistics
+from .settings import DEFAULT_POLICY, check_flag, draw_seed, resolve_vr, rollout_settings
 from .store import open_run
 
 __all__ = ["rank_plays", "rollout_plays", "RankedPlay", "PlaysRolloutResult", "DEFAULT_WITHIN",
@@ -437,7 +436,7 @@ def rollout_plays(
         games, policy, engine, vr=vr, quasi_random=quasi_random, top=top, ply=ply,
         within=within, max_plays=max_plays, min_plays=min_plays, prune_se=prune_se,
         min_games=min_games)
-    entropy = _check_seed(seed)
+    entropy = draw_seed(seed)
     request = dict(position=pos.to_position_id(), games=games, dice=list(dice), seed=entropy,
                    policy=policy, top=top, plays=None if plays is None else list(plays),
                    ply=ply, within=within, max_plays=max_plays, vr=vr,
