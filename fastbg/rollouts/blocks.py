@@ -1,21 +1,26 @@
-"""Block scheduling, seeding and the exact merge of rollout blocks.
+"""Block scheduling of rollouts: :func:`run_blocks` and the recipes of blocks.
 
 A rollout of ``games`` games is cut into blocks of :data:`BLOCK_SIZE` games. Block
 ``k`` draws its dice from ``PCG64DXSM(SeedSequence(entropy, spawn_key=(k,)))``, so the
 dice of every game depend only on (seed, block, game index), never on the number of
 workers or on scheduling (DESIGN section 4). Blocks return integer counts of the six
 outcome classes and the merge is exact integer addition.
+
+Design
+------
+:func:`run_blocks` only schedules; each of its parts is a module of its own, tested alone:
+:mod:`~fastbg.rollouts.seeding` (the dice of each block, quasi-random stratification),
+:mod:`~fastbg.rollouts.merge` (the ordered exact merge and the stop rule),
+:mod:`~fastbg.rollouts.interrupts` (the two-stage Ctrl-C state machine) and
+:mod:`~fastbg.rollouts.executors` (threads; :mod:`~fastbg.rollouts.cluster` has the Dask
+executor). Their public names are re-exported here, where callers have always found them.
 """
 from __future__ import annotations
 
 import os
-import signal
 import threading
-import time
 import uuid
 from collections import OrderedDict
-from fractions import Fraction
-from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -24,13 +29,16 @@ import numpy as np
 from .._version import __version__
 from ..engine import ENGINES, get_engine
 from ..reference.policies import POLICIES
-from ..reference.dice import bounded
+from .executors import BlockAbandoned, ThreadBlocks, abandoned, stop_flag
+from .interrupts import SIGINT_ECHO_SECONDS, CtrlC, on_sigint, restore_sigint
+from .merge import BlockRun, OrderedMerge
+from .seeding import OPENING_OUTCOMES, QR_KEY, block_bit_generator, stratified_rolls
 
 __all__ = ["MAX_GAMES", "check_games", "check_policy", "check_engine", "check_policy_engine",
            "resolve_workers", "BLOCK_SIZE", "SLOW_POLICY_BLOCK_SIZES", "block_size_for",
            "block_bit_generator", "block_sizes", "block_size_of", "n_blocks", "run_blocks",
            "BlockRun", "BlockRecipe", "play_block", "stratified_rolls", "OPENING_OUTCOMES",
-           "stop_flag", "abandoned", "BlockAbandoned"]
+           "stop_flag", "abandoned", "BlockAbandoned", "SIGINT_ECHO_SECONDS", "QR_KEY"]
 
 #: The most games one run may ask for: a trillion, about 200 days at 60,000 games/s on two
 #: cores (a count beyond it is a typo, not a plan; split such work into runs).
@@ -87,94 +95,6 @@ def check_games(games) -> int:
     return int(games)
 
 
-def block_bit_generator(entropy: int, k: int) -> np.random.PCG64DXSM:
-    """The bit generator of block ``k`` of a rollout whose root seed is ``entropy``."""
-    return np.random.PCG64DXSM(np.random.SeedSequence(entropy, spawn_key=(k,)))
-
-
-#: The spawn key's first word of the quasi-random dice streams (``(QR_KEY, group)``); block
-#: streams have one-word keys ``(k,)``, so the two never coincide.
-QR_KEY = 0x5152
-
-#: The 30 outcomes of the opening roll as roll indices ``6 (a - 1) + (b - 1)``, ``a != b``
-#: (``a`` the die of the side on roll): the first-roll strata of a rollout from the opening.
-OPENING_OUTCOMES = tuple(r for r in range(36) if r // 6 != r % 6)
-
-
-def _permutations(bitgen, rows: int, n: int) -> np.ndarray:
-    """``rows`` independent uniform permutations of ``range(n)`` (Fisher-Yates with the
-    dice contract's unbiased ``bounded`` draws, so they depend on nothing but the bit
-    generator: not on numpy's version)."""
-    out = np.tile(np.arange(n, dtype=np.int32), (rows, 1))
-    for row in out:
-        for i in range(n - 1, 0, -1):
-            j = bounded(bitgen, i + 1)
-            row[i], row[j] = row[j], row[i]
-    return out
-
-
-_GROUPS: dict = {}
-
-
-def _group(entropy: int, g: int, k1: int):
-    key = (entropy, g, k1)
-    got = _GROUPS.get(key)
-    if got is None:
-        bg = np.random.PCG64DXSM(np.random.SeedSequence(entropy, spawn_key=(QR_KEY, g)))
-        got = (_permutations(bg, 36, k1), _permutations(bg, k1, 36))
-        if len(_GROUPS) > 64:
-            _GROUPS.clear()
-        _GROUPS[key] = got
-    return got
-
-
-def stratified_rolls(entropy: int, first_game: int, n: int, opening: bool) -> np.ndarray:
-    """Quasi-random dice: the first two random rolls of games ``first_game .. first_game + n - 1``.
-
-    Parameters
-    ----------
-    entropy : int
-        The rollout's root seed.
-    first_game, n : int
-        Index of the first game in the whole run (block ``k`` starts at ``k * block size``)
-        and the number of games.
-    opening : bool
-        The first random roll is the opening roll (30 outcomes, :data:`OPENING_OUTCOMES`)
-        rather than an ordinary roll (36).
-
-    Returns
-    -------
-    numpy.ndarray of int32, shape (n, 2)
-        Roll indices (``r // 6 + 1``, ``r % 6 + 1``) of each game's first and second random
-        roll, for the engines' ``qrolls``.
-
-    Notes
-    -----
-    Games are cut into groups of ``K * 36`` (``K`` = 36, or 30 from the opening) and each
-    group into 36 runs of ``K`` consecutive games. In run ``h`` of group ``g`` the first rolls
-    are a permutation ``A_g[h]`` of the ``K`` outcomes, so every ``K`` games contain each
-    first roll once (GNU Backgammon's rotation of the first roll); the second roll of a game
-    whose first outcome is ``f`` is ``L_g[f][h]``, ``L_g[f]`` a permutation of the 36 rolls,
-    so a group holds each (first, second) pair once. The permutations are uniform and drawn
-    from ``SeedSequence(entropy, spawn_key=(QR_KEY, g))``: every game's pair is marginally
-    uniform (the estimate stays unbiased for any number of games) and depends only on
-    (seed, game index), so a run's dice do not depend on its length or its workers.
-    """
-    k1 = 30 if opening else 36
-    outcomes = np.array(OPENING_OUTCOMES if opening else range(36), dtype=np.int32)
-    size = k1 * 36
-    out = np.empty((n, 2), dtype=np.int32)
-    for j in range(n):
-        i = first_game + j
-        g, m = divmod(i, size)
-        h, t = divmod(m, k1)
-        a, lat = _group(entropy, g, k1)
-        f = int(a[h, t])
-        out[j, 0] = outcomes[f]
-        out[j, 1] = lat[f, h]
-    return out
-
-
 def block_sizes(games: int, block_size: int = BLOCK_SIZE) -> list[int]:
     """Sizes of the blocks of a run of ``games`` games (the last may be short)."""
     return [block_size_of(k, games, block_size) for k in range(n_blocks(games, block_size))]
@@ -189,56 +109,6 @@ def block_size_of(k: int, games: int, block_size: int = BLOCK_SIZE) -> int:
     """Games in block ``k`` of a run of ``games`` games (computed, not stored, so a
     run of any length needs no memory per block)."""
     return min(block_size, games - k * block_size)
-
-
-# ------------------------------------------------------------------ abandoning blocks
-# A run's blocks play in worker threads, in compiled code that holds no GIL, which no
-# signal and no exception can stop. A second Ctrl-C abandons them through a flag of the run:
-# a uint8 array of one element that the compiled block loops read between games (their
-# ``stop`` argument), and Python loops over games through abandoned(). The worker thread
-# playing a run's block finds the run's flag here (each thread plays one block at a time).
-_worker = threading.local()
-
-
-class BlockAbandoned(Exception):
-    """A block stopped early because its run abandoned it (a second Ctrl-C): its counts
-    are partial and are never merged."""
-
-
-def stop_flag() -> np.ndarray | None:
-    """The stop flag of the run whose block this thread is playing, for the ``stop``
-    argument of the engines' block loops (``rollout_block``, ``rollout_block_vr``,
-    ``cubeful_block``): a uint8 array of shape (1,), set nonzero when the run abandons its
-    blocks in flight. None outside a run's worker thread (the calling thread, a Dask
-    worker), where nothing abandons a block."""
-    return getattr(_worker, "stop", None)
-
-
-def abandoned() -> bool:
-    """Whether the run whose block this thread plays has abandoned it: a block function
-    that loops over games in Python asks it between games and may return early (its
-    result is then discarded by :func:`play_block`)."""
-    flag = stop_flag()
-    return flag is not None and bool(flag[0])
-
-
-#: Seconds after a run's first SIGINT in which another is taken as the same Ctrl-C: GNU
-#: ``timeout -s INT`` signals both the command and its process group, and a terminal may
-#: deliver one key press to several processes, so one intent can arrive as two signals a few
-#: milliseconds apart; a deliberate second Ctrl-C comes after the first one's message.
-SIGINT_ECHO_SECONDS = 0.5
-
-
-def _on_sigint(handler):
-    """Install a SIGINT handler (main thread only); return the previous one."""
-    if threading.current_thread() is not threading.main_thread():
-        return None
-    return signal.signal(signal.SIGINT, handler)
-
-
-def _restore_sigint(previous) -> None:
-    if previous is not None:
-        signal.signal(signal.SIGINT, previous)
 
 
 def resolve_workers(workers) -> int:
@@ -329,85 +199,6 @@ def play_block(block: Callable, k: int, games: int, entropy: int):
     if isinstance(c, tuple):
         return k, np.asarray(c[0], dtype=np.int64), np.asarray(c[1], dtype=np.float64)
     return k, np.asarray(c, dtype=np.int64), None
-
-
-class _Threads:
-    """Blocks on threads of this process (the compiled core releases the GIL): what
-    :func:`run_blocks` needs of an executor; :class:`fastbg.rollouts.cluster.DaskBlocks` is
-    the other one."""
-
-    def __init__(self, play: Callable[[int], tuple], workers: int, flag: np.ndarray):
-        self.play = play
-        self.workers = workers
-        self.flag = flag            # the run's stop flag (stop_flag() in its workers)
-        self.pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="fastbg")
-
-    def in_flight(self) -> int:
-        """Tasks to keep submitted (running and queued)."""
-        return 2 * self.workers
-
-    def _play(self, k: int):
-        _worker.stop = self.flag
-        try:
-            return self.play(k)
-        finally:
-            _worker.stop = None
-
-    def submit(self, k: int, nblocks: int):
-        """A task playing block ``k`` (and maybe more of the ``nblocks``): ``(future,
-        blocks it plays)``."""
-        return self.pool.submit(self._play, k), 1
-
-    def wait(self, pending: set, timeout: float):
-        """``(finished, pending)`` after at most ``timeout`` seconds."""
-        return wait(pending, timeout=timeout, return_when=FIRST_COMPLETED)
-
-    def drop_queued(self, pending: set) -> set:
-        """Cancel the blocks not started; return the ones that will still report."""
-        return {fut for fut in pending if not fut.cancel()}
-
-    def running(self, pending: set) -> int:
-        return sum(1 for fut in pending if not fut.done())
-
-    def result(self, fut) -> list:
-        """The task's blocks, ``[(k, counts, sums), ...]``."""
-        return [fut.result()]
-
-    def abandon(self, pending: set) -> None:
-        """Give up the tasks ``pending``: the queued ones are cancelled, the running ones
-        stop after their game (the flag is already set) and their results are never read."""
-        for fut in pending:
-            fut.cancel()
-
-    def close(self, wait: bool = True) -> None:
-        """Shut the threads down; ``wait=False`` (blocks abandoned) returns at once, the
-        threads ending on their own within a game."""
-        self.pool.shutdown(wait=wait, cancel_futures=True)
-
-
-@dataclass
-class BlockRun:
-    """What a run of blocks produced.
-
-    Attributes
-    ----------
-    counts : numpy.ndarray of int64, shape (6,) (or the ``counts_shape`` of a custom block)
-        Outcome-class counts summed over the finished blocks.
-    games : int
-        Games in the finished blocks.
-    interrupted : bool
-        True if the run was stopped (Ctrl-C) before every block finished; the
-        counts then hold exactly the blocks that did finish.
-    sums : numpy.ndarray of float64, or None
-        For blocks that also return float sums (variance reduction), their total over the
-        finished blocks, added exactly (as fractions) and rounded once, so it does not
-        depend on the order in which blocks finished.
-    """
-
-    counts: np.ndarray
-    games: int
-    interrupted: bool
-    sums: np.ndarray | None = None
 
 
 def run_blocks(
@@ -518,198 +309,154 @@ def run_blocks(
     get_engine(engine)   # a missing compiled core is an error here, not in a worker
     nblocks = n_blocks(games, block_size)
     board = np.ascontiguousarray(board, dtype=np.int8)
-    counts = np.zeros(counts_shape, dtype=np.int64)
-    exact: list | None = None   # float sums as exact fractions: the merge is order-free
-    sums_shape = None
-    done_games = 0
-
+    merge = OrderedMerge(lambda k: block_size_of(k, games, block_size), counts_shape,
+                         until=until, on_block=on_block, progress=progress)
     if block is None:
         block = BlockRecipe(_engine_block, dict(engine=engine, policy=policy, board=board,
                                                 dice=dice, opening=opening))
-    fn = None   # the block function of threads and the calling thread (built below)
-
-    def build():
-        nonlocal fn
-        # threads share one block function; a cluster's workers build their own from the recipe
-        fn = block.make() if isinstance(block, BlockRecipe) and cluster is None else block
-
-    def run_one(k: int):
-        return play_block(fn, k, block_size_of(k, games, block_size), entropy)
-
-    def add_sums(f: np.ndarray | None) -> None:
-        nonlocal exact, sums_shape
-        if f is None:
-            return
-        if exact is None:
-            sums_shape = f.shape
-            exact = [Fraction(0)] * f.size
-        for i, x in enumerate(f.reshape(-1).tolist()):
-            exact[i] += Fraction(x)
-
-    ready: dict = {}        # finished blocks waiting for the ones before them
-    merged = 0              # blocks 0..merged-1 are in the totals
-    enough = threading.Event()   # the stop rule said so
-
-    def absorb(k: int, c: np.ndarray, f: np.ndarray | None = None,
-               stored: bool = False) -> None:  # calling thread
-        nonlocal done_games, merged
-        if enough.is_set():
-            return              # played past the stop: dropped
-        ready[k] = (c, f)
-        while merged in ready and not enough.is_set():
-            c, f = ready.pop(merged)
-            n = block_size_of(merged, games, block_size)
-            counts[:] += c
-            add_sums(f)
-            done_games += n
-            if on_block is not None and not stored:
-                on_block(merged, n, c, f)
-            merged += 1
-            if progress is not None:
-                progress(n)
-            if until is not None and until(counts, _float_sums(), done_games):
-                enough.set()
-
-    def _float_sums():
-        return None if exact is None else np.array([float(x) for x in exact]).reshape(sums_shape)
-
-    def result(interrupted: bool) -> BlockRun:
-        return BlockRun(counts, done_games, interrupted and not enough.is_set(), _float_sums())
-
-    first = 0
-    for k in sorted(done or {}):
-        if k != first or k >= nblocks:
-            raise ValueError(f"stored blocks must be blocks 0, 1, ... of the run, got {k}")
-        c, f = done[k]
-        absorb(k, np.asarray(c, dtype=np.int64), None if f is None else
-               np.asarray(f, dtype=np.float64), stored=True)
-        first += 1
-        if enough.is_set():
-            return result(False)
-
-    interrupted = False
+    first = merge.add_stored(done, nblocks)
+    if merge.met:
+        return merge.result(False)
+    # threads share one block function; a cluster's workers build their own from the recipe
+    make = block.make if isinstance(block, BlockRecipe) and cluster is None else lambda: block
+    plan = _Plan(games, entropy, block_size, first, nblocks)
     # The pure-Python engine holds the GIL, so threads would only make Ctrl-C wait
     # for whole blocks: it runs in the calling thread (same numbers either way).
     # Compiled blocks run in worker threads even for workers=1, so that the calling
     # thread stays free to notice Ctrl-C at once.
     if engine == "python" and cluster is None:
-        build()
-        try:
-            for k in range(first, nblocks):
-                absorb(*run_one(k))
-                if enough.is_set():
-                    break
-        except KeyboardInterrupt as exc:
-            interrupted = True
-            # a pure-Python block cut short hands over the games it finished
-            part = getattr(exc, "partial_counts", None)
-            if part is not None and part.shape == counts.shape and (
-                    getattr(fn, "keeps_partial", False)):
-                counts[:] += part
-                add_sums(getattr(exc, "partial_sums", None))
-                done_games += int(part.sum())
-        return result(interrupted)
-
-    # Ctrl-C sets flags instead of raising, so it can never land between the two updates
-    # of `absorb` (nor in a store's write): the first stops the run after the running
-    # blocks, the second abandons them. Installed before the block function is built (it
-    # loads the networks), so that no Ctrl-C of the run is lost or raised.
-    stop = threading.Event()       # no new block: the first Ctrl-C, or the stop rule
-    abandon = threading.Event()    # the second Ctrl-C: the running blocks are given up
-    flag = np.zeros(1, dtype=np.uint8)   # stop_flag() of the run's workers
-    first_press = []     # time.monotonic() of the first Ctrl-C
-
-    def on_sigint(signum, frame):
-        now = time.monotonic()
-        if not first_press:
-            first_press.append(now)
-        elif now - first_press[0] >= SIGINT_ECHO_SECONDS:
-            flag[0] = 1            # the workers' block loops stop after their game
-            abandon.set()
-        # else: the first Ctrl-C's echo (two signals for one intent), not a second Ctrl-C
-        stop.set()
-
-    previous = _on_sigint(on_sigint)
-    ex = None
-    pending = set()
-    next_k = first
-    told = False  # on_interrupt called
-    finished: list = []   # tasks done, not merged yet
-    dropped = 0           # tasks abandoned by a second Ctrl-C
+        return _in_this_thread(make(), plan, merge)
+    ctrl = CtrlC()
+    # Installed before the block function is built (it loads the networks), so that no
+    # Ctrl-C of the run is lost or raised.
+    previous = on_sigint(ctrl.press)
+    executor = None
     try:
-        build()
-        ex = (_Threads(run_one, workers, flag) if cluster is None else
-              cluster.blocks(block, entropy, games, block_size))
-        # Keep a bounded number of blocks in flight: memory stays flat in `games`. With a
-        # stop rule, threads keep no block queued behind the running ones (one a worker): a
-        # queued block starts the moment a worker is free, before this thread can merge the
-        # block that may meet the rule, and was played in vain (a one-block run took two).
+        fn = make()
+        executor = (ThreadBlocks(plan.player(fn), workers, ctrl.flag) if cluster is None
+                    else cluster.blocks(block, entropy, games, block_size))
+        # With a stop rule, threads keep no block queued behind the running ones (one a
+        # worker): a queued block starts the moment a worker is free, before this thread
+        # can merge the block that may meet the rule, and was played in vain.
         ahead = None if until is None or cluster is not None else workers
-        while next_k < nblocks or pending:
-            try:
-                if enough.is_set():
-                    # the stop rule is met: every block still playing is past it and would be
-                    # dropped; the threads' blocks stop after their game, a cluster's tasks
-                    # are cancelled, so the run's time (and games/s) is that of its games
-                    stop.set()
-                    flag[0] = 1
-                    ex.abandon(pending)
-                    pending = set()
-                    break
-                limit = ex.in_flight() if ahead is None else min(ahead, ex.in_flight())
-                while not stop.is_set() and next_k < nblocks and len(pending) < limit:
-                    fut, taken = ex.submit(next_k, nblocks)
-                    pending.add(fut)
-                    next_k += taken
-                if stop.is_set():
-                    # queued blocks that have not started are dropped at once; only the
-                    # running ones are waited for
-                    pending = ex.drop_queued(pending)
-                    if on_interrupt is not None and not told and not enough.is_set():
-                        told = True
-                        on_interrupt(ex.running(pending))
-                if abandon.is_set():
-                    break
-                done_now, pending = ex.wait(pending, 0.1)
-                finished = list(done_now)       # cancelled ones left `pending` above
-                while finished:
-                    try:
-                        got = ex.result(finished.pop())
-                    except BlockAbandoned:      # stopped by a second Ctrl-C: dropped
-                        dropped += 1
-                        continue
-                    for one in got:
-                        absorb(*one)
-                if stop.is_set() and not pending:
-                    break
-            except KeyboardInterrupt:  # raised by a callback (progress, on_block): a Ctrl-C
-                on_sigint(signal.SIGINT, None)
-                pending |= set(finished)        # the tasks it left unmerged
-                finished = []
-        if abandon.is_set() and pending:
-            # keep the blocks that finished before the second Ctrl-C; give up the others
-            for fut in [f for f in pending if f.done() and not f.cancelled()]:
-                pending.discard(fut)
-                try:
-                    for one in ex.result(fut):
-                        absorb(*one)
-                except BlockAbandoned:
-                    dropped += 1
-            dropped += len(pending)
-            ex.abandon(pending)
-            pending = set()
-        if dropped and on_interrupt is not None and not enough.is_set():
-            on_interrupt(0)     # the second Ctrl-C took effect: the run waits for none
+        _schedule(executor, plan, merge, ctrl, on_interrupt, ahead)
     finally:
-        _restore_sigint(previous)
-        if ex is not None:
-            ex.close(wait=not abandon.is_set())
-    if stop.is_set() and on_interrupt is not None and not told and not enough.is_set():
+        restore_sigint(previous)
+        if executor is not None:
+            executor.close(wait=not ctrl.abandon.is_set())
+    if ctrl.stop.is_set() and on_interrupt is not None and not ctrl.told and not merge.met:
         # Ctrl-C came as the last blocks ended (after the loop's last look at the flag):
         # the run is whole, but a caller running several (a table, the stages of candidate
         # rollouts) must still hear of it, or the Ctrl-C is lost
         on_interrupt(0)
-    # (a block that finished after a gap would stay in `ready`, dropped: the result is always
-    # a prefix of blocks; workers start blocks in order, so after Ctrl-C there is no gap)
-    interrupted = stop.is_set() and done_games < games
-    return result(interrupted)
+    # (a block that finished after a gap would stay held, dropped: the result is always a
+    # prefix of blocks; workers start blocks in order, so after Ctrl-C there is no gap)
+    return merge.result(ctrl.stop.is_set() and merge.games < games)
+
+
+@dataclass(frozen=True)
+class _Plan:
+    """The blocks of a run still to play: ``first .. nblocks - 1`` of ``games`` games."""
+    games: int
+    entropy: int
+    block_size: int
+    first: int
+    nblocks: int
+
+    def player(self, fn: Callable) -> Callable[[int], tuple]:
+        """``play(k) -> (k, counts, sums)`` of block function ``fn``."""
+        return lambda k: play_block(fn, k, block_size_of(k, self.games, self.block_size),
+                                    self.entropy)
+
+
+def _in_this_thread(fn: Callable, plan: _Plan, merge: OrderedMerge) -> BlockRun:
+    """The blocks of a pure-Python run, played in the calling thread, where the first
+    Ctrl-C (a KeyboardInterrupt) stops it at once; a block cut short hands over the games it
+    finished if its function says so (``keeps_partial``)."""
+    play = plan.player(fn)
+    try:
+        for k in range(plan.first, plan.nblocks):
+            merge.add(*play(k))
+            if merge.met:
+                break
+    except KeyboardInterrupt as exc:
+        part = getattr(exc, "partial_counts", None)
+        if part is not None and part.shape == merge.counts.shape and (
+                getattr(fn, "keeps_partial", False)):
+            merge.add_partial(part, getattr(exc, "partial_sums", None))
+        return merge.result(True)
+    return merge.result(False)
+
+
+def _schedule(ex, plan: _Plan, merge: OrderedMerge, ctrl: CtrlC, on_interrupt,
+              ahead: int | None) -> None:
+    """Submit a run's blocks to executor ``ex`` in order and merge their results as they
+    come, until every block is in, the stop rule is met, or Ctrl-C (``ctrl``) ends it.
+
+    Keeps a bounded number of blocks in flight (``ex.in_flight()``, at most ``ahead``):
+    memory stays flat in the number of games. ``on_interrupt`` is told of the first Ctrl-C
+    with the blocks still running, and with 0 when a second one abandons them."""
+    pending: set = set()
+    next_k = plan.first
+    finished: list = []   # tasks done, not merged yet
+    dropped = 0           # tasks abandoned by a second Ctrl-C
+    while next_k < plan.nblocks or pending:
+        try:
+            if merge.met:
+                # the stop rule is met: every block still playing is past it and would be
+                # dropped; the threads' blocks stop after their game, a cluster's tasks are
+                # cancelled, so the run's time (and games/s) is that of its games
+                ctrl.halt()
+                ex.abandon(pending)
+                pending = set()
+                break
+            limit = ex.in_flight() if ahead is None else min(ahead, ex.in_flight())
+            while not ctrl.stop.is_set() and next_k < plan.nblocks and len(pending) < limit:
+                fut, taken = ex.submit(next_k, plan.nblocks)
+                pending.add(fut)
+                next_k += taken
+            if ctrl.stop.is_set():
+                # queued blocks that have not started are dropped at once; only the running
+                # ones are waited for
+                pending = ex.drop_queued(pending)
+                if on_interrupt is not None and not ctrl.told and not merge.met:
+                    ctrl.told = True
+                    on_interrupt(ex.running(pending))
+            if ctrl.abandon.is_set():
+                break
+            done_now, pending = ex.wait(pending, 0.1)
+            finished = list(done_now)       # cancelled ones left `pending` above
+            while finished:
+                try:
+                    got = ex.result(finished.pop())
+                except BlockAbandoned:      # stopped by a second Ctrl-C: dropped
+                    dropped += 1
+                    continue
+                for one in got:
+                    merge.add(*one)
+            if ctrl.stop.is_set() and not pending:
+                break
+        except KeyboardInterrupt:  # raised by a callback (progress, on_block): a Ctrl-C
+            ctrl.press()
+            pending |= set(finished)        # the tasks it left unmerged
+            finished = []
+    if ctrl.abandon.is_set() and pending:
+        dropped += _keep_finished(ex, pending, merge)
+    if dropped and on_interrupt is not None and not merge.met:
+        on_interrupt(0)     # the second Ctrl-C took effect: the run waits for none
+
+
+def _keep_finished(ex, pending: set, merge: OrderedMerge) -> int:
+    """After a second Ctrl-C: merge the tasks of ``pending`` that finished before it, give
+    up the others; return how many were dropped."""
+    dropped = 0
+    for fut in [f for f in pending if f.done() and not f.cancelled()]:
+        pending.discard(fut)
+        try:
+            for one in ex.result(fut):
+                merge.add(*one)
+        except BlockAbandoned:
+            dropped += 1
+    dropped += len(pending)
+    ex.abandon(pending)
+    return dropped
