@@ -4,6 +4,11 @@ The ``engine`` fixture yields :func:`fastbg.engine.get_engine` for ``"python"``
 and ``"cython"``. The Cython engine is skipped, with the reason, only when its
 move generator ``fastbg._core.movegen`` cannot be imported (the package was not
 built); any other failure to load it is an error, never a silent skip.
+
+The tiers (docs/development.md, "Tests"): ``python -m pytest`` runs every test (the CI
+gate); ``python -m pytest -m "not slow"`` leaves out the large cases marked ``slow`` (the
+quick loop); the pytest-benchmark timings (marker ``bench``) run only when ``-m`` names
+them (``python -m pytest -m bench -n 0``).
 """
 from __future__ import annotations
 
@@ -26,6 +31,33 @@ def cython_unavailable_reason() -> str | None:
             "build it with `pip install -e .`"
         )
     return None
+
+
+def pytest_collection_modifyitems(config, items):
+    """Deselect the benchmarks unless the ``-m`` expression names them: a quick loop's
+    ``-m "not slow"`` replaces any ``-m`` of addopts, and must not select them."""
+    if "bench" in (config.getoption("markexpr") or ""):
+        return
+    bench = [item for item in items if item.get_closest_marker("bench")]
+    if bench:
+        config.hook.pytest_deselected(items=bench)
+        items[:] = [item for item in items if not item.get_closest_marker("bench")]
+
+
+@pytest.fixture(scope="session")
+def exact_race_values():
+    """``{(name, policy): probabilities}``: the exact outcome probabilities of
+    test_statistics.POSITIONS under pubeval's and random play (tests/exact.py), computed
+    once per test process for the statistics tests of several files."""
+    from exact import exact_outcomes, probabilities
+    from test_statistics import POSITIONS
+
+    try:
+        eng = get_engine("cython")
+    except ImportError:
+        eng = get_engine("python")
+    return {(name, pol): probabilities(exact_outcomes(b, eng, pol))
+            for name, b in POSITIONS.items() for pol in ("pubeval", "random")}
 
 
 @pytest.fixture(params=ENGINE_NAMES)

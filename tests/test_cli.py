@@ -416,7 +416,7 @@ def test_help_read_in_part_is_not_an_error():
 
 _CLOSED_STDERR_COMMANDS = [
     ["rollout", "start", "--games", "100"], ["moves", "start", "31", "--rollout", "--games", "20"],
-    ["cube", "start", "--games", "100"], ["table", "race", "--positions", "1"]]
+    ["cube", "start", "--games", "100"], ["table", "race", "--positions", "1", "--games", "100"]]
 
 
 def _fastbg_with_stderr(argv, stderr):

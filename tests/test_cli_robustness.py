@@ -594,6 +594,7 @@ def _wait_for(proc, path, runs=1, blocks=0, timeout=180):
                          f"({proc.poll()=}, {_store_counts(path)})")
 
 
+@pytest.mark.slow
 def test_a_second_ctrl_c_stops_at_once_and_the_stored_run_resumes_with_the_same_numbers(tmp_path):
     # nn-1ply plays tens of games a second: a block of 100 games takes seconds, which the
     # first Ctrl-C waits for and the second does not; the block in flight is dropped, the
@@ -654,6 +655,7 @@ def _signal_a_stored_run(path, *signals, gap=0.02):
     return p, out, err
 
 
+@pytest.mark.slow
 def test_sigterm_stops_a_stored_run_as_ctrl_c_does_with_status_143(tmp_path):
     # SIGTERM (kill, a batch system's time limit) ended a run at once and silently, its
     # result lost; it now stops as a Ctrl-C does: the block in flight finishes and is kept,
@@ -680,6 +682,7 @@ def test_sigterm_before_a_run_is_status_143_without_a_traceback():
     assert (out.returncode, out.stdout, out.stderr) == (143, "", "fastbg: terminated\n")
 
 
+@pytest.mark.slow
 def test_two_sigints_at_once_are_one_ctrl_c_and_keep_the_finished_blocks(tmp_path):
     # `timeout -s INT` signals the command and its process group: one intent, two SIGINTs
     # a few milliseconds apart, which must not act as "Ctrl-C again" (that dropped the
@@ -730,6 +733,7 @@ def test_listing_shows_a_run_killed_before_its_first_block(tmp_path, capsys):
     assert code == 0 and "0/1,000" in out and "unfinished" in out and "no games yet" in out
 
 
+@pytest.mark.slow
 def test_slow_policy_blocks_keep_the_numbers_independent_of_workers():
     import fastbg
     from fastbg.rollouts.blocks import block_size_for

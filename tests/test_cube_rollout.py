@@ -203,6 +203,7 @@ def test_cli_too_few_trials_state_no_decision(capsys, method):
                 assert d["decision"]["too_close"] == ["double", "take"]
 
 
+@pytest.mark.slow
 def test_cli_close_cube_decisions_are_flagged(capsys):
     # post-Crawford, the trailer's double at 4-away is within a few millipoints of waiting
     assert main(["cube", CONTACT, "--match-length", "5", "--score", "1-4", "--games", "400",
@@ -215,6 +216,7 @@ def test_cli_close_cube_decisions_are_flagged(capsys):
     assert json.loads(capsys.readouterr().out)["decision"]["too_close"] == ["double"]
 
 
+@pytest.mark.slow
 def test_cli_a_clear_decision_is_stated_plainly(capsys):
     assert main(["cube", "start", "--games", "400", "--seed", "1", "--no-progress"]) == 0
     out = capsys.readouterr().out

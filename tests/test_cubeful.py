@@ -154,11 +154,12 @@ def test_decision_bitwise(owned, jacoby):
 
 
 @pytest.mark.parametrize("position,kw", [
-    ("start", {}),
-    ("start", {"opening": False, "jacoby": True}),
-    ("start", {"opening": False, "policy": "pubeval", "x": 0.5}),
-    (POSITIONS[40], {"state": MatchState.money(2, "opponent")}),
+    pytest.param("start", {}, marks=pytest.mark.slow),
+    pytest.param("start", {"opening": False, "jacoby": True}, marks=pytest.mark.slow),
+    pytest.param("start", {"opening": False, "policy": "pubeval", "x": 0.5}, marks=pytest.mark.slow),
+    pytest.param(POSITIONS[40], {"state": MatchState.money(2, "opponent")}, marks=pytest.mark.slow),
     (POSITIONS[-30], {}),
+    (POSITIONS[-30], {"jacoby": True, "x": 0.5}),
 ])
 def test_engines_identical(position, kw):
     # the plain loop (variance reduction has its own tests, tests/test_cubeful_vr.py)
@@ -235,6 +236,7 @@ def test_statistics_consistent():
     assert s["equity"] == pytest.approx(np.repeat(jpts.ravel(), c.ravel()).mean(), abs=1e-12)
 
 
+@pytest.mark.slow
 def test_workers_identical():
     a = cubeful_rollout("start", 2500, seed=21, workers=1)
     b = cubeful_rollout("start", 2500, seed=21, workers=2)
@@ -254,7 +256,9 @@ def test_bad_arguments():
 
 # --------------------------------------------------------------------------- match play
 
-def test_match_decision_against_matchcube():
+@pytest.mark.parametrize("lengths", [(1, 3, 5), pytest.param((7, 9), marks=pytest.mark.slow)])
+def test_match_decision_against_matchcube(lengths):
+    # the match lengths in two parts (quick tier, slow); the same draws for each case
     from fastbg.cube.match import match_cube_decision
     from fastbg.cube import DEFAULT_MET, load_met
 
@@ -277,6 +281,8 @@ def test_match_decision_against_matchcube():
                         lbg = lg * rng.random() * 0.2
                         q = np.array([w, wg, wbg, lg, lbg])
                         x = float(rng.choice([0.0, 0.6, 0.68, 1.0]))
+                        if n not in lengths:
+                            continue
                         act, nd, dt, dp = cc.match_decision(R, q, a, b, cube, owner == "player", x)
                         d = match_cube_decision(q, n, (sp, so), cube=cube, owner=owner, x=x)
                         assert (nd, dt, dp) == pytest.approx((d.nd, d.dt, d.dp), abs=1e-12)
@@ -289,8 +295,8 @@ def test_match_decision_against_matchcube():
 
 
 @pytest.mark.parametrize("state", [
-    MatchState.match(5, (2, 3)),
-    MatchState.match(7, (6, 3), crawford=True),
+    pytest.param(MatchState.match(5, (2, 3)), marks=pytest.mark.slow),
+    pytest.param(MatchState.match(7, (6, 3), crawford=True), marks=pytest.mark.slow),
     MatchState.match(7, (6, 3)),
     MatchState.match(3, (1, 1), cube=2, cube_owner="opponent"),
     MatchState.match(9, (0, 0)),
@@ -302,6 +308,7 @@ def test_match_engines_identical(state):
     assert a.mwc == b.mwc and a.equity == b.equity
 
 
+@pytest.mark.slow
 def test_match_crawford_no_double():
     r = cubeful_rollout("start", 2000, seed=3, state=MatchState.match(7, (6, 3), crawford=True))
     assert r.doubled == 0.0 and r.counts[:, 1:].sum() == 0
@@ -328,6 +335,7 @@ def test_match_last_roll_exact(mine, n, score, seed):
     assert r.equity == pytest.approx(met.emg(r.mwc, a, o, 1), abs=1e-12)
 
 
+@pytest.mark.slow
 def test_match_workers_identical():
     st = MatchState.match(5, (1, 2))
     a = cubeful_rollout("start", 2200, seed=8, workers=1, state=st)

@@ -18,8 +18,7 @@ from fastbg import MatchState, Position, cube_rollout, cubeful_rollout, load_met
 from fastbg.engine import get_engine
 from fastbg.rollouts import reference_cubeful as ref
 
-from exact import exact_outcomes
-from test_statistics import POSITIONS, SEEDS, probabilities
+from test_statistics import POSITIONS, SEEDS
 
 N_SIGMA = 4.0
 
@@ -81,7 +80,8 @@ def test_vr_plays_the_games_of_a_plain_cubeful_rollout(case):
     assert a.settings["vr"] is True and "yardstick" in a.settings and b.settings["vr"] is False
 
 
-@pytest.mark.parametrize("case", ["money start", "money Jacoby", "money owned cube", "match"])
+@pytest.mark.parametrize("case", [pytest.param(c, marks=pytest.mark.slow) for c in
+                                  ("money start", "money Jacoby", "money owned cube")] + ["match"])
 def test_both_engines_give_the_same_bits(case):
     # the pure-Python yardstick takes seconds a game: a few games, chosen to double
     kw = CASES[case]
@@ -98,6 +98,7 @@ def test_both_engines_give_the_same_bits(case):
     assert a.mwc == b.mwc or (np.isnan(a.mwc) and np.isnan(b.mwc))
 
 
+@pytest.mark.slow
 def test_block_luck_is_the_same_in_both_engines_game_by_game():
     eng = get_engine("cython")
     from fastbg._core import cubeful as core
@@ -114,6 +115,7 @@ def test_block_luck_is_the_same_in_both_engines_game_by_game():
     assert any(v != 0.0 for v in out[0][2])
 
 
+@pytest.mark.slow
 def test_vr_does_not_depend_on_workers():
     st = MatchState.match(7, (2, 4))
     a = cubeful_rollout("4HPMwQCMz+AIIQ", 2500, seed=9, workers=1, state=st, vr=True)
@@ -140,11 +142,10 @@ def test_bad_vr_arguments_are_refused():
 # ----------------------------------------------------------------- unbiased
 
 
-@pytest.fixture(scope="module")
-def exact_values():
-    eng = get_engine("cython")
-    return {name: probabilities(exact_outcomes(b, eng, "pubeval"))
-            for name, b in POSITIONS.items()}
+@pytest.fixture
+def exact_values(exact_race_values):
+    # conftest.py: computed once per test process
+    return {name: p for (name, pol), p in exact_race_values.items() if pol == "pubeval"}
 
 
 @pytest.mark.parametrize("name", list(POSITIONS))
@@ -170,7 +171,7 @@ def test_vr_with_the_cube_out_of_play_agrees_with_exact_values(exact_values, nam
     assert abs(r.mwc - mwc) <= N_SIGMA * r.mwc_stderr + 1e-9, (r.mwc, mwc, r.mwc_stderr)
 
 
-@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize("seed", SEEDS[:1] + [pytest.param(s, marks=pytest.mark.slow) for s in SEEDS[1:]])
 def test_vr_cubeful_rollout_of_the_start_is_even(seed):
     money = cubeful_rollout("start", 800, seed=seed, vr=True)
     assert money.opening and money.vr
@@ -179,6 +180,7 @@ def test_vr_cubeful_rollout_of_the_start_is_even(seed):
     assert abs(match.mwc - 0.5) <= N_SIGMA * match.mwc_stderr
 
 
+@pytest.mark.slow
 def test_vr_and_plain_cubeful_rollouts_agree_and_vr_is_tighter():
     st = MatchState.match(7, (2, 4))
     a = cubeful_rollout("4HPMwQCMz+AIIQ", 3000, seed=21, state=st, vr=True)
@@ -190,10 +192,15 @@ def test_vr_and_plain_cubeful_rollouts_agree_and_vr_is_tighter():
 # ----------------------------------------------------------------- cube rollouts
 
 
-def test_cube_rollout_vr_both_engines_and_tighter_pairs():
+@pytest.mark.slow
+def test_cube_rollout_vr_both_engines():
     a = cube_rollout("4HPMwQCMz+AIIQ", 2, seed=3, engine="cython", vr=True)
     b = cube_rollout("4HPMwQCMz+AIIQ", 2, seed=3, engine="python", vr=True)
     assert (a.nd, a.dt, a.stderr) == (b.nd, b.dt, b.stderr) and a.vr and a.settings["vr"]
+
+
+@pytest.mark.slow
+def test_cube_rollout_vr_tighter_pairs():
     kw = dict(seed=5, state=MatchState.match(5, (1, 4)))
     v = cube_rollout("4HPMwQCMz+AIIQ", 1500, vr=True, **kw)
     p = cube_rollout("4HPMwQCMz+AIIQ", 1500, vr=False, **kw)
@@ -204,6 +211,7 @@ def test_cube_rollout_vr_both_engines_and_tighter_pairs():
         assert abs(getattr(v, key) - getattr(p, key)) <= N_SIGMA * p.stderr[key]
 
 
+@pytest.mark.slow
 def test_cube_rollout_vr_money_lines_are_in_units_of_the_current_cube():
     # a doubled money cube: DT's luck comes per unit of 2c and is scaled to c; the
     # adjusted and plain DT agree (same games) within the plain SE

@@ -274,6 +274,7 @@ def test_cli_stored_run_resumed_and_extended_on_a_scheduler(cluster, tmp_path):
         assert st.run(1).status == "done" and len(st.blocks(1)) == 4
 
 
+@pytest.mark.slow
 def test_cli_table_on_a_scheduler_gives_the_json_of_threads(cluster, tmp_path):
     common = ["table", "race", "--pips", "40", "--leads", "0,10", "--positions", "1", "-n",
               "1100", "--seed", "4", "--policy", "pubeval", "--no-progress"]
@@ -416,6 +417,7 @@ def test_bad_dask_arguments_are_one_line_errors(capsys, monkeypatch):
     assert capsys.readouterr().err == err.replace("rollout", "table gammons", 1)
 
 
+@pytest.mark.slow
 def test_ctrl_c_of_a_local_cluster_run_keeps_its_blocks(tmp_path):
     """Ctrl-C reaches the whole process group, the cluster's workers included: they leave it
     to the rollout, which stops cleanly, stores the blocks it merged and exits 130; the

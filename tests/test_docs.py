@@ -7,9 +7,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
+@pytest.mark.slow
 def test_the_cli_reference_shows_the_current_help():
     out = subprocess.run([sys.executable, str(ROOT / "docs" / "refresh_cli_help.py"), "--check"],
                          capture_output=True, text=True)

@@ -17,6 +17,7 @@ ROOT = Path(__file__).resolve().parent.parent
 _BLOCK = re.compile(r"```python\n(.*?)```", re.S)
 
 
+@pytest.mark.slow      # (the examples' rollouts: 15 s each)
 @pytest.mark.parametrize("name", ["README.md", "docs/python.md"])
 def test_python_examples(name, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)        # files the examples write stay out of the checkout

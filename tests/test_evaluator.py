@@ -198,7 +198,8 @@ def test_bad_crashed_nets_are_refused(tmp_path):
         rev.save_nets(tmp_path / "n.npz", {"contact": nets["contact"]})
 
 
-@pytest.mark.parametrize("width, crashed", [(236, False), (252, False), (236, True),
+@pytest.mark.parametrize("width, crashed", [(236, False), pytest.param(252, False, marks=pytest.mark.slow),
+                                            pytest.param(236, True, marks=pytest.mark.slow),
                                             (236, "blots"), (252, "blots")])
 @settings(max_examples=150, deadline=None)
 @given(board=boards())
@@ -426,7 +427,7 @@ def full_play_equity(policy, play) -> float:
 
 @pytest.mark.parametrize("width, crashed", [(236, False), (252, False), (236, True),
                                             (236, "blots")])
-@pytest.mark.parametrize("hidden", [75, 133])
+@pytest.mark.parametrize("hidden", [75, pytest.param(133, marks=pytest.mark.slow)])
 def test_incremental_play_equities_equal_full_evaluations(width, crashed, hidden):
     # The core scores the plays of a decision from the position before the roll: the
     # point rows of the slots a play changes (one step row per checker), the contact
@@ -619,23 +620,30 @@ def test_both_engines_refuse_a_decision_that_cannot_be_valued_alike(engine):
                 pol.play_equities(args["before"], args["plays"])
 
 
-def test_the_blot_rule_chooses_alike_in_the_lookaheads_and_the_one_ply_policy():
+@pytest.mark.parametrize("part", [0, pytest.param(1, marks=pytest.mark.slow)])
+def test_the_blot_rule_chooses_alike_in_the_lookaheads_and_the_one_ply_policy(part):
     # The 1- and 2-ply look-aheads (labels, luck) and the 1-ply policy take the 0-ply
-    # choice of a roll from the blot rule in both engines: the same numbers.
+    # choice of a roll from the blot rule in both engines: the same numbers. The cases
+    # in two parts: part 0 the cheap ones (quick tier), part 1 the rest (slow).
     nets = random_nets(43, hidden=8, crashed="blots", contact=236)
     r, c = rev.EvalPolicy(nets), core().EvalPolicy(nets)
     boards = [b for b, _ in blot_rule_decisions(np.random.default_rng(43), 4)]
-    for plies, some in ((1, boards), (2, boards[:2])):     # (2 plies: the reference is slow)
+    # (2 plies on boards[:2]: the reference is slow, 10 times slower on the second)
+    cases = [((1, boards[:2]), (2, boards[:1])), ((1, boards[2:]), (2, boards[1:2]))][part]
+    for plies, some in cases:
         np.testing.assert_allclose(r.lookahead(some, plies, candidates=2),
                                    c.lookahead(some, plies, candidates=2), rtol=0, atol=1e-12)
     r1, c1 = rev.EvalPolicy1Ply(nets, candidates=2), core().EvalPolicy1Ply(nets, candidates=2)
-    for b, plays in blot_rule_decisions(np.random.default_rng(44), 3):
+    decisions = blot_rule_decisions(np.random.default_rng(44), 3)
+    for b, plays in (decisions[:1], decisions[1:])[part]:
         # the replies of the other side, which bears off against contact after these plays
         np.testing.assert_array_equal(r1.play_values(plays[:2]), c1.play_values(plays[:2]))
         assert r1.choose(b, plays) == c1.choose(b, plays, np.random.PCG64DXSM(0))
 
 
-@pytest.mark.parametrize("plies", [0, 1, 2])
+# (2 plies: a minute in the reference; the quick tier compares 2 plies in the blot rule's
+# test above)
+@pytest.mark.parametrize("plies", [0, 1, pytest.param(2, marks=pytest.mark.slow)])
 def test_lookahead_labels_agree_between_engines(plies):
     nets = random_nets(4, hidden=8)
     r, c = rev.EvalPolicy(nets), core().EvalPolicy(nets)
@@ -660,15 +668,19 @@ def test_lookahead_labels_agree_between_engines(plies):
     assert np.all((0 <= cl) & (cl <= 1))
 
 
-def test_one_ply_policies_agree_between_engines():
+@pytest.mark.parametrize("part", [0, pytest.param(1, marks=pytest.mark.slow)])
+def test_one_ply_policies_agree_between_engines(part):
+    # six decisions of a random walk: the first three in the quick tier, the rest slow
     nets = random_nets(9, hidden=8)
     r, c = rev.EvalPolicy1Ply(nets, candidates=3), core().EvalPolicy1Ply(nets, candidates=3)
-    for b, plays in itertools.islice(random_walk(5, 10**6), 6):
+    decisions = list(itertools.islice(random_walk(5, 10**6), 6))
+    for b, plays in (decisions[:3], decisions[3:])[part]:
         np.testing.assert_array_equal(r.play_values(plays[:3]), c.play_values(plays[:3]))
         assert r.choose(b, plays) == c.choose(b, plays, np.random.PCG64DXSM(0))
 
 
-@pytest.mark.parametrize("position, games", [("ZEQAADIKAAAAAA", 30), ("bJ7BARiw5+ABMA", 2)])
+@pytest.mark.parametrize("position, games", [("ZEQAADIKAAAAAA", 30),
+                                             pytest.param("bJ7BARiw5+ABMA", 2, marks=pytest.mark.slow)])
 def test_shipped_evaluator_rollouts_are_identical_in_both_engines(position, games):
     # the default policy (the shipped nets), through the public rollout API; a short race
     # (5 checkers a side: the pure-Python bear-off database builds its entries lazily)

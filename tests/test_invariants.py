@@ -59,7 +59,7 @@ def _random_game(engine, rng) -> int:
     raise AssertionError("game did not end in 3000 turns")
 
 
-@pytest.mark.parametrize("seed", [1, 2])
+@pytest.mark.parametrize("seed", [1, pytest.param(2, marks=pytest.mark.slow)])
 def test_invariants_cython(seed):
     pytest.importorskip("fastbg._core.movegen", reason="Cython core not built")
     from fastbg.engine import get_engine

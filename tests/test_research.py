@@ -528,6 +528,7 @@ def _blocks_stored(path):
         return None
 
 
+@pytest.mark.slow
 def test_kill_9_of_a_table_at_random_moments_then_resume_gives_the_numbers_of_one_run(tmp_path):
     """Three kill -9 and a Ctrl-C of a stored openings table at random moments, each time
     resumed; the finished table equals one uninterrupted table."""

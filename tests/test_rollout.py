@@ -76,8 +76,9 @@ def test_result_fields_and_json_keys():
 
 def test_fresh_seed_is_reported_and_reproduces():
     _need_cython()
-    a = rollout(MIDGAME, 2_000, workers=2)
-    b = rollout(MIDGAME, 2_000, seed=a.seed, workers=1)
+    # (pubeval: the seed is the point, not the policy; two blocks on two workers)
+    a = rollout(MIDGAME, 2_000, workers=2, policy="pubeval")
+    b = rollout(MIDGAME, 2_000, seed=a.seed, workers=1, policy="pubeval")
     assert np.array_equal(a.counts, b.counts)
 
 
@@ -381,7 +382,7 @@ def test_loose_arguments_are_rejected_not_coerced(kwargs, fragment):
 def test_workers_reported_are_the_threads_used():
     assert rollout(MIDGAME, 10, seed=1, engine="python", workers=2, policy="pubeval").workers == 1
     _need_cython()
-    assert rollout(MIDGAME, 2_500, seed=1, workers=64).workers == 3  # three blocks
+    assert rollout(MIDGAME, 2_500, seed=1, workers=64, policy="pubeval").workers == 3  # three blocks
 
 
 def test_the_default_policy_is_the_network():

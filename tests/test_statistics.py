@@ -13,7 +13,7 @@ import pytest
 from fastbg import rollout
 from fastbg.game import PROBABILITY_KEYS
 
-from exact import ROLLS, board_from, exact_outcomes, probabilities
+from exact import ROLLS, board_from, exact_outcomes
 
 SEEDS = [1, 20261129, 987654321]
 N_SIGMA = 4.0
@@ -80,19 +80,9 @@ def test_known_value_one_checker_each_on_the_six_point():
     assert win == pytest.approx(1 - p_miss * (1 - p_miss), abs=1e-12)
 
 
-@pytest.fixture(scope="module")
-def exact_values():
-    from fastbg.engine import get_engine
-
-    try:
-        eng = get_engine("cython")
-    except ImportError:
-        eng = get_engine("python")
-    return {
-        (name, pol): probabilities(exact_outcomes(b, eng, pol))
-        for name, b in POSITIONS.items()
-        for pol in ("pubeval", "random")
-    }
+@pytest.fixture
+def exact_values(exact_race_values):
+    return exact_race_values          # conftest.py: computed once per test process
 
 
 def _check(res, exact, games):

@@ -37,7 +37,7 @@ def _same(a, b):
         assert getattr(a, k) == getattr(b, k)
 
 
-@pytest.mark.parametrize("kw", [dict(policy="pubeval"), dict(policy="nn"),
+@pytest.mark.parametrize("kw", [dict(policy="pubeval"), pytest.param(dict(policy="nn"), marks=pytest.mark.slow),
                                 dict(policy="pubeval", by_first_roll=True),
                                 dict(policy="nn", truncate=6)])
 def test_resume_and_extend_give_the_numbers_of_one_run(tmp_path, kw):
@@ -276,6 +276,7 @@ def _spawn(args, env):
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
 
 
+@pytest.mark.slow
 def test_kill_9_at_random_moments_then_resume_gives_the_numbers_of_one_run(tmp_path):
     """Ten kills (nine kill -9 and one Ctrl-C) of a stored rollout at random moments, each
     time resumed; the finished run equals one uninterrupted run."""
@@ -826,7 +827,8 @@ def test_a_store_that_fails_to_write_is_one_line(tmp_path, capsys, monkeypatch):
     assert err.count("\n") == 1
 
 
-@pytest.mark.parametrize("command", [["rollout", CONTACT], ["table", "gammons"]])
+@pytest.mark.parametrize("command", [["rollout", CONTACT],
+                                     pytest.param(["table", "gammons"], marks=pytest.mark.slow)])
 def test_a_store_that_fails_in_the_middle_of_a_run_keeps_what_it_stored(
         tmp_path, capsys, monkeypatch, command):
     """A full disk as the third block is written: one line, exit 2, and the two blocks

@@ -17,8 +17,8 @@ from fastbg.game.parse import position_and_roll
 from fastbg.reference import luck
 from fastbg.rollouts.cubeless import vr_statistics
 
-from exact import board_from, exact_outcomes
-from test_statistics import POSITIONS, SEEDS, probabilities
+from exact import board_from
+from test_statistics import POSITIONS, SEEDS
 
 N_SIGMA = 4.0
 #: Rounding of the luck sums: with an exact yardstick (the bear-off database) the adjusted
@@ -153,11 +153,9 @@ def test_roll_values_match_between_engines(cy, py):
 # ----------------------------------------------------------------- unbiased
 
 
-@pytest.fixture(scope="module")
-def exact_values():
-    eng = get_engine("cython")
-    return {(name, pol): probabilities(exact_outcomes(b, eng, pol))
-            for name, b in POSITIONS.items() for pol in ("pubeval", "random")}
+@pytest.fixture
+def exact_values(exact_race_values):
+    return exact_race_values          # conftest.py: computed once per test process
 
 
 @pytest.mark.parametrize("policy", ["pubeval", "random"])
@@ -174,7 +172,7 @@ def test_vr_rollout_agrees_with_exact_values(exact_values, name, policy, seed):
         assert abs(est - exact[key]) <= N_SIGMA * se + FLOOR, (key, est, exact[key], se)
 
 
-@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize("seed", SEEDS[:1] + [pytest.param(s, marks=pytest.mark.slow) for s in SEEDS[1:]])
 def test_vr_rollout_of_the_start_with_the_opening_roll_is_even(seed):
     res = rollout("start", 1000, seed=seed, workers=2, policy="nn", vr=True)
     assert res.opening and res.vr
@@ -184,6 +182,7 @@ def test_vr_rollout_of_the_start_with_the_opening_roll_is_even(seed):
     assert res.stderr["equity"] < 0.5 * 1.3 / np.sqrt(1000)
 
 
+@pytest.mark.slow
 def test_vr_does_not_depend_on_workers():
     a = rollout("4HPwATDgc/ABMA", 2500, seed=9, workers=1, vr=True)
     b = rollout("4HPwATDgc/ABMA", 2500, seed=9, workers=2, vr=True)

@@ -1,9 +1,10 @@
-"""pytest-benchmark timings of both engines (deselected by default; ``pytest -m bench``).
+"""pytest-benchmark timings of both engines (deselected by default; ``python -m pytest -m bench -n 0``:
+in one process, as pytest-benchmark measures nothing under pytest-xdist).
 
 The same workloads as ``fastbg bench``: random-policy and pubeval games from the
 start with the opening roll, legal-play generation over the fixed seeded
 positions x 21 rolls, and perft from the start. Compare runs with
-``pytest -m bench --benchmark-autosave`` and ``pytest-benchmark compare``.
+``python -m pytest -m bench -n 0 --benchmark-autosave`` and ``pytest-benchmark compare``.
 """
 from __future__ import annotations
 
