@@ -297,9 +297,9 @@ def test_match_decision_against_matchcube(lengths):
 @pytest.mark.parametrize("state", [
     pytest.param(MatchState.match(5, (2, 3)), marks=pytest.mark.slow),
     pytest.param(MatchState.match(7, (6, 3), crawford=True), marks=pytest.mark.slow),
-    MatchState.match(7, (6, 3)),
+    pytest.param(MatchState.match(7, (6, 3)), marks=pytest.mark.slow),
     MatchState.match(3, (1, 1), cube=2, cube_owner="opponent"),
-    MatchState.match(9, (0, 0)),
+    pytest.param(MatchState.match(9, (0, 0)), marks=pytest.mark.slow),
 ])
 def test_match_engines_identical(state):
     a = cubeful_rollout("start", 5, seed=2, engine="python", state=state, vr=False)

@@ -92,6 +92,7 @@ def test_by_first_roll_from_the_opening_in_match_play():
     assert mean == pytest.approx(r.mwc, abs=1e-9)
 
 
+@pytest.mark.slow
 def test_by_first_roll_the_same_for_both_engines():
     kw = dict(seed=4, by_first_roll=True, policy="pubeval", vr=False)
     a = cubeful_rollout(POS, 8, engine="cython", **kw)

@@ -242,6 +242,7 @@ def _fastbg(*args, env=None, timeout=120):
                           text=True, env=env, timeout=timeout)
 
 
+@pytest.mark.slow
 def test_cli_dask_alone_starts_a_local_cluster_with_the_numbers_of_threads():
     common = ["rollout", "start", "-n", "3000", "--seed", "5", "--policy", "pubeval", "--json",
               "--no-progress", "--workers", "2"]
@@ -452,6 +453,7 @@ def test_ctrl_c_of_a_local_cluster_run_keeps_its_blocks(tmp_path):
     assert counts.tolist() == prefix.counts.tolist()
 
 
+@pytest.mark.slow
 def test_a_worker_killed_in_the_run_costs_only_its_blocks(cluster):
     """SIGKILL of a worker process holding blocks: the nanny starts another, the scheduler
     plays the lost blocks again, and the numbers are those of threads."""

@@ -33,7 +33,7 @@ def test_the_readme_and_the_cli_reference_give_one_speed_of_pubeval_against_the_
     assert "10x slower than pubeval" not in cli
 
 
-def test_the_cube_example_of_too_few_trials_shows_what_the_command_prints():
+def test_the_cube_example_of_too_few_trials_shows_what_the_command_prints(capsys, monkeypatch):
     # new-user trial: docs/cube.md showed it in a ```text block, which
     # docs/refresh_examples.py does not refresh, and it went stale ("leaning Double, take
     # (double by 0.6 SE, take by 0.1 SE)" where the command said "Double, pass"); a
@@ -43,11 +43,15 @@ def test_the_cube_example_of_too_few_trials_shows_what_the_command_prints():
                       text, re.S)
     assert block, "docs/cube.md has no console block of `fastbg cube start --games 2 --seed 1`"
     shown = block.group(1).rstrip("\n").split("\n")
-    out = subprocess.run([sys.executable, "-m", "fastbg", "cube", "start", "--games", "2",
-                          "--seed", "1", "--no-progress"], capture_output=True, text=True,
-                         cwd=ROOT, env={**os.environ, "COLUMNS": "100"})
-    assert out.returncode == 0, out.stderr
-    assert out.stdout.rstrip("\n").split("\n")[-len(shown):] == shown
+    # in this process (no signal nor exit behaviour is tested): the command's main()
+    from fastbg.cli import main
+
+    monkeypatch.chdir(ROOT)
+    monkeypatch.setenv("COLUMNS", "100")
+    code = main(["cube", "start", "--games", "2", "--seed", "1", "--no-progress"])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    assert out.rstrip("\n").split("\n")[-len(shown):] == shown
 
 
 def test_the_installation_page_explains_a_fastbg_folder_that_shadows_the_package(tmp_path):
