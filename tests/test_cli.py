@@ -654,6 +654,13 @@ def test_perft_takes_no_progress(capsys):
     assert code == 0 and "perft of 4HPwATDgc/ABMA" in out and err == ""
 
 
+def test_perft_refuses_a_finished_game_as_eval_does(capsys):
+    # the player on roll has borne off all 15: perft counted one leaf at every depth
+    code, out, err = run_status(capsys, "perft", "4P8PAAAAAAAAAA", "2")
+    assert code == 2 and out == "" and "the game is over" in err
+    assert run_status(capsys, "eval", "4P8PAAAAAAAAAA")[2] == err.replace("perft", "eval")
+
+
 def test_runs_takes_no_progress(capsys, tmp_path):
     store = str(tmp_path / "none.sqlite")
     code, out, _ = run_status(capsys, "runs", "--store", store, "--no-progress")

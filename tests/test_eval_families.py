@@ -28,7 +28,7 @@ def test_eval_command_names_the_families_and_warns(capsys):
     assert main(["eval", "AMWgmxv/gBKYAg", "--json"]) == 0
     js = json.loads(capsys.readouterr().out)
     assert js["families"] == [{"family": "backgame", "subject": "opponent"},
-                              {"family": "crunched", "subject": "player on roll"}]
+                              {"family": "crunched", "subject": "player_on_roll"}]
     assert js["weaker_in"] == [f for f in ("backgame", "crunched") if f in weak]
 
 

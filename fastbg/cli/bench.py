@@ -102,6 +102,9 @@ def _cmd_perft(args) -> int:
             f"POSITION has the dice rolled ({dice[0]}-{dice[1]}): perft counts the tree of "
             "a position before the roll, over all 21 rolls at every ply; give it before the "
             "roll (dice 00 in an XGID), or list that roll's plays with 'fastbg moves'")
+    # a finished game has no tree (it counted 1 leaf at every depth), as eval and
+    # rollout refuse it
+    pos.check_playable()
     perft = get_engine(args.engine).perft
     rows = [{"depth": 0, "leaves": 1, "seconds": 0.0}]  # depth 0 is one leaf, no work
     out_rows = []

@@ -264,7 +264,7 @@ def _cmd_eval(args) -> int:
         print_json({"position_id": pos.to_position_id(), "engine": args.engine,
                     **{k: ev[k] for k in (*PROBABILITY_KEYS, "equity")},
                     "class": ev["class"], "evaluated_by": ev["evaluated_by"],
-                    "families": [{"family": f, "subject": "player on roll" if r == 0 else "opponent"}
+                    "families": [{"family": f, "subject": "player_on_roll" if r == 0 else "opponent"}
                                  for f, r in ev["families"].items()],
                     "weaker_in": ev["weaker_in"],
                     "network": {"sha256": info.get("sha256"), "generation": info.get("generation"),
