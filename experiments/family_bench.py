@@ -66,7 +66,7 @@ sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE / "evaluator"))
 
 import fastbg  # noqa: E402
-from fastbg.reference import evaluator as ref_evaluator  # noqa: E402
+from fastbg.spec import nets as ref_evaluator  # noqa: E402
 
 import families  # noqa: E402
 import gnubg_driver  # noqa: E402

@@ -311,7 +311,7 @@ def luck_match_game(board, dice_bitgen, choice_bitgen, policy_a, policy_b, yards
     """
     from fastbg._core.movegen import legal_plays
     from fastbg.reference.board import outcome
-    from fastbg.reference.dice import opening_roll, roll_index
+    from fastbg.spec.dice import opening_roll, roll_index
 
     cur = np.array(board, dtype=np.int8)
     side = 0
@@ -681,7 +681,7 @@ def selftest(argv) -> int:
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
-    from fastbg.reference.dice import roll_index
+    from fastbg.spec.dice import roll_index
 
     out, failures = {}, []
 

@@ -12,7 +12,8 @@ from types import SimpleNamespace
 ENGINES = ("cython", "python")
 
 _PACKAGES = {"cython": "fastbg._core", "python": "fastbg.reference"}
-_MODULES = ("board", "movegen", "eval", "nn", "evaluator", "policies", "rollout", "bearoffdb", "racedb")
+_MODULES = ("board", "movegen", "eval", "nn", "features", "evaluator", "policies", "rollout", "bearoffdb",
+            "racedb")
 _cache: dict[str, SimpleNamespace] = {}
 
 
@@ -29,7 +30,7 @@ def get_engine(name: str = "cython") -> SimpleNamespace:
     -------
     types.SimpleNamespace
         With attributes ``name``, ``board``, ``movegen``, ``eval``, ``nn``,
-        ``evaluator``, ``policies``, ``rollout``, ``bearoffdb``, ``racedb`` (the engine's
+        ``features``, ``evaluator``, ``policies``, ``rollout``, ``bearoffdb``, ``racedb`` (the engine's
         modules) and the shortcuts ``legal_plays``, ``perft``, ``make_policy``,
         ``play_game``, ``rollout_block``, ``rollout_block_vr``, ``roll_indices``.
 

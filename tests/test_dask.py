@@ -73,8 +73,8 @@ def _worker_settings():
 
 
 def _nets_loaded() -> bool:
-    from fastbg.reference import evaluator
-    return evaluator._DEFAULT is not None
+    from fastbg.spec import nets
+    return nets._DEFAULT is not None
 
 
 @pytest.mark.parametrize("position, games, options", [

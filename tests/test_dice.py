@@ -11,7 +11,7 @@ import pytest
 from scipy import stats
 
 from fastbg.engine import get_engine
-from fastbg.reference import dice as ref_dice
+from fastbg.spec import dice as ref_dice
 
 from scenario import board
 

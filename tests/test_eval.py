@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 
 import fastbg.reference.movegen
-from fastbg.reference.pubeval_weights import CONTACT_WEIGHTS, RACE_WEIGHTS, WIN_SCORE
+from fastbg.spec.pubeval import CONTACT_WEIGHTS, RACE_WEIGHTS, WIN_SCORE
 from fastbg.game.position import START_BOARD
 
 from scenario import board
@@ -132,7 +132,7 @@ def test_pubeval_policy_draws_nothing(engine):
 
 
 def test_random_policy_is_one_bounded_draw(engine):
-    from fastbg.reference.dice import bounded
+    from fastbg.spec.dice import bounded
 
     pol = engine.make_policy("random")
     assert pol.name == "random"
@@ -179,7 +179,7 @@ def test_play_keys_agree_between_engines(board):
 def test_random_policy_breaks_equal_keys_by_canonical_order(monkeypatch):
     # Equal keys of distinct plays are astronomically rare; force them all equal.
     from fastbg.reference import movegen as ref_movegen
-    from fastbg.reference.dice import bounded
+    from fastbg.spec.dice import bounded
     from fastbg.reference.eval import RandomPolicy
 
     monkeypatch.setattr(ref_movegen, "_KEY_ARRAY", np.zeros(50, dtype=np.uint64))

@@ -168,3 +168,31 @@ def test_formats_are_leaves(package):
     bad = sorted((m, t) for m, e in GRAPH.items() if m.startswith(f"fastbg.{package}")
                  for t, _ in e if t.startswith(above))
     assert not bad
+
+
+PYX = ROOT.parent / "pyx" / "fastbg" / "_core"
+
+
+def _pyx_imports(text: str) -> set[str]:
+    """The fastbg modules a Cython source imports (``import``, ``from ... import`` and
+    ``cimport`` lines, at any indentation)."""
+    found = set()
+    for line in text.splitlines():
+        words = line.split()
+        if len(words) >= 2 and words[0] in ("import", "from", "cimport") and words[1].startswith("fastbg"):
+            found.add(words[1].rstrip(","))
+    return found
+
+
+def test_the_compiled_core_reads_the_spec_not_the_reference():
+    """The compiled core's sources (which import-linter cannot read) import the engine spec
+    for what the engines share, never the pure-Python engine: then the engines' agreement
+    is not agreement with each other (DESIGN section 6)."""
+    assert PYX.is_dir()
+    imports = {p.name: _pyx_imports(p.read_text()) for p in sorted(PYX.glob("*.p*")) if p.suffix in (".pyx", ".pxd")}
+    assert any("fastbg.spec.board" in m for m in imports.values())      # the scan sees imports
+    bad = {name: sorted(m for m in mods if m == "fastbg.reference" or m.startswith("fastbg.reference."))
+           for name, mods in imports.items()}
+    assert not {k: v for k, v in bad.items() if v}, bad
+    assert _pyx_imports("    from fastbg.reference.nn import x\ncimport fastbg._core.board\n") == {
+        "fastbg.reference.nn", "fastbg._core.board"}

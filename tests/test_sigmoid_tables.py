@@ -17,6 +17,7 @@ import numpy as np
 import pytest
 
 from fastbg.reference import nn as rnn
+from fastbg.spec import nn as spec_nn
 
 TABLES = [
     (rnn.sigmoid_table, rnn.compute_sigmoid_table, rnn.SIGMOID_FILE, rnn.SIGMOID_SHA256, np.float64, 2049),
@@ -65,9 +66,9 @@ def test_corrupt_table_is_refused(tmp_path, monkeypatch):
     data = bytearray((rnn.DATA_DIR / rnn.SIGMOID_FILE).read_bytes())
     data[-1] ^= 1                               # the last bit of T[2048]
     (tmp_path / rnn.SIGMOID_FILE).write_bytes(bytes(data))
-    monkeypatch.setattr(rnn, "DATA_DIR", tmp_path)
+    monkeypatch.setattr(spec_nn, "DATA_DIR", tmp_path)
     with pytest.raises(ValueError, match="corrupt"):
-        rnn._load_table(rnn.SIGMOID_FILE, rnn.SIGMOID_SHA256, np.float64, 2049)
+        spec_nn._load_table(rnn.SIGMOID_FILE, rnn.SIGMOID_SHA256, np.float64, 2049)
 
 
 def test_both_engines_read_the_shipped_tables():

@@ -20,7 +20,7 @@ from fastbg.cube.bearoff import BearoffSolver, bearoff_board, home_boards
 from fastbg.engine import get_engine
 from fastbg.game.position import Position
 from fastbg.reference import bearoffdb as ref_db
-from fastbg.reference.luck import flip
+from fastbg.spec.luck import flip
 
 from exact import board_from, exact_outcomes, probabilities
 

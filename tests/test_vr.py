@@ -14,7 +14,7 @@ import pytest
 from fastbg import rollout
 from fastbg.engine import get_engine
 from fastbg.game.parse import position_and_roll
-from fastbg.reference import luck
+from fastbg.spec import luck
 from fastbg.rollouts.cubeless import vr_statistics
 
 from exact import board_from

@@ -5,7 +5,7 @@
 
 Times ``fastbg.rollout(position, games, seed=1, policy="nn", workers=1, vr=False,
 quasi_random=True)`` (``bench_gnubg_rollout.py``'s fastbg settings) with each nets file
-(:func:`fastbg.reference.evaluator.save_nets`'s format) as the default ``nn`` nets, ``runs``
+(:func:`fastbg.spec.nets.save_nets`'s format) as the default ``nn`` nets, ``runs``
 times a round, the files alternated ``rounds`` times, and prints each file's median
 seconds and its ratio to the first file's. The memo of blot features
 (:func:`fastbg._core.evaluator.clear_blot_memo`) is emptied before each rollout unless
@@ -19,7 +19,7 @@ import time
 
 import fastbg
 from fastbg._core.evaluator import clear_blot_memo
-from fastbg.reference import evaluator
+from fastbg.spec import nets as evaluator
 from with_nets import use_nets
 
 

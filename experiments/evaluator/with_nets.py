@@ -1,8 +1,8 @@
 """Run an experiment script with other nets as fastbg's default ``nn`` evaluator.
 
 ``python experiments/evaluator/with_nets.py NETS.npz experiments/rollout_bias.py compare ...``
-loads ``NETS.npz`` (:func:`fastbg.reference.evaluator.save_nets`'s format) and makes it
-what :func:`fastbg.reference.evaluator.default_nets` returns in this process, so that
+loads ``NETS.npz`` (:func:`fastbg.spec.nets.save_nets`'s format) and makes it
+what :func:`fastbg.spec.nets.default_nets` returns in this process, so that
 every ``nn`` policy, rollout and evaluation the script makes uses it (threads share it;
 a Dask cluster's worker processes would not). For measuring a candidate generation
 before it is shipped. A result the script writes through ``experiments/record.py`` records
@@ -10,7 +10,7 @@ this command line (``with_nets.py NETS.npz`` included) and, under ``fastbg.nets_
 the path and SHA-256 of ``NETS.npz`` beside the shipped nets' checksums.
 
 There is no public way to replace the default nets (on purpose: the library's nets are
-the shipped ones), so :func:`use_nets` sets ``fastbg.reference.evaluator._DEFAULT``: the one
+the shipped ones), so :func:`use_nets` sets ``fastbg.spec.nets._DEFAULT``: the one
 place in experiments/ that does (``family_bench.py --nets`` and ``blot_cost.py`` call it).
 """
 from __future__ import annotations
@@ -21,7 +21,7 @@ import runpy
 import sys
 from pathlib import Path
 
-from fastbg.reference import evaluator
+from fastbg.spec import nets as evaluator
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import record  # noqa: E402  (experiments/record.py: command, date and commit of a result)
@@ -30,7 +30,7 @@ import record  # noqa: E402  (experiments/record.py: command, date and commit of
 def use_nets(nets) -> dict:
     """Make ``nets`` the default ``nn`` evaluator of this process and return them loaded.
 
-    ``nets``: a path to a :func:`fastbg.reference.evaluator.save_nets` file (recorded, with its
+    ``nets``: a path to a :func:`fastbg.spec.nets.save_nets` file (recorded, with its
     SHA-256, as ``fastbg.nets_override`` in the results this process writes through
     ``experiments/record.py``) or nets already loaded by ``load_nets``.
     """

@@ -31,8 +31,8 @@ from itertools import combinations_with_replacement
 
 import numpy as np
 
+from ..engine import get_engine
 from ..game.position import Position
-from ..reference.movegen import legal_plays as _reference_legal_plays
 from .money import cube_action
 
 __all__ = ["BearoffSolver", "BearoffValue", "solve", "bearoff_board", "home_boards",
@@ -117,7 +117,7 @@ def _side_plays(side: tuple, d1: int, d2: int) -> tuple:
     # A lone opposing checker on its own ace point (our 24-point): it never meets ours,
     # and our plays do not depend on where the opponent's checkers are in its home board.
     board[1, 0] = 1
-    plays = _reference_legal_plays(board, d1, d2)
+    plays = get_engine("python").legal_plays(board, d1, d2)
     got = tuple(side_key(p[0]) for p in plays) if len(plays) else (side,)
     _PLAYS[key] = got
     return got

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..game.position import Position
-from ..reference.movegen import bears_off_all
+from ..engine import get_engine
 
 __all__ = ["CONTACT_CUBE_EFFICIENCY", "BEAROFF_CUBE_EFFICIENCY", "RACE_CUBE_EFFICIENCY",
            "LAST_ROLL_CUBE_EFFICIENCY", "DEFAULT_CUBE_EFFICIENCY", "is_last_roll",
@@ -65,6 +65,7 @@ def is_last_roll(position) -> bool:
     if pos.game_over or not pos.is_race or int(pos.board[1].sum()) > 2:
         return False
     theirs = np.ascontiguousarray(pos.board[::-1])  # the opponent on roll
+    bears_off_all = get_engine("python").movegen.bears_off_all
     return all(bears_off_all(theirs, d1, d2) for d1 in range(1, 7) for d2 in range(1, d1 + 1))
 
 

@@ -22,7 +22,7 @@ import re
 
 import numpy as np
 
-from ..reference.board import validate_board
+from ..spec.board import validate_board
 
 __all__ = ["decode_position_id", "encode_position_id", "validate_board"]
 

@@ -36,7 +36,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..reference.board import validate_board
+from ..spec.board import validate_board
 
 __all__ = ["XGID", "decode_xgid", "encode_xgid"]
 

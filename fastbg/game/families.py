@@ -38,10 +38,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..reference.board import validate_board
-from ..reference.features import checkers_in_play, position_class
+from ..engine import get_engine
+from ..spec.board import validate_board
 
 __all__ = ["FAMILIES", "FAMILY_NAMES", "FAMILY_RULES", "classify"]
+
+
+def _features():
+    """The pure-Python engine's features: classifying a position needs no compiled core."""
+    return get_engine("python").features
 
 _PIP_WEIGHTS = np.arange(1, 26)
 
@@ -106,7 +111,7 @@ def _crunched(b):
 
 
 def _crashed_anchor(b):
-    inplay = checkers_in_play(b[None])[0]
+    inplay = _features().checkers_in_play(b[None])[0]
     for s in (0, 1):
         if inplay[s] <= 7 and _holds_in_home_of_other(b, 1 - s) >= 1:
             return s
@@ -114,7 +119,7 @@ def _crashed_anchor(b):
 
 
 def _bear_anchor(b):
-    inplay = checkers_in_play(b[None])[0]
+    inplay = _features().checkers_in_play(b[None])[0]
     for s in (0, 1):
         home_or_off = int(b[s, 0:6].sum()) + 15 - int(b[s].sum())
         if (not b[s, 12:25].any() and home_or_off >= 9 and inplay[s] > 7
@@ -192,7 +197,7 @@ def classify(board) -> dict:
         For an invalid board (the message names the problem).
     """
     b = validate_board(board).astype(np.int64)
-    if position_class(b) != "contact":
+    if _features().position_class(b) != "contact":
         return {}
     out = {}
     for name, rule in FAMILY_RULES.items():

@@ -26,7 +26,7 @@ from ..formats.matchid import MAX_15_BITS, MAX_CUBE_LOG2, unpack_match_id
 from ..formats.positionid import decode_position_id
 from ..formats.xgid import decode_xgid
 from .ids import _CUBE_ACTIONS, MatchID, XGIDGame, encode_gnubg_id, encode_match_id, game_to_xgid
-from ..reference.board import START_BOARD
+from ..spec.board import START_BOARD
 from .outcomes import CUBE_OWNERS
 
 __all__ = ["MatchState", "DEFAULT_MAX_CUBE", "an", "decode_match_id", "decode_gnubg_id",

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..reference.board import OUTCOME_CLASSES
+from ..spec.board import OUTCOME_CLASSES
 
 __all__ = ["OUTCOME_CLASSES", "PROBABILITY_KEYS", "OUTCOME_INDICATORS", "CUBE_OWNERS"]
 

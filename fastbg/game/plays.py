@@ -9,7 +9,6 @@ import numpy as np
 from ..engine import get_engine
 from ..formats.dice import parse_dice
 from ..formats.notation import format_play, parse_play
-from ..reference.movegen import legal_plays_with_moves
 from .position import GAME_OVER, Position
 
 __all__ = ["Play", "legal_plays", "find_play"]
@@ -72,7 +71,9 @@ def legal_plays(position, dice, engine: str = "cython") -> list[Play]:
         raise ValueError(GAME_OVER)
     d1, d2 = parse_dice(dice)
     boards = get_engine(engine).legal_plays(np.ascontiguousarray(pos.board), d1, d2)
-    notation = {b.tobytes(): format_play(mv) for b, mv in legal_plays_with_moves(pos.board, d1, d2)}
+    # the notation from the pure-Python engine, the one that tracks the moves of a play
+    with_moves = get_engine("python").movegen.legal_plays_with_moves(pos.board, d1, d2)
+    notation = {b.tobytes(): format_play(mv) for b, mv in with_moves}
     out = []
     for b in boards:
         b = np.array(b, dtype=np.int8)

@@ -4,9 +4,9 @@ from __future__ import annotations
 import numpy as np
 
 from ..formats.positionid import decode_position_id, encode_position_id, validate_board
+from ..engine import get_engine
 from ..formats.xgid import decode_xgid, encode_xgid
-from ..reference import board as _board
-from ..reference.board import START_BOARD
+from ..spec.board import START_BOARD
 from .matchstate import decode_gnubg_id
 
 __all__ = ["EMPTY_BOARD", "GAME_OVER", "Position", "START_BOARD"]
@@ -18,6 +18,11 @@ GAME_OVER = "the game is over in this position: a side has borne off all 15 chec
 #: has borne off all 15, the other has not), but both sides cannot have finished.
 EMPTY_BOARD = ("the board is empty: both sides have borne off all their checkers, which no "
                "game can reach")
+
+
+def _board():
+    """The board rules of the pure-Python engine: a position needs no compiled core."""
+    return get_engine("python").board
 
 class Position:
     """A backgammon position with the player on roll about to roll.
@@ -156,18 +161,18 @@ class Position:
     @property
     def pip_counts(self) -> tuple[int, int]:
         """Pip counts ``(player on roll, opponent)``; a checker on the bar counts 25."""
-        return _board.pip_counts(self._board)
+        return _board().pip_counts(self._board)
 
     @property
     def checkers_off(self) -> tuple[int, int]:
         """Checkers borne off ``(player on roll, opponent)``."""
-        return _board.checkers_off(self._board)
+        return _board().checkers_off(self._board)
 
     @property
     def is_race(self) -> bool:
         """True when no contact is left: every checker of each side is past all
         checkers of the other."""
-        return _board.is_race(self._board)
+        return _board().is_race(self._board)
 
     @property
     def game_over(self) -> bool:
@@ -179,7 +184,7 @@ class Position:
         """True when neither side can ever move: both have checkers on the bar against a
         closed home board (:func:`fastbg.reference.board.no_side_can_move`); a game from
         here would never end."""
-        return _board.no_side_can_move(self._board)
+        return _board().no_side_can_move(self._board)
 
     def check_playable(self) -> None:
         """Refuse a position no game can be played from, before any game is played: the
@@ -195,7 +200,7 @@ class Position:
         """
         if self.game_over:
             raise ValueError(GAME_OVER)
-        _board.check_start(self._board)
+        _board().check_start(self._board)
 
     # ----------------------------------------------------------------- dunder
     def __eq__(self, other) -> bool:

@@ -25,10 +25,8 @@ from ..game.families import classify as _families
 from ..game.outcomes import PROBABILITY_KEYS
 from ..game.parse import position_and_roll
 from ..game.position import GAME_OVER
-from ..reference import evaluator as _ev
-from ..reference import nn as _ref
-from ..reference.features import is_crashed, position_class
-from ..reference.racedb import is_small_race
+from ..spec import nets as _nets
+from ..spec import nn as _nn
 
 __all__ = ["evaluate", "evaluate_many", "network_info", "weaker_families", "PROBABILITY_KEYS",
            "EVALUATED_BY", "SMALL_RACE_BY", "CRASHED_BY"]
@@ -109,13 +107,14 @@ def evaluate(position, engine: str = "cython") -> dict:
     if pos.game_over:     # in the words of the other commands and functions
         raise ValueError(GAME_OVER)
     p = _policy(engine).probabilities(b)
+    eng = get_engine(engine)
     out = {k: float(v) for k, v in zip(PROBABILITY_KEYS, p)}
     out["lose"] = 1.0 - out["win"]
-    out["equity"] = float(_ref.equity(p))
-    out["class"] = position_class(b)
-    if out["class"] == "race" and is_small_race(b):
+    out["equity"] = float(_nn.equity(p))
+    out["class"] = eng.features.position_class(b)
+    if out["class"] == "race" and eng.racedb.is_small_race(b):
         out["evaluated_by"] = SMALL_RACE_BY
-    elif out["class"] == "contact" and "crashed" in _ev.default_nets() and is_crashed(b):
+    elif out["class"] == "contact" and "crashed" in _nets.default_nets() and eng.features.is_crashed(b):
         out["evaluated_by"] = CRASHED_BY
     else:
         out["evaluated_by"] = EVALUATED_BY[out["class"]]
@@ -175,7 +174,7 @@ def network_info(which: str = "nn") -> dict:
     """
     if which not in ("nn", "nn1"):
         raise ValueError(f"which must be 'nn' or 'nn1', got {which!r}")
-    path = _ref.DATA_DIR / (_ev.NETS_META if which == "nn" else _ref.META_NAME)
+    path = _nn.DATA_DIR / (_nets.NETS_META if which == "nn" else _nn.META_NAME)
     if not path.is_file():
         raise FileNotFoundError(f"no shipped network: {path} is missing")
     return json.loads(path.read_text())

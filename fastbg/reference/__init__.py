@@ -5,7 +5,10 @@ function, and for the same inputs (board, dice, bit generator state) it returns 
 same results. It uses a different, deliberately simple algorithm for move generation
 (recursion over every order of the dice, then filtering by the dice rules and
 de-duplicating by resulting position), so that agreement between the two engines
-means something.
+means something. Neither engine imports the other: what they share (the start, board
+validation, outcome classes, dice, pubeval's weights, the nets' files and quantisation) is
+the engine spec, :mod:`fastbg.spec`. Outside the tests, only :func:`fastbg.engine.get_engine`
+imports this package.
 
 Engine contract (both engines)
 ------------------------------

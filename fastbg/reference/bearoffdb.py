@@ -85,6 +85,7 @@ from math import comb
 
 import numpy as np
 
+from ..spec.board import check_counts
 from .board import validate_board
 from .movegen import validate_dice
 
@@ -151,31 +152,6 @@ def _index(c: tuple) -> int:
     return idx
 
 
-def _check_counts(counts, n_points=6, most=15, too_many=None):
-    """Validate one side's ``n_points`` counts (at most ``most`` checkers; ``too_many``: the
-    message when there are more, formatted with the total) and return them as a tuple of
-    ints. The small-race database checks its 24 counts with it too."""
-    if isinstance(counts, (str, bytes)):
-        raise ValueError(f"counts must be {n_points} checker counts, got {counts!r}")
-    try:
-        items = list(counts)
-    except TypeError:
-        raise ValueError(f"counts must be {n_points} checker counts, got {counts!r}") from None
-    if len(items) != n_points:
-        raise ValueError(f"counts must have {n_points} entries (points 1..{n_points}), "
-                         f"got {len(items)}")
-    out = []
-    for point, n in enumerate(items, start=1):
-        if isinstance(n, (bool, np.bool_)) or not isinstance(n, (int, np.integer)):
-            raise ValueError(f"the count on point {point} must be an int, got {n!r}")
-        if n < 0:
-            raise ValueError(f"negative checker count {int(n)} on point {point}")
-        out.append(int(n))
-    if sum(out) > most:
-        raise ValueError((too_many or "a side has at most 15 checkers, got {}").format(sum(out)))
-    return tuple(out)
-
-
 def position_index(counts) -> int:
     """Index of one side's position in the database (lexicographic rank, see module doc).
 
@@ -195,7 +171,7 @@ def position_index(counts) -> int:
     ValueError
         If ``counts`` is not 6 non-negative ints with a total of at most 15.
     """
-    return _index(_check_counts(counts))
+    return _index(check_counts(counts))
 
 
 def position_counts(index) -> tuple:
@@ -316,7 +292,7 @@ def bearoff_plays(counts, d1, d2) -> np.ndarray:
     ValueError
         For bad counts or dice.
     """
-    c = _check_counts(counts)
+    c = check_counts(counts)
     d1, d2 = validate_dice(d1, d2)
     a, b = max(d1, d2), min(d1, d2)
     return np.array(_plays(c, a, b), dtype=np.int8).reshape(-1, 6)
@@ -431,7 +407,7 @@ def onesided(counts) -> dict:
     the recursion is the module doc's. This engine computes the entry and the
     entries it depends on lazily, memoised for the process.
     """
-    c = _check_counts(counts)
+    c = check_counts(counts)
     dist, mean = _off(c)
     out = {"index": _index(c), "off": np.array(dist, dtype=np.float64), "mean_off": mean,
            "first": None, "mean_first": None}

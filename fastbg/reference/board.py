@@ -5,11 +5,14 @@ contract's (see :mod:`fastbg.reference`): an ``int8`` array of shape ``(2, 25)``
 row 0 the side to move, row 1 its opponent, each counted from its own side (index
 ``i`` is the side's point ``i + 1``, index 24 its bar). A side's point ``p`` is the
 other side's point ``25 - p``, so row 0's index ``i`` faces row 1's index
-``23 - i``.
+``23 - i``. Validation, the start and the outcome classes are the engine spec's
+(:mod:`fastbg.spec.board`), which the compiled core reads too.
 """
 from __future__ import annotations
 
 import numpy as np
+
+from ..spec.board import OUTCOME_CLASSES, START_BOARD, validate_board, validate_boards  # noqa: F401
 
 __all__ = [
     "validate_board",
@@ -22,100 +25,6 @@ __all__ = [
     "no_side_can_move",
     "check_start",
 ]
-
-#: The standard start, from either side's point of view: 2 on the 24-point, 5 on the
-#: 13-point, 3 on the 8-point and 5 on the 6-point.
-START_BOARD = np.zeros((2, 25), dtype=np.int8)
-for _row in START_BOARD:
-    _row[[23, 12, 7, 5]] = [2, 5, 3, 5]
-START_BOARD.setflags(write=False)
-
-#: The sides in messages, in the field's words (a user who gave an XGID or an ID has no rows).
-_SIDES = ("side on roll", "opponent")
-
-
-def validate_board(board) -> np.ndarray:
-    """Check a board and return it as a fresh ``int8`` array.
-
-    Parameters
-    ----------
-    board : array_like of int, shape (2, 25)
-        Row 0 the side to move, row 1 the opponent (engine convention).
-
-    Returns
-    -------
-    numpy.ndarray of int8, shape (2, 25)
-        A new array; the input is never modified.
-
-    Raises
-    ------
-    ValueError
-        If the shape is not ``(2, 25)``, the values are not integers, a count is
-        negative, a side has more than 15 checkers on the board and bar, or a
-        point is held by both sides.
-    """
-    arr = np.asarray(board)
-    if arr.shape != (2, 25):
-        raise ValueError(f"a board has shape (2, 25), got {arr.shape}")
-    return validate_boards(arr[None], what=None)[0]
-
-
-def validate_boards(boards, what: str | None = "board") -> np.ndarray:
-    """Check a stack of boards at once, by :func:`validate_board`'s rules.
-
-    A helper of the Python layer (``check_decision`` of both evaluators), not one of the
-    engine functions the compiled core mirrors, so not in ``__all__``.
-
-    Parameters
-    ----------
-    boards : array_like of int, shape (n, 2, 25)
-    what : str or None, default "board"
-        How a message names the first bad board: ``"WHAT j: "`` before
-        :func:`validate_board`'s words (None: those words alone).
-
-    Returns
-    -------
-    numpy.ndarray of int8, shape (n, 2, 25)
-        A new array; the input is never modified.
-
-    Raises
-    ------
-    ValueError
-        If the shape is not ``(n, 2, 25)``, the values are not integers, or a board breaks
-        a rule of :func:`validate_board` (the first such board is named).
-    """
-    arr = np.asarray(boards)
-    if arr.ndim != 3 or arr.shape[1:] != (2, 25):
-        raise ValueError(f"boards have shape (n, 2, 25), got {arr.shape}")
-    if arr.dtype.kind not in "iu":
-        raise ValueError(f"checker counts must be integers, got dtype {arr.dtype}")
-    counts = arr.astype(np.int64)
-    negative = counts < 0
-    # a count above 15 is too many by itself (and the int64 sums of huge ones can wrap)
-    over = (counts.sum(axis=2) > 15) | (counts > 15).any(axis=2)
-    # Row 0's point i + 1 is row 1's point 24 - i (index 23 - i).
-    both = (counts[:, 0, :24] > 0) & (counts[:, 1, 23::-1] > 0)
-    bad = negative.any(axis=(1, 2)) | over.any(axis=1) | both.any(axis=1)
-    for j in np.flatnonzero(bad)[:1]:
-        head = "" if what is None else f"{what} {j}: "
-        raise ValueError(head + _why_invalid(negative[j], over[j], counts[j], both[j]))
-    return counts.astype(np.int8)
-
-
-def _why_invalid(negative: np.ndarray, over: np.ndarray, counts: np.ndarray,
-                 both: np.ndarray) -> str:
-    """The first broken rule of one board (:func:`validate_boards`' arrays of it)."""
-    for side in range(2):
-        if negative[side].any():
-            i = int(np.flatnonzero(negative[side])[0])
-            where = "bar" if i == 24 else f"point {i + 1}"
-            return f"negative checker count on the {_SIDES[side]}'s {where}"
-        if over[side]:
-            total = sum(int(c) for c in counts[side])      # exact, whatever the counts
-            return f"the {_SIDES[side]} has {total} checkers; at most 15"
-    i = int(np.flatnonzero(both)[0])
-    return (f"point {i + 1} of the side on roll (the opponent's point {24 - i}) "
-            "is held by both sides")
 
 
 def swap(board) -> np.ndarray:
@@ -251,18 +160,6 @@ def check_start(board) -> None:
         raise ValueError(
             "neither side can ever move: both have checkers on the bar against a closed board"
         )
-
-
-#: The six outcome classes of a game, from the view of the side it is scored for;
-#: :func:`outcome` is 1, 2 or 3 points, class ``points - 1`` for the winner.
-OUTCOME_CLASSES = (
-    "win single",
-    "win gammon",
-    "win backgammon",
-    "lose single",
-    "lose gammon",
-    "lose backgammon",
-)
 
 
 def outcome(board) -> int:

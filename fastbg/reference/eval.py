@@ -8,7 +8,7 @@ pubeval (G. Tesauro, ``pubeval.c``, IBM Research, 1993) is a linear evaluation
 ``score = sum(W[i] * X[i])`` of the position after the play, with one weight
 vector for races and one for contact positions. Here it is computed exactly in
 integers (engine contract, :mod:`fastbg.reference`): the weights are the published
-five-decimal figures times ``10**5`` (:mod:`fastbg.reference.pubeval_weights`) and the
+five-decimal figures times ``10**5`` (:mod:`fastbg.spec.pubeval`) and the
 inputs are pubeval's times 30, so scores are exact ``int64`` values, both engines
 compute the same numbers, and ties are exact.
 """
@@ -16,9 +16,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .pubeval_weights import CONTACT_WEIGHTS, RACE_WEIGHTS, WIN_SCORE
+from ..spec.pubeval import CONTACT_WEIGHTS, RACE_WEIGHTS, WIN_SCORE
 from .board import is_race
-from .dice import bounded
+from ..spec.dice import bounded
 from .movegen import play_keys
 
 __all__ = [
@@ -94,7 +94,7 @@ def pubeval_score(board_after, race: bool) -> int:
     Notes
     -----
     Source: G. Tesauro, ``pubeval.c`` (1993), the public benchmark evaluation for
-    backgammon move selection; weights in :mod:`fastbg.reference.pubeval_weights`.
+    backgammon move selection; weights in :mod:`fastbg.spec.pubeval`.
     """
     b = np.asarray(board_after)
     if int(b[0].sum()) == 0:
@@ -120,7 +120,7 @@ class RandomPolicy:
 
     Notes
     -----
-    One :func:`fastbg.reference.dice.bounded` call per decision with two or more
+    One :func:`fastbg.spec.dice.bounded` call per decision with two or more
     plays, nothing drawn for a single play; the draw ``k`` picks the play of rank
     ``k`` when the plays are ordered by their play keys
     (:func:`fastbg.reference.movegen.play_keys`), ties in canonical order (engine

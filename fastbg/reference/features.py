@@ -21,6 +21,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..spec.features import (  # noqa: F401  (the spec's names, also the reference's)
+    BLOT_FEATURE_DENOMINATORS, BLOT_FEATURE_NAMES, CONTACT_INPUTS, CRASHED_MAX, ESCAPE_BITS,
+    EXTRA_FEATURE_DENOMINATORS, EXTRA_FEATURE_NAMES, FEATURE_DENOMINATORS, FEATURE_NAMES,
+    LEGACY_CONTACT_INPUTS, N_BLOT_FEATURES, N_EXTRA_FEATURES, N_FEATURES, POSITION_CLASSES,
+    RACE_INPUTS)
 from .board import is_race, validate_board
 from .movegen import legal_plays
 from .nn import encode
@@ -57,72 +62,7 @@ __all__ = [
     "blot_features",
 ]
 
-#: The contact features of one side, in the order of the specification's table.
-FEATURE_NAMES = (
-    "back_checker",
-    "back_anchor",
-    "forward_anchor",
-    "anchors_back",
-    "prime",
-    "home_points",
-    "blots",
-    "pips",
-    "break_contact",
-    "free_pips",
-    "timing",
-    "escape_back",
-    "containment",
-    "containment_sq",
-    "enter_fail",
-    "enter_fail2",
-    "shots",
-    "double_shots",
-    "pip_loss",
-    "back_count",
-)
-N_FEATURES = len(FEATURE_NAMES)
-
-#: The denominators ``D`` of the features, in :data:`FEATURE_NAMES` order (int64, read-only).
-FEATURE_DENOMINATORS = np.array(
-    [25, 24, 6, 2, 6, 6, 6, 167, 167, 100, 100, 36, 36, 1296, 36, 36, 36, 36, 3600, 15],
-    dtype=np.int64,
-)
-FEATURE_DENOMINATORS.setflags(write=False)
-
-#: The extra contact features of one side (the specification's second table), which
-#: come after the first 20 of both sides in the contact net's inputs.
-EXTRA_FEATURE_NAMES = (
-    "mobility",
-    "moment2",
-    "backbone",
-    "backgame",
-    "backgame2",
-    "off1",
-    "off2",
-    "off3",
-)
-N_EXTRA_FEATURES = len(EXTRA_FEATURE_NAMES)
-
-#: The denominators ``D`` of the extra features, in :data:`EXTRA_FEATURE_NAMES` order.
-EXTRA_FEATURE_DENOMINATORS = np.array([60, 400, 10, 100, 100, 3, 3, 9], dtype=np.int64)
-EXTRA_FEATURE_DENOMINATORS.setflags(write=False)
-
-#: The first contact net's width: Tesauro's 196 units, then side 0's and side 1's
-#: 20 features (the shipped nets of generation 8 read these).
-LEGACY_CONTACT_INPUTS = 196 + 2 * N_FEATURES
-#: The full width: the legacy inputs, then side 0's and side 1's extra features. A
-#: contact net reads the first ``w1.shape[0]`` of them (either width).
-CONTACT_INPUTS = LEGACY_CONTACT_INPUTS + 2 * N_EXTRA_FEATURES
-#: Per side: 96 point units, 15 one-hot checkers-off units, crossovers, pips.
-RACE_INPUTS = 2 * (96 + 15 + 2)
 _RACE_SIDE = RACE_INPUTS // 2
-
-#: The classes of :func:`position_class`, in the specification table's order.
-POSITION_CLASSES = ("over", "bearoff", "race", "contact")
-
-#: A mask of the escape table covers the 12 points ahead of a checker (bit k: k + 1 pips).
-ESCAPE_BITS = 12
-
 _BAR = 24
 _ROLLS = tuple((d1, d2) for d1 in range(1, 7) for d2 in range(1, 7))
 
@@ -671,11 +611,6 @@ def position_class(board) -> str:
     return "contact"
 
 
-#: A side with at most this many checkers in play makes a contact position crashed
-#: (:func:`is_crashed`).
-CRASHED_MAX = 7
-
-
 def is_crashed(boards):
     """Whether contact positions are crashed (``docs/evaluator.md``, "Position classes").
 
@@ -720,15 +655,6 @@ def checkers_in_play(boards) -> np.ndarray:
 
 
 # ----------------------------------------------------------- blot features
-
-#: The blot features of a side bearing off against contact (``docs/evaluator.md``,
-#: "Blot features"), in the order of the specification's table.
-BLOT_FEATURE_NAMES = ("forced_blot", "fast_blot", "bearing_off", "safe_shots", "fast_shots")
-N_BLOT_FEATURES = len(BLOT_FEATURE_NAMES)
-#: The denominators ``D`` of the blot features, in :data:`BLOT_FEATURE_NAMES` order.
-BLOT_FEATURE_DENOMINATORS = np.array([36, 36, 1, 1296, 1296], dtype=np.int64)
-BLOT_FEATURE_DENOMINATORS.setflags(write=False)
-
 
 def _bears_off_against_contact(n: list[int], opp: list[int]) -> bool:
     """Every checker of the side home or off, one at least home, and a checker of the

@@ -8,14 +8,13 @@ the cubeful loop) take a policy object or a name and turn names into policies he
 """
 from __future__ import annotations
 
+from ..spec.policies import POLICIES
 from .eval import PubevalPolicy, RandomPolicy
 from .evaluator import EvalPolicy, EvalPolicy1Ply
 from .nn import NNPolicy
 
 __all__ = ["POLICIES", "make_policy", "as_policy"]
 
-#: The policies of both engines. ``nn`` is the default of the rollouts.
-POLICIES = ("pubeval", "random", "nn", "nn-1ply", "nn1")
 
 
 def make_policy(name: str):

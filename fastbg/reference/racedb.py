@@ -58,6 +58,7 @@ from math import comb
 import numpy as np
 
 from . import bearoffdb as _bo
+from ..spec.board import check_counts
 from .board import is_race, validate_board
 
 __all__ = ["RACE_MAX", "N_POINTS", "N_POSITIONS", "K_ROLLS", "position_index", "race_plays",
@@ -99,7 +100,7 @@ def _index(c: tuple) -> int:
 def _check_counts(counts):
     """Validate one side's 24 counts (the home-board database's checks, at most
     RACE_MAX checkers) and return them as a tuple of ints."""
-    return _bo._check_counts(counts, N_POINTS, RACE_MAX,
+    return check_counts(counts, N_POINTS, RACE_MAX,
                              f"the small-race database holds at most {RACE_MAX} checkers a side, got {{}}")
 
 

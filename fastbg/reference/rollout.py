@@ -15,9 +15,9 @@ from __future__ import annotations
 import numpy as np
 
 from . import bearoffdb as _bearoffdb
-from . import luck as _luck
+from ..spec import luck as _luck
 from .board import OUTCOME_CLASSES, check_start, outcome, swap, validate_board
-from .dice import opening_roll, roll_index
+from ..spec.dice import opening_roll, roll_index
 from .policies import as_policy
 from .movegen import validate_dice
 from .turn import opening_turn, play_turn
@@ -411,7 +411,7 @@ def roll_indices(bitgen, n) -> np.ndarray:
     Returns
     -------
     numpy.ndarray of int64, shape (n,)
-        Values in ``[0, 36)`` from :func:`fastbg.reference.dice.roll_index`.
+        Values in ``[0, 36)`` from :func:`fastbg.spec.dice.roll_index`.
 
     Raises
     ------

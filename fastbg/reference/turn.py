@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from .board import swap
-from .dice import opening_roll
+from ..spec.dice import opening_roll
 from .movegen import legal_plays
 
 __all__ = ["opening_turn", "play_turn"]
@@ -20,7 +20,7 @@ __all__ = ["opening_turn", "play_turn"]
 def opening_turn(board, bitgen, dice=None):
     """The opening roll, as every game loop of the reference engine plays it.
 
-    Each side rolls one die (ties re-rolled, :func:`fastbg.reference.dice.opening_roll`);
+    Each side rolls one die (ties re-rolled, :func:`fastbg.spec.dice.opening_roll`);
     the higher die moves first and plays both. Returns ``(board, root, d1, d2)``:
     ``board`` with the winner in row 0 (swapped if the opponent won), ``root`` True if
     the winner is row 0 of the given board, and the winner's die first. ``dice``: the two

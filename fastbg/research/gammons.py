@@ -20,8 +20,8 @@ import numpy as np
 
 from ..engine import get_engine
 from ..game.outcomes import PROBABILITY_KEYS
-from ..reference.board import START_BOARD, outcome
-from ..reference.dice import opening_roll, roll_index
+from ..spec.board import START_BOARD
+from ..spec.dice import opening_roll, roll_index
 from ..rollouts.blocks import (BlockRecipe, abandoned, check_games, check_policy_engine, n_blocks,
                                resolve_workers, run_blocks)
 from ..rollouts.settings import DEFAULT_POLICY, draw_seed
@@ -129,7 +129,7 @@ def selfplay_game(engine, policy, bitgen) -> tuple[np.ndarray, int, bool]:
         else:
             after = plays[policy.choose(board, plays, bitgen)]
         if not after[0].any():
-            won = outcome(after) - 1
+            won = engine.board.outcome(after) - 1
             return visits, (won if side == 0 else won + 3), root_first
         board = np.ascontiguousarray(after[::-1])
         side ^= 1

@@ -26,7 +26,7 @@ import time
 import numpy as np
 
 from ..engine import get_engine
-from ..reference.board import START_BOARD
+from ..spec.board import START_BOARD
 from .blocks import run_blocks
 
 __all__ = ["ROLLS", "bench_positions", "time_games", "time_movegen", "run_bench",

@@ -28,7 +28,7 @@ import numpy as np
 
 from .._version import __version__
 from ..engine import ENGINES, get_engine
-from ..reference.policies import POLICIES
+from ..spec.policies import POLICIES
 from .executors import BlockAbandoned, ThreadBlocks, abandoned, stop_flag
 from .interrupts import SIGINT_ECHO_SECONDS, CtrlC, on_sigint, restore_sigint
 from .merge import BlockRun, OrderedMerge
@@ -61,14 +61,14 @@ def block_size_for(policy: str) -> int:
 
 
 def check_policy_engine(policy: str, engine: str) -> None:
-    """A rollout's ``policy`` (:data:`fastbg.reference.policies.POLICIES`) and ``engine``
+    """A rollout's ``policy`` (:data:`fastbg.spec.policies.POLICIES`) and ``engine``
     (:data:`fastbg.engine.ENGINES`), checked: ValueError naming the choices otherwise."""
     check_policy(policy)
     check_engine(engine)
 
 
 def check_policy(policy: str) -> None:
-    """A rollout's ``policy`` (:data:`fastbg.reference.policies.POLICIES`), checked."""
+    """A rollout's ``policy`` (:data:`fastbg.spec.policies.POLICIES`), checked."""
     if policy not in POLICIES:
         raise ValueError(f"unknown policy {policy!r}: choose one of {', '.join(POLICIES)}")
 

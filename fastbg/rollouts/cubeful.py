@@ -27,9 +27,8 @@ from ..engine import get_engine
 from ..game.matchstate import MatchState
 from ..game.parse import position_and_roll
 from ..game.position import START_BOARD, Position
-from ..reference.evaluator import EvalPolicy as _ReferenceEvaluator
-from ..reference.policies import make_policy as _reference_make_policy
-from ..reference import luck as _luck
+from ..spec import luck as _luck
+from ..spec.board import MAX_CUBE_LOG2, N_CUBE_VALUES, RESULT_CLASSES
 from . import reference_cubeful as _reference_cubeful
 from .blocks import (BlockRecipe, block_size_for, check_games, check_policy_engine, n_blocks,
                      resolve_workers, run_blocks, stop_flag, stratified_rolls)
@@ -40,15 +39,10 @@ from .settings import rollout_settings
 
 __all__ = ["cubeful_rollout", "CubefulRolloutResult", "RESULT_CLASSES", "result_points"]
 
-#: Result classes of a cubeful game, from the view of the starting player (row 0 of the
-#: position): how the game ended. "pass": a double was refused; the doubler won the cube
-#: value before the double. (The engines' own tuple, the same in both.)
-RESULT_CLASSES = _reference_cubeful.RESULT_CLASSES
-#: Points of each result class per unit of the final cube (before the Jacoby rule).
+#: Points of each result class (:data:`RESULT_CLASSES`, the engine spec's
+#: :data:`fastbg.spec.board.RESULT_CLASSES`) per unit of the final cube (before the Jacoby
+#: rule). The counts' columns are the final cube values 2**0 .. 2**MAX_CUBE_LOG2.
 _BASE_POINTS = np.array([1, 2, 3, -1, -2, -3, 1, -1], dtype=np.int64)
-#: Columns of the counts: final cube values 2**0 .. 2**MAX_CUBE_LOG2.
-MAX_CUBE_LOG2 = 12
-N_CUBE_VALUES = MAX_CUBE_LOG2 + 1
 
 
 def result_points(cube: int = 1, cube_owner: str = "centred", jacoby: bool = False) -> np.ndarray:
@@ -448,7 +442,8 @@ def _modules(engine: str):
                 "`pip install -e .` so the Cython core is compiled"
             ) from exc
     else:
-        return _reference_cubeful, _reference_make_policy, _ReferenceEvaluator
+        eng = get_engine("python")
+        return _reference_cubeful, eng.make_policy, eng.evaluator.EvalPolicy
     return cub, eng.make_policy, eng.evaluator.EvalPolicy
 
 
@@ -831,7 +826,7 @@ def _first_roll_luck(su: _Setup, labels) -> list:
     owner = {"centred": -1, "player": 0, "opponent": 1}[st.cube_owner]
     match = None if st.is_money else (su.table, st.match_length - st.score[0],
                                       st.match_length - st.score[1])
-    ys = _ReferenceEvaluator()
+    ys = get_engine("python").evaluator.EvalPolicy()
     b = np.ascontiguousarray(su.board, dtype=np.int8)
     max_log2 = int(su.max_cube).bit_length() - 1
     if not su.opening and lc < max_log2 and owner in (-1, 0) and su.opts["holland_wait"] == 0 \

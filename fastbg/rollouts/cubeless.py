@@ -9,10 +9,9 @@ import numpy as np
 from ..engine import get_engine
 from ..game.outcomes import OUTCOME_INDICATORS, PROBABILITY_KEYS
 from ..game.parse import position_and_roll
-from ..reference import evaluator as _ref_evaluator
-from ..reference import luck as _luck
-from ..reference.board import START_BOARD
-from ..reference.policies import POLICIES as _ENGINE_POLICIES
+from ..spec import luck as _luck
+from ..spec.board import START_BOARD
+from ..spec.policies import POLICIES as _ENGINE_POLICIES
 from .blocks import BlockRecipe, block_size_for, check_games, stop_flag, stratified_rolls
 from .runner import PlayedRun, Runner, RunPlan, configure, play_stored
 from .settings import (DEFAULT_POLICY, DEFAULT_VR, RolloutSettings, check_flag, check_stop_rule,
@@ -23,7 +22,7 @@ __all__ = ["rollout", "RolloutResult", "POLICIES", "DEFAULT_POLICY",
            "check_stop_rule", "recorded_settings", "counts_shape", "stored_counts_shape",
            "outcome_statistics", "vr_statistics", "normal_quantile", "wilson_interval"]
 
-#: Policies available in both engines (their own list, :data:`fastbg.reference.policies.POLICIES`).
+#: Policies available in both engines (the engine spec's list, :data:`fastbg.spec.policies.POLICIES`).
 POLICIES = _ENGINE_POLICIES
 
 #: The yardstick values, for each roll, the best of pubeval's ``VR_PREFILTER`` best plays
@@ -194,9 +193,9 @@ def stored_counts_shape(kind: str, request: dict, settings: dict) -> tuple | Non
 
 def _first_roll_luck(board, opening: bool, labels) -> list:
     """The yardstick's luck of each first roll of the breakdown (root's view, five
-    probabilities), as the engines subtract it (:mod:`fastbg.reference.luck`, whose numbers
+    probabilities), as the engines subtract it (:mod:`fastbg.spec.luck`, whose numbers
     are the core's bit for bit)."""
-    ys = _ref_evaluator.EvalPolicy()
+    ys = get_engine("python").evaluator.EvalPolicy()
     b = np.ascontiguousarray(board, dtype=np.int8)
     v0 = ys.roll_values(b, VR_PREFILTER)
     out = []

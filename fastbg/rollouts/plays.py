@@ -23,7 +23,6 @@ from ..game.parse import position_and_roll
 from ..game.plays import find_play, legal_plays
 from .blocks import (BlockRecipe, abandoned, block_size_for, check_games, check_policy_engine,
                      n_blocks, resolve_workers, run_blocks, stratified_rolls)
-from ..reference.board import outcome
 from .cluster import connect
 from .cubeless import INDICATORS6, VR_PREFILTER, stored_counts_shape, vr_statistics
 from .settings import DEFAULT_POLICY, check_flag, draw_seed, resolve_vr, rollout_settings
@@ -94,7 +93,7 @@ class RankedPlay:
 
 def _exact_class(board: np.ndarray) -> int:
     """The outcome class (mover's view) of a play that ends the game."""
-    return outcome(board) - 1
+    return get_engine("python").board.outcome(board) - 1
 
 
 def rank_plays(position, dice, ply: int = 0, engine: str = "cython") -> list[RankedPlay]:

@@ -21,8 +21,9 @@ import numpy as np
 from ..cube.efficiency import default_cube_efficiency, is_last_roll
 from ..cube.match import _cubeful as _match_cubeful
 from ..cube.money import cube_action, money_cube_decision
-from ..reference import luck as _luck
-from ..reference.board import check_start, outcome, swap, validate_board
+from ..reference.board import check_start, outcome, swap
+from ..spec import luck as _luck
+from ..spec.board import MAX_CUBE_LOG2, N_CUBE_VALUES, RESULT_CLASSES, validate_board
 from ..reference.movegen import bears_off_all
 from ..reference.evaluator import EvalPolicy
 from ..reference.nn import NNPolicy
@@ -34,19 +35,6 @@ from ..reference.turn import opening_turn, play_turn
 __all__ = ["cubeful_block", "play_cubeful", "probabilities", "RESULT_CLASSES", "N_CUBE_VALUES",
            "MAX_CUBE_LOG2"]
 
-RESULT_CLASSES = (
-    "win single",
-    "win gammon",
-    "win backgammon",
-    "lose single",
-    "lose gammon",
-    "lose backgammon",
-    "win pass",
-    "lose pass",
-)
-#: Largest cube, log2 (cube values 1 .. 4096): the columns of the counts.
-MAX_CUBE_LOG2 = 12
-N_CUBE_VALUES = MAX_CUBE_LOG2 + 1
 
 
 def _check_cube_args(cube, owner, max_cube, x):

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..reference.dice import bounded
+from ..spec.dice import bounded
 
 __all__ = ["block_bit_generator", "stratified_rolls", "QR_KEY", "OPENING_OUTCOMES"]
 

@@ -6,7 +6,7 @@
 #
 #   core module        mirrors                        serves
 #   _types.pxd         (constants, board_t)           every module below
-#   dice.pxd           fastbg.reference.dice          the game loops (numpy bitgen_t)
+#   dice.pxd           fastbg.spec.dice               the game loops (numpy bitgen_t)
 #   board              fastbg.reference.board         fastbg.game.position, the loops
 #   features           fastbg.reference.features      the evaluator's classes, features, net inputs
 #   movegen            fastbg.reference.movegen       fastbg.game.plays, perft, the loops
@@ -14,10 +14,14 @@
 #   eval               fastbg.reference.eval          policies random and pubeval
 #   bearoffdb          fastbg.reference.bearoffdb     the nn policy's pure bear-offs
 #   nn                 fastbg.reference.nn            fastbg.nn (evaluate), policies nn, nn-1ply
-#   luck.pxd           fastbg.reference.luck          variance reduction of the rollout loops
+#   luck.pxd           fastbg.spec.luck               variance reduction of the rollout loops
 #   evaluator          fastbg.reference.evaluator     policies nn, nn-1ply; look-ahead labels; VR's yardstick
 #   policies           fastbg.reference.policies      policy names for the loops above
 #   rollout            fastbg.reference.rollout       fastbg.rollouts.cubeless (blocks), matches
 #   cubeful            fastbg.rollouts.reference_cubeful   fastbg.rollouts.cubeful
+#
+# What both engines share (the start, validation messages, outcome classes, pubeval's
+# weights, the nets' files and quantisation) the .pyx files import from fastbg.spec, never
+# from fastbg.reference (tests/test_layers.py checks it).
 #
 # cimports point down this table only (turn.pxd, dice.pxd, rank.pxd and luck.pxd are header-only).

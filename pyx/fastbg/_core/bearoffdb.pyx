@@ -30,6 +30,7 @@ from fastbg._core._types cimport board_t, NSLOTS
 from fastbg._core.board cimport load_board, back_point_c
 from fastbg._core.movegen cimport movegen_t, movegen_new, movegen_free, generate
 from fastbg._core.movegen import validate_dice
+from fastbg.spec.board import check_counts
 
 cnp.import_array()
 
@@ -638,31 +639,6 @@ cdef int bearoff_probabilities_c(const board_t* b, double* p) noexcept nogil:
 
 
 # ------------------------------------------------------------------ Python API
-def _check_counts(counts, n_points=6, most=15, too_many=None):
-    """Validate one side's ``n_points`` counts (at most ``most`` checkers; ``too_many``: the
-    message when there are more, formatted with the total) and return them as a tuple of
-    ints. The small-race database checks its 24 counts with it too."""
-    if isinstance(counts, (str, bytes)):
-        raise ValueError(f"counts must be {n_points} checker counts, got {counts!r}")
-    try:
-        items = list(counts)
-    except TypeError:
-        raise ValueError(f"counts must be {n_points} checker counts, got {counts!r}") from None
-    if len(items) != n_points:
-        raise ValueError(f"counts must have {n_points} entries (points 1..{n_points}), "
-                         f"got {len(items)}")
-    out = []
-    for point, n in enumerate(items, start=1):
-        if isinstance(n, (bool, np.bool_)) or not isinstance(n, (int, np.integer)):
-            raise ValueError(f"the count on point {point} must be an int, got {n!r}")
-        if n < 0:
-            raise ValueError(f"negative checker count {int(n)} on point {point}")
-        out.append(int(n))
-    if sum(out) > most:
-        raise ValueError((too_many or "a side has at most 15 checkers, got {}").format(sum(out)))
-    return tuple(out)
-
-
 cdef void _to_uc(tuple c, unsigned char* out):
     cdef int i
     for i in range(6):
@@ -688,7 +664,7 @@ def position_index(counts):
         If ``counts`` is not 6 non-negative ints with a total of at most 15.
     """
     cdef unsigned char c[6]
-    _to_uc(_check_counts(counts), c)
+    _to_uc(check_counts(counts), c)
     return rank6(c)
 
 
@@ -747,7 +723,7 @@ def bearoff_plays(counts, d1, d2):
     cdef unsigned char c[6]
     cdef int out[MAX_FIN]
     cdef int n, i, j
-    _to_uc(_check_counts(counts), c)
+    _to_uc(check_counts(counts), c)
     a, b = validate_dice(d1, d2)
     if g_api_gen == NULL:
         g_api_gen = _new_playgen()
@@ -797,7 +773,7 @@ def onesided(counts):
     database (its manual); recursion: :mod:`fastbg.reference.bearoffdb`.
     """
     cdef unsigned char c[6]
-    t = _check_counts(counts)
+    t = check_counts(counts)
     _to_uc(t, c)
     ensure_db()
     cdef int idx = rank6(c)
@@ -1245,7 +1221,7 @@ def two_sided(mine, theirs):
     cdef unsigned char c[6]
     slots = []
     for name, side in (("mine", mine), ("theirs", theirs)):
-        t = _check_counts(side)
+        t = check_counts(side)
         if not 1 <= sum(t) <= BO2_MAX:
             raise ValueError(f"{name}: the two-sided database holds sides of 1 to {BO2_MAX} "
                              f"checkers, got {sum(t)}")

@@ -40,16 +40,7 @@ from numpy.random cimport bitgen_t
 
 cnp.import_array()
 
-RESULT_CLASSES = (
-    "win single",
-    "win gammon",
-    "win backgammon",
-    "lose single",
-    "lose gammon",
-    "lose backgammon",
-    "win pass",
-    "lose pass",
-)
+from fastbg.spec.board import RESULT_CLASSES
 
 cdef enum:
     N_CLASSES = 8

@@ -5,7 +5,7 @@
 in the order of play keys (:func:`fastbg._core.movegen.play_keys`), which the move
 generator computes as it goes, so choosing costs a selection over 64-bit integers.
 ``PubevalPolicy`` is G. Tesauro's public evaluation function (pubeval.c, 1993)
-computed exactly in integers, with the weights of :mod:`fastbg.reference.pubeval_weights`.
+computed exactly in integers, with the weights of :mod:`fastbg.spec.pubeval`.
 Its ``choose`` scores each play *sparsely*: the score of the position before the
 roll is computed once, and each play only adds the change of the few locations
 where it differs (found by comparing 8-byte words).
@@ -181,7 +181,7 @@ cdef class PubevalPolicy(Policy):
 
     def __cinit__(self):
         self.name = "pubeval"
-        from fastbg.reference.pubeval_weights import RACE_WEIGHTS, CONTACT_WEIGHTS, WIN_SCORE
+        from fastbg.spec.pubeval import RACE_WEIGHTS, CONTACT_WEIGHTS, WIN_SCORE
         cdef int race, L, b, n, j
         cdef int64_t v
         for race, W in ((1, RACE_WEIGHTS), (0, CONTACT_WEIGHTS)):

@@ -30,9 +30,8 @@ from fastbg._core.features cimport (contact_features_c, contact_features_ext_c,
                                     position_class_c, N_FEATURES, N_ALL_FEATURES,
                                     PC_BEAROFF, PC_RACE, PC_CONTACT)
 
-from fastbg.reference.evaluator import (_hidden, check_decision, check_nets, default_nets,
-                                        quantize_net)
-from fastbg.reference.nn import hidden_table, sigmoid_table
+from fastbg.spec.nets import check_decision, check_nets, default_nets, hidden_label, quantize_net
+from fastbg.spec.nn import hidden_table, sigmoid_table
 from fastbg._core.nn import point_steps
 
 cnp.import_array()
@@ -202,8 +201,8 @@ cdef class EvalPolicy(Evaluator):
     ----------
     nets : dict, optional
         ``{"contact": weights, "race": weights}`` and optionally ``"crashed": weights``
-        (float, as :func:`fastbg.reference.evaluator.load_nets` gives them); default the
-        shipped nets (:func:`fastbg.reference.evaluator.default_nets`).
+        (float, as :func:`fastbg.spec.nets.load_nets` gives them); default the
+        shipped nets (:func:`fastbg.spec.nets.default_nets`).
 
     Notes
     -----
@@ -451,7 +450,7 @@ cdef class EvalPolicy(Evaluator):
         Raises
         ------
         ValueError, TypeError
-            As :func:`fastbg.reference.evaluator.check_decision` (the reference's errors).
+            As :func:`fastbg.spec.nets.check_decision` (the spec's errors).
         """
         cdef board_t b, bf
         cdef ebase_t base
@@ -683,7 +682,7 @@ cdef class EvalPolicy(Evaluator):
         return out
 
     def __repr__(self):
-        return f"EvalPolicy({_hidden(self.tables)})"
+        return f"EvalPolicy({hidden_label(self.tables)})"
 
 
 cdef enum:
@@ -782,4 +781,4 @@ cdef class EvalPolicy1Ply(EvalPolicy):
         return out
 
     def __repr__(self):
-        return f"EvalPolicy1Ply({_hidden(self.tables)}, candidates={self.candidates})"
+        return f"EvalPolicy1Ply({hidden_label(self.tables)}, candidates={self.candidates})"

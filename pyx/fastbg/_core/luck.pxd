@@ -1,5 +1,5 @@
 # cython: language_level=3
-"""Variance reduction by luck adjustment (header-only), mirror of :mod:`fastbg.reference.luck`.
+"""Variance reduction by luck adjustment (header-only), mirror of :mod:`fastbg.spec.luck`.
 
 The luck of a roll is the yardstick's value of the position after the best play for
 that roll minus the mean of that value over all the rolls that could have come

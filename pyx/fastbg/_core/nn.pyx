@@ -34,7 +34,8 @@ from fastbg._core.eval cimport Policy, Evaluator
 from fastbg._core.bearoffdb cimport (ensure_db, is_bearoff_c, bearoff_probabilities_c,
                                     bearoff_prefetch_c)
 
-from fastbg.reference.board import START_BOARD
+from fastbg.spec.board import START_BOARD
+from fastbg.spec.nn import default_weights, hidden_table, quantize, sigmoid_table
 
 cnp.import_array()
 
@@ -152,7 +153,6 @@ cdef int best_play(const net_t* net, const board_t* plays, int n) noexcept nogil
 
 
 def sigmoid_table_default():
-    from fastbg.reference.nn import sigmoid_table
     return sigmoid_table()
 
 
@@ -256,7 +256,6 @@ def default_net():
     """The shipped network (loaded and checksum-verified once per process)."""
     global _DEFAULT_NET
     if _DEFAULT_NET is None:
-        from fastbg.reference.nn import default_weights
         wt = default_weights()
         _DEFAULT_NET = Net(wt["w1"], wt["b1"], wt["w2"], wt["b2"])
     return _DEFAULT_NET
@@ -288,7 +287,7 @@ def point_steps(point):
 
 
 def _tables(Net net):
-    """The policy's integer tables of `net` (fastbg.reference.nn.quantize), read-only.
+    """The policy's integer tables of `net` (fastbg.spec.nn.quantize), read-only.
 
     The last network's tables are kept, keyed by a copy of its weights, so that the
     rollout's one policy per block of games does not quantize again (about 10 ms).
@@ -298,7 +297,6 @@ def _tables(Net net):
     if _TABLES_CACHE is not None and all(
             np.array_equal(w[k], _TABLES_CACHE[0][k]) for k in ("w1", "b1", "w2", "b2")):
         return _TABLES_CACHE[1]
-    from fastbg.reference.nn import hidden_table, quantize
     t = quantize(w)
     t = {k: (np.ascontiguousarray(v) if isinstance(v, np.ndarray) else v) for k, v in t.items()}
     t["sig"] = net.sig
@@ -477,7 +475,7 @@ cdef class NNPolicy(Evaluator):
     canonically first play. A play bearing off the last checker scores its exact
     value 1, 2 or 3. Never draws from the bit generator.
 
-    The first layer is in exact integers (:func:`fastbg.reference.nn.quantize`,
+    The first layer is in exact integers (:func:`fastbg.spec.nn.quantize`,
     built by the same Python code for both engines): the pre-activations of the
     position before the roll are computed once per decision, and each play only
     corrects the few points it changes. The hidden sigmoid and the output layer

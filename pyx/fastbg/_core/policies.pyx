@@ -10,7 +10,7 @@ from fastbg._core.eval cimport Policy, RandomPolicy, PubevalPolicy
 from fastbg._core.nn cimport NNPolicy
 from fastbg._core.evaluator cimport EvalPolicy, EvalPolicy1Ply
 
-POLICIES = ("pubeval", "random", "nn", "nn-1ply", "nn1")
+from fastbg.spec.policies import POLICIES
 
 
 def make_policy(name):

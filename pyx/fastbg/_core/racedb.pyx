@@ -26,7 +26,7 @@ from fastbg._core.board cimport load_board, back_point_c, checkers_c
 from fastbg._core.bearoffdb cimport rolls_c, fill_dist_c
 from fastbg._core.movegen cimport movegen_t, movegen_new, movegen_free, generate
 from fastbg._core.movegen import validate_dice
-from fastbg._core.bearoffdb import _check_counts as _check_side_counts
+from fastbg.spec.board import check_counts as _check_side_counts
 
 cnp.import_array()
 

@@ -24,14 +24,7 @@ from fastbg._core.opening cimport opening_turn_c
 
 cnp.import_array()
 
-OUTCOME_CLASSES = (
-    "win single",
-    "win gammon",
-    "win backgammon",
-    "lose single",
-    "lose gammon",
-    "lose backgammon",
-)
+from fastbg.spec.board import OUTCOME_CLASSES
 
 
 cdef int play_game_c(const board_t* start, bitgen_t* bg, Policy policy, movegen_t* g,

@@ -1,7 +1,9 @@
-"""Dice from a numpy bit generator, draw for draw as in the Cython core.
+"""Dice from a numpy bit generator: the dice contract of both engines, draw for draw.
 
-Pure-Python mirror of ``fastbg._core.dice`` (DESIGN section 4 and the engine
-contract in :mod:`fastbg.reference`). Every function reads whole 64-bit draws
+The engine spec's dice (DESIGN section 4 and the engine contract in
+:mod:`fastbg.reference`): the pure-Python engine plays with these functions, the Cython
+core's ``dice.pxd`` makes the same draws in C, and the rollouts' stratified first rolls
+(:mod:`fastbg.rollouts.blocks`) use :func:`bounded`. Every function reads whole 64-bit draws
 with ``bitgen.random_raw()``, the same stream the Cython core reads through
 numpy's ``bitgen_t.next_uint64``, and rejects the biased tail of the 64-bit range
 so that ``x % n`` is exactly uniform.

@@ -1,4 +1,4 @@
-"""Variance reduction by luck adjustment: the pure-Python mirror of the core's ``luck.pxd``.
+"""Variance reduction by luck adjustment: the arithmetic both engines follow (the core's ``luck.pxd``).
 
 The luck of a roll is the yardstick's value of the position after the best play for that
 roll minus the mean of that value over the rolls that could have come
@@ -11,6 +11,9 @@ method of GNU Backgammon's and eXtreme Gammon's rollouts (GNU Backgammon manual,
 reduction"; D. Montgomery, "Variance reduction", 1998).
 
 Every sum runs in the core's order, element by element, so both engines give the same bits.
+The pure-Python engine computes its luck with these functions, the compiled core with the
+same operations in ``luck.pxd``, and the rollouts' breakdown by first roll
+(:mod:`fastbg.rollouts`) with these again; it is part of the engine spec.
 """
 from __future__ import annotations
 
