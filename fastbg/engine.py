@@ -13,7 +13,7 @@ ENGINES = ("cython", "python")
 
 _PACKAGES = {"cython": "fastbg._core", "python": "fastbg.reference"}
 _MODULES = ("board", "movegen", "eval", "nn", "features", "evaluator", "policies", "rollout", "bearoffdb",
-            "racedb")
+            "racedb", "cubeful")
 _cache: dict[str, SimpleNamespace] = {}
 
 
@@ -30,8 +30,8 @@ def get_engine(name: str = "cython") -> SimpleNamespace:
     -------
     types.SimpleNamespace
         With attributes ``name``, ``board``, ``movegen``, ``eval``, ``nn``,
-        ``features``, ``evaluator``, ``policies``, ``rollout``, ``bearoffdb``, ``racedb`` (the engine's
-        modules) and the shortcuts ``legal_plays``, ``perft``, ``make_policy``,
+        ``features``, ``evaluator``, ``policies``, ``rollout``, ``bearoffdb``, ``racedb``,
+        ``cubeful`` (the engine's modules) and the shortcuts ``legal_plays``, ``perft``, ``make_policy``,
         ``play_game``, ``rollout_block``, ``rollout_block_vr``, ``roll_indices``.
 
     Raises

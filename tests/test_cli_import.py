@@ -66,7 +66,7 @@ def test_a_sigterm_after_an_in_process_command_stops_the_process_not_a_later_run
         import fastbg.cli
         assert fastbg.cli.main(["show", "start"]) == 0
         import fastbg
-        from fastbg.rollouts import reference_cubeful as rc
+        from fastbg.reference import cubeful as rc
         real = rc.play_cubeful
         def play_cubeful(*args, **kwargs):      # a SIGTERM as the first game starts
             os.kill(os.getpid(), signal.SIGTERM)

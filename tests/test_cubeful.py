@@ -1,4 +1,4 @@
-"""Cubeful money rollouts (fastbg.rollouts.cubeful, fastbg._core.cubeful, fastbg.rollouts.reference_cubeful).
+"""Cubeful money rollouts (fastbg.rollouts.cubeful, fastbg._core.cubeful, fastbg.reference.cubeful).
 
 - the compiled loop's pieces (network probabilities, default cube efficiency with its
   last-roll rule, Janowski decision) agree bit for bit with the library's Python ones;
@@ -24,7 +24,13 @@ from fastbg.reference.movegen import legal_plays
 from fastbg.reference.board import swap
 
 cc = pytest.importorskip("fastbg._core.cubeful")
-rc = pytest.importorskip("fastbg.rollouts.reference_cubeful")
+rc = pytest.importorskip("fastbg.reference.cubeful")
+
+
+@pytest.fixture(params=["cython", "python"])
+def cub(request):
+    """Each engine's cubeful module: both port fastbg.cube's formulas, bit for bit."""
+    return cc if request.param == "cython" else rc
 
 START = Position.parse("start").board
 
@@ -115,15 +121,15 @@ def test_last_roll_probabilities_are_exact():
 
 
 
-def test_last_roll_rule_exact():
+def test_last_roll_rule_exact(cub):
     for b in _last_roll_candidates() + POSITIONS:
-        assert cc.is_last_roll(b) == is_last_roll(b), Position(b).to_position_id()
+        assert cub.is_last_roll(b) == is_last_roll(b), Position(b).to_position_id()
 
 
-def test_default_x_bitwise():
+def test_default_x_bitwise(cub):
     seen = set()
     for b in _last_roll_candidates() + POSITIONS:
-        x = cc.default_x(b)
+        x = cub.default_x(b)
         assert x == default_cube_efficiency(b)
         seen.add(x)
     assert {0.0, 0.6, 0.68} <= seen and len(seen) > 4  # race interpolation reached
@@ -131,7 +137,7 @@ def test_default_x_bitwise():
 
 @pytest.mark.parametrize("jacoby", [False, True])
 @pytest.mark.parametrize("owned", [False, True])
-def test_decision_bitwise(owned, jacoby):
+def test_decision_bitwise(owned, jacoby, cub):
     rng = np.random.default_rng(7)
     acts = set()
     for _ in range(3000):
@@ -142,7 +148,7 @@ def test_decision_bitwise(owned, jacoby):
         lbg = lg * float(rng.random()) ** 3
         q = np.array([w, wg, wbg, lg, lbg])
         x = float(rng.choice([0.0, 0.6, 0.68, 1.0, float(rng.random())]))
-        act, nd, dt = cc.cube_decision(q, x, owned, jacoby)
+        act, nd, dt = cub.cube_decision(q, x, owned, jacoby)
         d = money_cube_decision(q, x=x, cube_owner="player" if owned else "centred",
                                 jacoby=jacoby)
         assert nd == d.nd and dt == d.dt
@@ -257,7 +263,7 @@ def test_bad_arguments():
 # --------------------------------------------------------------------------- match play
 
 @pytest.mark.parametrize("lengths", [(1, 3, 5), pytest.param((7, 9), marks=pytest.mark.slow)])
-def test_match_decision_against_matchcube(lengths):
+def test_match_decision_against_matchcube(lengths, cub):
     # the match lengths in two parts (quick tier, slow); the same draws for each case
     from fastbg.cube.match import match_cube_decision
     from fastbg.cube import DEFAULT_MET, load_met
@@ -283,7 +289,7 @@ def test_match_decision_against_matchcube(lengths):
                         x = float(rng.choice([0.0, 0.6, 0.68, 1.0]))
                         if n not in lengths:
                             continue
-                        act, nd, dt, dp = cc.match_decision(R, q, a, b, cube, owner == "player", x)
+                        act, nd, dt, dp = cub.match_decision(R, q, a, b, cube, owner == "player", x)
                         d = match_cube_decision(q, n, (sp, so), cube=cube, owner=owner, x=x)
                         assert (nd, dt, dp) == pytest.approx((d.nd, d.dt, d.dp), abs=1e-12)
                         a2 = d.action.lower()

@@ -16,7 +16,7 @@ import pytest
 
 from fastbg import MatchState, Position, cube_rollout, cubeful_rollout, load_met
 from fastbg.engine import get_engine
-from fastbg.rollouts import reference_cubeful as ref
+from fastbg.reference import cubeful as ref
 
 from test_statistics import POSITIONS, SEEDS
 
@@ -44,7 +44,8 @@ def test_luck_weights_are_the_dead_cube_value_of_the_probabilities():
     r = met.result_mwc(3, 5, 2)
     mwc = ((p[0] - p[1]) * r[0] + (p[1] - p[2]) * r[1] + p[2] * r[2]
            + (1 - p[0] - p[3]) * r[3] + (p[3] - p[4]) * r[4] + p[4] * r[5])
-    w = ref.luck_weights(1, 0, -1, False, (met, 3, 5))
+    tables = [[met.result_mwc(u, v, 2 ** j).tolist() for j in range(16)] for u, v in ((3, 5), (5, 3))]
+    w = ref.luck_weights(1, 0, -1, False, (tables, 3, 5))
     assert r[3] + np.dot(w, p) == pytest.approx(mwc)
 
 

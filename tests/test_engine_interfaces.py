@@ -19,12 +19,6 @@ import pytest
 
 STUBS = Path(__file__).resolve().parent.parent / "fastbg" / "_core"
 
-#: The reference module of each compiled module, where it is not ``fastbg.reference.<name>``.
-REFERENCE_MODULE = {
-    # the pure cubeful engine, not yet moved into fastbg.reference (it calls fastbg.cube's
-    # formulas, which the core ports to C; issue 37 item 2)
-    "cubeful": "fastbg.rollouts.reference_cubeful",
-}
 
 #: Names of a stub the reference does not have: ``(module, name)``: why.
 CORE_ONLY = {
@@ -47,14 +41,10 @@ CORE_ONLY = {
     ("nn", "encode_board"): "the reference's encode() takes stacks of boards",
     ("nn", "NNPolicy.play_equities"): "the reference's is a module function, play_equities()",
     ("nn", "NN1PlyPolicy.play_values"): "the core's candidate values, a helper of its 1-ply",
-    ("cubeful", "default_x"): "the reference calls fastbg.cube.default_cube_efficiency",
-    ("cubeful", "cube_decision"): "the reference calls fastbg.cube.money_cube_decision",
-    ("cubeful", "match_decision"): "the reference calls fastbg.cube.match's formulas",
 }
 
 #: Functions whose parameters differ: ``(module, name)``: why.
 DIFFERENT_PARAMETERS = {
-    ("cubeful", "is_last_roll"): "the reference's is fastbg.cube.is_last_roll(position)",
     ("nn", "NNPolicy.__init__"): "the core takes a Net, the reference a weight dict",
     ("nn", "NN1PlyPolicy.__init__"): "the core takes a Net, the reference a weight dict",
     ("nn", "NNPolicy.forward"): "the reference's takes a stack of boards (boards)",
@@ -118,7 +108,7 @@ def test_every_engine_module_has_a_stub():
 
 @pytest.mark.parametrize("name", MODULES)
 def test_the_reference_has_the_stubs_functions(name):
-    module = importlib.import_module(REFERENCE_MODULE.get(name, f"fastbg.reference.{name}"))
+    module = importlib.import_module(f"fastbg.reference.{name}")
     missing, differ = set(), set()
     for qualname, node in stub_items(STUBS / f"{name}.pyi"):
         if (name, qualname.split(".")[0]) in missing:

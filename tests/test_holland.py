@@ -92,13 +92,13 @@ def test_engines_agree_under_the_rule(wait):
     board = board_from({6: 2, 5: 2, 4: 3}, {6: 3, 5: 2, 3: 2})
     out = []
     from fastbg._core import cubeful as core
-    from fastbg.rollouts import reference_cubeful as ref
+    from fastbg.reference import cubeful as ref
     cy, py = get_engine("cython"), get_engine("python")
     out.append(core.cubeful_block(board, 30, np.random.PCG64DXSM(5), "pubeval",
                                   cy.evaluator.EvalPolicy(), match=(tables, a, b),
                                   holland_wait=wait))
     out.append(ref.cubeful_block(board, 30, np.random.PCG64DXSM(5), "pubeval",
-                                 py.evaluator.EvalPolicy(), match=(table, a, b),
+                                 py.evaluator.EvalPolicy(), match=(tables, a, b),
                                  holland_wait=wait))
     assert out[0].tolist() == out[1].tolist()
     with pytest.raises(ValueError, match="holland_wait"):

@@ -20,10 +20,7 @@ ROOT = Path(__file__).resolve().parent.parent / "fastbg"
 
 #: Function-local imports that are lazy on purpose, (module, imported module): each says
 #: why in a comment where it stands.
-LAZY_ON_PURPOSE = {
-    # the compiled core is optional until a cubeful rollout asks for it
-    ("fastbg.rollouts.cubeful", "fastbg._core"),
-}
+LAZY_ON_PURPOSE: set[tuple[str, str]] = set()
 
 
 def _module_name(path: Path, root: Path = ROOT) -> str:

@@ -335,15 +335,8 @@ def test_every_rollout_refuses_a_position_where_nobody_can_ever_move(entry, engi
 def test_the_cubeful_block_loops_and_match_games_refuse_it_too(engine):
     # the engines' own loops (each game loop starts with the one check), for a caller of
     # the engine functions that skips the rollout functions
-    from fastbg.rollouts import reference_cubeful
-    from fastbg.reference.evaluator import EvalPolicy
-
     b = np.ascontiguousarray(Position.parse(NOBODY_MOVES).board)
-    if engine.name == "cython":
-        from fastbg._core import cubeful
-        ev = engine.evaluator.EvalPolicy()
-    else:
-        cubeful, ev = reference_cubeful, EvalPolicy()
+    cubeful, ev = engine.cubeful, engine.evaluator.EvalPolicy()
     bitgen = np.random.PCG64DXSM(1)
     for call in (lambda: cubeful.cubeful_block(b, 3, bitgen, "pubeval", ev),
                  lambda: engine.rollout.match_game(b, bitgen, np.random.PCG64DXSM(2),

@@ -8,8 +8,9 @@ the roll and Janowski's money formulas (:mod:`fastbg.cube`) with the cube effici
 passes by the same numbers. Checker plays use any policy of :func:`fastbg.rollout`.
 
 The game loop is in ``fastbg._core.cubeful`` (compiled, GIL released) and
-:mod:`fastbg.rollouts.reference_cubeful` (pure Python, calling :func:`fastbg.cube.money_cube_decision`
-itself); both give the same counts for the same seed.
+:mod:`fastbg.reference.cubeful` (pure Python), each engine's own port of
+:mod:`fastbg.cube`'s formulas, chosen by :func:`fastbg.engine.get_engine`; both give the same
+counts for the same seed.
 """
 from __future__ import annotations
 
@@ -29,7 +30,6 @@ from ..game.parse import position_and_roll
 from ..game.position import START_BOARD, Position
 from ..spec import luck as _luck
 from ..spec.board import MAX_CUBE_LOG2, N_CUBE_VALUES, RESULT_CLASSES
-from . import reference_cubeful as _reference_cubeful
 from .blocks import (BlockRecipe, block_size_for, check_games, check_policy_engine, n_blocks,
                      resolve_workers, run_blocks, stop_flag, stratified_rolls)
 from .cluster import connect
@@ -334,9 +334,10 @@ def block_setup(*, engine: str, **parts) -> SimpleNamespace:
     """What the blocks of a cubeful run use, built where they are played: ``parts``
     (:func:`block_parts`) with the engine's game loop ``cub``, ``make_policy`` and the
     cube decisions' ``evaluator``; :func:`qrolls` and :func:`vr_options` take it as a setup."""
-    cub, make_policy, Evaluator = _modules(engine)
+    eng = get_engine(engine)
     # the shipped evaluator, read-only: shared by all blocks and threads
-    return SimpleNamespace(cub=cub, make_policy=make_policy, evaluator=Evaluator(), **parts)
+    return SimpleNamespace(cub=eng.cubeful, make_policy=eng.make_policy,
+                           evaluator=eng.evaluator.EvalPolicy(), **parts)
 
 
 def _cubeful_block(*, policy: str, cell_values: np.ndarray, by_first_roll: bool = False,
@@ -431,22 +432,6 @@ def mean_and_se(s: float, ss: float, n: int, scale: float | None = None) -> tupl
     return m, math.sqrt(var / n)
 
 
-def _modules(engine: str):
-    if engine == "cython":
-        eng = get_engine("cython")
-        try:  # lazy on purpose: the compiled engine is optional until it is asked for
-            from .._core import cubeful as cub
-        except ImportError as exc:  # pragma: no cover - depends on the build
-            raise ImportError(
-                f"the cython engine is not available ({exc}); build fastbg with "
-                "`pip install -e .` so the Cython core is compiled"
-            ) from exc
-    else:
-        eng = get_engine("python")
-        return _reference_cubeful, eng.make_policy, eng.evaluator.EvalPolicy
-    return cub, eng.make_policy, eng.evaluator.EvalPolicy
-
-
 def holland_wait(state, opening: bool, board=None) -> int:
     """Rolls of the game still to come before the Holland rule lets the trailer double
     (:attr:`fastbg.game.matchstate.MatchState.holland_wait`), with an unknown
@@ -535,15 +520,15 @@ def _setup(position, games, seed, workers, policy, engine, state, x, jacoby, ope
     block_size = block_size_for(policy)
     nworkers = 1 if engine == "python" else min(nworkers, n_blocks(int(games), block_size))
 
-    cub, make_policy, Evaluator = _modules(engine)
-    evaluator = Evaluator()  # the shipped evaluator, read-only: shared by all blocks and threads
+    eng = get_engine(engine)
+    cub, make_policy = eng.cubeful, eng.make_policy
+    evaluator = eng.evaluator.EvalPolicy()  # the shipped evaluator, read-only: shared by all blocks and threads
     board = np.ascontiguousarray(pos.board, dtype=np.int8)
     opts = dict(cube=int(state.cube), cube_owner=state.cube_owner, max_cube=max_cube, x=x,
                 jacoby=jac, opening=bool(opening),
                 holland_wait=holland_wait(state, opening, pos.board))
     if not state.is_money:
-        # the reference engine computes the MWCs itself, from the table
-        opts["match"] = (tables, a, b) if engine == "cython" else (table, a, b)
+        opts["match"] = (tables, a, b)
 
     return _Setup(pos=pos, games=games, state=state, entropy=entropy, nworkers=nworkers,
                   block_size=block_size, cub=cub, make_policy=make_policy, evaluator=evaluator,
@@ -815,24 +800,29 @@ def _statistics(su: _Setup, counts, sums, n: int, back: float | None = None):
 
 def _first_roll_luck(su: _Setup, labels) -> list:
     """The luck of each first roll of the breakdown as the engines subtract it (the
-    yardstick's five probabilities weighted by :func:`~fastbg.rollouts.reference_cubeful.
-    luck_weights` at the cube of the first roll), from the reference engine's numbers (the
-    core's bit for bit). The cube decision before the first roll is the same in every game
-    (the same position and evaluator), so so is the cube at that roll; after a double/pass
-    no roll is played and the luck is 0."""
-    rc = _reference_cubeful
+    yardstick's five probabilities weighted by :func:`fastbg.reference.cubeful.luck_weights`
+    at the cube of the first roll), from the pure-Python engine's numbers (the core's bit for
+    bit). The cube decision before the first roll is the same in every game (the same
+    position and evaluator), so so is the cube at that roll; after a double/pass no roll is
+    played and the luck is 0."""
+    eng = get_engine("python")
+    rc = eng.cubeful
     st = su.state
     lc0 = lc = int(st.cube).bit_length() - 1
     owner = {"centred": -1, "player": 0, "opponent": 1}[st.cube_owner]
-    match = None if st.is_money else (su.table, st.match_length - st.score[0],
+    match = None if st.is_money else (su.tables.tolist(), st.match_length - st.score[0],
                                       st.match_length - st.score[1])
-    ys = get_engine("python").evaluator.EvalPolicy()
+    ys = eng.evaluator.EvalPolicy()
     b = np.ascontiguousarray(su.board, dtype=np.int8)
     max_log2 = int(su.max_cube).bit_length() - 1
     if not su.opening and lc < max_log2 and owner in (-1, 0) and su.opts["holland_wait"] == 0 \
             and (match is None or match[1] > 2 ** lc):
-        m = None if match is None else (*match, 2 ** lc)
-        act = rc._decide(ys, b, su.x, owner == 0, su.jac, m)
+        p = rc.probabilities(ys, b)
+        x = rc.default_x(b) if su.x is None else su.x
+        if match is None:
+            act = rc.cube_decision(p, x, owner == 0, su.jac)[0]
+        else:
+            act = rc.match_decision(su.tables[0], p, match[1], match[2], 2 ** lc, owner == 0, x)[0]
         if act == 2:
             return [0.0] * len(labels)
         if act == 1:

@@ -18,7 +18,7 @@
 #   evaluator          fastbg.reference.evaluator     policies nn, nn-1ply; look-ahead labels; VR's yardstick
 #   policies           fastbg.reference.policies      policy names for the loops above
 #   rollout            fastbg.reference.rollout       fastbg.rollouts.cubeless (blocks), matches
-#   cubeful            fastbg.rollouts.reference_cubeful   fastbg.rollouts.cubeful
+#   cubeful            fastbg.reference.cubeful       fastbg.rollouts.cubeful
 #
 # What both engines share (the start, validation messages, outcome classes, pubeval's
 # weights, the nets' files and quantisation) the .pyx files import from fastbg.spec, never

@@ -1,6 +1,6 @@
 # cython: language_level=3
 """Cubeful games (money and match play): the game loop with cube decisions, mirroring
-:mod:`fastbg.rollouts.reference_cubeful`.
+:mod:`fastbg.reference.cubeful`.
 
 Before each roll, the player on roll may double when the cube is centred or its own
 and doubling stays within the cube limit. The position is then evaluated by the
@@ -203,7 +203,7 @@ cdef int cube_decision_c(const double* q, double x, bint owned, bint jacoby) noe
 # Match play: Janowski's model in match winning chances (fastbg.cube.match), scalar port.
 # R[j][k]: the player's MWC after result k (win single/gammon/backgammon, lose
 # single/gammon/backgammon) at a cube of 2**j, from fastbg.cube.met.MatchEquityTable.result_mwc.
-# Same operations as fastbg.rollouts.reference_cubeful (bitwise); fastbg.cube.match to rounding.
+# Same operations as fastbg.reference.cubeful (bitwise); fastbg.cube.match to rounding.
 # ---------------------------------------------------------------------------------------
 
 cdef enum:
@@ -596,7 +596,7 @@ def cubeful_block(board, games, bitgen, policy, evaluator, *, cube=1, cube_owner
     Notes
     -----
     **Reproducibility**: the counts depend only on the arguments and the bit
-    generator's state, and equal those of :func:`fastbg.rollouts.reference_cubeful.cubeful_block`.
+    generator's state, and equal those of :func:`fastbg.reference.cubeful.cubeful_block`.
     """
     cdef board_t b
     load_board(board, &b)
@@ -722,7 +722,7 @@ def cube_decision(probabilities, x, owned=False, jacoby=False):
 
 def probabilities(evaluator, board):
     """The loop's evaluation of a position: ``evaluator.probabilities(board)``, except on
-    the last roll, where it is exact (see :func:`fastbg.rollouts.reference_cubeful.probabilities`)."""
+    the last roll, where it is exact (see :func:`fastbg.reference.cubeful.probabilities`)."""
     cdef board_t b
     load_board(board, &b)
     if not isinstance(evaluator, Evaluator):
