@@ -2,8 +2,10 @@
 
 Both engines read this module (DESIGN section 2 and section 6): the pure-Python engine
 (:mod:`fastbg.reference`) uses its functions, the compiled core (``fastbg._core``) its
-constants and messages, and the Python layers above them validate boards with it. It
-imports nothing of fastbg, so the engines' agreement is not agreement with each other.
+constants and the bear-off databases' counts check (its own board check, in C, gives
+:func:`validate_board`'s messages), and the Python layers above them validate boards with
+it. It imports nothing of fastbg, so the engines' agreement is not agreement with each
+other.
 
 The board convention: an ``int8`` array of shape ``(2, 25)``, row 0 the side to move, row 1
 its opponent, each counted from its own side (index ``i`` is the side's point ``i + 1``,
