@@ -143,12 +143,10 @@ def test_ctrl_c_as_the_last_block_ends_is_still_reported():
 def test_the_block_loops_stop_between_games_once_their_flag_is_set(engine, kernel):
     # the one way to stop a block in compiled code (no signal reaches it): a flag read
     # between games; set beforehand, no game is played, and a flag left at 0 changes nothing
-    from fastbg.rollouts.cubeful import _modules
-
     board = np.zeros((2, 25), dtype=np.int8)     # a short bear-off: quick in either engine
     board[0, [5, 4, 2]] = [2, 2, 1]
     board[1, [5, 3, 1]] = 2
-    cub, make_policy, Evaluator = _modules(engine.name)
+    cub, make_policy, Evaluator = engine.cubeful, engine.make_policy, engine.evaluator.EvalPolicy
 
     def play(games, stop):
         bitgen = np.random.PCG64DXSM(5)
