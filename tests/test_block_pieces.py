@@ -128,3 +128,28 @@ def test_seeding_depends_on_seed_block_and_game_only():
     assert (stratified_rolls(9, 40, 30, False) == whole[40:70]).all()
     first = sorted(whole[:36, 0].tolist())
     assert first == list(range(36))                           # each first roll once in 36
+
+
+def test_a_ctrl_c_inside_sigint_deferred_waits_for_the_end_of_the_block():
+    # a stored run's end (an empty new run removed) must not be cut in half by a second
+    # Ctrl-C pressed as the rollout returned (it kept a table's 2 empty runs in CI)
+    import os
+    import signal
+
+    from fastbg.rollouts.interrupts import sigint_deferred
+    steps = []
+    with pytest.raises(KeyboardInterrupt):
+        with sigint_deferred():
+            os.kill(os.getpid(), signal.SIGINT)
+            steps.append("after the Ctrl-C")       # not cut here
+    assert steps == ["after the Ctrl-C"]
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    # nested (a row's end inside the table's): the Ctrl-C comes out once, at the outer end
+    with pytest.raises(KeyboardInterrupt):
+        with sigint_deferred():
+            with sigint_deferred():
+                os.kill(os.getpid(), signal.SIGINT)
+            steps.append("outer block goes on")
+    assert steps[-1] == "outer block goes on"
+    with sigint_deferred():         # no Ctrl-C: nothing raised
+        pass

@@ -24,6 +24,7 @@ The clock is a parameter, so the machine is tested without signals or sleeps.
 """
 from __future__ import annotations
 
+import contextlib
 import signal
 import threading
 import time
@@ -31,7 +32,7 @@ from typing import Callable
 
 import numpy as np
 
-__all__ = ["CtrlC", "SIGINT_ECHO_SECONDS", "on_sigint", "restore_sigint"]
+__all__ = ["CtrlC", "SIGINT_ECHO_SECONDS", "on_sigint", "restore_sigint", "sigint_deferred"]
 
 #: Seconds after a run's first SIGINT in which another is taken as the same Ctrl-C: GNU
 #: ``timeout -s INT`` signals both the command and its process group, and a terminal may
@@ -109,3 +110,29 @@ def restore_sigint(previous) -> None:
     none)."""
     if previous is not None:
         signal.signal(signal.SIGINT, previous)
+
+
+@contextlib.contextmanager
+def sigint_deferred():
+    """Hold a Ctrl-C that comes inside the block until the block is done, then hand it to
+    the SIGINT handler that was there before (Python's raises KeyboardInterrupt).
+
+    For short book-keeping that must not be cut in half, such as a stored run's end (a new
+    run with nothing stored is removed): a second Ctrl-C pressed as the rollout returned
+    came after its handler was restored, and its KeyboardInterrupt stopped the removal
+    midway, keeping empty runs. Main thread only; elsewhere the block runs as it is.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    pressed = []
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: pressed.append(frame))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+        if pressed:
+            if callable(previous):
+                previous(signal.SIGINT, pressed[0])
+            elif previous != signal.SIG_IGN:
+                raise KeyboardInterrupt

@@ -32,6 +32,7 @@ import numpy as np
 from ..game.files import missing_directory, why_not_written
 from ..game.parse import position_and_roll
 from .blocks import block_size_of
+from .interrupts import sigint_deferred
 
 __all__ = ["ResultsStore", "StoredRun", "OpenRun", "open_run", "default_store_path",
            "STORE_FORMAT", "STORE_VERSION"]
@@ -859,6 +860,10 @@ class OpenRun:
         is nothing in it to resume or to show (its command, run again, starts it anew, with
         the same numbers when it gives the seed); a finished run read again is left as it
         is. Returns whether the run is kept."""
+        with sigint_deferred():          # a Ctrl-C now must not cut the clean-up in half
+            return self._finish(interrupted, summary)
+
+    def _finish(self, interrupted: bool, summary: dict) -> bool:
         try:
             if self.finished:
                 return True
@@ -876,12 +881,13 @@ class OpenRun:
         could :meth:`finish`: a new run with nothing stored is removed, any other is left as
         it is (status ``running``, listed as unfinished and resumable, as after ``kill
         -9``)."""
-        try:
-            if not self.finished and not self._drop_if_empty():
-                self.store.unlock(self.run_id)
-        finally:
-            if self.owned:
-                self.store.close()
+        with sigint_deferred():
+            try:
+                if not self.finished and not self._drop_if_empty():
+                    self.store.unlock(self.run_id)
+            finally:
+                if self.owned:
+                    self.store.close()
 
 
 def open_run(store, run_id, kind: str, request: dict, settings: dict, block_size: int,
