@@ -27,6 +27,7 @@ import numpy as np
 from . import features as F
 from .board import validate_board, validate_boards
 from .nn import NN_OUTPUTS, Q_BITS, quantize_output
+from .nn import point_units as _point_units
 
 __all__ = ["KINDS", "OPTIONAL_KINDS", "ALL_KINDS", "N_INPUTS", "N_BLOT_INPUTS", "INPUT_WIDTHS",
            "CONTACT_KINDS", "FEATURE_MAX", "EXTRA_FEATURE_MAX", "BLOT_FEATURE_MAX", "DATA_DIR",
@@ -102,18 +103,6 @@ def check_net(w: dict, kind: str) -> dict:
         if not np.all(np.isfinite(v)):
             raise ValueError(f"{kind} net: {k} is not finite")
     return out
-
-
-def _point_units(w1: np.ndarray, u: int, n: int) -> np.ndarray:
-    """First-layer contribution of ``n`` checkers through the 4 units starting at row ``u``."""
-    v = w1[u].copy()
-    if n >= 2:
-        v = v + w1[u + 1]
-    if n >= 3:
-        v = v + w1[u + 2]
-    if n > 3:
-        v = v + ((n - 3) / 2.0) * w1[u + 3]
-    return v
 
 
 def _feature_rows(first, extra) -> np.ndarray:

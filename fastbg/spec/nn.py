@@ -246,14 +246,7 @@ def quantize(weights: dict) -> dict:
         for n in range(1, 16):
             for i in range(24):
                 u = base + 4 * i
-                v = w1[u].copy()
-                if n >= 2:
-                    v = v + w1[u + 1]
-                if n >= 3:
-                    v = v + w1[u + 2]
-                if n > 3:
-                    v = v + ((n - 3) / 2.0) * w1[u + 3]
-                point[s, i, n] = np.rint(v * one)
+                point[s, i, n] = np.rint(point_units(w1, u, n) * one)
             point[s, 24, n] = np.rint((n / 2.0) * w1[base + 96] * one)
             off[s, n] = np.rint((n / 15.0) * w1[base + 97] * one)
     bias = np.rint(w["b1"] * one).astype(np.int64)
@@ -389,3 +382,15 @@ def default_weights() -> dict:
         meta = json.loads(meta_path.read_text())
         _DEFAULT = load_weights(DATA_DIR / meta.get("file", WEIGHTS_NAME), meta["sha256"])
     return _DEFAULT
+
+
+def point_units(w1: np.ndarray, u: int, n: int) -> np.ndarray:
+    """First-layer contribution of ``n`` checkers through the 4 units starting at row ``u``."""
+    v = w1[u].copy()
+    if n >= 2:
+        v = v + w1[u + 1]
+    if n >= 3:
+        v = v + w1[u + 2]
+    if n > 3:
+        v = v + ((n - 3) / 2.0) * w1[u + 3]
+    return v
