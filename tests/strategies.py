@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 @st.composite
 def boards(draw, max_checkers: int = 15, allow_bar: bool = True) -> np.ndarray:
     """A valid ``(2, 25)`` int8 board: 0..max_checkers checkers a side (at least one
-    each), no point held by both sides, bars optional."""
+    each), no point held by both sides, bars optional, a checker on a point."""
     board = np.zeros((2, 25), dtype=np.int8)
     for side in (0, 1):
         n = draw(st.integers(1, max_checkers))
@@ -21,6 +21,10 @@ def boards(draw, max_checkers: int = 15, allow_bar: bool = True) -> np.ndarray:
                 free = [j for j in range(24) if board[0, 23 - j] == 0]
                 i = draw(st.sampled_from(free))
             board[side, i] += 1
+    if not board[:, :24].any():
+        # every checker on the bars: no game reaches it (Position refuses it), so one enters
+        board[0, 24] -= 1
+        board[0, draw(st.integers(0, 23))] += 1
     return board
 
 

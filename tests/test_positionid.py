@@ -119,6 +119,29 @@ def test_an_empty_board_is_refused_and_a_finished_game_is_a_position():
     assert Position(over).game_over and Position(over[::-1]).game_over
 
 
+def test_a_board_with_every_checker_on_the_bars_is_refused():
+    # a new-user trial found all 30 checkers on the bar accepted: the side that moved last
+    # entered or moved a checker (it lands on a point) or danced, which needs points held
+    # against it, so no game reaches a board with no checker on a point and both sides in play
+    bars = np.zeros((2, 25), dtype=np.int8)
+    bars[:, 24] = 15
+    some_off = bars.copy()
+    some_off[0, 24] = 3                      # 12 borne off, 3 on the bar
+    for board in (bars, some_off, some_off[::-1]):
+        with pytest.raises(ValueError, match="no checker of either side is on a point"):
+            Position(board)
+    with pytest.raises(ValueError, match="no game can reach"):
+        Position.parse(encode_position_id(bars))
+    # one checker on a point makes it a position a game can reach (a blitz)
+    blitz = bars.copy()
+    blitz[1, 24], blitz[1, 0] = 14, 1
+    assert not Position(blitz).game_over
+    # and a side with all 15 borne off is a finished game, whatever the other side has
+    over = np.zeros((2, 25), dtype=np.int8)
+    over[1, 24] = 15
+    assert Position(over).game_over
+
+
 def test_position_is_immutable_and_hashable():
     p = Position.start()
     with pytest.raises(ValueError):

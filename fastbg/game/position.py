@@ -19,6 +19,14 @@ GAME_OVER = "the game is over in this position: a side has borne off all 15 chec
 EMPTY_BOARD = ("the board is empty: both sides have borne off all their checkers, which no "
                "game can reach")
 
+#: The error of a board whose checkers are all on the bars or borne off (no game over): the
+#: side that moved last either entered or moved a checker, which lands on a point, or bore
+#: off its last one, which ends the game; so it danced, and a side dances only against
+#: points its opponent holds.
+NO_POINTS_HELD = ("no checker of either side is on a point (all are on the bar or borne off), "
+                  "which no game can reach: the side that moved last would have a checker on "
+                  "a point or have borne off all 15")
+
 
 def _board():
     """The board rules of the pure-Python engine: a position needs no compiled core."""
@@ -39,7 +47,9 @@ class Position:
     ValueError
         If the board is not valid: wrong shape, negative counts, more than 15
         checkers a side, or a point held by both sides; or if it is empty (no checker
-        of either side: a game ends when the first side has borne off all 15). A
+        of either side: a game ends when the first side has borne off all 15), or if
+        no checker of either side is on a point in a game not over (all on the bars or
+        borne off: the side that moved last danced, which needs points held against it). A
         finished game, one side with no checker left, is a position (:attr:`game_over`).
 
     Examples
@@ -59,6 +69,8 @@ class Position:
         b = validate_board(board)
         if not b.any():
             raise ValueError(EMPTY_BOARD)
+        if b[0].any() and b[1].any() and not b[:, :24].any():
+            raise ValueError(NO_POINTS_HELD)
         b.setflags(write=False)
         self._board = b
 
