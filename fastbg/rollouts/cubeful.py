@@ -33,8 +33,8 @@ from ..spec.board import MAX_CUBE_LOG2, N_CUBE_VALUES, RESULT_CLASSES
 from .blocks import (BlockRecipe, block_size_for, check_games, check_policy_engine, n_blocks,
                      resolve_workers, run_blocks, stop_flag, stratified_rolls)
 from .cluster import connect
-from .cubeless import (VR_PREFILTER, _first_roll_keys, check_flag, check_stop_rule, resolve_vr,
-                       stop_rule)
+from .cubeless import VR_PREFILTER, check_flag, check_stop_rule, resolve_vr, stop_rule
+from .firstroll import first_roll_keys as _first_roll_keys
 from .settings import rollout_settings
 
 __all__ = ["cubeful_rollout", "CubefulRolloutResult", "RESULT_CLASSES", "result_points"]

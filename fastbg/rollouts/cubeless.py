@@ -13,6 +13,7 @@ from ..spec import luck as _luck
 from ..spec.board import START_BOARD
 from ..spec.policies import POLICIES as _ENGINE_POLICIES
 from .blocks import BlockRecipe, block_size_for, check_games, stop_flag, stratified_rolls
+from .firstroll import first_roll_keys
 from .runner import PlayedRun, Runner, RunPlan, configure, play_stored
 from .settings import (DEFAULT_POLICY, DEFAULT_VR, RolloutSettings, check_flag, check_stop_rule,
                        check_truncate, resolve_vr, rollout_settings)
@@ -122,26 +123,6 @@ def outcome_statistics(counts) -> tuple[dict, dict]:
 INDICATORS6 = np.ascontiguousarray(np.vstack([np.asarray(OUTCOME_INDICATORS, dtype=np.float64), _POINTS]).T)
 
 
-def _first_roll_keys(opening: bool):
-    """Roll index -> row of the first-roll breakdown, and the rows' labels: the 21 rolls
-    (``d1 >= d2``), or from the opening the 15 rolls of each side (``(roll, who)``)."""
-    keys = np.full(36, -1, dtype=np.int64)
-    labels = []
-    if opening:
-        for who in ("player", "opponent"):
-            for hi in range(2, 7):
-                for lo in range(1, hi):
-                    a, b = (hi, lo) if who == "player" else (lo, hi)  # a: the player's die
-                    keys[6 * (a - 1) + (b - 1)] = len(labels)
-                    labels.append((f"{hi}-{lo}", who))
-    else:
-        for hi in range(1, 7):
-            for lo in range(1, hi + 1):
-                keys[6 * (hi - 1) + (lo - 1)] = keys[6 * (lo - 1) + (hi - 1)] = len(labels)
-                labels.append((f"{hi}-{lo}", None))
-    return keys, labels
-
-
 def counts_shape(opening: bool, by_first_roll: bool) -> tuple:
     """The shape of a cubeless rollout block's counts (a stored block of another shape is
     damaged).
@@ -159,7 +140,7 @@ def counts_shape(opening: bool, by_first_roll: bool) -> tuple:
         ``(6,)``, the six outcome counts; with a breakdown, ``(1 + rows, 6)``: the totals,
         then a row for each first roll (21 rolls, or from the opening 15 of each side).
     """
-    return (1 + len(_first_roll_keys(bool(opening))[1]), 6) if by_first_roll else (6,)
+    return (1 + len(first_roll_keys(bool(opening))[1]), 6) if by_first_roll else (6,)
 
 
 def stored_counts_shape(kind: str, request: dict, settings: dict) -> tuple | None:
@@ -444,7 +425,7 @@ def _cubeless_block(*, settings: dict, engine: str, board: np.ndarray, block_siz
     yardstick = eng.evaluator.EvalPolicy() if scored else None  # read-only: shared by the threads
     stops = dict(vr=vr, truncate=truncate, bearoff2=truncate_bearoff)
     op = st.opening
-    keys, labels = _first_roll_keys(op)
+    keys, labels = first_roll_keys(op)
     nkeys = len(labels)
 
     def block(k, n, bitgen):
@@ -676,7 +657,7 @@ def recorded_settings(st: RolloutSettings, games: int, block_size: int, engine: 
 def _breakdown(board, st: RolloutSettings, counts, sums) -> list[dict]:
     """The rows of a breakdown by first roll (``RolloutResult.by_first_roll``) from the
     run's counts and sums (their rows ``1 + j``; row 0 holds the totals)."""
-    labels = _first_roll_keys(st.opening)[1]
+    labels = first_roll_keys(st.opening)[1]
     if sums is None:
         sums = np.zeros((1 + len(labels), 2, 6))
     rows = []
