@@ -68,7 +68,8 @@ __all__ = [
     "probability_covariance", "take_point",
     "DEFAULT_MET", "SHIPPED_METS", "MatchEquityTable", "load_met",
     "MatchCubeDecision", "match_cube_decision", "MatchState", "parse_game", "nn",
-    "research", "resume", "RolloutSettings", "Runner", "openings_table", "replies_table", "race_table", "gammons_table", "TableResult",
+    "research", "resume", "RolloutSettings", "PlaysSettings", "Runner", "openings_table",
+    "replies_table", "race_table", "gammons_table", "TableResult",
 ]
 
 #: Where each public name lives.
@@ -83,6 +84,7 @@ _EXPORTS = {
     'resume': 'fastbg.research',
     'RolloutSettings': 'fastbg.rollouts',
     'Runner': 'fastbg.rollouts',
+    'PlaysSettings': 'fastbg.rollouts',
     'CUBE_OWNERS': 'fastbg.cube',
     'DEFAULT_MET': 'fastbg.cube',
     'SHIPPED_METS': 'fastbg.cube',
@@ -138,7 +140,8 @@ if TYPE_CHECKING:  # what the names are, for type checkers and editors
     from .research import (TableResult, gammons_table, openings_table, race_table, replies_table,
                            resume)
     from .rollouts import (POLICIES, CubeDecision, CubefulRolloutResult, CubeRolloutResult,
-                           PlaysRolloutResult, RolloutResult, RolloutSettings, Runner,
+                           PlaysRolloutResult, PlaysSettings, RolloutResult, RolloutSettings,
+                           Runner,
                            cube_decision, cube_rollout, cubeful_rollout, rank_plays, rollout,
                            rollout_plays)
 

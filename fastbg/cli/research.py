@@ -14,7 +14,7 @@ from ..research.race import (DEFAULT_RACE_LEADS, DEFAULT_RACE_PIPS, MAX_RACE_POS
 from ..research.resume import TABLE_FUNCTIONS, TABLE_SETTINGS, table_arguments
 from ..research.table import TABLES, check_table_run
 from ..rollouts import DEFAULT_POLICY, POLICIES
-from ..rollouts.plays import DEFAULT_MAX_PLAYS, DEFAULT_WITHIN
+from ..rollouts.candidates import DEFAULT_MAX_PLAYS, DEFAULT_WITHIN
 from ..rollouts.store import ResultsStore
 from .common import (_ENGINE_HELP, ascii_number, num, EXIT_INTERRUPTED, _games, draw_after_run, _number_arg, _policy_help, _positive_int, _seed,
                      add_no_progress_option, plural, print_json, _whole_arg)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 import time
-from typing import Callable
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -22,13 +22,15 @@ from ..engine import get_engine
 from ..game.outcomes import PROBABILITY_KEYS
 from ..spec.board import START_BOARD
 from ..spec.dice import opening_roll, roll_index
-from ..rollouts.blocks import (BlockRecipe, abandoned, check_games, check_policy_engine, n_blocks,
+from ..rollouts.blocks import (BlockRecipe, abandoned, check_games, check_policy, n_blocks,
                                resolve_workers, run_blocks)
-from ..rollouts.settings import DEFAULT_POLICY, draw_seed
-from ..rollouts.settings import rollout_settings
-from .table import StoredTable, TableResult, table_cluster
+from ..rollouts.runner import Runner, configure
+from ..rollouts.settings import (DEFAULT_POLICY, SettingsBase, check_seed, draw_seed,
+                                 rollout_settings)
+from .table import StoredTable, TableResult, check_table_runner, table_cluster
 
-__all__ = ["PHASES", "phase_of", "selfplay_game", "gammons_table", "GAMMONS_BLOCK_SIZE", "row_blocks"]
+__all__ = ["PHASES", "phase_of", "selfplay_game", "gammons_table", "GAMMONS_BLOCK_SIZE", "row_blocks",
+           "GammonsSettings"]
 
 #: The phases, in order, and what puts a position in each (the player on roll's view).
 PHASES = {
@@ -234,25 +236,50 @@ def row_blocks(games: int, policy: str | None = None) -> int:
     return n_blocks(games, GAMMONS_BLOCK_SIZE)
 
 
-def gammons_table(
-    games: int = 10_000,
-    seed: int | None = None,
-    workers: int | None = None,
-    policy: str = DEFAULT_POLICY,
-    engine: str = "cython",
-    *,
-    progress: Callable[[int], None] | None = None,
-    on_interrupt: Callable[[int], None] | None = None,
-    store=None,
-    run_id: int | None = None,
-    dask=None,
-) -> TableResult:
+@dataclass(frozen=True, kw_only=True)
+class GammonsSettings(SettingsBase):
+    """The settings of the gammons table (:func:`gammons_table`): its seed and policy (the
+    games are its argument). Its :meth:`~fastbg.rollouts.settings.SettingsBase.as_dict` is
+    what the results store records as the table's request beside ``position``
+    (``"gammons"``), ``table`` and ``games``.
+
+    Attributes
+    ----------
+    seed : int or None
+        Root seed; None: fresh entropy drawn at the start (and reported).
+    policy : str
+        Checker play of both sides.
+    """
+
+    run_arguments = ("position", "table", "games")
+
+    seed: int | None = None
+    policy: str = DEFAULT_POLICY
+
+    def __post_init__(self):
+        check_policy(self.policy)
+        object.__setattr__(self, "seed", check_seed(self.seed))
+
+
+def gammons_table(games: int = 10_000, *, settings: GammonsSettings | None = None,
+                  runner: Runner | None = None, **overrides) -> TableResult:
     """Gammon and backgammon rates by game phase, from ``games`` games of self-play.
 
     Parameters
     ----------
     games : int
         Games of self-play, from the starting position with the opening roll.
+    settings : GammonsSettings, optional
+        Its seed and policy (default: their defaults).
+    runner : Runner, optional
+        Where and how the games play, as :func:`fastbg.research.openings_table`'s (the
+        table has no rows: ``on_row`` is not called).
+    **overrides
+        Any field of the settings or of the runner, by name (below). An unknown name is a
+        TypeError.
+
+    Other Parameters
+    ----------------
     seed, workers, policy, engine
         As :func:`fastbg.rollout`: both sides play by ``policy``; games run in blocks of
         :data:`GAMMONS_BLOCK_SIZE`, block ``k`` drawing everything from
@@ -280,6 +307,8 @@ def gammons_table(
     ValueError
         Bad games, seed, workers, policy or engine, or a stored run that is not a gammons
         table or has other settings.
+    TypeError
+        For a keyword that is no setting and no field of the runner.
 
     Notes
     -----
@@ -288,24 +317,27 @@ def gammons_table(
     games depend only on the seed, the policy and fastbg's version (threads or a Dask
     cluster alike).
     """
+    settings, runner = configure(GammonsSettings, settings, runner, overrides, "gammons_table")
+    check_table_runner(runner, "gammons_table")
     games = check_games(games)
-    check_policy_engine(policy, engine)
-    nworkers = resolve_workers(workers)
-    entropy = draw_seed(seed)
-    request = dict(position="gammons", table="gammons", games=games, seed=entropy,
-                   policy=policy)
-    settings = rollout_settings(policy=policy, seed=entropy, games=games,
+    nworkers = resolve_workers(runner.workers)
+    st = settings.replace(seed=draw_seed(settings.seed))
+    entropy, policy, engine = st.seed, st.policy, runner.engine
+    request = dict(position="gammons", table="gammons", games=games, **st.as_dict())
+    record = rollout_settings(policy=policy, seed=entropy, games=games,
                                 block_size=GAMMONS_BLOCK_SIZE, vr=False, first_roll="opening",
                                 engine=engine, table="gammons", phases=list(PHASES))
     # the cluster before the store: a scheduler that does not answer leaves the store untouched
-    with table_cluster(dask, workers, row_blocks(games)) as (cl, _):
-        stored = StoredTable(store, run_id, "gammons", request, settings)
+    with table_cluster(runner.dask, runner.workers, row_blocks(games)) as (cl, _):
+        stored = StoredTable(runner.store, runner.run_id, "gammons", request, record)
         with stored.aborted_on_error():
             t0 = time.perf_counter()   # (a local cluster's start-up is not counted)
             run = run_blocks(START_BOARD, games, entropy, engine=engine, policy=policy,
-                             workers=nworkers, progress=progress, block_size=GAMMONS_BLOCK_SIZE,
+                             workers=nworkers, progress=runner.progress,
+                             block_size=GAMMONS_BLOCK_SIZE,
                              block=BlockRecipe(_gammons_block, dict(engine=engine, policy=policy)),
-                             counts_shape=(len(PHASES), _COLUMNS), on_interrupt=on_interrupt,
+                             counts_shape=(len(PHASES), _COLUMNS),
+                             on_interrupt=runner.on_interrupt,
                              done=None if stored.run is None else stored.run.done,
                              on_block=None if stored.run is None else stored.run.on_block,
                              cluster=cl)
@@ -322,7 +354,7 @@ def gammons_table(
         min(GAMMONS_BLOCK_SIZE, games - k * GAMMONS_BLOCK_SIZE) for k in stored.run.done)
     result = TableResult(table="gammons", title="gammons: gammon and backgammon rates by game "
                          "phase, from self-play", rows=rows, summary=summary, games=games,
-                         seed=entropy, settings=settings, seconds=seconds,
+                         seed=entropy, settings=record, seconds=seconds,
                          interrupted=run.interrupted, run_id=stored.run_id,
                          stored_games=stored_games, dask=None if cl is None else cl.address)
     stored.finish(result)

@@ -11,22 +11,24 @@ from __future__ import annotations
 import math
 import re
 import time
-from typing import Callable
+from dataclasses import dataclass
 
 import numpy as np
 
 from ..formats.dice import parse_dice
 from ..game.plays import find_play
 from ..game.position import Position
-from ..rollouts.blocks import block_size_for, n_blocks, resolve_workers
-from ..rollouts.settings import DEFAULT_POLICY, draw_seed
-from ..rollouts.plays import (DEFAULT_MAX_PLAYS, DEFAULT_WITHIN, PLAYS_BLOCK_SIZE, check_plays_options,
-                              rank_plays, rollout_plays)
-from ..rollouts.settings import rollout_settings
-from .table import StoredTable, TableResult, derived_seed, run_rows, table_cluster
+from ..rollouts.blocks import check_games, n_blocks
+from ..rollouts.candidates import DEFAULT_MAX_PLAYS, DEFAULT_WITHIN, PlaysSettings
+from ..rollouts.plays import PLAYS_BLOCK_SIZE, plays_block_size, rank_plays, rollout_plays
+from ..rollouts.runner import Runner, configure
+from ..rollouts.settings import (DEFAULT_POLICY, SettingsBase, draw_seed, resolve_vr,
+                                 rollout_settings)
+from .table import (StoredTable, TableResult, check_table_runner, derived_seed, row_runner,
+                    run_rows, table_cluster)
 
 __all__ = ["OPENING_ROLLS", "REPLY_ROLLS", "openings_table", "replies_table", "parse_opening",
-           "parse_rolls", "row_blocks"]
+           "parse_rolls", "row_blocks", "OpeningsSettings", "RepliesSettings"]
 
 #: The 15 opening rolls (no doubles: DESIGN section 3, rule 8), larger die first.
 OPENING_ROLLS = tuple((hi, lo) for hi in range(2, 7) for lo in range(1, hi))
@@ -125,18 +127,102 @@ def parse_opening(text, engine: str = "cython") -> tuple[tuple[int, int], str]:
     return found[0]
 
 
-def _candidate_rows(position, rolls, key, games, seed, run_args, policy, engine, options,
-                    stored, progress, on_row, on_interrupt):
+@dataclass(frozen=True, kw_only=True)
+class OpeningsSettings(SettingsBase):
+    """The settings of the openings table (:func:`openings_table`): everything its numbers
+    depend on besides the games per candidate play.
+
+    Frozen and validated when made (ValueError naming the first bad setting); its
+    :meth:`~fastbg.rollouts.settings.SettingsBase.as_dict` is what the results store records
+    as the table's request beside ``position`` (the table's label), ``table`` and ``games``.
+    Each row is a rollout of candidate plays with the settings :meth:`row` gives.
+
+    Attributes
+    ----------
+    seed : int or None
+        Root seed; None: fresh entropy drawn at the start (and reported).
+    policy : str
+        Checker play of both sides.
+    rolls : tuple of (int, int)
+        The rolls of the table, larger die first, in the table's order (given as None for
+        all of them, ``"31,42"`` or a list of dice).
+    top, within, max_plays, ply, vr, quasi_random, prune_se, min_games
+        The candidates and the rollout of each roll, as
+        :class:`~fastbg.rollouts.candidates.PlaysSettings`.
+
+    Examples
+    --------
+    >>> s = OpeningsSettings(seed=1, rolls="42,31")
+    >>> s.rolls
+    ((3, 1), (4, 2))
+    >>> OpeningsSettings(**s.as_dict()) == s
+    True
+    """
+
+    run_arguments = ("position", "table", "games")
+    #: The rolls a row may have, and what one is called in an error.
+    allowed_rolls, roll_name = OPENING_ROLLS, "an opening roll"
+
+    seed: int | None = None
+    policy: str = DEFAULT_POLICY
+    rolls: tuple | None = None
+    top: int | None = None
+    within: float = DEFAULT_WITHIN
+    max_plays: int = DEFAULT_MAX_PLAYS
+    ply: int = 0
+    vr: bool | None = None
+    quasi_random: bool = True
+    prune_se: float | None = None
+    min_games: int | None = None
+
+    def __post_init__(self):
+        put = object.__setattr__         # (frozen: normalised values set once, here)
+        put(self, "rolls", parse_rolls(self.rolls, self.allowed_rolls, self.roll_name))
+        row = self.row(self.seed)        # the rows' checks, with their errors
+        for name in ("seed", "vr", "quasi_random", "top", "max_plays", "min_games"):
+            put(self, name, getattr(row, name))
+
+    def row(self, seed) -> PlaysSettings:
+        """The settings of a row's rollout of candidate plays, with its ``seed``."""
+        return PlaysSettings(seed=seed, policy=self.policy, top=self.top, ply=self.ply,
+                             within=self.within, max_plays=self.max_plays, vr=self.vr,
+                             quasi_random=self.quasi_random, prune_se=self.prune_se,
+                             min_games=self.min_games, min_plays=_ROW_MIN_PLAYS)
+
+    def check_games(self, games: int) -> None:
+        """The check that needs the games too: ``min_games`` at most ``games``."""
+        self.row(None).check_games(games)
+
+    def resolve(self):
+        """The settings a table records: ``seed`` an int (fresh entropy if it was None) and
+        ``vr`` True or False."""
+        return self.replace(seed=draw_seed(self.seed), vr=resolve_vr(self.vr, self.policy))
+
+
+@dataclass(frozen=True, kw_only=True)
+class RepliesSettings(OpeningsSettings):
+    """The settings of the replies table (:func:`replies_table`): as
+    :class:`OpeningsSettings`, its ``rolls`` the 21 replies (doubles included); the opening
+    play is the table's argument, recorded beside the settings."""
+
+    run_arguments = ("position", "table", "games", "opening", "opening_position")
+    allowed_rolls, roll_name = REPLY_ROLLS, "a roll"
+
+
+#: The fewest candidates of a row: the best play's equity alone is the row's number, and a
+#: roll with one play within the window (3-1, 4-2, 6-1 of the openings) rolls out that play
+#: alone, as measured.
+_ROW_MIN_PLAYS = 1
+
+
+def _candidate_rows(position, rolls, key, games, st: OpeningsSettings, runner: Runner,
+                    run_args: dict, stored: StoredTable):
     """The rows of an openings or replies table: one candidate-play rollout per roll
     (``run_args``: its ``workers`` and ``dask``, :func:`~fastbg.research.table.table_cluster`)."""
 
     def play_row(j, dice, store_args, on_interrupt):
-        # min_plays 1: a row wants its best play's equity, and a roll with one play within
-        # the window (3-1, 4-2, 6-1 of the openings) rolls out that play alone, as measured
-        res = rollout_plays(position, dice, games, seed=derived_seed(seed, key, *dice),
-                            policy=policy, engine=engine, progress=progress,
-                            on_interrupt=on_interrupt, min_plays=1, **run_args, **options,
-                            **store_args)
+        res = rollout_plays(position, dice, games, settings=st.row(derived_seed(st.seed, key, *dice)),
+                            runner=row_runner(runner, run_args, store_args, on_interrupt))
         if res.interrupted or not res.plays:
             return None, True, res.run_id, res.stored_games
         best = res.plays[0]
@@ -148,59 +234,47 @@ def _candidate_rows(position, rolls, key, games, seed, run_args, policy, engine,
             row["run_id"] = res.run_id
         return row, False, res.run_id, res.stored_games
 
+    on_row = runner.on_row
     return run_rows(rolls, play_row, stored,
                     on_row=None if on_row is None else lambda label, j, n: on_row(
-                        _roll_text(rolls[j]), j, n), on_interrupt=on_interrupt)
+                        _roll_text(rolls[j]), j, n), on_interrupt=runner.on_interrupt)
 
 
-def _options(top, within, max_plays, ply, vr, quasi_random, prune_se, min_games) -> dict:
-    return dict(top=top, within=within, max_plays=max_plays, ply=ply, vr=vr,
-                quasi_random=quasi_random, prune_se=prune_se, min_games=min_games)
-
-
-def _settings(name, description, games, entropy, policy, engine, options, **extra) -> dict:
-    vr = options["vr"]
+def _settings(name, description, games, st: OpeningsSettings, engine) -> dict:
+    """The record of an openings or replies table (:func:`~fastbg.rollouts.settings.
+    rollout_settings` of its resolved settings)."""
     return rollout_settings(
-        policy=policy, seed=entropy, games=games, block_size=PLAYS_BLOCK_SIZE, vr=vr,
+        policy=st.policy, seed=st.seed, games=games, block_size=PLAYS_BLOCK_SIZE, vr=st.vr,
         first_roll="rolled", engine=engine,
         dice_method="quasi-random (first two rolls stratified), a stream per game"
-        if options["quasi_random"] else "pseudo-random, a stream per game",
+        if st.quasi_random else "pseudo-random, a stream per game",
         table=name, description=description, row_seeds="derived_seed(seed, key, d1, d2)",
-        candidates={k: options[k] for k in ("top", "within", "max_plays", "ply")},
-        prune=None if options["prune_se"] is None else {"prune_se": options["prune_se"],
-                                                        "min_games": options["min_games"]},
-        **extra)
+        candidates={"top": st.top, "within": st.within, "max_plays": st.max_plays,
+                    "ply": st.ply},
+        prune=None if st.prune_se is None else {"prune_se": st.prune_se,
+                                                "min_games": st.min_games})
 
 
-def openings_table(
-    games: int = 1296,
-    seed: int | None = None,
-    workers: int | None = None,
-    policy: str = DEFAULT_POLICY,
-    engine: str = "cython",
-    *,
-    rolls=None,
-    top: int | None = None,
-    within: float = DEFAULT_WITHIN,
-    max_plays: int = DEFAULT_MAX_PLAYS,
-    ply: int = 0,
-    vr: bool | None = None,
-    quasi_random: bool = True,
-    prune_se: float | None = None,
-    min_games: int | None = None,
-    progress: Callable[[int], None] | None = None,
-    on_row: Callable[[str, int, int], None] | None = None,
-    on_interrupt: Callable[[int], None] | None = None,
-    store=None,
-    run_id: int | None = None,
-    dask=None,
-) -> TableResult:
+def openings_table(games: int = 1296, *, settings: OpeningsSettings | None = None,
+                   runner: Runner | None = None, **overrides) -> TableResult:
     """The opening rolls' candidate plays, rolled out, and the equity of winning the opening roll.
 
     Parameters
     ----------
     games : int
         Games per candidate play of each roll.
+    settings : OpeningsSettings, optional
+        Everything the numbers depend on besides ``games`` (default: its defaults).
+    runner : Runner, optional
+        Where and how the rows play (:class:`fastbg.rollouts.runner.Runner`: engine, threads,
+        Dask, store, progress; default: its defaults). A table takes no ``on_block`` nor
+        ``table_run``.
+    **overrides
+        Any field of the settings or of the runner, by name (below). An unknown name is a
+        TypeError.
+
+    Other Parameters
+    ----------------
     seed, workers, policy, engine
         As :func:`fastbg.rollout`. Roll ``(d1, d2)`` is rolled out with the seed
         ``derived_seed(seed, 0x4F50, d1, d2)`` (:func:`~fastbg.research.table.derived_seed`).
@@ -221,7 +295,10 @@ def openings_table(
     store, run_id : optional
         Keep the table in a results store (:class:`~fastbg.rollouts.store.ResultsStore`
         or its file), each roll a row of it; ``run_id``: continue that stored openings
-        table (the same settings; ValueError otherwise).
+        table (the same settings; ValueError otherwise). The table's request is
+        ``position``, ``table``, ``games`` and the resolved settings'
+        :meth:`~fastbg.rollouts.settings.SettingsBase.as_dict`, so :func:`fastbg.resume`
+        needs only the store and the run's id.
     dask : bool or str or distributed.Client, optional
         Play the rows' blocks on a Dask cluster, as :func:`fastbg.rollout` (``True``: a
         local cluster of ``workers`` processes, started once for the whole table; an
@@ -247,6 +324,8 @@ def openings_table(
     ValueError
         A bad roll or option (as :func:`fastbg.rollout_plays`), a stored run that is not
         an openings table or has other settings.
+    TypeError
+        For a keyword that is no setting and no field of the runner.
 
     Notes
     -----
@@ -259,12 +338,9 @@ def openings_table(
     ``workers``, on threads or a Dask cluster, whether the table ran through or was
     interrupted and resumed.
     """
-    rolls = parse_rolls(rolls, OPENING_ROLLS, "an opening roll")
-    return _table("openings", "openings", "start", "the opening rolls", rolls, _OPENINGS_KEY, games, seed,
-                  workers, policy, engine,
-                  _options(top, within, max_plays, ply, vr, quasi_random, prune_se, min_games),
-                  progress, on_row, on_interrupt, store, run_id, dask, extra_request={},
-                  summary=_openings_summary)
+    settings, runner = configure(OpeningsSettings, settings, runner, overrides, "openings_table")
+    return _table("openings", "openings", "start", "the opening rolls", _OPENINGS_KEY, games,
+                  settings, runner, extra_request={}, summary=_openings_summary)
 
 
 def row_blocks(games: int, policy: str) -> int:
@@ -282,36 +358,33 @@ def row_blocks(games: int, policy: str) -> int:
     -------
     int
     """
-    return n_blocks(games, min(block_size_for(policy), PLAYS_BLOCK_SIZE))
+    return n_blocks(games, plays_block_size(policy))
 
 
-def _table(name, label, position, description, rolls, key, games, seed, workers, policy, engine,
-           options, progress, on_row, on_interrupt, store, run_id, dask, extra_request, summary):
-    """A table of candidate-play rollouts, one row per roll of ``rolls`` from ``position``;
-    ``label`` names it in the store's list of runs."""
-    games, vr, quasi_random, prune_se, min_games = check_plays_options(games, policy, engine,
-                                                                       **options)
-    options.update(vr=vr, quasi_random=quasi_random, prune_se=prune_se, min_games=min_games)
-    resolve_workers(workers)
-    entropy = draw_seed(seed)
-    request = dict(position=label, table=name, games=games, seed=entropy, policy=policy,
-                   rolls=[list(r) for r in rolls], **extra_request, **options)
-    settings = _settings(name, description, games, entropy, policy, engine, options)
+def _table(name, label, position, description, key, games, settings: OpeningsSettings,
+           runner: Runner, extra_request, summary):
+    """A table of candidate-play rollouts, one row per roll of the settings' ``rolls`` from
+    ``position``; ``label`` names it in the store's list of runs."""
+    check_table_runner(runner, f"{name}_table")
+    games = check_games(games)
+    settings.check_games(games)
+    st = settings.resolve()
+    request = dict(position=label, table=name, games=games, **extra_request, **st.as_dict())
+    record = _settings(name, description, games, st, runner.engine)
     # the cluster before the store: a scheduler that does not answer leaves the store untouched
-    with table_cluster(dask, workers, row_blocks(games, policy)) as (cl, run_args):
-        stored = StoredTable(store, run_id, name, request, settings)
+    with table_cluster(runner.dask, runner.workers, row_blocks(games, st.policy)) as (cl, run_args):
+        stored = StoredTable(runner.store, runner.run_id, name, request, record)
         with stored.aborted_on_error():
             t0 = time.perf_counter()   # (a local cluster's start-up is not counted)
             rows, interrupted, stored_games = _candidate_rows(
-                position, rolls, key, games, entropy, run_args, policy, engine, options, stored,
-                progress, on_row, on_interrupt)
+                position, st.rolls, key, games, st, runner, run_args, stored)
             seconds = time.perf_counter() - t0
     result = TableResult(table=name, title=f"{name}: {description}", rows=rows,
-                         summary=summary(rows, rolls), games=games, seed=entropy,
-                         settings=settings, seconds=seconds,
+                         summary=summary(rows, st.rolls), games=games, seed=st.seed,
+                         settings=record, seconds=seconds,
                          interrupted=interrupted, run_id=stored.run_id,
                          stored_games=stored_games, dask=None if cl is None else cl.address,
-                         planned_rows=len(rolls))
+                         planned_rows=len(st.rolls))
     stored.finish(result)
     return result
 
@@ -337,30 +410,8 @@ def _replies_summary(rows, rolls) -> dict:
     return out
 
 
-def replies_table(
-    opening,
-    games: int = 1296,
-    seed: int | None = None,
-    workers: int | None = None,
-    policy: str = DEFAULT_POLICY,
-    engine: str = "cython",
-    *,
-    rolls=None,
-    top: int | None = None,
-    within: float = DEFAULT_WITHIN,
-    max_plays: int = DEFAULT_MAX_PLAYS,
-    ply: int = 0,
-    vr: bool | None = None,
-    quasi_random: bool = True,
-    prune_se: float | None = None,
-    min_games: int | None = None,
-    progress: Callable[[int], None] | None = None,
-    on_row: Callable[[str, int, int], None] | None = None,
-    on_interrupt: Callable[[int], None] | None = None,
-    store=None,
-    run_id: int | None = None,
-    dask=None,
-) -> TableResult:
+def replies_table(opening, games: int = 1296, *, settings: RepliesSettings | None = None,
+                  runner: Runner | None = None, **overrides) -> TableResult:
     """The 21 replies to an opening play, each with its candidate plays rolled out.
 
     Parameters
@@ -368,10 +419,16 @@ def replies_table(
     opening : str
         The opening play (:func:`parse_opening`): ``"31"`` (its best play at 0 ply),
         ``"31 8/5 6/5"`` or ``"8/5 6/5"``.
-    games, seed, workers, policy, engine, rolls, top, within, max_plays, ply, vr,
-    quasi_random, prune_se, min_games, progress, on_row, on_interrupt, store, run_id, dask
-        As :func:`openings_table`; ``rolls`` are replies (doubles included), and reply
-        ``(d1, d2)`` is rolled out with the seed ``derived_seed(seed, 0x5245, d1, d2)``.
+    games : int
+        Games per candidate play of each reply.
+    settings : RepliesSettings, optional
+        As :func:`openings_table`'s; ``rolls`` are replies (doubles included).
+    runner : Runner, optional
+        As :func:`openings_table`'s.
+    **overrides
+        Any field of the settings or of the runner, by name, as :func:`openings_table`
+        takes them; reply ``(d1, d2)`` is rolled out with the seed
+        ``derived_seed(seed, 0x5245, d1, d2)``.
 
     Returns
     -------
@@ -386,25 +443,25 @@ def replies_table(
     ------
     ValueError
         As :func:`openings_table`, and a bad opening (:func:`parse_opening`).
+    TypeError
+        For a keyword that is no setting and no field of the runner.
 
     Notes
     -----
-    **Reproducibility.** As :func:`openings_table`.
+    **Reproducibility.** As :func:`openings_table`. The request stored records the opening
+    (``opening``, ``opening_position``) beside the settings.
     """
-    dice, move = parse_opening(opening, engine=engine)
-    after = find_play("start", dice, move, engine=engine)
+    settings, runner = configure(RepliesSettings, settings, runner, overrides, "replies_table")
+    dice, move = parse_opening(opening, engine=runner.engine)
+    after = find_play("start", dice, move, engine=runner.engine)
     position = Position(np.ascontiguousarray(after.board[::-1]))
-    rolls = parse_rolls(rolls, REPLY_ROLLS, "a roll")
     opening_text = f"{_roll_text(dice)} {move}"
 
     def summary(rows, rolls_):
         return {"opening": opening_text, **_replies_summary(rows, rolls_)}
 
     return _table("replies", f"replies {opening_text}", position,
-                  f"the replies to {opening_text}", rolls, _REPLIES_KEY,
-                  games, seed, workers, policy, engine,
-                  _options(top, within, max_plays, ply, vr, quasi_random, prune_se, min_games),
-                  progress, on_row, on_interrupt, store, run_id, dask,
+                  f"the replies to {opening_text}", _REPLIES_KEY, games, settings, runner,
                   extra_request={"opening": opening_text, "opening_position":
                                  position.to_position_id()},
                   summary=summary)

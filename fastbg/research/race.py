@@ -31,22 +31,24 @@ from __future__ import annotations
 
 import math
 import time
-from typing import Callable
+from dataclasses import dataclass
 
 import numpy as np
 
 from ..cube import money_cube_decision
 from ..game.outcomes import PROBABILITY_KEYS
 from ..game.position import Position
-from ..rollouts.blocks import block_size_for, check_games, check_policy_engine, n_blocks, resolve_workers
+from ..rollouts.blocks import block_size_for, check_games, check_policy, n_blocks
 from ..rollouts.cubeless import rollout
-from ..rollouts.settings import DEFAULT_POLICY, check_flag, draw_seed, resolve_vr
-from ..rollouts.settings import rollout_settings
-from .table import StoredTable, TableResult, derived_seed, run_rows, table_cluster
+from ..rollouts.runner import Runner, configure
+from ..rollouts.settings import (DEFAULT_POLICY, RolloutSettings, SettingsBase, check_flag,
+                                 check_seed, draw_seed, resolve_vr, rollout_settings)
+from .table import (StoredTable, TableResult, check_table_runner, derived_seed, row_runner,
+                    run_rows, table_cluster)
 
 __all__ = ["keith_count", "keith_decision", "trice_point_of_last_take", "trice_decision",
            "random_race_position", "race_table", "DEFAULT_RACE_PIPS", "DEFAULT_RACE_LEADS",
-           "RACE_PIPS_RANGE", "MAX_RACE_POSITIONS", "check_positions", "row_blocks"]
+           "RACE_PIPS_RANGE", "MAX_RACE_POSITIONS", "check_positions", "row_blocks", "RaceSettings"]
 
 #: The grid of :func:`race_table` unless told: pip counts of the player on roll ...
 DEFAULT_RACE_PIPS = (40, 60, 80, 100, 120)
@@ -335,30 +337,98 @@ def row_blocks(games: int, policy: str) -> int:
     return n_blocks(games, block_size_for(policy))
 
 
-def race_table(
-    pips=DEFAULT_RACE_PIPS,
-    leads=DEFAULT_RACE_LEADS,
-    positions: int = 3,
-    games: int = 1296,
-    seed: int | None = None,
-    workers: int | None = None,
-    policy: str = DEFAULT_POLICY,
-    engine: str = "cython",
-    *,
-    vr: bool | None = None,
-    quasi_random: bool = True,
-    truncate_bearoff: bool = True,
-    progress: Callable[[int], None] | None = None,
-    on_row: Callable[[str, int, int], None] | None = None,
-    on_interrupt: Callable[[int], None] | None = None,
-    store=None,
-    run_id: int | None = None,
-    dask=None,
-) -> TableResult:
+@dataclass(frozen=True, kw_only=True)
+class RaceSettings(SettingsBase):
+    """The settings of the race table (:func:`race_table`): everything its numbers depend on
+    besides the games per position.
+
+    Frozen and validated when made (ValueError naming the first bad setting); its
+    :meth:`~fastbg.rollouts.settings.SettingsBase.as_dict` is what the results store records
+    as the table's request beside ``position`` (``"race"``), ``table`` and ``games``.
+
+    Attributes
+    ----------
+    seed : int or None
+        Root seed; None: fresh entropy drawn at the start (and reported).
+    policy : str
+        Checker play of both sides.
+    pips : tuple of int
+        Pip counts of the player on roll (given as any sequence).
+    leads : tuple of float
+        Its leads in percent of its pip count.
+    positions : int
+        Random race positions per cell (:func:`check_positions`).
+    vr, quasi_random, truncate_bearoff
+        The rollout of each position, as :class:`~fastbg.rollouts.settings.RolloutSettings`.
+
+    Examples
+    --------
+    >>> s = RaceSettings(pips=[40, 60], leads=[0, 10], positions=1)
+    >>> RaceSettings(**s.as_dict()) == s
+    True
+    """
+
+    run_arguments = ("position", "table", "games")
+
+    seed: int | None = None
+    policy: str = DEFAULT_POLICY
+    pips: tuple = DEFAULT_RACE_PIPS
+    leads: tuple = DEFAULT_RACE_LEADS
+    positions: int = 3
+    vr: bool | None = None
+    quasi_random: bool = True
+    truncate_bearoff: bool = True
+
+    def __post_init__(self):
+        put = object.__setattr__         # (frozen: normalised values set once, here)
+        pips, leads = list(self.pips), list(self.leads)
+        cells = _grid(pips, leads)
+        put(self, "positions", check_positions(self.positions, len(cells)))
+        put(self, "pips", tuple(int(p) for p in pips))
+        put(self, "leads", tuple(float(v) for v in leads))
+        check_policy(self.policy)
+        if self.vr is not None:
+            put(self, "vr", resolve_vr(self.vr, self.policy))
+        put(self, "quasi_random", check_flag("quasi_random", self.quasi_random))
+        put(self, "truncate_bearoff", check_flag("truncate_bearoff", self.truncate_bearoff))
+        put(self, "seed", check_seed(self.seed))
+
+    @property
+    def cells(self) -> list[tuple[int, int, float]]:
+        """The cells ``(pips, opponent_pips, lead)`` of the grid."""
+        return _grid(self.pips, self.leads)
+
+    def row(self, seed: int) -> RolloutSettings:
+        """The settings of a position's rollout, with its ``seed``."""
+        return RolloutSettings(seed=seed, policy=self.policy, vr=self.vr,
+                               quasi_random=self.quasi_random,
+                               truncate_bearoff=self.truncate_bearoff)
+
+    def resolve(self) -> "RaceSettings":
+        """The settings a table records: ``seed`` an int (fresh entropy if it was None) and
+        ``vr`` True or False."""
+        return self.replace(seed=draw_seed(self.seed), vr=resolve_vr(self.vr, self.policy))
+
+
+def race_table(games: int = 1296, *, settings: RaceSettings | None = None,
+               runner: Runner | None = None, **overrides) -> TableResult:
     """Cubeless win probabilities and cube actions over a grid of races, against two formulas.
 
     Parameters
     ----------
+    games : int
+        Games per position; each position's rollout has the seed
+        ``derived_seed(seed, 0x5241, p, q, j, 1)``.
+    settings : RaceSettings, optional
+        Everything the numbers depend on besides ``games`` (default: its defaults).
+    runner : Runner, optional
+        Where and how the rows play, as :func:`fastbg.research.openings_table`'s.
+    **overrides
+        Any field of the settings or of the runner, by name (below). An unknown name is a
+        TypeError.
+
+    Other Parameters
+    ----------------
     pips : sequence of int
         Pip counts of the player on roll (default 40, 60, 80, 100, 120).
     leads : sequence of float
@@ -369,9 +439,6 @@ def race_table(
         cell ``(p, q)`` from the seed ``derived_seed(seed, 0x5241, p, q, j, 0)``), at most
         :data:`MAX_RACE_POSITIONS` in all cells together. Each is drawn as its row starts
         (under the row's progress), not all at first.
-    games : int
-        Games per position; each position's rollout has the seed
-        ``derived_seed(seed, 0x5241, p, q, j, 1)``.
     seed, workers, policy, engine, vr, quasi_random
         As :func:`fastbg.rollout` (variance reduction on with the nn policies).
     truncate_bearoff : bool, default True
@@ -405,6 +472,8 @@ def race_table(
         A bad grid (a side outside 20-160 pips, a cell twice), bad ``positions`` (more
         than :data:`MAX_RACE_POSITIONS` in all: :func:`check_positions`) or rollout
         options, or a stored run that is not a race table or has other settings.
+    TypeError
+        For a keyword that is no setting and no field of the runner.
 
     Notes
     -----
@@ -417,37 +486,61 @@ def race_table(
     **Reproducibility.** As :func:`fastbg.research.openings_table`: positions, seeds and
     numbers depend only on the seed and the settings (threads or a Dask cluster alike).
     """
-    pips, leads = list(pips), list(leads)
-    cells = _grid(pips, leads)
-    positions = check_positions(positions, len(cells))
+    settings, runner = configure(RaceSettings, settings, runner, overrides, "race_table")
+    check_table_runner(runner, "race_table")
     games = check_games(games)
-    check_policy_engine(policy, engine)
-    vr = resolve_vr(vr, policy)
-    quasi_random = check_flag("quasi_random", quasi_random)
-    truncate_bearoff = check_flag("truncate_bearoff", truncate_bearoff)
-    resolve_workers(workers)
-    entropy = draw_seed(seed)
-    keys = [(p, q, lead, j) for p, q, lead in cells for j in range(int(positions))]
-    options = dict(vr=vr, quasi_random=quasi_random, truncate_bearoff=truncate_bearoff)
-    request = dict(position="race", table="race", games=games, seed=entropy, policy=policy,
-                   pips=[int(p) for p in pips], leads=[float(v) for v in leads],
-                   positions=int(positions), **options)
-    settings = rollout_settings(
-        policy=policy, seed=entropy, games=games, block_size=block_size_for(policy), vr=vr,
-        first_roll="rolled",
+    st = settings.resolve()
+    cells = st.cells
+    keys = [(p, q, lead, j) for p, q, lead in cells for j in range(st.positions)]
+    request = dict(position="race", table="race", games=games, **st.as_dict())
+    record = _race_settings(st, games, runner.engine)
+    # the cluster before the store: a scheduler that does not answer leaves the store untouched
+    with table_cluster(runner.dask, runner.workers, row_blocks(games, st.policy)) as (cl, run_args):
+        stored = StoredTable(runner.store, runner.run_id, "race", request, record)
+        with stored.aborted_on_error():
+            t0 = time.perf_counter()   # (a local cluster's start-up is not counted)
+            rows, interrupted, stored_games = run_rows(
+                keys, _race_row(st, games, runner, run_args), stored,
+                on_row=None if runner.on_row is None else
+                lambda label, j, n: runner.on_row(f"{keys[j][0]}-{keys[j][1]} #{keys[j][3] + 1}",
+                                                  j, n),
+                on_interrupt=runner.on_interrupt)
+            seconds = time.perf_counter() - t0
+    result = TableResult(table="race", title="race: cubeless win probability and cube action "
+                         "by pip count, against the Keith count and Trice's rule",
+                         rows=rows, summary=_race_summary(rows, cells), games=games,
+                         seed=st.seed, settings=record, seconds=seconds,
+                         interrupted=interrupted, run_id=stored.run_id,
+                         stored_games=stored_games, dask=None if cl is None else cl.address,
+                         planned_rows=len(keys))
+    stored.finish(result)
+    return result
+
+
+def _race_settings(st: RaceSettings, games: int, engine: str) -> dict:
+    """The record of a race table (:func:`~fastbg.rollouts.settings.rollout_settings` of its
+    resolved settings)."""
+    return rollout_settings(
+        policy=st.policy, seed=st.seed, games=games, block_size=block_size_for(st.policy),
+        vr=st.vr, first_roll="rolled",
         engine=engine, dice_method="quasi-random (first two rolls stratified)"
-        if quasi_random else "pseudo-random", truncate_bearoff=truncate_bearoff, table="race",
+        if st.quasi_random else "pseudo-random", truncate_bearoff=st.truncate_bearoff,
+        table="race",
         positions="random_race_position(p, q, derived_seed(seed, 0x5241, p, q, j, 0))",
         row_seeds="derived_seed(seed, 0x5241, p, q, j, 1)",
         cube="Janowski, GNU Backgammon's race cube efficiency")
 
+
+def _race_row(st: RaceSettings, games: int, runner: Runner, run_args: dict):
+    """The ``play_row`` of :func:`~fastbg.research.table.run_rows` for the race table: a
+    random position of the row's cell, rolled out, its cube action and the formulas'."""
+
     def play_row(j, key, store_args, on_interrupt):
         p, q, lead, i = key
         pos = random_race_position(p, q, np.random.Generator(np.random.PCG64DXSM(
-            derived_seed(entropy, _RACE_KEY, p, q, i, 0))))
-        res = rollout(pos, games, seed=derived_seed(entropy, _RACE_KEY, p, q, i, 1),
-                      policy=policy, engine=engine, progress=progress,
-                      on_interrupt=on_interrupt, **run_args, **options, **store_args)
+            derived_seed(st.seed, _RACE_KEY, p, q, i, 0))))
+        res = rollout(pos, games, settings=st.row(derived_seed(st.seed, _RACE_KEY, p, q, i, 1)),
+                      runner=row_runner(runner, run_args, store_args, on_interrupt))
         if res.interrupted:
             return None, True, res.run_id, res.stored_games
         dec = money_cube_decision(res, position=pos)
@@ -464,26 +557,7 @@ def race_table(
             row["run_id"] = res.run_id
         return row, False, res.run_id, res.stored_games
 
-    # the cluster before the store: a scheduler that does not answer leaves the store untouched
-    with table_cluster(dask, workers, row_blocks(games, policy)) as (cl, run_args):
-        stored = StoredTable(store, run_id, "race", request, settings)
-        with stored.aborted_on_error():
-            t0 = time.perf_counter()   # (a local cluster's start-up is not counted)
-            rows, interrupted, stored_games = run_rows(
-                keys, play_row, stored,
-                on_row=None if on_row is None else
-                lambda label, j, n: on_row(f"{keys[j][0]}-{keys[j][1]} #{keys[j][3] + 1}", j, n),
-                on_interrupt=on_interrupt)
-            seconds = time.perf_counter() - t0
-    result = TableResult(table="race", title="race: cubeless win probability and cube action "
-                         "by pip count, against the Keith count and Trice's rule",
-                         rows=rows, summary=_race_summary(rows, cells), games=games,
-                         seed=entropy, settings=settings, seconds=seconds,
-                         interrupted=interrupted, run_id=stored.run_id,
-                         stored_games=stored_games, dask=None if cl is None else cl.address,
-                         planned_rows=len(keys))
-    stored.finish(result)
-    return result
+    return play_row
 
 
 def _rule_totals(rows, rule: str) -> dict:

@@ -8,23 +8,22 @@ from __future__ import annotations
 
 from ..rollouts.resume import RESUMABLE_KINDS, resume_rollout
 from ..rollouts.store import ResultsStore, describe_run
-from .gammons import gammons_table
-from .openings import openings_table, replies_table
-from .race import race_table
+from .gammons import GammonsSettings, gammons_table
+from .openings import OpeningsSettings, RepliesSettings, openings_table, replies_table
+from .race import RaceSettings, race_table
 from .table import check_table_run
 
-__all__ = ["resume", "TABLE_SETTINGS", "TABLE_FUNCTIONS"]
+__all__ = ["resume", "TABLE_SETTINGS", "TABLE_FUNCTIONS", "TABLE_SETTINGS_CLASSES"]
+
+#: The settings class of each table: what its stored request holds beside its arguments.
+TABLE_SETTINGS_CLASSES = {"openings": OpeningsSettings, "replies": RepliesSettings,
+                          "race": RaceSettings, "gammons": GammonsSettings}
 
 #: The arguments of each table that its stored request holds: what a resumed table takes from
-#: the store (the command line refuses them beside ``--resume``).
-TABLE_SETTINGS = {
-    "openings": ("games", "seed", "policy", "vr", "quasi_random", "rolls", "top", "within",
-                 "max_plays", "ply", "prune_se", "min_games"),
-    "race": ("games", "seed", "policy", "vr", "quasi_random", "pips", "leads", "positions",
-             "truncate_bearoff"),
-    "gammons": ("games", "seed", "policy"),
-}
-TABLE_SETTINGS["replies"] = ("opening", *TABLE_SETTINGS["openings"])
+#: the store (the command line refuses them beside ``--resume``): ``games`` and its settings
+#: (and the replies table's ``opening``).
+TABLE_SETTINGS = {name: ("games", *cls.fields()) for name, cls in TABLE_SETTINGS_CLASSES.items()}
+TABLE_SETTINGS["replies"] = ("opening", *TABLE_SETTINGS["replies"])
 
 #: The function of each table.
 TABLE_FUNCTIONS = {"openings": openings_table, "replies": replies_table, "race": race_table,
@@ -54,8 +53,8 @@ def resume(store, run_id: int, *, games: int | None = None, **runner):
         own.
     **runner
         Where and how to play: ``engine``, ``workers``, ``dask``, ``progress``,
-        ``on_interrupt`` (and ``runner=Runner(...)`` or ``on_block`` for a rollout); none
-        of them changes the numbers.
+        ``on_interrupt``, ``runner=Runner(...)`` (``on_block`` for a rollout, ``on_row`` for
+        a table); none of them changes the numbers.
 
     Returns
     -------
@@ -84,12 +83,12 @@ def resume(store, run_id: int, *, games: int | None = None, **runner):
         if run.kind != "table":
             raise ValueError(f"run {run.id} is {describe_run(run)}, which fastbg.resume "
                              "does not continue")
-        kwargs = table_arguments(run)
-        if games is not None:
-            kwargs["games"] = games
-        fn = TABLE_FUNCTIONS[run.request["table"]]
-        args = (kwargs.pop("opening"),) if "opening" in kwargs else ()
-        return fn(*args, store=st, run_id=run.id, **kwargs, **runner)
+        check_table_run(run, run.request.get("table"))
+        table = run.request["table"]
+        settings = TABLE_SETTINGS_CLASSES[table].from_request(run.request)
+        args = (run.request["opening"],) if table == "replies" else ()
+        return TABLE_FUNCTIONS[table](*args, run.request["games"] if games is None else games,
+                                      settings=settings, store=st, run_id=run.id, **runner)
     finally:
         if st is not store:
             st.close()

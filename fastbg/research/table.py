@@ -22,10 +22,11 @@ from typing import Callable
 import numpy as np
 
 from ..rollouts.cluster import connect
+from ..rollouts.runner import Runner
 from ..rollouts.store import OpenRun, ResultsStore, describe_run, open_run, with_article
 
 __all__ = ["TableResult", "TABLES", "derived_seed", "StoredTable", "check_table_run", "run_rows",
-           "table_cluster"]
+           "table_cluster", "check_table_runner", "row_runner"]
 
 #: The tables, by name: what each is (``fastbg table NAME``).
 TABLES = {
@@ -135,6 +136,25 @@ def table_cluster(dask, workers, blocks: int):
     finally:
         if cl is not None:
             cl.close()
+
+
+def check_table_runner(runner: Runner, function: str) -> None:
+    """ValueError for the fields of a :class:`~fastbg.rollouts.runner.Runner` that a table
+    does not take: ``on_block`` (a table's rows are rollouts of their own, each with its
+    blocks) and ``table_run`` (a table is no row of another)."""
+    if runner.on_block is not None:
+        raise ValueError(f"{function}() takes no on_block: its rows are rollouts of their own "
+                         "(on_row tells of each)")
+    if runner.table_run is not None:
+        raise ValueError(f"{function}() takes no table_run: a table is not a row of a table")
+
+
+def row_runner(runner: Runner, run_args: dict, store_args: dict, on_interrupt) -> Runner:
+    """The runner of a table's row: the table's engine and progress, the threads or cluster
+    ``run_args`` (:func:`table_cluster`), the row's place in the store ``store_args``
+    (:meth:`StoredTable.row`) and the table's ``on_interrupt`` (:func:`run_rows`)."""
+    return runner.replace(**{"store": None, "run_id": None, "table_run": None, "on_row": None,
+                             "on_interrupt": on_interrupt, **run_args, **store_args})
 
 
 def check_table_run(run, table: str) -> None:

@@ -9,6 +9,7 @@ takes these runs.
 from __future__ import annotations
 
 from .cubeless import rollout
+from .candidates import PlaysSettings
 from .plays import rollout_plays
 from .runner import Runner
 from .settings import RolloutSettings
@@ -58,10 +59,5 @@ def resume_rollout(store: ResultsStore, run: StoredRun, games: int | None = None
     if run.kind == "rollout":
         return rollout(req["position"], games, settings=RolloutSettings.from_request(req),
                        runner=runner)
-    if runner.on_block is not None:
-        raise ValueError("on_block is for rollouts of a position, not of candidate plays")
-    position, dice = req.pop("position"), req.pop("dice")
-    req.pop("games")
-    return rollout_plays(position, dice, games, engine=runner.engine, workers=runner.workers,
-                         dask=runner.dask, store=store, run_id=run.id,
-                         progress=runner.progress, on_interrupt=runner.on_interrupt, **req)
+    return rollout_plays(req["position"], req["dice"], games,
+                         settings=PlaysSettings.from_request(req), runner=runner)

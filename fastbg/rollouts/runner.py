@@ -17,6 +17,7 @@ with the numbers of one uninterrupted run), the progress and block callbacks, an
 """
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import time
 from dataclasses import dataclass
@@ -26,7 +27,8 @@ from .blocks import BlockRun, block_size_of, check_engine, n_blocks, resolve_wor
 from .cluster import connect
 from .store import OpenRun, open_run
 
-__all__ = ["Runner", "configure", "RunPlan", "PlayedRun", "play_stored", "chain_callbacks"]
+__all__ = ["Runner", "configure", "RunPlan", "PlayedRun", "play_stored", "chain_callbacks",
+           "RunSession", "open_session"]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -58,6 +60,9 @@ class Runner:
         still running (see :func:`fastbg.rollouts.blocks.run_blocks`).
     on_block : callable or None
         ``on_block(k, games, counts, sums)``, called as each block is merged, in block order.
+    on_row : callable or None
+        ``on_row(label, j, n)``, called as row ``j`` of ``n`` of a table starts (tables
+        only: :mod:`fastbg.research`).
 
     Raises
     ------
@@ -75,6 +80,7 @@ class Runner:
     progress: Callable[[int], None] | None = None
     on_interrupt: Callable[[int], None] | None = None
     on_block: Callable | None = None
+    on_row: Callable[[str, int, int], None] | None = None
 
     def __post_init__(self):
         check_engine(self.engine)
@@ -86,6 +92,9 @@ class Runner:
         if self.on_block is not None and not callable(self.on_block):
             raise ValueError(f"on_block must be a callable taking (k, games, counts, sums), "
                              f"got {self.on_block!r}")
+        if self.on_row is not None and not callable(self.on_row):
+            raise ValueError(f"on_row must be a callable taking (label, j, n), got "
+                             f"{self.on_row!r}")
         if self.on_interrupt is not None and not callable(self.on_interrupt):
             raise ValueError(f"on_interrupt must be a callable taking a number of blocks, got "
                              f"{self.on_interrupt!r}")
@@ -220,15 +229,163 @@ def chain_callbacks(first, then):
     return both
 
 
-def play_stored(plan: RunPlan, runner: Runner, board, games: int, entropy: int, block,
-                until=None) -> PlayedRun:
-    """Play a run's blocks where ``runner`` says: on threads or a Dask cluster, kept in its
-    store or not (a stored run resumed from its stored blocks).
+class RunSession:
+    """A run's cluster and stored run while its blocks are played (:func:`open_session`).
+
+    A run plays its blocks in one call of :meth:`play` (:func:`play_stored`), or in stages
+    of consecutive blocks, one call each (the candidate plays of
+    :func:`fastbg.rollouts.plays.rollout_plays`, pruned between stages), on the one cluster
+    and into the one stored run.
+
+    Attributes
+    ----------
+    plan : RunPlan
+    runner : Runner
+    board : numpy.ndarray
+        The position (for :func:`~fastbg.rollouts.blocks.run_blocks`).
+    games : int
+        Games of the whole run.
+    entropy : int
+        Root seed.
+    cluster : DaskCluster or None
+    stored : OpenRun or None
+        The stored run, still open: the caller records its result with
+        :meth:`~fastbg.rollouts.store.OpenRun.finish` after the session.
+    workers : int
+        Threads (a cluster's threads).
+    address : str or None
+        The Dask scheduler's address, when a cluster plays.
+    stored_games : int
+        Games read from the store rather than played, by the stages played so far.
+    """
+
+    def __init__(self, plan: RunPlan, runner: Runner, board, games: int, entropy: int,
+                 cluster, stored: OpenRun | None, workers: int, address: str | None):
+        self.plan, self.runner, self.board = plan, runner, board
+        self.games, self.entropy = int(games), entropy
+        self.cluster, self.stored, self.workers, self.address = cluster, stored, workers, address
+        self.stored_games = 0
+        self.blocks = n_blocks(self.games, plan.block_size)
+        self._t0 = time.perf_counter()   # (a local cluster's start-up is not counted)
+
+    def elapsed(self) -> float:
+        """Wall-clock seconds since the blocks could start (the cluster up, the store open)."""
+        return time.perf_counter() - self._t0
+
+    def _stored_blocks(self, first: int, stop: int) -> dict:
+        """The stored blocks ``first, first + 1, ...`` (up to the first missing one, below
+        ``stop``), numbered from ``first`` as the stage numbers its blocks; their games are
+        counted in :attr:`stored_games`."""
+        done, have = {}, {} if self.stored is None else self.stored.done
+        for k in range(first, stop):
+            if k not in have:
+                break
+            done[k - first] = have[k]
+            self.stored_games += block_size_of(k, self.games, self.plan.block_size)
+        return done
+
+    def play(self, block, *, first: int = 0, stop: int | None = None, until=None,
+             counts_shape: tuple | None = None, on_interrupt=None, workers: int | None = None):
+        """Play blocks ``first`` to ``stop - 1`` of the run (default: all of them), those in
+        the store read from it.
+
+        Parameters
+        ----------
+        block : BlockRecipe
+            The blocks of this stage; its block ``j`` is the run's block ``first + j``.
+        first, stop : int
+            The stage's blocks.
+        until : callable, optional
+            The stop rule of :func:`~fastbg.rollouts.blocks.run_blocks`.
+        counts_shape : tuple of int, optional
+            The shape of a block's counts (default the plan's).
+        on_interrupt : callable, optional
+            Told of Ctrl-C instead of the runner's ``on_interrupt``.
+        workers : int, optional
+            Threads of this stage (default :attr:`workers`, never more than the blocks it
+            has to play).
+
+        Returns
+        -------
+        BlockRun
+            The stage's blocks merged.
+        """
+        stop = self.blocks if stop is None else stop
+        size = self.plan.block_size
+        stage_games = min(self.games, stop * size) - first * size
+        done = self._stored_blocks(first, stop)
+        on_block = chain_callbacks(None if self.stored is None else self.stored.on_block,
+                                   self.runner.on_block)
+        if first and on_block is not None:    # the store and the caller see the run's numbers
+            on_block = _shifted(on_block, first)
+        return run_blocks(
+            self.board, stage_games, self.entropy, engine=self.runner.engine,
+            workers=max(1, min(self.workers if workers is None else workers,
+                               stop - first - len(done))),
+            progress=self.runner.progress, block_size=size,
+            on_interrupt=self.runner.on_interrupt if on_interrupt is None else on_interrupt,
+            block=block, until=until,
+            counts_shape=self.plan.counts_shape if counts_shape is None else counts_shape,
+            done=done if self.stored is not None else None, cluster=self.cluster,
+            on_block=on_block)
+
+
+def _shifted(on_block, first: int):
+    """``on_block`` told block ``first + j`` of the run for block ``j`` of a stage."""
+    def shifted(k, n, counts, sums):
+        on_block(k + first, n, counts, sums)
+    return shifted
+
+
+@contextlib.contextmanager
+def open_session(plan: RunPlan, runner: Runner, board, games: int, entropy: int):
+    """The cluster and the stored run of a run, for as long as its blocks play.
 
     The cluster is connected before the store is opened, so a scheduler that does not
     answer leaves the store untouched. On an error or a Ctrl-C that escapes the run, a
     stored run is released (:meth:`~fastbg.rollouts.store.OpenRun.abort`); a cluster
-    started here is closed in any case.
+    started here is closed in any case, the stored run left open for the caller's
+    :meth:`~fastbg.rollouts.store.OpenRun.finish`.
+
+    Parameters
+    ----------
+    plan : RunPlan
+    runner : Runner
+    board : numpy.ndarray
+        The position.
+    games : int
+        Games of the run.
+    entropy : int
+        Root seed.
+
+    Yields
+    ------
+    RunSession
+    """
+    cl = connect(runner.dask, runner.workers, blocks=n_blocks(int(games), plan.block_size))
+    nworkers = runner.threads(games, plan.block_size)
+    address = stored = None
+    try:
+        if cl is not None:
+            nworkers, address = cl.threads() or nworkers, cl.address
+        stored = open_run(runner.store, runner.run_id, plan.kind, plan.request, plan.settings,
+                          plan.block_size, parent=runner.table_run,
+                          counts_shape=plan.stored_shape)
+        yield RunSession(plan, runner, board, games, entropy, cl, stored, nworkers, address)
+    except BaseException:          # an error, or Ctrl-C before the run could see it
+        if stored is not None:
+            stored.abort()
+        raise
+    finally:
+        if cl is not None:
+            cl.close()
+
+
+def play_stored(plan: RunPlan, runner: Runner, board, games: int, entropy: int, block,
+                until=None) -> PlayedRun:
+    """Play a run's blocks where ``runner`` says: on threads or a Dask cluster, kept in its
+    store or not (a stored run resumed from its stored blocks), in one stage
+    (:func:`open_session`, :meth:`RunSession.play`).
 
     Parameters
     ----------
@@ -249,32 +406,8 @@ def play_stored(plan: RunPlan, runner: Runner, board, games: int, entropy: int, 
     -------
     PlayedRun
     """
-    cl = connect(runner.dask, runner.workers, blocks=n_blocks(int(games), plan.block_size))
-    nworkers = runner.threads(games, plan.block_size)
-    address = stored = None
-    try:
-        if cl is not None:
-            nworkers, address = cl.threads() or nworkers, cl.address
-        stored = open_run(runner.store, runner.run_id, plan.kind, plan.request, plan.settings,
-                          plan.block_size, parent=runner.table_run,
-                          counts_shape=plan.stored_shape)
-        done = None if stored is None else stored.done
-        t0 = time.perf_counter()   # (a local cluster's start-up is not counted)
-        run = run_blocks(
-            board, int(games), entropy, engine=runner.engine, workers=nworkers,
-            progress=runner.progress, block_size=plan.block_size,
-            on_interrupt=runner.on_interrupt, block=block, until=until,
-            counts_shape=plan.counts_shape, done=done, cluster=cl,
-            on_block=chain_callbacks(None if stored is None else stored.on_block,
-                                     runner.on_block))
-        seconds = time.perf_counter() - t0
-    except BaseException:          # an error, or Ctrl-C before the run could see it
-        if stored is not None:
-            stored.abort()
-        raise
-    finally:
-        if cl is not None:
-            cl.close()
-    stored_games = 0 if not done else sum(block_size_of(k, int(games), plan.block_size)
-                                          for k in done)
-    return PlayedRun(run, seconds, nworkers, address, stored, stored_games)
+    with open_session(plan, runner, board, games, entropy) as session:
+        run = session.play(block, until=until)
+        seconds = session.elapsed()
+    return PlayedRun(run, seconds, session.workers, session.address, session.stored,
+                     session.stored_games)

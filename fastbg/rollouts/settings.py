@@ -200,9 +200,20 @@ def check_stop_rule(until_se, min_games, games: int | None = None) -> int | None
 
 # ------------------------------------------------------------------------- settings objects
 
+def _plain(v):
+    """A setting as JSON-ready data: tuples (nested too) as lists."""
+    return [_plain(x) for x in v] if isinstance(v, (tuple, list)) else v
+
+
 class SettingsBase:
     """What every settings class shares: :meth:`as_dict`, :meth:`from_request`,
-    :meth:`replace` and :meth:`fields` (the classes are frozen dataclasses)."""
+    :meth:`replace` and :meth:`fields` (the classes are frozen dataclasses).
+
+    ``run_arguments`` (a class attribute, not a setting) names the keys of a stored request
+    that are the run function's own arguments, not settings (``position`` and ``games``).
+    """
+
+    run_arguments = ("position", "games")
 
     @classmethod
     def fields(cls) -> tuple[str, ...]:
@@ -213,8 +224,7 @@ class SettingsBase:
         """The settings as plain JSON-ready values (a tuple as a list), in field order:
         what the results store records (beside ``position`` and ``games``) and a block
         recipe receives; ``type(self)(**self.as_dict()) == self``."""
-        return {k: list(v) if isinstance(v, tuple) else v
-                for k, v in ((f, getattr(self, f)) for f in self.fields())}
+        return {f: _plain(getattr(self, f)) for f in self.fields()}
 
     def replace(self, **changes):
         """A copy with ``changes``, validated again (:func:`dataclasses.replace`)."""
@@ -223,10 +233,10 @@ class SettingsBase:
     @classmethod
     def from_request(cls, request: dict):
         """The settings of a stored run from its request (a :class:`~fastbg.rollouts.store.
-        StoredRun`'s ``request``): every key but ``position`` and ``games``, which are the
-        run's own arguments. A request of an older fastbg that lacks a setting takes its
-        default; an unknown key is a ValueError."""
-        d = {k: v for k, v in request.items() if k not in ("position", "games")}
+        StoredRun`'s ``request``): every key but the run's own arguments
+        (``run_arguments``: ``position`` and ``games``). A request of an older fastbg that
+        lacks a setting takes its default; an unknown key is a ValueError."""
+        d = {k: v for k, v in request.items() if k not in cls.run_arguments}
         unknown = sorted(set(d) - set(cls.fields()))
         if unknown:
             raise ValueError(f"the stored request has settings {cls.__name__} does not know: "
