@@ -10,11 +10,12 @@ from ..game.families import FAMILY_NAMES, classify
 from ..nn import CRASHED_BY, evaluate, network_info, weaker_families
 from ..game.picture import save_board
 
-from .common import (_ENGINE_HELP, _POSITION_HELP, _is_xgid, _positive_int,
+from .common import (_ENGINE_HELP, _POSITION_HELP, _games, _is_xgid, _positive_int,
                      _whole_arg, add_no_progress_option, looks_like_position, print_json, roll_text,
                      second_position)
 from ..rollouts import DEFAULT_POLICY
-from .rollouts import add_prune_options, add_rollout_run_options, moves_eval, moves_rollout
+from .moves import moves_eval, moves_resume, moves_rollout
+from .rollouts import add_prune_options, add_rollout_run_options, add_store_options
 from .state import (_describe_state)
 
 
@@ -34,8 +35,9 @@ def add_parsers(sub) -> None:
 
     m = sub.add_parser("moves", help="every legal play for a roll; ranked (--eval) or rolled "
                        "out side by side (--rollout)")
-    m.add_argument("position", metavar="POSITION", help=_POSITION_HELP + " (rolled dice in it "
-                   "must be DICE)")
+    # (optional for --resume RUN, whose run has its own; refused there when given)
+    m.add_argument("position", metavar="POSITION", nargs="?", default=None,
+                   help=_POSITION_HELP + " (rolled dice in it must be DICE)")
     m.add_argument("dice", metavar="DICE", nargs="*", help="the roll: 31, 3-1 or 3 1 (may be "
                    "left out when POSITION is an XGID with the dice rolled)")
     m.add_argument("--engine", choices=ENGINES, default="cython", help=_ENGINE_HELP)
@@ -59,7 +61,20 @@ def add_parsers(sub) -> None:
                    help="with --rollout: roll out this play (repeat for each), e.g. '13/11 6/5'")
     add_prune_options(m, "with --rollout: ")
     add_rollout_run_options(m, games=None)
+    add_store_options(m, "the rollout of the candidate plays (--rollout)", "and extended later",
+                      "", "rollout of candidate plays RUN from its first missing block (its own "
+                      "position, roll and settings; the numbers equal those of one "
+                      "uninterrupted run)")
+    m.add_argument("--extend", type=_games, default=None, metavar="N",
+                   help="with --resume: add N games a play to the run (the same numbers as "
+                        "having asked for the total at first)")
+    m.add_argument("--plot", metavar="FILE", default=None,
+                   help="with --rollout: also draw the convergence into FILE (.png, .svg or "
+                        ".pdf): each play's cubeless equity and its 95%% interval after each "
+                        "block of games (needs matplotlib: pip install 'fastbg[plot]'; not "
+                        "with --prune-se, which drops plays on the way)")
     m.add_argument("--json", action="store_true", help="machine-readable output")
+    m.set_defaults(moves_parser=m)
 
     e = sub.add_parser("eval", help="the neural network's five probabilities and equity (0-ply)")
     e.add_argument("position", metavar="POSITION",
@@ -192,6 +207,16 @@ def _pending_offer(text: str):
 
 
 def _cmd_moves(args) -> int:
+    if args.resume is not None:
+        return moves_resume(args, vars(args.moves_parser.parse_args([])))
+    if args.extend is not None:
+        raise ValueError("--extend is for a stored run: give --resume RUN too")
+    if args.position is None:
+        raise ValueError("give POSITION (and DICE), or --resume RUN")
+    if not args.rollout:
+        for opt in ("store", "plot"):
+            if getattr(args, opt) is not None:
+                raise ValueError(f"--{opt} is for --rollout")
     # `moves start start 31`: the second 'start' is one of DICE's words (there may be none),
     # and called the dice bad ("bad dice 'start 31'"); said as any second POSITION is
     second = next((w for w in args.dice if looks_like_position(w)), None)

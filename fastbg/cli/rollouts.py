@@ -11,7 +11,6 @@ from ..rollouts import DEFAULT_POLICY, POLICIES, cubeful_rollout, rollout
 from ..rollouts.cubeless import normal_quantile
 from ..rollouts.blocks import block_size_for, n_blocks
 from ..rollouts.cluster import check_address, connect
-from ..rollouts.plays import rank_plays, rollout_plays
 from ..rollouts.resume import resume_rollout
 from ..rollouts.runner import Runner
 from ..rollouts.settings import RolloutSettings
@@ -20,7 +19,7 @@ from ..research import convergence, plot_convergence
 from ..research.plots import check_plot_path
 
 from .common import (_ENGINE_HELP, add_no_progress_option, num, EXIT_INTERRUPTED, _dice_arg, check_ctrl_c, draw_after_run,
-                     games_played, games_rate, _games, note_ctrl_c, _number_arg, _policy_help, _positive_int, _seed, plural, roll_text,
+                     games_played, games_rate, _games, note_ctrl_c, _number_arg, _policy_help, _positive_int, _seed, plural,
                      print_json, run_id_arg, stop_name, store_path_arg, stored_blocks)
 from .state import (_STATE_OPTIONS, _add_state_options, _cube_state, _describe_state)
 
@@ -410,7 +409,8 @@ def _cmd_resume(args, parser_defaults) -> int:
     run = store.run(args.resume)
     if run.kind != "rollout":          # before its request is read as rollout()'s arguments
         raise ValueError(f"run {run.id} is {describe_run(run)}; fastbg rollout --resume "
-                         "continues rollouts")
+                         "continues rollouts" + (f" (fastbg moves --resume {run.id} continues "
+                                                 "candidate plays)" if run.kind == "plays" else ""))
     stored_blocks(store, run)          # a damaged block refused before anything is said
     games = run.games + (args.extend or 0)
     if run.status == "done" and not args.extend:
@@ -612,94 +612,6 @@ def _format_cubeful(res, pos, state, workers_asked: int | None = None) -> str:
         lines += first_roll_legend(res.by_first_roll)
     lines += ["", f"  {res.seconds:.2f} s, {games_rate(res.games_per_second)}"]
     return "\n".join(lines)
-
-
-def moves_eval(pos, dice, args) -> int:
-    """``fastbg moves POSITION DICE --eval``: every play ranked by the nn."""
-    ranked = rank_plays(pos, dice, ply=args.ply, engine=args.engine)
-    if args.json:
-        print_json({"position_id": pos.to_position_id(), "dice": list(dice), "ply": args.ply,
-                    "plays": [{"move": r.move, "position_id": r.position_id, **r.probabilities,
-                               "diff": r.equity - ranked[0].equity} for r in ranked]}, indent=2)
-        return 0
-    print(f"Position {pos.to_position_id()}, roll {roll_text(dice)}: "
-          f"{plural(len(ranked), 'legal play')}, by the nn at {args.ply} ply (cubeless, mover's view)")
-    if not ranked:
-        print("  no legal play: the position stays as it is and the turn passes")
-        return 0
-    width = max(len(r.move) for r in ranked)
-    print(f"  {'':>4}  {'play':<{width}}  {'equity':>8} {'diff':>7}   {'win':>6} {'w g':>6} "
-          f"{'w bg':>6} {'l g':>6} {'l bg':>6}")
-    for i, r in enumerate(ranked, 1):
-        p = r.probabilities
-        print(f"  {i:>4}. {r.move:<{width}}  {r.equity:+8.4f} {r.equity - ranked[0].equity:+7.4f}   "
-              f"{p['win']:6.3f} {p['win_gammon']:6.3f} {p['win_backgammon']:6.3f} "
-              f"{p['lose_gammon']:6.3f} {p['lose_backgammon']:6.3f}")
-    return 0
-
-
-#: The line under a table of candidate plays some of which --prune-se dropped: their numbers
-#: are over the games they played, not over the others' games.
-PRUNED_LEGEND = ("  (pruned: dropped by --prune-se after the games shown; its equity is over "
-                 "those games only, and its diff and s.e. are paired with the best play's "
-                 "results on the same games)")
-
-
-def _prune_text(prune, games) -> str:
-    """The header's account of the pruning stop rule."""
-    if prune["min_games"] >= games:
-        return (f"; no pruning (--prune-se): its first stage, after "
-                f"{plural(prune['min_games'], 'game')}, is not before the end")
-    return (f"; plays {prune['prune_se']:g} SE behind the best dropped after "
-            f"{plural(prune['min_games'], 'game')} and every {prune['stage_games']:,} after")
-
-
-def moves_rollout(pos, dice, args) -> int:
-    """``fastbg moves POSITION DICE --rollout``: the candidates rolled out side by side."""
-    if args.games is None:
-        args.games = 1296
-    res = _with_progress(args, lambda **shown: rollout_plays(
-        pos, dice, args.games, seed=args.seed, workers=args.workers, policy=args.policy,
-        engine=args.engine, top=args.top, plays=args.play, ply=args.ply, vr=args.vr,
-        quasi_random=args.quasi_random is not False, prune_se=args.prune_se,
-        min_games=args.min_games, dask=args.dask, **shown))
-    if res.games == 0:
-        print("interrupted before any game finished; nothing to report", file=sys.stderr)
-        return EXIT_INTERRUPTED
-    if args.json:
-        print_json(res.to_dict(), indent=2)
-        return EXIT_INTERRUPTED if res.interrupted else 0
-    st = res.settings
-    head = "INTERRUPTED: " if res.interrupted else ""
-    some_pruned = any(p.get("pruned") for p in res.plays)
-    each = "a play, fewer for the pruned plays" if some_pruned else "each"
-    print(f"{head}Rollout of {plural(len(res.plays), 'play')} of {roll_text(dice)} in "
-          f"{res.position_id}: {games_played(res.games, st['games'], res.interrupted)} {each}, "
-          "the same dice for every play")
-    print(f"policy {st['policy']}, engine {st['engine']}, {workers_text(res, args.workers)}, "
-          f"seed {res.seed}"
-          + (", variance reduction" if st["vr"] else "")
-          + (", quasi-random dice" if st["dice"].startswith("quasi") else "")
-          + f"; candidates {st['candidates']}"
-          + (f" by {st['candidates_by']}" if st.get("candidates_by") else "")
-          + (_prune_text(st["prune"], res.games) if st.get("prune") else ""))
-    print("")
-    width = max(len(p["move"]) for p in res.plays)
-    print(f"  {'play':<{width}}  {'equity':>8} {'s.e.':>6}  {'diff':>7} {'s.e.':>6}  {'P(best)':>7}"
-          f"   {'win':>6} {'w g':>6} {'l g':>6}   {'eval':>7}")
-    for p in res.plays:
-        pb = num(p["p_best"], "7.1%") if p["p_best"] is not None else f"{'pruned':>7}"
-        print(f"  {p['move']:<{width}}  {p['equity']:+8.4f} {num(p['stderr']['equity'], '6.4f')}  "
-              f"{p['diff']:+7.4f} {num(p['diff_stderr'], '6.4f')}  {pb}   {p['win']:6.3f} "
-              f"{p['win_gammon']:6.3f} {p['lose_gammon']:6.3f}   {p['eval_equity']:+7.4f}"
-              + (f"   ({p['games']:,} games)" if p.get("pruned") else ""))
-    print("")
-    print("  (cubeless equities, mover's view; diff: from the best play, with the standard error "
-          "of the paired difference; eval: the candidate's nn equity)")
-    if some_pruned:
-        print(PRUNED_LEGEND)
-    print(f"  {res.seconds:.2f} s")
-    return EXIT_INTERRUPTED if res.interrupted else 0
 
 
 COMMANDS = {"rollout": _cmd_rollout}

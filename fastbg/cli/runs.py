@@ -26,7 +26,8 @@ def add_parsers(sub) -> None:
     """The ``runs`` command."""
     p = sub.add_parser(
         "runs", help="list, show or export the runs of a results store",
-        description="The runs kept by `fastbg rollout --store` and `fastbg table --store` (a "
+        description="The runs kept by `fastbg rollout --store`, `fastbg moves --rollout --store` "
+                    "and `fastbg table --store` (a "
                     "table is a run, and each of its rows a run of its own): `fastbg runs` "
                     "lists them (id, what, progress, status, equity +- SE, the table a row "
                     "belongs to), `fastbg runs show RUN` shows one with its settings (a "
@@ -34,8 +35,9 @@ def add_parsers(sub) -> None:
                     "blocks (counts and sums, as stored; a table: its rows). A run that was "
                     "interrupted or killed is listed with the games of its stored blocks "
                     "('no games yet' if killed before its first block; a new run that Ctrl-C "
-                    "stops that early is not kept); `fastbg rollout --resume RUN` (a table: "
-                    "`fastbg table NAME --resume RUN`) continues it. A run whose record or "
+                    "stops that early is not kept); `fastbg rollout --resume RUN` (candidate plays: "
+                    "`fastbg moves --resume RUN`; a table: `fastbg table NAME --resume RUN`) "
+                    "continues it. A run whose record or "
                     "blocks are damaged is listed as corrupt, with what is wrong, among the "
                     "others (the listing's exit status is 0 all the same: it is a report; "
                     "show, export and --resume refuse that run, with status 2).")
@@ -279,7 +281,8 @@ def _resume_hint(run, store, args) -> str:
         run = store.run(run.parent)
     if run.kind == "table":
         return resume_command(run.request.get("table"), run.id, args.store)
-    return f"fastbg rollout --resume {run.id}" + (f" --store {args.store}" if args.store else "")
+    command = "moves" if run.kind == "plays" else "rollout"
+    return f"fastbg {command} --resume {run.id}" + (f" --store {args.store}" if args.store else "")
 
 
 def _show(run, row, store, args) -> None:

@@ -1,0 +1,227 @@
+"""``fastbg moves --eval`` and ``--rollout``: a roll's plays ranked, or rolled out side by side.
+
+A rollout of candidate plays is a run of the results store with ``--store`` (kind
+``"plays"``): listed by ``fastbg runs``, continued after Ctrl-C, ``kill -9`` or a crash, or
+extended, by ``fastbg moves --resume RUN``, and drawn with ``--plot`` (each play's equity
+and its 95% interval after each block).
+"""
+from __future__ import annotations
+
+import sys
+
+from ..research import convergence, plot_convergence
+from ..research.plots import check_plot_path
+from ..rollouts.blocks import n_blocks
+from ..rollouts.candidates import PlaysSettings
+from ..rollouts.plays import plays_block_size, rank_plays, rollout_plays
+from ..rollouts.resume import resume_rollout
+from ..rollouts.runner import Runner
+from ..rollouts.store import ResultsStore, describe_run
+from .common import (EXIT_INTERRUPTED, draw_after_run, games_played, num, plural, print_json,
+                     roll_text, stored_blocks)
+from .rollouts import _with_progress, check_dask_options, cluster_before_store, workers_text
+
+__all__ = ["moves_eval", "moves_rollout", "moves_resume", "plays_settings_of",
+           "PRUNED_LEGEND", "RESUME_OPTIONS"]
+
+#: The line under a table of candidate plays some of which --prune-se dropped: their numbers
+#: are over the games they played, not over the others' games.
+PRUNED_LEGEND = ("  (pruned: dropped by --prune-se after the games shown; its equity is over "
+                 "those games only, and its diff and s.e. are paired with the best play's "
+                 "results on the same games)")
+
+#: Options of `fastbg moves` that a resumed run takes from the store (POSITION, DICE, --games
+#: and the settings), or that are not for --resume.
+RESUME_OPTIONS = ("position", "dice", "games", "seed", "policy", "top", "play", "ply", "vr",
+                  "quasi_random", "prune_se", "min_games", "eval")
+
+
+def moves_eval(pos, dice, args) -> int:
+    """``fastbg moves POSITION DICE --eval``: every play ranked by the nn."""
+    ranked = rank_plays(pos, dice, ply=args.ply, engine=args.engine)
+    if args.json:
+        print_json({"position_id": pos.to_position_id(), "dice": list(dice), "ply": args.ply,
+                    "plays": [{"move": r.move, "position_id": r.position_id, **r.probabilities,
+                               "diff": r.equity - ranked[0].equity} for r in ranked]}, indent=2)
+        return 0
+    print(f"Position {pos.to_position_id()}, roll {roll_text(dice)}: "
+          f"{plural(len(ranked), 'legal play')}, by the nn at {args.ply} ply (cubeless, mover's view)")
+    if not ranked:
+        print("  no legal play: the position stays as it is and the turn passes")
+        return 0
+    width = max(len(r.move) for r in ranked)
+    print(f"  {'':>4}  {'play':<{width}}  {'equity':>8} {'diff':>7}   {'win':>6} {'w g':>6} "
+          f"{'w bg':>6} {'l g':>6} {'l bg':>6}")
+    for i, r in enumerate(ranked, 1):
+        p = r.probabilities
+        print(f"  {i:>4}. {r.move:<{width}}  {r.equity:+8.4f} {r.equity - ranked[0].equity:+7.4f}   "
+              f"{p['win']:6.3f} {p['win_gammon']:6.3f} {p['win_backgammon']:6.3f} "
+              f"{p['lose_gammon']:6.3f} {p['lose_backgammon']:6.3f}")
+    return 0
+
+
+def _prune_text(prune, games) -> str:
+    """The header's account of the pruning stop rule."""
+    if prune["min_games"] >= games:
+        return (f"; no pruning (--prune-se): its first stage, after "
+                f"{plural(prune['min_games'], 'game')}, is not before the end")
+    return (f"; plays {prune['prune_se']:g} SE behind the best dropped after "
+            f"{plural(prune['min_games'], 'game')} and every {prune['stage_games']:,} after")
+
+
+def plays_settings_of(args) -> PlaysSettings:
+    """The one place where ``fastbg moves --rollout``'s options become the run's settings
+    (:class:`~fastbg.rollouts.candidates.PlaysSettings`): ``--play`` is ``plays``; the
+    candidate window (``within``, ``max_plays``, ``min_plays``) is the default."""
+    return PlaysSettings(seed=args.seed, policy=args.policy, top=args.top, plays=args.play,
+                         ply=args.ply, vr=args.vr, quasi_random=args.quasi_random is not False,
+                         prune_se=args.prune_se, min_games=args.min_games)
+
+
+def _check_plot(args) -> None:
+    """``--plot FILE``: a file that can be written and matplotlib, before any game; and a
+    run whose every play plays every game (one curve a play)."""
+    if args.plot is None:
+        return
+    if args.prune_se is not None:
+        raise ValueError("--plot draws one curve a play over all the games, and --prune-se "
+                         "drops plays on the way: drop one of them")
+    check_plot_path(args.plot)
+
+
+def moves_rollout(pos, dice, args) -> int:
+    """``fastbg moves POSITION DICE --rollout``: the candidates rolled out side by side."""
+    if args.games is None:
+        args.games = 1296
+    _check_plot(args)
+    settings = plays_settings_of(args)
+    pos.check_playable()   # (rollout_plays checks it too): before a store file is made for it
+    check_dask_options(args)
+    blocks = n_blocks(args.games, plays_block_size(settings.policy))
+    with cluster_before_store(args, blocks) as run_on:
+        store = ResultsStore(args.store or None) if args.store is not None else None
+        kept = []
+        res = _with_progress(args, lambda **shown: rollout_plays(
+            pos, dice, args.games, settings=settings, runner=Runner(
+                engine=args.engine, store=store, on_block=_collect(kept), **run_on, **shown)))
+    return _report(res, args, store, kept)
+
+
+def moves_resume(args, parser_defaults: dict) -> int:
+    """``fastbg moves --resume RUN [--extend N]``: a stored rollout of candidate plays
+    continued, extended or read again, with its own position, roll and settings."""
+    given = [k for k in RESUME_OPTIONS if getattr(args, k) != parser_defaults.get(k)]
+    if given:
+        opt = given[0]
+        name = opt.upper() if opt in ("position", "dice") else "--" + opt.replace("_", "-")
+        raise ValueError(f"{name} does not apply with --resume: the run keeps its own position, "
+                         "roll and settings (--extend N adds games)")
+    store = ResultsStore(args.store or None, create=False)
+    run = store.run(args.resume)
+    if run.kind != "plays":            # before its request is read as rollout_plays()'s
+        raise ValueError(f"run {run.id} is {describe_run(run)}; fastbg moves --resume "
+                         "continues rollouts of candidate plays"
+                         + (" (fastbg rollout --resume continues rollouts)"
+                            if run.kind == "rollout" else ""))
+    if args.plot is not None and run.request.get("prune_se") is not None:
+        raise ValueError("--plot draws one curve a play over all the games, and this run "
+                         "prunes plays on the way (--prune-se)")
+    if args.plot is not None:
+        check_plot_path(args.plot)
+    stored_blocks(store, run)          # a damaged block refused before anything is said
+    games = run.games + (args.extend or 0)
+    if run.status == "done" and not args.extend:
+        print(f"run {run.id} is finished ({run.games_done:,} games); --extend N adds games",
+              file=sys.stderr)
+    args.games = games
+    kept = []
+    res = _with_progress(args, lambda **shown: resume_rollout(
+        store, run, games, Runner(engine=args.engine, workers=args.workers, dask=args.dask,
+                                  on_block=_collect(kept), **shown)))
+    return _report(res, args, store, kept)
+
+
+def _collect(blocks: list):
+    """An ``on_block`` that keeps each block's games, counts and sums (for ``--plot``)."""
+    return lambda k, n, counts, sums: blocks.append((n, counts, sums))
+
+
+def _resume_command(res, args) -> str:
+    return f"fastbg moves --resume {res.run_id}" + (f" --store {args.store}" if args.store else "")
+
+
+def _report(res, args, store, blocks) -> int:
+    """Print a rollout of candidate plays (text or ``--json``), draw its ``--plot``, say
+    where it is stored; the exit status."""
+    if res.games == 0:
+        print("interrupted before any game finished; nothing to report"
+              + ("" if store is None else "; nothing stored" if res.run_id is None else
+                 f" (run {res.run_id} kept; resume with: {_resume_command(res, args)})"),
+              file=sys.stderr)
+        return EXIT_INTERRUPTED
+    plot_error = None
+    if args.plot is not None:
+        if res.stored_games:           # the blocks read from the store were not handed over
+            blocks = store.blocks(res.run_id).values()
+        plot_error = draw_after_run(lambda: plot_convergence(
+            convergence(blocks, "plays", res.settings["candidate_moves"]), args.plot,
+            f"{roll_text(res.dice)} in {res.position_id}"
+            + (f" (run {res.run_id})" if res.run_id is not None else "")))
+    if args.json:
+        d = res.to_dict()
+        if store is not None:
+            d["store"] = str(store.path)
+        print_json(d, indent=2)
+    else:
+        print(format_plays(res, args.workers))
+        if args.plot is not None and plot_error is None:
+            print(f"  plot drawn into {args.plot}")
+        if store is not None and res.run_id is None:
+            print(f"  nothing stored in {store.path}: the run stopped before its first "
+                  "block finished")
+        elif store is not None:
+            print(f"  stored as run {res.run_id} in {store.path}"
+                  + (f"; resume with: {_resume_command(res, args)}" if res.interrupted else ""))
+    if plot_error is not None:         # the numbers first: a plot that failed loses nothing
+        raise plot_error
+    return EXIT_INTERRUPTED if res.interrupted else 0
+
+
+def format_plays(res, workers_asked: int | None = None) -> str:
+    """The text of a rollout of candidate plays (:class:`~fastbg.rollouts.plays.
+    PlaysRolloutResult`); ``workers_asked``: the command's ``--workers``."""
+    st = res.settings
+    head = "INTERRUPTED: " if res.interrupted else ""
+    some_pruned = any(p.get("pruned") for p in res.plays)
+    each = "a play, fewer for the pruned plays" if some_pruned else "each"
+    lines = [f"{head}Rollout of {plural(len(res.plays), 'play')} of {roll_text(res.dice)} in "
+             f"{res.position_id}: {games_played(res.games, st['games'], res.interrupted)} "
+             f"{each}, the same dice for every play",
+             f"policy {st['policy']}, engine {st['engine']}, {workers_text(res, workers_asked)}, "
+             f"seed {res.seed}"
+             + (", variance reduction" if st["vr"] else "")
+             + (", quasi-random dice" if st["dice"].startswith("quasi") else "")
+             + f"; candidates {st['candidates']}"
+             + (f" by {st['candidates_by']}" if st.get("candidates_by") else "")
+             + (_prune_text(st["prune"], res.games) if st.get("prune") else ""), ""]
+    width = max(len(p["move"]) for p in res.plays)
+    lines.append(f"  {'play':<{width}}  {'equity':>8} {'s.e.':>6}  {'diff':>7} {'s.e.':>6}  "
+                 f"{'P(best)':>7}   {'win':>6} {'w g':>6} {'l g':>6}   {'eval':>7}")
+    for p in res.plays:
+        pb = num(p["p_best"], "7.1%") if p["p_best"] is not None else f"{'pruned':>7}"
+        lines.append(f"  {p['move']:<{width}}  {p['equity']:+8.4f} "
+                     f"{num(p['stderr']['equity'], '6.4f')}  {p['diff']:+7.4f} "
+                     f"{num(p['diff_stderr'], '6.4f')}  {pb}   {p['win']:6.3f} "
+                     f"{p['win_gammon']:6.3f} {p['lose_gammon']:6.3f}   {p['eval_equity']:+7.4f}"
+                     + (f"   ({p['games']:,} games)" if p.get("pruned") else ""))
+    lines += ["", "  (cubeless equities, mover's view; diff: from the best play, with the "
+                  "standard error of the paired difference; eval: the candidate's nn equity)"]
+    if some_pruned:
+        lines.append(PRUNED_LEGEND)
+    if res.stored_games >= res.games:
+        lines.append(f"  all {res.games:,} games of each play read from the store")
+    else:
+        lines.append(f"  {res.seconds:.2f} s" + (
+            f" ({res.games - res.stored_games:,} games a play played now, "
+            f"{res.stored_games:,} read from the store)" if res.stored_games else ""))
+    return "\n".join(lines)
