@@ -227,3 +227,25 @@ def test_cli_a_plays_run_cut_short_resumes_to_the_numbers_of_one_run(tmp_path, c
     d = json.loads(out)
     assert code == 0 and d["stored_games"] == 324 and d["games"] == 1296
     assert d["plays"] == json.loads(json.dumps(whole.plays))
+
+
+def test_the_openings_table_keeps_at_least_two_candidates_as_moves_does(capsys):
+    """3-1, 4-2 and 6-1 have one play within 0.10 of the best at 0 ply: the table rolled that
+    play out alone (P(best) 100% by construction), where `moves --rollout` keeps the two
+    best. It takes moves' candidates now; the play it had has the numbers it had (common
+    random numbers: a play's games do not depend on the other candidates)."""
+    from fastbg.research.table import derived_seed
+    t = openings_table(72, seed=5, rolls="31,42,61", **FAST)
+    for row in t.rows:
+        dice = tuple(row["dice"])
+        moves = fastbg.rollout_plays("start", dice, 72, seed=derived_seed(5, 0x4F50, *dice),
+                                     **FAST)
+        assert [p["move"] for p in row["plays"]] == [p["move"] for p in moves.plays]
+        assert len(row["plays"]) == MIN_PLAYS
+        alone = fastbg.rollout_plays("start", dice, 72, seed=derived_seed(5, 0x4F50, *dice),
+                                     min_plays=1, **FAST)
+        equity = {p["move"]: p["equity"] for p in row["plays"]}
+        assert len(alone.plays) == 1 and alone.plays[0]["equity"] == equity[alone.plays[0]["move"]]
+    code, out, _ = _moves(capsys, "start", "31", "--rollout", "-n", "72", "--seed", "1",
+                          "--policy", "pubeval", "--no-progress", "--json")
+    assert code == 0 and len(json.loads(out)["plays"]) == MIN_PLAYS

@@ -183,11 +183,14 @@ class OpeningsSettings(SettingsBase):
             put(self, name, getattr(row, name))
 
     def row(self, seed) -> PlaysSettings:
-        """The settings of a row's rollout of candidate plays, with its ``seed``."""
+        """The settings of a row's rollout of candidate plays, with its ``seed``: the
+        candidates ``fastbg moves --rollout`` takes, at least the two best plays
+        (:data:`~fastbg.rollouts.candidates.MIN_PLAYS`) where the window holds one (3-1,
+        4-2 and 6-1 of the openings), so that each row says how sure its best play is."""
         return PlaysSettings(seed=seed, policy=self.policy, top=self.top, ply=self.ply,
                              within=self.within, max_plays=self.max_plays, vr=self.vr,
                              quasi_random=self.quasi_random, prune_se=self.prune_se,
-                             min_games=self.min_games, min_plays=_ROW_MIN_PLAYS)
+                             min_games=self.min_games)
 
     def check_games(self, games: int) -> None:
         """The check that needs the games too: ``min_games`` at most ``games``."""
@@ -207,12 +210,6 @@ class RepliesSettings(OpeningsSettings):
 
     run_arguments = ("position", "table", "games", "opening", "opening_position")
     allowed_rolls, roll_name = REPLY_ROLLS, "a roll"
-
-
-#: The fewest candidates of a row: the best play's equity alone is the row's number, and a
-#: roll with one play within the window (3-1, 4-2, 6-1 of the openings) rolls out that play
-#: alone, as measured.
-_ROW_MIN_PLAYS = 1
 
 
 def _candidate_rows(position, rolls, key, games, st: OpeningsSettings, runner: Runner,
