@@ -1,6 +1,10 @@
 """Stubs for the compiled ``fastbg._core.evaluator`` (see pyx/fastbg/_core/evaluator.pyx)."""
+from typing import Sequence
+
 import numpy as np
 import numpy.typing as npt
+
+from fastbg.spec.nply import MoveFilter
 
 from .eval import Policy
 
@@ -16,6 +20,11 @@ class EvalPolicy(Policy):
         self, before: npt.ArrayLike, plays: npt.ArrayLike, k: int = 1
     ) -> tuple[np.ndarray, np.ndarray]: ...
     def lookahead(self, boards: npt.ArrayLike, plies: int = 1, candidates: int = 4) -> np.ndarray: ...
+    def nply_probabilities(self, boards: npt.ArrayLike, ply: int = 1) -> np.ndarray: ...
+    def rank_nply(
+        self, before: npt.ArrayLike, plays: npt.ArrayLike, ply: int = 1,
+        move_filter: MoveFilter | str | Sequence | None = None,
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]: ...
 
 class EvalPolicy1Ply(EvalPolicy):
     @property

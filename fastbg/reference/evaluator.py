@@ -41,6 +41,7 @@ from ..spec.nets import (  # noqa: F401  (the spec's names, also the reference's
     FEATURE_MAX, INPUT_WIDTHS, KINDS, MAX_PLAYS, MAX_RANKED, N_BLOT_INPUTS, N_INPUTS, NETS_META,
     NETS_NAME, OPTIONAL_KINDS, check_decision, check_net, check_nets, default_nets, hidden_label,
     load_nets, nets_path, quantize_net, reads_blots, save_nets)
+from ..spec.nply import check_ply, filter_arrays, survivors
 from ..spec.nn import H_MAXV, H_OFFSET, H_SHIFT, NN_OUTPUTS, hidden_table
 from .nn import consistent, equity, sigmoid
 
@@ -347,6 +348,130 @@ class EvalPolicy:
             return probabilities(self.q, b).reshape(-1, NN_OUTPUTS)
         f = self._ply1 if plies == 1 else (lambda x: self._ply2(x, candidates))
         return np.array([f(np.ascontiguousarray(x)) for x in b]).reshape(-1, NN_OUTPUTS)
+
+    # ------------------------------------------------------------- n-ply (GNU's plies)
+
+    def _nply(self, pos: np.ndarray, ply: int, memo: dict) -> np.ndarray:
+        """``pos``'s probabilities at ``ply`` (row 0 on roll, game not over): 0 ply the
+        evaluator's; n ply the mean over the 21 rolls of :meth:`_after_nply` at n - 1 of
+        the roll's 0-ply choice (of ``pos`` itself when the roll has no play). ``memo``
+        holds the values at 1 ply and more of this call (the core's cache: same numbers)."""
+        if ply == 0:
+            return probabilities(self.q, pos)
+        key = (pos.tobytes(), ply)
+        if key in memo:
+            return memo[key]
+        acc = np.zeros(NN_OUTPUTS)
+        for d1 in range(1, 7):
+            for d2 in range(1, d1 + 1):
+                plays = legal_plays(pos, d1, d2)
+                src = pos if len(plays) == 0 else plays[int(self.ranking(pos, plays)[0][0])]
+                acc = acc + (1.0 if d1 == d2 else 2.0) * self._after_nply(src, ply - 1, memo)
+        out = acc / 36.0
+        memo[key] = out
+        return out
+
+    def _after_nply(self, play: np.ndarray, ply: int, memo: dict) -> np.ndarray:
+        """The mover's probabilities after its play (not swapped) at ``ply``: exact if it
+        bore off its last checker."""
+        if ply == 0 or not play[0].any():
+            return self.after_probs(play)
+        return _luck.flip(self._nply(np.ascontiguousarray(play[::-1]), ply, memo))
+
+    def nply_probabilities(self, boards, ply: int = 1) -> np.ndarray:
+        """The probabilities of positions at n ply (GNU Backgammon's plies,
+        :mod:`fastbg.spec.nply`); the core's, bit for bit.
+
+        Parameters
+        ----------
+        boards : array_like of int, shape (2, 25) or (n, 2, 25)
+            Row 0 on roll, before its roll; games not over.
+        ply : int, default 1
+            0..3: 0 is the evaluator's value; n is the mean over the 21 rolls (weight 1 a
+            double, 2 else, in the order d1 = 1..6, d2 = 1..d1, then / 36) of the (n-1)-ply
+            value, flipped to the roller's side, after the roll's 0-ply choice
+            (:meth:`ranking`'s first play); a roll without a play leaves the position as
+            it is; a play bearing off the last checker counts its exact result.
+
+        Returns
+        -------
+        numpy.ndarray of float64, shape (n, 5)
+            The side on roll's five probabilities.
+
+        Raises
+        ------
+        ValueError
+            For a bad board, a finished game or a ply outside 0..3.
+        """
+        ply = check_ply(ply)
+        b = np.asarray(boards, dtype=np.int8).reshape(-1, 2, 25)
+        out = np.zeros((len(b), NN_OUTPUTS))
+        memo: dict = {}
+        for i, x in enumerate(b):
+            x = validate_board(x)
+            if not x[0].any() or not x[1].any():
+                raise ValueError(f"board {i}: the game is over")
+            out[i] = self._nply(np.ascontiguousarray(x), ply, memo)
+        return out
+
+    def rank_nply(self, before, plays, ply: int = 1, move_filter=None):
+        """The plays of a roll ranked at n ply through a move filter; the core's, bit for bit.
+
+        Every play is valued at 0 ply (:meth:`after_probs`); then for each level ``L`` of
+        the filter below ``ply`` (:func:`fastbg.spec.nply.survivors`) the plays valued at
+        ``L`` ply are ranked and only the survivors go on; a skipped level values and
+        prunes nothing. The last survivors are valued at ``ply``.
+
+        Parameters
+        ----------
+        before : array_like of int, shape (2, 25)
+            The position before the roll (mover in row 0), as :meth:`ranking`'s.
+        plays : array_like of int, shape (n, 2, 25)
+            Its legal plays for one roll (mover in row 0, not swapped), 1 <= n <= 4096.
+        ply : int, default 1
+            0..3.
+        move_filter : fastbg.spec.nply.MoveFilter, str or sequence, optional
+            Default :data:`fastbg.spec.nply.DEFAULT_FILTER` (GNU Backgammon's Normal).
+
+        Returns
+        -------
+        order : numpy.ndarray of int64, shape (n,)
+            The plays valued at ``ply`` best first, then those dropped by each level (the
+            deepest level's first), each group best first by its own values; ties to the
+            canonically first board, then the first given.
+        probabilities : numpy.ndarray of float64, shape (n, 5)
+            Row j: the mover's probabilities after play j at the ply ``plies[j]``.
+        plies : numpy.ndarray of int64, shape (n,)
+            The ply each play was last valued at.
+
+        Raises
+        ------
+        ValueError, TypeError
+            As :func:`check_decision`; a ply outside 0..3 or a malformed filter.
+        """
+        ply = check_ply(ply)
+        before, plays, _ = check_decision(before, plays)
+        accept, extra, thr = filter_arrays(move_filter, ply)
+        n = len(plays)
+        probs = np.zeros((n, NN_OUTPUTS))
+        plies = np.zeros(n, dtype=np.int64)
+        value = [0.0] * n
+        memo: dict = {}
+        order = list(range(n))
+        alive = n           # the survivors are order[:alive]; the dropped ones stay after
+        for level in range(ply + 1):
+            if level < ply and accept[level] < 0:
+                continue    # a skipped level: no values, no pruning
+            for j in order[:alive]:
+                probs[j] = self._after_nply(plays[j], level, memo)
+                value[j] = float(equity(probs[j]))
+                plies[j] = level
+            order[:alive] = sorted(order[:alive], key=lambda j: (-value[j], plays[j].tobytes(), j))
+            if level == ply:
+                break
+            alive = survivors([value[j] for j in order[:alive]], int(accept[level]),
+                              int(extra[level]), float(thr[level]))
+        return np.array(order, dtype=np.int64), probs, plies
 
     def __repr__(self) -> str:
         return f"EvalPolicy({hidden_label(self.q)})"

@@ -77,6 +77,27 @@ cdef struct ebase_t:
 cdef void base_init(ebase_t* base, const board_t* before) noexcept nogil
     # A base for the plays from `before` (its pre-activations are made lazily).
 
+
+# n-ply evaluation (fastbg.spec.nply: how plies count, the move filters).
+cdef enum:
+    NPLY_MAX = 3            # the deepest ply (fastbg.spec.nply.MAX_PLY)
+    NPLY_CACHE_BITS = 14    # slots of an evaluation's cache: 1 << NPLY_CACHE_BITS
+                            # (fastbg.spec.nply.CACHE_BITS)
+
+cdef struct ncache_t:
+    # one slot of the n-ply cache (direct-mapped: a new position replaces the old)
+    board_t b               # the position (row 0 on roll, before its roll)
+    int ply                 # the ply of p; 0: an empty slot (0-ply values are not kept)
+    double p[5]             # its probabilities at that ply
+
+cdef struct nply_ctx_t:
+    # The workspace of one n-ply evaluation call, made by the def function that runs it
+    # and used by one thread only (so the cache needs no lock).
+    movegen_t* g[NPLY_MAX + 1]  # g[k], k = 1..ply: the plays of a roll at a k-ply node
+    ncache_t* cache             # 1 << NPLY_CACHE_BITS slots, or NULL (no cache)
+    long hits                   # cache hits and misses (a diagnostic)
+    long misses
+
 cdef class EvalPolicy(Evaluator):
     # 0-ply: the play of highest mover's equity, ties to the canonically first; a play
     # bearing off the last checker scores its exact 1, 2 or 3. Read-only after __init__,
@@ -127,6 +148,28 @@ cdef class EvalPolicy(Evaluator):
     cdef int ply2_probs(self, movegen_t* g, movegen_t* g2, const board_t* pos, int cands,
                         double* out) noexcept nogil
         # 2-ply: per roll the best of the `cands` best 0-ply plays by 1-ply equity.
+    # n-ply (GNU Backgammon's plies, fastbg.spec.nply; the reference's nply_probabilities
+    # and rank_nply, bit for bit):
+    cdef int nply_c(self, nply_ctx_t* ctx, const board_t* pos, int ply,
+                    double* out) noexcept nogil
+        # out[0..5): pos's probabilities at `ply` (0..NPLY_MAX; pos row 0 on roll, game not
+        # over): 0: probabilities_c; n: the mean over the 21 rolls (weight 1 a double, 2
+        # else, d1 = 1..6, d2 = 1..d1, then / 36) of after_nply(the 0-ply choice, n - 1),
+        # of pos itself when the roll has no play. -1 on a move buffer overflow.
+    cdef int after_nply(self, nply_ctx_t* ctx, const board_t* play, int ply,
+                        double* q) noexcept nogil
+        # The mover's probabilities after its play (mover in row 0, not swapped) at `ply`:
+        # exact if it bore off its last checker, else nply_c of the swapped play, flipped.
+    cdef int rank_nply_c(self, nply_ctx_t* ctx, const board_t* plays, int n, int ply,
+                         const int* accept, const int* extra, const double* thr,
+                         double* probs, int* plies, int* order, int* tmp) noexcept nogil
+        # The plays of a roll ranked at `ply` through the move filter's levels (accept[L]
+        # < 0: level L skipped): every play valued at 0 ply (unless level 0 is skipped),
+        # the survivors of each level valued at the next; probs[5 j..] and plies[j]: play
+        # j's value and the ply it was last valued at; order[0..n): the final survivors
+        # best first, then the plays dropped at each level, the last level's first, each
+        # group best first by its own values (ties: the canonically first board, then
+        # the first given). tmp: n ints of scratch. -1 on a move buffer overflow.
 
 
 cdef class EvalPolicy1Ply(EvalPolicy):

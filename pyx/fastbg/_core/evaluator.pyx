@@ -7,10 +7,11 @@ probabilities and choose the same plays.
 import numpy as np
 cimport numpy as cnp
 from cpython.mem cimport PyMem_Malloc, PyMem_Free
+from libc.stdlib cimport malloc, calloc, free
 from libc.stdint cimport int16_t, int32_t, int64_t, uint64_t
 from numpy.random cimport bitgen_t
 
-from fastbg._core._types cimport board_t, board_cmp, linear_eval_t, NCHECKERS, NSLOTS, MAX_PLAYS
+from fastbg._core._types cimport board_t, board_cmp, load64, linear_eval_t, NCHECKERS, NSLOTS, MAX_PLAYS
 from fastbg._core.movegen cimport movegen_t, movegen_new, movegen_free, generate
 from fastbg._core.rank cimport top_plays
 from fastbg._core.luck cimport flip5
@@ -32,6 +33,7 @@ from fastbg._core.features cimport (contact_features_c, contact_features_ext_c,
 
 from fastbg.spec.nets import check_decision, check_nets, default_nets, hidden_label, quantize_net
 from fastbg.spec.nn import hidden_table, sigmoid_table
+from fastbg.spec.nply import check_ply, filter_arrays
 from fastbg._core.nn import point_steps
 
 cnp.import_array()
@@ -192,6 +194,108 @@ cdef void _bind(enet_t* e, dict t, int nblot):
     e.nfeat = t["feat"].shape[0] - nblot
     e.nblot = nblot
     e.feat = <const int32_t*>cnp.PyArray_DATA(t["feat"])
+
+
+# ----------------------------------------------------------------- n-ply helpers
+
+cdef inline size_t nply_hash(const board_t* b, int ply) noexcept nogil:
+    """The cache slot of (b, ply): a multiply-xorshift hash of the 50 bytes."""
+    cdef uint64_t h = <uint64_t>ply * 0x9E3779B97F4A7C15ULL
+    cdef const unsigned char* p = &b.p[0][0]
+    cdef int k
+    for k in range(0, 48, 8):
+        h = (h ^ load64(p + k)) * 0xFF51AFD7ED558CCDULL
+        h = h ^ (h >> 32)
+    h = (h ^ (<uint64_t>p[48] | (<uint64_t>p[49] << 8))) * 0xC4CEB9FE1A85EC53ULL
+    h = h ^ (h >> 29)
+    return <size_t>(h >> (64 - NPLY_CACHE_BITS))
+
+
+cdef inline bint play_before(const double* value, const board_t* plays, int a,
+                             int b) noexcept nogil:
+    """Whether play a ranks before play b: higher value, then the canonically first
+    board, then the first given."""
+    cdef int c
+    if value[a] != value[b]:
+        return value[a] > value[b]
+    c = board_cmp(&plays[a], &plays[b])
+    if c != 0:
+        return c < 0
+    return a < b
+
+
+cdef void sort_plays(const double* value, const board_t* plays, int* idx, int m,
+                     int* tmp) noexcept nogil:
+    """idx[0..m) sorted by play_before (a bottom-up merge sort; tmp: m ints)."""
+    cdef int width = 1, lo, mid, hi, i, j, k
+    while width < m:
+        lo = 0
+        while lo < m:
+            mid = lo + width if lo + width < m else m
+            hi = lo + 2 * width if lo + 2 * width < m else m
+            i, j, k = lo, mid, lo
+            while i < mid and j < hi:
+                if play_before(value, plays, idx[j], idx[i]):
+                    tmp[k] = idx[j]
+                    j += 1
+                else:
+                    tmp[k] = idx[i]
+                    i += 1
+                k += 1
+            while i < mid:
+                tmp[k] = idx[i]
+                i += 1
+                k += 1
+            while j < hi:
+                tmp[k] = idx[j]
+                j += 1
+                k += 1
+            lo = hi
+        for i in range(m):
+            idx[i] = tmp[i]
+        width *= 2
+
+
+cdef inline int filter_count(const double* value, const int* idx, int m, int accept,
+                             int extra, double thr) noexcept nogil:
+    """How many of the m plays idx (best first) a filter level keeps: the first accept,
+    then up to extra more within thr of the best; at least 1
+    (fastbg.spec.nply.survivors)."""
+    cdef int count = accept if accept < m else m
+    cdef int limit = accept + extra
+    while count < m and count < limit and value[idx[count]] >= value[idx[0]] - thr:
+        count += 1
+    return count if count > 1 else 1
+
+
+cdef nply_ctx_t* ctx_new(int ply, bint cache) noexcept nogil:
+    """A workspace for evaluations up to `ply` (and its cache, if asked), or NULL."""
+    cdef nply_ctx_t* ctx = <nply_ctx_t*>calloc(1, sizeof(nply_ctx_t))
+    cdef int k
+    if ctx == NULL:
+        return NULL
+    for k in range(1, ply + 1):
+        ctx.g[k] = movegen_new()
+        if ctx.g[k] == NULL:
+            ctx_free(ctx)
+            return NULL
+    if cache:
+        ctx.cache = <ncache_t*>calloc(<size_t>1 << NPLY_CACHE_BITS, sizeof(ncache_t))
+        if ctx.cache == NULL:
+            ctx_free(ctx)
+            return NULL
+    return ctx
+
+
+cdef void ctx_free(nply_ctx_t* ctx) noexcept nogil:
+    cdef int k
+    if ctx == NULL:
+        return
+    for k in range(NPLY_MAX + 1):
+        if ctx.g[k] != NULL:
+            movegen_free(ctx.g[k])
+    free(ctx.cache)
+    free(ctx)
 
 
 cdef class EvalPolicy(Evaluator):
@@ -627,6 +731,250 @@ cdef class EvalPolicy(Evaluator):
         for k in range(NN_OUTPUTS):
             out[k] = acc[k] / 36.0
         return 0
+
+    # ------------------------------------------------------------- n-ply (GNU's plies)
+
+    cdef int nply_c(self, nply_ctx_t* ctx, const board_t* pos, int ply,
+                    double* out) noexcept nogil:
+        """out: pos's probabilities at `ply` (see evaluator.pxd); -1 on overflow."""
+        cdef ebase_t base
+        cdef movegen_t* g
+        cdef ncache_t* slot = NULL
+        cdef const board_t* src
+        cdef double q[NN_OUTPUTS]
+        cdef double acc[NN_OUTPUTS]
+        cdef double w
+        cdef int d1, d2, n, k
+        if ply == 0:
+            self.probabilities_c(pos, out)
+            return 0
+        if ctx.cache != NULL:
+            slot = &ctx.cache[nply_hash(pos, ply)]
+            if slot.ply == ply and board_cmp(&slot.b, pos) == 0:
+                ctx.hits += 1
+                for k in range(NN_OUTPUTS):
+                    out[k] = slot.p[k]
+                return 0
+            ctx.misses += 1
+        g = ctx.g[ply]
+        base_init(&base, pos)
+        for k in range(NN_OUTPUTS):
+            acc[k] = 0.0
+        for d1 in range(1, 7):
+            for d2 in range(1, d1 + 1):
+                n = generate(g, pos, d1, d2, NULL, 0)
+                if n < 0:
+                    return -1
+                if n == 0:
+                    src = pos                   # no play: the turn passes
+                else:
+                    src = &g.plays[self.best_play(&base, g.plays, n)]
+                # (g is not generated again below this level: deeper nodes use their own)
+                if self.after_nply(ctx, src, ply - 1, q) < 0:
+                    return -1
+                w = 1.0 if d1 == d2 else 2.0
+                for k in range(NN_OUTPUTS):
+                    acc[k] = acc[k] + w * q[k]
+        for k in range(NN_OUTPUTS):
+            out[k] = acc[k] / 36.0
+        if slot != NULL:
+            slot.b = pos[0]
+            slot.ply = ply
+            for k in range(NN_OUTPUTS):
+                slot.p[k] = out[k]
+        return 0
+
+    cdef int after_nply(self, nply_ctx_t* ctx, const board_t* play, int ply,
+                        double* q) noexcept nogil:
+        """q: the mover's probabilities after its play at `ply` (see evaluator.pxd)."""
+        cdef board_t sw
+        cdef double r[NN_OUTPUTS]
+        if ply == 0 or row_sum(play.p[0]) == 0:
+            self.after_probs(play, q)
+            return 0
+        swap_into(play, &sw)
+        if self.nply_c(ctx, &sw, ply, r) < 0:
+            return -1
+        flip5(r, q)
+        return 0
+
+    cdef int rank_nply_c(self, nply_ctx_t* ctx, const board_t* plays, int n, int ply,
+                         const int* accept, const int* extra, const double* thr,
+                         double* probs, int* plies, int* order, int* tmp) noexcept nogil:
+        """The plays ranked at `ply` through the filter's levels (see evaluator.pxd)."""
+        cdef double* value = <double*>malloc(n * sizeof(double))
+        cdef int alive = n, level, j, i
+        if value == NULL:
+            return -2
+        for j in range(n):
+            order[j] = j
+        for level in range(ply + 1):
+            if level < ply and accept[level] < 0:
+                continue                        # a skipped level: no values, no pruning
+            for i in range(alive):
+                j = order[i]
+                if self.after_nply(ctx, &plays[j], level, &probs[5 * j]) < 0:
+                    free(value)
+                    return -1
+                value[j] = equity5(&probs[5 * j])
+                plies[j] = level
+            sort_plays(value, plays, order, alive, tmp)
+            if level == ply:
+                break
+            # the survivors are order[0..c); the dropped ones stay where they are, after
+            # them and before the plays dropped at the earlier levels
+            alive = filter_count(value, order, alive, accept[level], extra[level], thr[level])
+        free(value)
+        return 0
+
+    def nply_probabilities(self, boards, ply=1):
+        """The probabilities of positions at n ply (GNU Backgammon's plies,
+        :mod:`fastbg.spec.nply`).
+
+        Parameters
+        ----------
+        boards : array_like of int, shape (2, 25) or (n, 2, 25)
+            Row 0 on roll, before its roll; games not over.
+        ply : int, default 1
+            0..3: 0 is :meth:`probabilities`; n is the mean over the 21 rolls of the
+            (n-1)-ply value after the roll's 0-ply choice.
+
+        Returns
+        -------
+        numpy.ndarray of float64, shape (n, 5)
+            The side on roll's five probabilities; the same numbers as
+            :meth:`fastbg.reference.evaluator.EvalPolicy.nply_probabilities`, bit for
+            bit. At 1 ply also :meth:`lookahead`'s.
+
+        Raises
+        ------
+        ValueError
+            For a bad board, a finished game or a ply outside 0..3.
+
+        Notes
+        -----
+        Runs without the GIL. At 2 ply and more one call keeps a cache of the positions it
+        valued at 1 ply or more (:data:`fastbg.spec.nply.CACHE_BITS`), its own: calls in
+        several threads share nothing but the read-only nets.
+        """
+        cdef int pl = check_ply(ply)
+        arr = np.ascontiguousarray(boards, dtype=np.int8).reshape(-1, 2, 25)
+        cdef int n = arr.shape[0], i, rc = 0
+        out = np.zeros((n, NN_OUTPUTS), dtype=np.float64)
+        if n == 0:
+            return out
+        cdef double[:, ::1] o = out
+        cdef board_t* b = <board_t*>PyMem_Malloc(n * sizeof(board_t))
+        cdef nply_ctx_t* ctx = NULL
+        if b == NULL:
+            raise MemoryError()
+        try:
+            for i in range(n):
+                load_board(arr[i], &b[i])
+                if row_sum(b[i].p[0]) == 0 or row_sum(b[i].p[1]) == 0:
+                    raise ValueError(f"board {i}: the game is over")
+            with nogil:
+                ctx = ctx_new(pl, pl >= 2)
+                if ctx == NULL:
+                    rc = -2
+                else:
+                    for i in range(n):
+                        rc = self.nply_c(ctx, &b[i], pl, &o[i, 0])
+                        if rc < 0:
+                            break
+                    ctx_free(ctx)
+        finally:
+            PyMem_Free(b)
+        if rc == -2:
+            raise MemoryError()
+        if rc < 0:
+            raise RuntimeError(f"a roll had more than {MAX_PLAYS} legal plays")
+        return out
+
+    def rank_nply(self, before, plays, ply=1, move_filter=None):
+        """The plays of a roll ranked at n ply through a move filter.
+
+        Parameters
+        ----------
+        before : array_like of int, shape (2, 25)
+            The position before the roll (mover in row 0), as :meth:`ranking`'s.
+        plays : array_like of int, shape (n, 2, 25)
+            Its legal plays for one roll (mover in row 0, not swapped), 1 <= n <= 4096.
+        ply : int, default 1
+            0..3.
+        move_filter : fastbg.spec.nply.MoveFilter, str or sequence, optional
+            Which plays go deeper, level by level (:func:`fastbg.spec.nply.move_filter`;
+            default :data:`fastbg.spec.nply.DEFAULT_FILTER`, GNU Backgammon's Normal).
+
+        Returns
+        -------
+        order : numpy.ndarray of int64, shape (n,)
+            Indices into ``plays``: the plays valued at ``ply`` best first, then those
+            dropped by each filter level (the deepest level's first), each group best
+            first by its own values; ties to the canonically first board.
+        probabilities : numpy.ndarray of float64, shape (n, 5)
+            Row j: the mover's probabilities after play j (exact if it bears off the
+            last checker), at the ply ``plies[j]``.
+        plies : numpy.ndarray of int64, shape (n,)
+            The ply each play was last valued at.
+
+        Raises
+        ------
+        ValueError, TypeError
+            As :func:`fastbg.spec.nets.check_decision`; a ply outside 0..3 or a malformed
+            filter.
+
+        Notes
+        -----
+        The same numbers and order as
+        :meth:`fastbg.reference.evaluator.EvalPolicy.rank_nply`, bit for bit. Runs without
+        the GIL, with a cache of its own (:meth:`nply_probabilities`).
+        """
+        cdef int pl = check_ply(ply)
+        before, arr, _ = check_decision(before, plays)
+        acc_a, ext_a, thr_a = filter_arrays(move_filter, pl)
+        cdef int accept[NPLY_MAX]
+        cdef int extra[NPLY_MAX]
+        cdef double thr[NPLY_MAX]
+        cdef int L, j, rc = 0
+        for L in range(NPLY_MAX):
+            accept[L] = acc_a[L]
+            extra[L] = ext_a[L]
+            thr[L] = thr_a[L]
+        cdef int n = arr.shape[0]
+        probs = np.zeros((n, NN_OUTPUTS), dtype=np.float64)
+        cdef double[:, ::1] pr = probs
+        plies_out = np.zeros(n, dtype=np.int64)
+        order_out = np.zeros(n, dtype=np.int64)
+        cdef board_t* b = <board_t*>PyMem_Malloc(n * sizeof(board_t))
+        cdef int* ints = <int*>PyMem_Malloc(3 * n * sizeof(int))
+        cdef nply_ctx_t* ctx = NULL
+        if b == NULL or ints == NULL:
+            PyMem_Free(b)
+            PyMem_Free(ints)
+            raise MemoryError()
+        try:
+            for j in range(n):
+                load_board(arr[j], &b[j])
+            with nogil:
+                ctx = ctx_new(pl, pl >= 2)
+                if ctx == NULL:
+                    rc = -2
+                else:
+                    rc = self.rank_nply_c(ctx, b, n, pl, accept, extra, thr, &pr[0, 0],
+                                          ints, ints + n, ints + 2 * n)
+                    ctx_free(ctx)
+            for j in range(n):
+                plies_out[j] = ints[j]
+                order_out[j] = ints[n + j]
+        finally:
+            PyMem_Free(b)
+            PyMem_Free(ints)
+        if rc == -2:
+            raise MemoryError()
+        if rc < 0:
+            raise RuntimeError(f"a roll had more than {MAX_PLAYS} legal plays")
+        return order_out, probs, plies_out
 
     def lookahead(self, boards, plies=1, candidates=4):
         """The 1-ply or 2-ply probabilities of positions (row 0 on roll, before its roll).
