@@ -42,9 +42,10 @@ Public API
     Equity tables, each a resumable run of the results store -> TableResult (module
     :mod:`fastbg.research`: also the Keith count, Trice's rule, random race positions and
     plots).
-``nn.evaluate(position, engine="cython")``
+``evaluate(position, engine="cython", ply=0)`` (also ``nn.evaluate``)
     The shipped network's (or, in a pure bear-off, the bear-off database's)
-    probabilities and cubeless equity -> dict (module :mod:`fastbg.nn`).
+    probabilities and cubeless equity, at 0 to 3 ply (GNU Backgammon's plies) -> dict
+    (module :mod:`fastbg.nn`).
 
 Importing fastbg is cheap: the names above are loaded from their subpackages on first
 use (PEP 562), so ``fastbg --help`` and ``import fastbg`` do not pay for numpy's and the
@@ -68,13 +69,14 @@ __all__ = [
     "probability_covariance", "take_point",
     "DEFAULT_MET", "SHIPPED_METS", "MatchEquityTable", "load_met",
     "MatchCubeDecision", "match_cube_decision", "MatchState", "parse_game", "nn",
-    "research", "resume", "RolloutSettings", "PlaysSettings", "Runner", "openings_table",
+    "research", "resume", "evaluate", "RolloutSettings", "PlaysSettings", "Runner", "openings_table",
     "replies_table", "race_table", "gammons_table", "TableResult",
 ]
 
 #: Where each public name lives.
 _EXPORTS = {
     'nn': 'fastbg.nn',
+    'evaluate': 'fastbg.nn',
     'research': 'fastbg.research',
     'openings_table': 'fastbg.research',
     'replies_table': 'fastbg.research',
@@ -130,6 +132,7 @@ _EXPORTS = {
 
 if TYPE_CHECKING:  # what the names are, for type checkers and editors
     from . import nn, research
+    from .nn import evaluate
     from .cube import (CUBE_OWNERS, DEFAULT_MET, SHIPPED_METS, MatchCubeDecision, MatchEquityTable,
                        MoneyCubeDecision, cash_point, cube_action, cubeful_equity,
                        default_cube_efficiency, gammon_values, load_met, match_cube_decision,

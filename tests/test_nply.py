@@ -255,3 +255,77 @@ def test_rank_agrees_in_contact_at_two_ply(evaluators):
     f = MoveFilter([(0, 2, 0.2)])
     for x, y in zip(cy.rank_nply(CONTACT_SMALL, plays, 2, f), py.rank_nply(CONTACT_SMALL, plays, 2, f)):
         assert np.array_equal(x, y)
+
+
+# ----------------------------------------------------------------- API and CLI
+
+
+def test_evaluate_takes_a_ply():
+    e0 = fastbg.evaluate("start")
+    assert e0 == fastbg.nn.evaluate("start", ply=0) and e0["ply"] == 0
+    start = fastbg.Position.parse("start").board
+    assert e0["win"] == float(get_engine("cython").evaluator.EvalPolicy().probabilities(start)[0])
+    e2 = fastbg.evaluate("start", ply=2)
+    want = get_engine("cython").evaluator.EvalPolicy().nply_probabilities(start, 2)[0]
+    assert [e2[k] for k in fastbg.PROBABILITY_KEYS] == want.tolist() and e2["ply"] == 2
+    assert e2["equity"] == pytest.approx(float(equity(want)))
+    assert fastbg.evaluate(RACE, engine="python", ply=1)["equity"] == fastbg.evaluate(RACE, ply=1)["equity"]
+    with pytest.raises(ValueError, match="ply must be"):
+        fastbg.evaluate("start", ply=4)
+
+
+def test_rank_plays_at_depth():
+    ranked = fastbg.rank_plays("start", "64", ply=2)
+    plies = [r.ply for r in ranked]
+    assert plies == sorted(plies, reverse=True) and plies[0] == 2 and 0 in plies
+    kept = [r for r in ranked if r.ply == 2]
+    assert 1 <= len(kept) <= 8
+    assert [r.equity for r in kept] == sorted((r.equity for r in kept), reverse=True)
+    every = fastbg.rank_plays("start", "64", ply=1, move_filter="all")
+    assert {r.ply for r in every} == {1}
+    assert fastbg.rank_plays("start", "64", ply=1, move_filter=[(0, 1, 0.0)])[1].ply == 0
+    with pytest.raises(ValueError, match="ply must be"):
+        fastbg.rank_plays("start", "64", ply=-1)
+    with pytest.raises(ValueError, match="unknown move filter"):
+        fastbg.rank_plays("start", "64", ply=1, move_filter="huge")
+
+
+def test_rank_plays_engines_agree():
+    a = fastbg.rank_plays(fastbg.Position(RACE), "31", ply=1, move_filter="all")
+    b = fastbg.rank_plays(fastbg.Position(RACE), "31", ply=1, move_filter="all", engine="python")
+    assert [(r.move, r.probabilities, r.ply) for r in a] == [(r.move, r.probabilities, r.ply) for r in b]
+
+
+def test_cli_eval_and_moves_at_depth(capsys):
+    import json
+
+    from fastbg.cli import main
+    assert main(["eval", "start", "--ply", "1", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["ply"] == 1 and out["equity"] == fastbg.evaluate("start", ply=1)["equity"]
+    assert main(["eval", "start", "--ply", "2"]) == 0
+    assert capsys.readouterr().out.startswith("2-ply evaluation of 4HPwATDgc/ABMA")
+    assert main(["moves", "start", "64", "--eval", "--ply", "2", "--filter", "large", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["ply"] == 2 and out["move_filter"]["name"] == "large"
+    assert out["move_filter"]["levels"][0] == {"accept": 0, "extra": 16, "threshold": 0.32}
+    assert out["plays"][0]["ply"] == 2
+    assert main(["moves", "start", "64", "--eval", "--ply", "1"]) == 0
+    text = capsys.readouterr().out
+    assert "move filter normal" in text and " ply" in text
+
+
+@pytest.mark.parametrize("argv, fragment", [
+    (["eval", "start", "--ply", "4"], "invalid choice: 4"),
+    (["moves", "start", "31", "--eval", "--ply", "-1"], "invalid choice: -1"),
+    (["moves", "start", "31", "--rollout", "--ply", "2"], "--rollout picks its candidates at --ply 0 or 1"),
+    (["moves", "start", "31", "--eval", "--filter", "large"], "--filter is for --eval with --ply"),
+    (["moves", "start", "31", "--eval", "--ply", "1", "--filter", "huge"], "invalid choice: 'huge'"),
+])
+def test_cli_bad_ply_one_line_exit_2(capsys, argv, fragment):
+    from fastbg.cli import main
+    with pytest.raises(SystemExit) as exc:
+        raise SystemExit(main(argv))
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert fragment in err and len(err.strip().splitlines()) == 1

@@ -17,6 +17,7 @@ from ..rollouts.plays import plays_block_size, rank_plays, rollout_plays
 from ..rollouts.resume import resume_rollout
 from ..rollouts.runner import Runner
 from ..rollouts.store import ResultsStore, describe_run
+from ..spec.nply import move_filter
 from .common import (EXIT_INTERRUPTED, draw_after_run, games_played, num, plural, print_json,
                      roll_text, stored_blocks)
 from .rollouts import _with_progress, check_dask_options, cluster_before_store, workers_text
@@ -37,26 +38,39 @@ RESUME_OPTIONS = ("position", "dice", "games", "seed", "policy", "top", "play", 
 
 
 def moves_eval(pos, dice, args) -> int:
-    """``fastbg moves POSITION DICE --eval``: every play ranked by the nn."""
-    ranked = rank_plays(pos, dice, ply=args.ply, engine=args.engine)
+    """``fastbg moves POSITION DICE --eval``: every play ranked by the nn (``--ply``,
+    ``--filter``)."""
+    name = getattr(args, "move_filter", None) or "normal"
+    mf = move_filter(name)
+    ranked = rank_plays(pos, dice, ply=args.ply, engine=args.engine, move_filter=mf)
     if args.json:
         print_json({"position_id": pos.to_position_id(), "dice": list(dice), "ply": args.ply,
+                    "move_filter": ({"name": name, **mf.as_dict()} if args.ply else None),
                     "plays": [{"move": r.move, "position_id": r.position_id, **r.probabilities,
-                               "diff": r.equity - ranked[0].equity} for r in ranked]}, indent=2)
+                               "diff": r.equity - ranked[0].equity, "ply": r.ply}
+                              for r in ranked]}, indent=2)
         return 0
+    how = f"by the nn at {args.ply} ply"
+    if args.ply:
+        how += f", move filter {name} ({mf.describe(args.ply)})"
     print(f"Position {pos.to_position_id()}, roll {roll_text(dice)}: "
-          f"{plural(len(ranked), 'legal play')}, by the nn at {args.ply} ply (cubeless, mover's view)")
+          f"{plural(len(ranked), 'legal play')}, {how} (cubeless, mover's view)")
     if not ranked:
         print("  no legal play: the position stays as it is and the turn passes")
         return 0
     width = max(len(r.move) for r in ranked)
+    plies = f" {'ply':>3}" if args.ply else ""
     print(f"  {'':>4}  {'play':<{width}}  {'equity':>8} {'diff':>7}   {'win':>6} {'w g':>6} "
-          f"{'w bg':>6} {'l g':>6} {'l bg':>6}")
+          f"{'w bg':>6} {'l g':>6} {'l bg':>6}{plies}")
     for i, r in enumerate(ranked, 1):
         p = r.probabilities
         print(f"  {i:>4}. {r.move:<{width}}  {r.equity:+8.4f} {r.equity - ranked[0].equity:+7.4f}   "
               f"{p['win']:6.3f} {p['win_gammon']:6.3f} {p['win_backgammon']:6.3f} "
-              f"{p['lose_gammon']:6.3f} {p['lose_backgammon']:6.3f}")
+              f"{p['lose_gammon']:6.3f} {p['lose_backgammon']:6.3f}"
+              + (f" {r.ply:>3}" if args.ply else ""))
+    if args.ply and any(r.ply < args.ply for r in ranked):
+        print(f"  (ply: the plays the move filter stopped short of {args.ply} ply keep the value "
+              "of the last ply they reached, and are listed after the others)")
     return 0
 
 

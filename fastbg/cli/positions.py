@@ -14,6 +14,7 @@ from .common import (_ENGINE_HELP, _POSITION_HELP, _games, _is_xgid, _positive_i
                      _whole_arg, add_no_progress_option, looks_like_position, print_json, roll_text,
                      second_position)
 from ..rollouts import DEFAULT_POLICY
+from ..rollouts.plays import FILTER_PRESETS
 from .moves import moves_eval, moves_resume, moves_rollout
 from .rollouts import add_prune_options, add_rollout_run_options, add_store_options
 from .state import (_describe_state)
@@ -43,8 +44,8 @@ def add_parsers(sub) -> None:
     m.add_argument("--engine", choices=ENGINES, default="cython", help=_ENGINE_HELP)
     how = m.add_mutually_exclusive_group()
     how.add_argument("--eval", action="store_true",
-                     help="rank every play by the nn evaluator (0 ply, or --ply 1), with its "
-                          "probabilities and equity")
+                     help="rank every play by the nn evaluator (0 ply, or --ply 1-3 with a move "
+                          "filter: --filter), with its probabilities and equity")
     how.add_argument("--rollout", action="store_true",
                      help="roll out the candidate plays with the same dice for each (common "
                           "random numbers): equities with standard errors, each play's "
@@ -52,9 +53,14 @@ def add_parsers(sub) -> None:
                           "difference, and the probability that it is best. Candidates: the "
                           "plays within 0.10 of the best at 0 ply, at most 8 but at least the "
                           "2 best if there are two (or --top, --play)")
-    m.add_argument("--ply", type=_whole_arg, choices=(0, 1), default=None,
-                   help="the evaluation that ranks plays (--eval) and picks candidates "
-                        "(--rollout): 0 (default) or 1")
+    m.add_argument("--ply", type=_whole_arg, choices=(0, 1, 2, 3), default=None,
+                   help="the evaluation that ranks plays (--eval: 0 (default) to 3, GNU "
+                        "Backgammon's plies) and picks candidates (--rollout: 0 or 1)")
+    m.add_argument("--filter", choices=tuple(FILTER_PRESETS), default=None, dest="move_filter",
+                   help="with --eval --ply 1-3: which plays go deeper, GNU Backgammon's move "
+                        "filters: normal (default: at 0 ply up to 8 plays within 0.16 of the "
+                        "best, at 2 ply up to 2 within 0.04), large (16 within 0.32, then 4 "
+                        "within 0.08) or all (no pruning; slow at 2 ply)")
     m.add_argument("--top", type=_positive_int, default=None, metavar="N",
                    help="with --rollout: the N best plays at --ply")
     m.add_argument("--play", action="append", default=None, metavar="MOVE",
@@ -76,12 +82,17 @@ def add_parsers(sub) -> None:
     m.add_argument("--json", action="store_true", help="machine-readable output")
     m.set_defaults(moves_parser=m)
 
-    e = sub.add_parser("eval", help="the neural network's five probabilities and equity (0-ply)")
+    e = sub.add_parser("eval", help="the neural network's five probabilities and equity (0 ply, "
+                       "or --ply 1-3)")
     e.add_argument("position", metavar="POSITION",
                    help=_POSITION_HELP + ", before the roll (no dice rolled)")
     e.add_argument("--engine", choices=ENGINES, default="cython",
                    help="the network's forward pass in the compiled core (default) or the "
                         "pure-Python reference; same numbers")
+    e.add_argument("--ply", type=_whole_arg, choices=(0, 1, 2, 3), default=0,
+                   help="look-ahead in GNU Backgammon's plies: 0 (default) the evaluator alone; "
+                        "n the average over the 21 rolls of the (n-1)-ply value after the best "
+                        "0-ply play (2 ply: some 15 ms; 3 ply: some 0.3 s)")
     e.add_argument("--json", action="store_true", help="machine-readable output")
     add_no_progress_option(e)
 
@@ -246,6 +257,10 @@ def _cmd_moves(args) -> int:
     if args.ply is not None and not (args.eval or args.rollout):
         raise ValueError("--ply is for --eval and --rollout")
     args.ply = args.ply or 0
+    if args.rollout and args.ply > 1:
+        raise ValueError(f"--rollout picks its candidates at --ply 0 or 1, got {args.ply}")
+    if args.move_filter is not None and not (args.eval and args.ply >= 1):
+        raise ValueError("--filter is for --eval with --ply 1, 2 or 3")
     if args.top is not None and args.play:
         raise ValueError("give either --top N or --play MOVE, not both")
     if args.rollout:
@@ -282,11 +297,11 @@ def _cmd_eval(args) -> int:
     # both sides on the bar against closed boards: no game goes on from here, and the
     # network's numbers (win 0.77) meant nothing; refused as rollout and cube refuse it
     pos.check_playable()
-    ev = evaluate(pos, engine=args.engine)
+    ev = evaluate(pos, engine=args.engine, ply=args.ply)
     info = network_info()
     nets = info.get("nets", {})
     if args.json:
-        print_json({"position_id": pos.to_position_id(), "engine": args.engine,
+        print_json({"position_id": pos.to_position_id(), "engine": args.engine, "ply": ev["ply"],
                     **{k: ev[k] for k in (*PROBABILITY_KEYS, "equity")},
                     "class": ev["class"], "evaluated_by": ev["evaluated_by"],
                     "families": [{"family": f, "subject": "player_on_roll" if r == 0 else "opponent"}
@@ -296,12 +311,16 @@ def _cmd_eval(args) -> int:
                                 "nets": nets}}, indent=2)
         return 0
     net = "crashed" if ev["evaluated_by"] == CRASHED_BY else ev["class"]
-    print(f"0-ply evaluation of {pos.to_position_id()} by fastbg's evaluator "
+    print(f"{ev['ply']}-ply evaluation of {pos.to_position_id()} by fastbg's evaluator "
           f"(generation {info.get('generation')}): a {ev['class']} position, read by "
           f"{ev['evaluated_by']}"
           + (f" ({nets[net]['hidden']} hidden units)"
              if net in nets and ev["evaluated_by"].endswith(" net") else ""))
-    print("cubeless, for the player on roll before rolling\n")
+    print("cubeless, for the player on roll before rolling")
+    if ev["ply"]:
+        print(f"({ev['ply']} ply, GNU Backgammon's count: the average over the 21 rolls of the "
+              f"{ev['ply'] - 1}-ply value after each roll's best 0-ply play)")
+    print()
     for key in PROBABILITY_KEYS:
         print(f"  {key.replace('_', ' '):<18}{ev[key]:8.4f}")
     print(f"  {'cubeless equity':<18}{ev['equity']:+8.4f}")

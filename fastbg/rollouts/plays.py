@@ -1,6 +1,6 @@
 """Which play is best? Candidate plays ranked by the evaluator, and rolled out side by side.
 
-:func:`rank_plays` values every legal play of a roll by the ``nn`` evaluator (0 or 1 ply);
+:func:`rank_plays` values every legal play of a roll by the ``nn`` evaluator (0 to 3 ply);
 :func:`rollout_plays` rolls out the candidates with **common random numbers**: game ``j`` of
 block ``k`` draws its dice from its own stream, the same for every candidate, so the same
 rolls follow each play and the difference between two plays is estimated far more
@@ -19,6 +19,7 @@ from ..formats.dice import parse_dice
 from ..game.outcomes import PROBABILITY_KEYS
 from ..game.parse import position_and_roll
 from ..game.plays import legal_plays
+from ..spec import nply as _nply
 from .blocks import BlockRecipe, abandoned, block_size_for, check_games, stratified_rolls
 from .candidates import PlaysSettings, candidates_text, choose_candidates
 from .cubeless import INDICATORS6, VR_PREFILTER, stored_counts_shape
@@ -26,9 +27,11 @@ from .paired import staged_statistics, survivors
 from .runner import Runner, RunPlan, RunSession, configure, open_session
 from .settings import rollout_settings
 
-__all__ = ["rank_plays", "rollout_plays", "RankedPlay", "PlaysRolloutResult", "PLAYS_BLOCK_SIZE",
+__all__ = ["rank_plays", "rollout_plays", "FILTER_PRESETS", "RankedPlay", "PlaysRolloutResult", "PLAYS_BLOCK_SIZE",
            "PRUNE_STAGE", "plays_block_size"]
 
+#: The move filters of :func:`rank_plays` by name (:data:`fastbg.spec.nply.PRESETS`).
+FILTER_PRESETS = tuple(_nply.PRESETS)
 #: Games per block of a candidate rollout (9 x 36, so that quasi-random dice are balanced
 #: in every block; slower policies use their smaller :func:`block_size_for`).
 PLAYS_BLOCK_SIZE = 324
@@ -69,6 +72,9 @@ class RankedPlay:
         The five probabilities and ``equity`` (cubeless) after the play, mover's view.
     over : bool
         The play bears off the last checker (its result is certain).
+    ply : int
+        The ply it was valued at (a move filter may have stopped it short of the
+        ranking's ply).
     """
 
     move: str
@@ -76,6 +82,7 @@ class RankedPlay:
     board: np.ndarray
     probabilities: dict
     over: bool = False
+    ply: int = 0
 
     @property
     def equity(self) -> float:
@@ -87,57 +94,61 @@ def _exact_class(board: np.ndarray) -> int:
     return get_engine("python").board.outcome(board) - 1
 
 
-def rank_plays(position, dice, ply: int = 0, engine: str = "cython") -> list[RankedPlay]:
-    """Every legal play of a roll, valued by the ``nn`` evaluator, best first.
+def rank_plays(position, dice, ply: int = 0, engine: str = "cython",
+               move_filter=None) -> list[RankedPlay]:
+    """Every legal play of a roll, valued by the ``nn`` evaluator at 0 to 3 ply, best first.
+
+    Plies are GNU Backgammon's (:mod:`fastbg.spec.nply`): a play's value at n ply is the
+    n-ply value of the position after it, the opponent on roll (at 1 ply the average
+    over the opponent's 21 rolls of the 0-ply value after its best 0-ply reply). As GNU
+    Backgammon does, every play is valued at 0 ply and a move filter keeps the promising
+    ones for each deeper evaluation; the others keep the value of the last ply they
+    reached.
 
     Parameters
     ----------
     position : Position or str
         The position before the roll (an XGID may hold the roll instead of ``dice``).
     dice : str or tuple of int, optional when the position holds the roll
-    ply : {0, 1}
-        0: the evaluator's probabilities of each resulting position; 1: their average over
-        the opponent's 21 rolls after its best 0-ply reply.
+    ply : {0, 1, 2, 3}
     engine : {"cython", "python"}
+        The same numbers from both (the pure-Python one takes seconds a play at 2 ply).
+    move_filter : fastbg.spec.nply.MoveFilter, str or sequence, optional
+        Which plays go deeper (:func:`fastbg.spec.nply.move_filter`: a preset name
+        ``"normal"``, ``"large"`` or ``"all"``, a filter, or its levels); default
+        :data:`fastbg.spec.nply.DEFAULT_FILTER`, GNU Backgammon's Normal (at 0 ply up to 8
+        plays within 0.16 of the best; at 2 ply up to 2 within 0.04).
 
     Returns
     -------
     list of RankedPlay
-        Sorted by equity, highest first (ties in canonical order). Empty when the roll has
-        no legal play.
+        The plays valued at ``ply`` first, by equity, highest first, then those the
+        filter dropped, by the equity of the ply they reached (``RankedPlay.ply``), the
+        deepest first; ties in canonical order. Empty when the roll has no legal play.
 
     Raises
     ------
     ValueError
-        For a bad position or dice, a finished game, or ``ply`` not 0 or 1.
+        For a bad position or dice, a finished game, ``ply`` outside 0..3 or a
+        malformed filter.
     """
-    if ply not in (0, 1):
-        raise ValueError(f"ply must be 0 or 1, got {ply!r}")
+    ply = _nply.check_ply(ply)
+    mf = _nply.move_filter(move_filter)
     pos, rolled = position_and_roll(position)
     dice = _dice(dice, rolled)
     plays = legal_plays(pos, dice, engine=engine)
+    if not plays:
+        return []
     ev = get_engine(engine).evaluator.EvalPolicy()
+    boards = np.array([p.board for p in plays], dtype=np.int8)
+    _, probs, plies = ev.rank_nply(pos.board, boards, ply, mf)
     out = []
-    live = [i for i, p in enumerate(plays) if p.board[0].any()]
-    probs = {}
-    if live:
-        swapped = np.ascontiguousarray(np.array([plays[i].board[::-1] for i in live], dtype=np.int8))
-        q = np.asarray(ev.lookahead(swapped, plies=ply)).reshape(-1, 5)
-        for i, r in zip(live, q):
-            m = np.array([1.0 - r[0], r[3], r[4], r[1], r[2]])
-            probs[i] = m
-    for i, p in enumerate(plays):
-        if i in probs:
-            m = probs[i]
-            eq = (2.0 * m[0] - 1.0) + (m[1] - m[3]) + (m[2] - m[4])
-            d = dict(zip(PROBABILITY_KEYS, (float(x) for x in m)), equity=float(eq))
-            over = False
-        else:
-            x = INDICATORS6[_exact_class(p.board)]
-            d = dict(zip(_KEYS6, (float(v) for v in x)))
-            over = True
-        out.append(RankedPlay(p.move, p.position_id, p.board, d, over))
-    order = sorted(range(len(out)), key=lambda i: -out[i].equity)   # stable: canonical ties
+    for p, m, k in zip(plays, probs, plies):
+        eq = (2.0 * m[0] - 1.0) + (m[1] - m[3]) + (m[2] - m[4])
+        d = dict(zip(PROBABILITY_KEYS, (float(x) for x in m)), equity=float(eq))
+        out.append(RankedPlay(p.move, p.position_id, p.board, d, not p.board[0].any(), int(k)))
+    # the deepest first, then by equity (stable: ties keep legal_plays' canonical order)
+    order = sorted(range(len(out)), key=lambda i: (-out[i].ply, -out[i].equity))
     return [out[i] for i in order]
 
 
@@ -377,7 +388,8 @@ def rollout_plays(position, dice=None, games: int = 1296, *,
     games = check_games(games)
     settings.check_games(games)
     st = settings.resolve()
-    ranked = rank_plays(pos, dice, ply=st.ply, engine=runner.engine)
+    # every play valued at the candidates' ply (no filter: the candidates as before)
+    ranked = rank_plays(pos, dice, ply=st.ply, engine=runner.engine, move_filter=_nply.KEEP_ALL)
     if not ranked:
         raise ValueError(f"{dice[0]}-{dice[1]} has no legal play here: nothing to compare")
     cands = choose_candidates(ranked, st, pos, dice, runner.engine)

@@ -56,7 +56,7 @@ from dataclasses import dataclass
 import numpy as np
 
 __all__ = ["MAX_PLY", "FilterLevel", "MoveFilter", "NORMAL", "LARGE", "KEEP_ALL",
-           "DEFAULT_FILTER", "check_ply", "filter_arrays", "survivors", "CACHE_BITS",
+           "DEFAULT_FILTER", "PRESETS", "check_ply", "filter_arrays", "survivors", "CACHE_BITS",
            "move_filter"]
 
 #: The deepest evaluation offered (3 ply: about 21**3 decisions a position).
@@ -200,7 +200,8 @@ KEEP_ALL = MoveFilter([None] * MAX_PLY)
 #: ``rank_nply`` when none is given.
 DEFAULT_FILTER = NORMAL
 
-_PRESETS = {"normal": NORMAL, "large": LARGE, "all": KEEP_ALL}
+#: The filters by name (``fastbg moves --eval --filter NAME``).
+PRESETS = {"normal": NORMAL, "large": LARGE, "all": KEEP_ALL}
 
 
 def move_filter(f=None) -> MoveFilter:
@@ -217,9 +218,9 @@ def move_filter(f=None) -> MoveFilter:
     if isinstance(f, MoveFilter):
         return f
     if isinstance(f, str):
-        if f not in _PRESETS:
-            raise ValueError(f"unknown move filter {f!r}: choose one of {', '.join(_PRESETS)}")
-        return _PRESETS[f]
+        if f not in PRESETS:
+            raise ValueError(f"unknown move filter {f!r}: choose one of {', '.join(PRESETS)}")
+        return PRESETS[f]
     if isinstance(f, dict):
         if "levels" not in f:
             raise ValueError(f"a move filter's dict has 'levels', got {f!r}")
