@@ -229,15 +229,25 @@ def test_filter_keeps_the_promising_plays(evaluators):
 def test_skipped_levels_and_three_ply_ranking(evaluators):
     cy, py = evaluators
     plays = plays_of(BEAROFF, (2, 1))
-    f = MoveFilter([(1, 1, 0.05), None, (0, 1, 0.0)])
+    assert len(plays) >= 3
+    f = MoveFilter([(2, 0, 0.0), None, (2, 0, 0.0)])
     a = cy.rank_nply(BEAROFF, plays, 3, f)
     b = py.rank_nply(BEAROFF, plays, 3, f)
     for x, y in zip(a, b):
         assert np.array_equal(x, y)
     order, _, plies = a
-    assert plies[order[0]] == 3
-    assert 1 not in plies.tolist()                  # level 1 skipped: nobody valued at 1 ply
-    assert set(plies.tolist()) <= {0, 2, 3}
+    assert plies[order[:2]].tolist() == [3, 3]
+    assert (plies[order[2:]] == 0).all()            # level 1 skipped: nobody stopped at 1 or 2
+
+
+def test_one_survivor_stops_the_ranking(evaluators):
+    # as GNU Backgammon's hint: once a level leaves one play, the choice is made
+    start = fastbg.Position.parse("start").board
+    plays = plays_of(start, (3, 1))
+    for ev in evaluators:
+        order, probs, plies = ev.rank_nply(start, plays, 2, [(0, 1, 0.0)])
+        assert (plies == 0).all()
+        assert np.array_equal(probs, ev.rank_nply(start, plays, 0)[1])
 
 
 def test_game_ending_plays_are_exact_at_any_ply(evaluators):

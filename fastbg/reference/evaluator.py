@@ -420,7 +420,9 @@ class EvalPolicy:
         Every play is valued at 0 ply (:meth:`after_probs`); then for each level ``L`` of
         the filter below ``ply`` (:func:`fastbg.spec.nply.survivors`) the plays valued at
         ``L`` ply are ranked and only the survivors go on; a skipped level values and
-        prunes nothing. The last survivors are valued at ``ply``.
+        prunes nothing. The last survivors are valued at ``ply``; once a level leaves a
+        single play the ranking stops there (the choice is made; GNU Backgammon stops too),
+        and that play keeps the value of the ply it reached.
 
         Parameters
         ----------
@@ -471,6 +473,8 @@ class EvalPolicy:
                 break
             alive = survivors([value[j] for j in order[:alive]], int(accept[level]),
                               int(extra[level]), float(thr[level]))
+            if alive == 1:
+                break       # one play left: the choice is made (GNU Backgammon stops too)
         return np.array(order, dtype=np.int64), probs, plies
 
     def __repr__(self) -> str:

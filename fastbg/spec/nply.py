@@ -30,7 +30,9 @@ Backgammon's *move filters*. A filter level for the plays valued at ``L`` ply ke
 those plays ranked best first, the first ``accept`` and then up to ``extra`` more while
 each is within ``threshold`` equity of the best (``value >= best - threshold``); the best
 play is always kept. A level may be skipped (``None``): its plays are neither valued at
-that ply nor pruned, and go on whole to the next level. GNU Backgammon's manual
+that ply nor pruned, and go on whole to the next level. When a level leaves a single play
+the ranking stops (the choice is made: GNU Backgammon's ``hint`` stops too, and shows that
+play at the ply it reached). GNU Backgammon's manual
 ("Introduction to move filters",
 https://www.gnu.org/software/gnubg/manual/html_node/Introduction-to-move-filters.html):
 "A move filter for a given ply, say, 2-ply, consists of four parameters for each sub ply:

@@ -165,7 +165,8 @@ cdef class EvalPolicy(Evaluator):
                          double* probs, int* plies, int* order, int* tmp) noexcept nogil
         # The plays of a roll ranked at `ply` through the move filter's levels (accept[L]
         # < 0: level L skipped): every play valued at 0 ply (unless level 0 is skipped),
-        # the survivors of each level valued at the next; probs[5 j..] and plies[j]: play
+        # the survivors of each level valued at the next (none once a level leaves one
+        # play: the choice is made, as GNU Backgammon stops); probs[5 j..] and plies[j]: play
         # j's value and the ply it was last valued at; order[0..n): the final survivors
         # best first, then the plays dropped at each level, the last level's first, each
         # group best first by its own values (ties: the canonically first board, then

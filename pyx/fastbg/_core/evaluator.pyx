@@ -824,6 +824,8 @@ cdef class EvalPolicy(Evaluator):
             # the survivors are order[0..c); the dropped ones stay where they are, after
             # them and before the plays dropped at the earlier levels
             alive = filter_count(value, order, alive, accept[level], extra[level], thr[level])
+            if alive == 1:
+                break                           # one play left: the choice is made (as GNU)
         free(value)
         return 0
 
