@@ -19,14 +19,19 @@ Public API
     results store records) and where and how it plays.
 ``resume(store, run_id, *, games=None, **runner)``
     Continue, extend or read again a stored rollout or table.
-``cubeful_rollout(position, games, *, seed=None, state=None, ...)``
-    Rollout with the cube in play, money or match -> CubefulRolloutResult.
-``cube_rollout(position, games, *, seed=None, state=None, ...)``
+``cubeful_rollout(position, games, *, settings=None, runner=None, **overrides)``
+    Rollout with the cube in play, money or match -> CubefulRolloutResult; ``overrides``
+    are fields of ``CubefulSettings`` (seed, policy, state, x, met, ...) or of the
+    ``Runner``.
+``cube_rollout(position, games, *, settings=None, runner=None, **overrides)``
     A cube decision by rolling out No double and Double/take with the same dice
-    -> CubeRolloutResult.
-``cube_decision(position, games=None, *, state=None, method="auto", ...)``
+    -> CubeRolloutResult (settings: ``CubeRolloutSettings``).
+``cube_decision(position, games=None, *, settings=None, runner=None, **overrides)``
     The cube decision of ``fastbg cube`` by its methods (a cube rollout, Janowski's model
-    on a cubeless rollout, or exactly from the bear-off database) -> CubeDecision.
+    on a cubeless rollout, or exactly from the bear-off database) -> CubeDecision
+    (settings: ``CubeDecisionSettings``, with ``method`` and ``state``).
+``CubefulSettings(...)``, ``CubeRolloutSettings(...)``, ``CubeDecisionSettings(...)``
+    Their settings: frozen, validated, stored and resumed as ``RolloutSettings``.
 ``get_engine(name)``
     The functions of the "cython" or "python" engine.
 ``MatchState, parse_game(text)``
@@ -69,7 +74,8 @@ __all__ = [
     "probability_covariance", "take_point",
     "DEFAULT_MET", "SHIPPED_METS", "MatchEquityTable", "load_met",
     "MatchCubeDecision", "match_cube_decision", "MatchState", "parse_game", "nn",
-    "research", "resume", "evaluate", "RolloutSettings", "PlaysSettings", "Runner", "openings_table",
+    "research", "resume", "evaluate", "RolloutSettings", "PlaysSettings", "Runner",
+    "CubefulSettings", "CubeRolloutSettings", "CubeDecisionSettings", "openings_table",
     "replies_table", "race_table", "gammons_table", "TableResult",
 ]
 
@@ -87,6 +93,9 @@ _EXPORTS = {
     'RolloutSettings': 'fastbg.rollouts',
     'Runner': 'fastbg.rollouts',
     'PlaysSettings': 'fastbg.rollouts',
+    'CubefulSettings': 'fastbg.rollouts',
+    'CubeRolloutSettings': 'fastbg.rollouts',
+    'CubeDecisionSettings': 'fastbg.rollouts',
     'CUBE_OWNERS': 'fastbg.cube',
     'DEFAULT_MET': 'fastbg.cube',
     'SHIPPED_METS': 'fastbg.cube',
@@ -142,7 +151,8 @@ if TYPE_CHECKING:  # what the names are, for type checkers and editors
     from .game import PROBABILITY_KEYS, MatchState, Play, Position, legal_plays, parse_game
     from .research import (TableResult, gammons_table, openings_table, race_table, replies_table,
                            resume)
-    from .rollouts import (POLICIES, CubeDecision, CubefulRolloutResult, CubeRolloutResult,
+    from .rollouts import (POLICIES, CubeDecision, CubeDecisionSettings, CubefulRolloutResult,
+                           CubefulSettings, CubeRolloutResult, CubeRolloutSettings,
                            PlaysRolloutResult, PlaysSettings, RolloutResult, RolloutSettings,
                            Runner,
                            cube_decision, cube_rollout, cubeful_rollout, rank_plays, rollout,

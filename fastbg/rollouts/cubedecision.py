@@ -24,7 +24,6 @@ method (:func:`~fastbg.rollouts.cuberollout.cube_rollout`,
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable
 
 from ..cube.decision import (EXACT_SOURCE, STDERR_METHOD, exact_cube_decision,
                              janowski_cube_decision)
@@ -38,12 +37,12 @@ from ..game.parse import parse_game
 from ..game.position import Position
 from .cubeless import DEFAULT_POLICY, RolloutResult, rollout
 from .cuberollout import CubeRolloutResult, cube_rollout, decided_by_first_roll
+from .cubesettings import METHODS, CubeDecisionSettings, CubeRolloutSettings
+from .runner import Runner, configure
+from .settings import RolloutSettings
 
-__all__ = ["METHODS", "DEFAULT_GAMES", "BIAS_NOTE", "CubeDecision", "cube_decision",
-           "cube_method"]
-
-#: The methods of :func:`cube_decision` (``fastbg cube --method``).
-METHODS = ("auto", "exact", "janowski", "rollout")
+__all__ = ["METHODS", "DEFAULT_GAMES", "BIAS_NOTE", "CubeDecision", "CubeDecisionSettings",
+           "cube_decision", "cube_method"]
 #: Trials (``"rollout"``) or games (``"janowski"``) unless ``games`` says otherwise: a cube
 #: rollout of 4 x 1,296 trials (each played in both lines; about 20 s on 2 cores from the
 #: start), or 20,000 cubeless games (about ten seconds on two cores with the network,
@@ -307,24 +306,9 @@ def cube_method(position, state: MatchState | None = None, method: str = "auto")
     return "rollout"
 
 
-def cube_decision(
-    position,
-    games: int | None = None,
-    *,
-    state: MatchState | None = None,
-    method: str = "auto",
-    seed: int | None = None,
-    workers: int | None = None,
-    policy: str = DEFAULT_POLICY,
-    engine: str = "cython",
-    x: float | None = None,
-    met=None,
-    vr: bool | None = None,
-    quasi_random: bool | None = None,
-    progress: Callable[[int], None] | None = None,
-    on_interrupt: Callable[[int], None] | None = None,
-    dask=None,
-) -> CubeDecision:
+def cube_decision(position, games: int | None = None, *,
+                  settings: CubeDecisionSettings | None = None, runner: Runner | None = None,
+                  **overrides) -> CubeDecision:
     """The cube decision of the player on roll, by the method of ``fastbg cube --method``.
 
     Parameters
@@ -335,13 +319,26 @@ def cube_decision(
     games : int, optional
         ``"rollout"``: trials, each played in both lines; ``"janowski"``: games of the
         cubeless rollout. Default :data:`DEFAULT_GAMES` of the method.
+    settings : CubeDecisionSettings, optional
+        The method and the settings of the rollout behind it
+        (:class:`fastbg.rollouts.cubesettings.CubeDecisionSettings`; default: its defaults).
+    runner : Runner, optional
+        Where and how the rollout plays (:class:`fastbg.rollouts.runner.Runner`; its
+        ``store`` keeps a cube rollout as a run of kind ``"cube"``, the ``"janowski"``
+        method's cubeless rollout as a ``"rollout"``).
+    **overrides
+        Any field of the settings or of the runner, by name (below); an unknown name is a
+        TypeError.
+
+    Other Parameters
+    ----------------
     state : MatchState, optional
         Cube, owner, score and rules. Default: the state an XGID or GNU Backgammon
         ``PositionID:MatchID`` pair carries, else money play with a centred cube.
     method : {"auto", "exact", "janowski", "rollout"}
         See the module docstring and :func:`cube_method` (``"auto"``: the database where
         it applies, else a cube rollout).
-    seed, workers, policy, engine, progress, on_interrupt, dask
+    seed, policy, engine, workers, progress, on_interrupt, dask, store, run_id
         The rollout's, as :func:`fastbg.rollouts.cubeless.rollout` (unused by
         ``"exact"``).
     x : float, optional
@@ -370,9 +367,11 @@ def cube_decision(
         [0, 1], a score beyond the table or any error of
         :func:`~fastbg.cube.decision.janowski_cube_decision` for this state; for
         ``"exact"``, a position outside the database or rollout arguments given
-        (``games``, ``seed``, ``workers``, ``dask``, ``x``, ``vr``, ``quasi_random``, a
-        ``policy`` or ``engine`` other than the default); for ``"janowski"``, ``vr`` or
-        ``quasi_random`` True; the rollout's errors.
+        (``games``, ``seed``, ``workers``, ``dask``, ``store``, ``x``, ``vr``,
+        ``quasi_random``, a ``policy`` or ``engine`` other than the default); for
+        ``"janowski"``, ``vr`` or ``quasi_random`` True; the rollout's errors.
+    TypeError
+        For a keyword that is no setting and no field of the runner.
 
     Notes
     -----
@@ -387,47 +386,46 @@ def cube_decision(
     >>> d.method, d.action, round(d.nd, 4), round(d.dt, 4)
     ('exact', 'Double, pass', 0.8362, 1.2792)
     """
-    pos, state = _parse(position, state)
-    if method not in METHODS:
-        raise ValueError(f"unknown method {method!r}: one of {', '.join(METHODS)}")
-    table = None if state.is_money else load_met(DEFAULT_MET if met is None else met)
-    x_model, x_source = cube_efficiency(pos, state, x)
+    s, runner = configure(CubeDecisionSettings, settings, runner, overrides, "cube_decision")
+    pos, state = _parse(position, s.state)
+    table = None if state.is_money else load_met(DEFAULT_MET if s.met is None else s.met)
+    x_model, x_source = cube_efficiency(pos, state, s.x)
     janowski_cube_decision(_PROBE, state, x=x_model, met=table)   # the state's own errors
-    if method == "exact":
+    if s.method == "exact":
         given = [name for name, v in (
-            ("games", games), ("seed", seed), ("workers", workers), ("dask", dask),
-            ("policy", None if policy == DEFAULT_POLICY else policy),
-            ("engine", None if engine == "cython" else engine), ("x", x), ("vr", vr),
-            ("quasi_random", quasi_random)) if v is not None]
+            ("games", games), ("seed", s.seed), ("workers", runner.workers),
+            ("dask", runner.dask), ("store", runner.store),
+            ("policy", None if s.policy == DEFAULT_POLICY else s.policy),
+            ("engine", None if runner.engine == "cython" else runner.engine), ("x", s.x),
+            ("vr", s.vr), ("quasi_random", s.quasi_random)) if v is not None]
         if given:
             raise ValueError(f"{', '.join(given)} {'does' if len(given) == 1 else 'do'} not "
                              "apply to method 'exact', which reads the two-sided bear-off "
                              "database (no rollout, no cube efficiency)")
-    method = cube_method(pos, state, method)
-    common = dict(position=pos, state=state, met=table, policy=policy, engine=engine)
+    method = cube_method(pos, state, s.method)
+    common = dict(position=pos, state=state, met=table, policy=s.policy, engine=runner.engine)
     if method == "exact":
         win, decision = exact_cube_decision(pos, state)
         return CubeDecision(method="exact", decision=decision, win=win, valued_exactly=True,
                             **common)
     games = DEFAULT_GAMES[method] if games is None else games
     if method == "rollout":
-        return _by_rollout(pos, games, state, table, x, vr, quasi_random, common,
-                           seed=seed, workers=workers, policy=policy, engine=engine,
-                           progress=progress, on_interrupt=on_interrupt, dask=dask)
-    if vr or quasi_random:
+        return _by_rollout(pos, games, CubeRolloutSettings(
+            seed=s.seed, policy=s.policy, state=state, x=s.x, met=table, vr=s.vr,
+            quasi_random=s.quasi_random is not False), runner, common)
+    if s.vr or s.quasi_random:
         raise ValueError("vr and quasi_random are for cube rollouts: the janowski method's "
                          "cubeless rollout is plain Monte Carlo (its error model reads the "
                          "outcome counts)")
     # plain Monte Carlo: the covariance of the probabilities is that of the counts
-    res = rollout(pos, games, seed=seed, workers=workers, policy=policy, engine=engine,
-                  opening=False, vr=False, progress=progress, on_interrupt=on_interrupt,
-                  dask=dask)
+    res = rollout(pos, games, settings=RolloutSettings(seed=s.seed, policy=s.policy,
+                                                       opening=False, vr=False), runner=runner)
     decision = None
     if res.games:
         decision = janowski_cube_decision(res, state, covariance=probability_covariance(
             res.counts), x=x_model, met=table)
         # (the cubeless rollout's counts, and so the probabilities, cannot vary either)
-        decision["certain"] = decided_by_first_roll(pos.board, engine)
+        decision["certain"] = decided_by_first_roll(pos.board, runner.engine)
         decision["too_close"] = (None if not decision["can_double"] else too_close(
             decision["margins"]["double"]["z"], decision["margins"]["take"]["z"], res.games,
             decision["certain"]))
@@ -435,10 +433,10 @@ def cube_decision(
                         x_source=x_source, **common)
 
 
-def _by_rollout(pos, games, state, table, x, vr, quasi_random, common, **run) -> CubeDecision:
+def _by_rollout(pos, games, settings, runner, common) -> CubeDecision:
     """``method="rollout"``: :func:`~fastbg.rollouts.cuberollout.cube_rollout`."""
-    res = cube_rollout(pos, games, state=state, x=x, met=table, vr=vr,
-                       quasi_random=quasi_random is not False, **run)
+    res = cube_rollout(pos, games, settings=settings, runner=runner)
+    x = settings.x
     if res.games == 0:
         return CubeDecision(method="rollout", decision=None, result=res, x=x, **common)
     exact = res.certain or _valued_exactly(res, pos)

@@ -14,11 +14,10 @@ counts for the same seed.
 """
 from __future__ import annotations
 
+import dataclasses
 import math
-import time
 from dataclasses import dataclass, field
 from types import SimpleNamespace
-from typing import Callable
 
 import numpy as np
 
@@ -30,14 +29,15 @@ from ..game.parse import position_and_roll
 from ..game.position import START_BOARD, Position
 from ..spec import luck as _luck
 from ..spec.board import MAX_CUBE_LOG2, N_CUBE_VALUES, RESULT_CLASSES
-from .blocks import (BlockRecipe, block_size_for, check_games, check_policy_engine, n_blocks,
-                     resolve_workers, run_blocks, stop_flag, stratified_rolls)
-from .cluster import connect
-from .cubeless import VR_PREFILTER, check_flag, check_stop_rule, resolve_vr, stop_rule
+from .blocks import BlockRecipe, block_size_for, check_games, stop_flag, stratified_rolls
+from .cubeless import VR_PREFILTER, stop_rule, stored_counts_shape
+from .cubesettings import CubefulSettings, with_jacoby
 from .firstroll import first_roll_keys as _first_roll_keys
+from .runner import PlayedRun, Runner, RunPlan, configure, play_stored
 from .settings import rollout_settings
 
-__all__ = ["cubeful_rollout", "CubefulRolloutResult", "RESULT_CLASSES", "result_points"]
+__all__ = ["cubeful_rollout", "CubefulRolloutResult", "CubefulSettings", "RESULT_CLASSES",
+           "result_points", "stored_statistics"]
 
 #: Points of each result class (:data:`RESULT_CLASSES`, the engine spec's
 #: :data:`fastbg.spec.board.RESULT_CLASSES`) per unit of the final cube (before the Jacoby
@@ -137,6 +137,11 @@ class CubefulRolloutResult:
         its threads).
     games_requested : int
         The games asked for: the most a run with a stop rule (``until_se``) may play.
+    run_id : int or None
+        With a ``store``: the run's id in it (to resume or extend it).
+    stored_games : int
+        Games of a resumed run read from its store rather than played now (``seconds``
+        and ``games_per_second`` are those of the games played now).
     by_first_roll : list of dict, optional
         With ``by_first_roll=True``: per first roll (``roll`` "6-5", from the opening roll
         also ``first``, "player" or "opponent"), its ``games``, ``equity`` and ``stderr``
@@ -176,20 +181,27 @@ class CubefulRolloutResult:
     dask: str | None = None
     games_requested: int = 0
     by_first_roll: list | None = None
+    run_id: int | None = None
+    stored_games: int = 0
 
     @property
     def games_per_second(self) -> float:
-        """Games per second of wall-clock time."""
-        return self.games / self.seconds if self.seconds > 0 else float("inf")
+        """Games played now (not read from a store) per second of wall-clock time."""
+        n = self.games - self.stored_games
+        return n / self.seconds if self.seconds > 0 else float("inf")
 
     def to_dict(self) -> dict:
         """JSON-ready dict: the attributes (``counts`` as nested lists; ``dask`` only for a
-        run on a cluster; ``by_first_roll`` only when asked for) and ``games_per_second``;
-        with a stop rule, ``stop_rule_met`` (as :meth:`fastbg.RolloutResult.to_dict`)."""
+        run on a cluster; ``by_first_roll`` only when asked for; ``run_id`` and
+        ``stored_games`` only for a stored run) and ``games_per_second``; with a stop rule,
+        ``stop_rule_met`` (as :meth:`fastbg.RolloutResult.to_dict`)."""
         d = {k: getattr(self, k) for k in self.__dataclass_fields__}
         del d["games_requested"]        # as a cubeless result's: settings["games"] has it
-        if self.dask is None:
-            del d["dask"]
+        for k in ("dask", "run_id"):
+            if d[k] is None:
+                del d[k]
+        if self.run_id is None:
+            del d["stored_games"]
         if self.by_first_roll is None:
             del d["by_first_roll"]
         else:
@@ -442,16 +454,12 @@ def holland_wait(state, opening: bool, board=None) -> int:
 
 @dataclass
 class _Setup:
-    """The checked arguments of a cubeful run (:func:`_setup`)."""
+    """What a cubeful run derives from its position and resolved settings (:func:`_setup`)."""
     pos: Position
     games: int
     state: MatchState
     entropy: int
-    nworkers: int
     block_size: int
-    cub: object
-    make_policy: Callable
-    evaluator: object
     board: np.ndarray
     opts: dict
     jac: bool
@@ -464,95 +472,45 @@ class _Setup:
     quasi_random: bool = True
 
 
-def _setup(position, games, seed, workers, policy, engine, state, x, jacoby, opening,
-           progress, met, vr=None, quasi_random=True) -> _Setup:
-    """Check the arguments shared by :func:`cubeful_rollout` and
-    :func:`fastbg.rollouts.cuberollout.cube_rollout` (their docs list the errors)."""
-    table = tables = None
+def cube_position(position) -> Position:
+    """The position of a run with the cube in play, checked: no dice rolled (the cube is
+    turned before the roll) and a game that can be played (:meth:`Position.check_playable`)."""
     pos, rolled = position_and_roll(position)
     if rolled is not None:
         raise ValueError(f"the position has the dice rolled ({rolled[0]}-{rolled[1]}): the "
                          "cube is turned before the roll; give the position before it")
     pos.check_playable()   # before any game: over, or nobody can ever move
-    games = check_games(games)
-    check_policy_engine(policy, engine)
-    if state is None:
-        state = MatchState.money()
-    if not isinstance(state, MatchState):
-        raise ValueError(f"state must be a fastbg.MatchState, got {type(state).__name__}")
+    return pos
+
+
+def _setup(pos: Position, games: int, st, opening: bool) -> _Setup:
+    """What the games of :func:`cubeful_rollout` and
+    :func:`fastbg.rollouts.cuberollout.cube_rollout` need, from the position, the games and
+    the resolved settings ``st`` (:class:`~fastbg.rollouts.cubesettings.CubefulSettings` or
+    :class:`~fastbg.rollouts.cubesettings.CubeRolloutSettings`; their docs list the errors)."""
+    state = st.state
     if state.cube > 2 ** MAX_CUBE_LOG2:
         raise ValueError(f"cube {state.cube} is above the loop's limit {2 ** MAX_CUBE_LOG2}")
     max_cube = min(int(state.max_cube), 2 ** MAX_CUBE_LOG2)
-    if not isinstance(jacoby, (bool, np.bool_)):
-        raise ValueError(f"jacoby must be True or False, got {jacoby!r}")
-    jac = bool(jacoby) or bool(state.jacoby)
+    table = tables = None
     if not state.is_money:
-        if jac:
-            raise ValueError("the Jacoby rule is for money play only")
-        table = load_met(DEFAULT_MET if met is None else met)
+        table = load_met(DEFAULT_MET if st.met is None else st.met)
         a = state.match_length - state.score[0]
         b = state.match_length - state.score[1]
         tables = np.array([[table.result_mwc(u, v, 2 ** j) for j in range(16)]
                            for u, v in ((a, b), (b, a))])
         if state.crawford:
             max_cube = int(state.cube)  # no doubling in the Crawford game
-    if x is not None:
-        if isinstance(x, (bool, np.bool_)) or \
-                not isinstance(x, (int, float, np.integer, np.floating)) \
-                or not 0.0 <= float(x) <= 1.0:
-            raise ValueError(f"cube efficiency x must be a number in [0, 1] or None, got {x!r}")
-        x = float(x)
-    if opening is None:   # an owned cube says the game is under way, whatever the board
-        opening = bool(np.array_equal(pos.board, START_BOARD)) and state.cube_owner == "centred"
-    elif not isinstance(opening, (bool, np.bool_)):
-        raise ValueError(f"opening must be True, False or None, got {opening!r}")
-    if progress is not None and not callable(progress):
-        raise ValueError(f"progress must be a callable taking a number of games, got {progress!r}")
-    if seed is None:
-        entropy = int(np.random.SeedSequence().entropy)
-    elif isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
-        raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
-    else:
-        entropy = int(seed)
-    vr = resolve_vr(vr, policy)
-    quasi_random = check_flag("quasi_random", quasi_random)
-    nworkers = resolve_workers(workers)
-    block_size = block_size_for(policy)
-    nworkers = 1 if engine == "python" else min(nworkers, n_blocks(int(games), block_size))
-
-    eng = get_engine(engine)
-    cub, make_policy = eng.cubeful, eng.make_policy
-    evaluator = eng.evaluator.EvalPolicy()  # the shipped evaluator, read-only: shared by all blocks and threads
-    board = np.ascontiguousarray(pos.board, dtype=np.int8)
-    opts = dict(cube=int(state.cube), cube_owner=state.cube_owner, max_cube=max_cube, x=x,
-                jacoby=jac, opening=bool(opening),
+    opts = dict(cube=int(state.cube), cube_owner=state.cube_owner, max_cube=max_cube, x=st.x,
+                jacoby=state.jacoby, opening=bool(opening),
                 holland_wait=holland_wait(state, opening, pos.board))
     if not state.is_money:
         opts["match"] = (tables, a, b)
-
-    return _Setup(pos=pos, games=games, state=state, entropy=entropy, nworkers=nworkers,
-                  block_size=block_size, cub=cub, make_policy=make_policy, evaluator=evaluator,
-                  board=board, opts=opts, jac=jac, max_cube=max_cube, x=x, opening=bool(opening),
-                  table=table, tables=tables, vr=vr, quasi_random=quasi_random)
-
-
-def run_setup_blocks(su: _Setup, dask, workers, **options):
-    """:func:`~fastbg.rollouts.blocks.run_blocks` of a cubeful run (``options`` its
-    arguments), on ``su``'s threads or on the Dask cluster ``dask`` (:func:`fastbg.rollouts.
-    cluster.connect` with ``workers``); returns the run, its seconds (a local cluster's
-    start-up not counted), the threads that played (the cluster's when it started) and the
-    scheduler's address (or None)."""
-    cl = connect(dask, workers, blocks=n_blocks(int(su.games), su.block_size))
-    try:
-        threads = su.nworkers if cl is None else cl.threads() or su.nworkers
-        t0 = time.perf_counter()
-        run = run_blocks(su.board, int(su.games), su.entropy, workers=su.nworkers,
-                         block_size=su.block_size, cluster=cl, **options)
-        seconds = time.perf_counter() - t0
-        return run, seconds, threads, None if cl is None else cl.address
-    finally:
-        if cl is not None:
-            cl.close()
+    return _Setup(pos=pos, games=int(games), state=state, entropy=st.seed,
+                  block_size=block_size_for(st.policy),
+                  board=np.ascontiguousarray(pos.board, dtype=np.int8), opts=opts,
+                  jac=state.jacoby, max_cube=max_cube, x=st.x, opening=bool(opening),
+                  table=table, tables=tables, vr=st.vr, quasi_random=st.quasi_random)
 
 
 def cubeful_settings(su: _Setup, policy: str, engine: str, **extra) -> dict:
@@ -573,28 +531,16 @@ def cubeful_settings(su: _Setup, policy: str, engine: str, **extra) -> dict:
         met=None if su.table is None else (su.table.name or str(su.table.source)))
 
 
-def cubeful_rollout(
-    position,
-    games: int,
-    *,
-    seed: int | None = None,
-    workers: int | None = None,
-    policy: str = "nn",
-    engine: str = "cython",
-    state=None,
-    x: float | None = None,
-    jacoby: bool = False,
-    opening: bool | None = None,
-    progress: Callable[[int], None] | None = None,
-    on_interrupt: Callable[[int], None] | None = None,
-    met=None,
-    vr: bool | None = None,
-    quasi_random: bool = True,
-    until_se: float | None = None,
-    min_games: int | None = None,
-    by_first_roll: bool = False,
-    dask=None,
-) -> CubefulRolloutResult:
+def _cell_values(su: _Setup) -> np.ndarray:
+    """The value of a game in each cell of the counts (flat): money, points per unit of
+    the starting cube; match, the starting side's MWC after it."""
+    state = su.state
+    return (result_points(state.cube, state.cube_owner, su.jac) / state.cube
+            if state.is_money else match_cells(su.tables[0])).ravel()
+
+
+def cubeful_rollout(position, games: int, *, settings: CubefulSettings | None = None,
+                    runner: Runner | None = None, **overrides) -> CubefulRolloutResult:
     """Roll a position out with the cube in play, for its cubeful equity (money or match).
 
     Parameters
@@ -604,43 +550,46 @@ def cubeful_rollout(
         anything :meth:`fastbg.game.position.Position.parse` accepts.
     games : int
         Number of games, at least 1.
+    settings : CubefulSettings, optional
+        Everything the numbers depend on besides the position and ``games``
+        (:class:`fastbg.rollouts.cubesettings.CubefulSettings`; default: its defaults).
+    runner : Runner, optional
+        Where and how the games are played (:class:`fastbg.rollouts.runner.Runner`:
+        engine, threads, Dask, store, callbacks; default: its defaults).
+    **overrides
+        Any field of the settings or of the runner, by name (below), replacing the one of
+        ``settings`` or ``runner``: ``cubeful_rollout(pos, 1000, seed=7, workers=2)``. An
+        unknown name is a TypeError.
+
+    Other Parameters
+    ----------------
     seed : int, optional
         Root seed; ``None`` draws fresh entropy, reported in the result.
-    workers : int, optional
-        Threads (``None``: one per CPU, never more than the blocks; the pure-Python
-        engine uses one). The numbers do not depend on it.
-    policy : {"nn", "pubeval", "random", "nn-1ply"}
+    policy : {"nn", "pubeval", "random", "nn-1ply", "nn1"}
         Checker play of both sides. Cube decisions always use the shipped evaluator at
         0 ply.
-    engine : {"cython", "python"}
-        Compiled core or pure-Python reference; same numbers.
     state : MatchState, optional
         Starting cube (value, owner from the view of the player on roll, cube limit
-        ``max_cube``), the Jacoby option, and for match play the match length, score and
-        Crawford flag; default a centred 1-cube in a money game, ``MatchState.money()``
-        (cube limit 1024). The limit used is ``min(state.max_cube, 4096)``. With
-        ``state.holland`` in a post-Crawford game the Holland rule applies: no double
-        before both sides have played two rolls, counted from ``state.rolls_played``
-        (default: 0 from the start of a game with the opening roll, else "both have played
-        two", so the rule no longer restricts the cube).
+        ``max_cube``), the Jacoby rule (``state.jacoby``), and for match play the match
+        length, score and Crawford flag; default a centred 1-cube in a money game,
+        ``MatchState.money()`` (cube limit 1024). The limit used is
+        ``min(state.max_cube, 4096)``. With ``state.holland`` in a post-Crawford game the
+        Holland rule applies: no double before both sides have played two rolls, counted
+        from ``state.rolls_played`` (default: 0 from the start of a game with the opening
+        roll, else "both have played two", so the rule no longer restricts the cube).
+    jacoby : bool, optional
+        Deprecated spelling of ``state=MatchState.money(jacoby=True)``: True turns the
+        Jacoby rule on in ``state`` (an error in match play).
     x : float, optional
         Fixed cube efficiency in [0, 1] for every decision. Default: per position,
         :func:`fastbg.cube.default_cube_efficiency` (0.68 with contact, 0 on the last
         roll, 0.6 in bear-offs, 0.6 to 0.7 in races by the pip count of the player on
         roll); the loop applies the same rules exactly (the last-roll test by an exact
         closed-form rule, checked against :func:`fastbg.cube.is_last_roll` in the tests).
-    jacoby : bool
-        Jacoby rule (gammons count single while the cube is centred). Applies if this
-        or ``state.jacoby`` is true.
     opening : bool, optional
         Start each game with the opening roll (no cube decision before it; the opponent
         moves first when its die is higher). ``None``: yes for the starting position
         with the cube centred (an owned cube means the game is under way), no otherwise.
-    progress : callable, optional
-        Called with the number of games of each finished block.
-    on_interrupt : callable, optional
-        Called once when Ctrl-C stops the run, with the number of blocks still running
-        (the run waits for them and keeps their games).
     met : str or MatchEquityTable, optional
         Match play: the match equity table (default :data:`fastbg.cube.met.DEFAULT_MET`,
         Kazaross-XG2).
@@ -667,15 +616,19 @@ def cubeful_rollout(
         Also break the results down by the first roll (the 21 rolls; from the opening roll,
         its 15 rolls for each side): ``CubefulRolloutResult.by_first_roll``. Needs
         quasi-random dice.
-    dask : bool or str or distributed.Client, optional
-        Play the blocks on a Dask cluster, as :func:`fastbg.rollout` (``True``: a local
-        cluster of ``workers`` processes); the same numbers.
+    engine, workers, dask, progress, on_interrupt, on_block
+        The runner's, as :func:`fastbg.rollout` (the numbers do not depend on them).
+    store, run_id, table_run
+        Keep the run in a results store, as :func:`fastbg.rollout` (kind ``"cubeful"``):
+        resumed or extended (``run_id``, or :func:`fastbg.resume` with the store and the
+        id alone) it ends with the numbers of one uninterrupted run.
 
     Returns
     -------
     CubefulRolloutResult
         Cubeful equity in points per game per unit of the starting cube, its standard
-        error, the integer counts and cube statistics.
+        error, the integer counts and cube statistics. A stored run records ``position``,
+        ``games`` and the resolved settings' ``as_dict()`` as its request.
 
     Raises
     ------
@@ -684,6 +637,8 @@ def cubeful_rollout(
         (:meth:`fastbg.Position.check_playable`, before any game), ``games < 1``, an unknown policy or
         engine, a bad seed, worker count or ``x``, Jacoby in match play, a score
         beyond the table, a bad stop rule, or ``by_first_roll`` with pseudo-random dice.
+    TypeError
+        For a keyword that is no setting and no field of the runner.
     ImportError
         For ``engine="cython"`` when the core is not built; with ``dask`` when
         dask.distributed is not installed.
@@ -716,59 +671,99 @@ def cubeful_rollout(
     addition, so the same fastbg version, seed and options give the same numbers for
     any ``workers``, either engine, and on a Dask cluster.
     """
-    su = _setup(position, games, seed, workers, policy, engine, state, x, jacoby, opening,
-                progress, met, vr, quasi_random)
-    state = su.state
-    min_games = check_stop_rule(until_se, min_games, su.games)
-    by_first_roll = check_flag("by_first_roll", by_first_roll)
-    if by_first_roll and not su.quasi_random:
-        raise ValueError("a breakdown by first roll needs quasi-random dice (the first roll "
-                         "of each game is then known): leave them on")
-    cell_values = (result_points(state.cube, state.cube_owner, su.jac) / state.cube
-                   if state.is_money else match_cells(su.tables[0])).ravel()
-    shape = (len(RESULT_CLASSES), N_CUBE_VALUES)
-    _, labels = _first_roll_keys(su.opening)
-
-    until = stop_rule(until_se, min_games, by_first_roll,
+    jacoby = overrides.pop("jacoby", None)
+    settings, runner = configure(CubefulSettings, settings, runner, overrides, "cubeful_rollout")
+    settings = with_jacoby(settings, jacoby)
+    pos = cube_position(position)
+    games = check_games(games)
+    st = settings.resolve(at_start=bool(np.array_equal(pos.board, START_BOARD)))
+    st.check_games(games)
+    su = _setup(pos, games, st, st.opening)
+    until = stop_rule(st.until_se, st.min_games, st.by_first_roll,
                       lambda counts, sums, n: _statistics(su, counts, sums, n)[0]["stderr"])
+    block = BlockRecipe(_cubeful_block, dict(block_parts(su, runner.engine), policy=st.policy,
+                                             cell_values=_cell_values(su),
+                                             by_first_roll=st.by_first_roll))
+    plan = RunPlan(
+        kind="cubeful", request=dict(position=pos.to_position_id(), games=games, **st.as_dict()),
+        settings=cubeful_settings(su, st.policy, runner.engine, stop_rule=None
+                                  if st.until_se is None else {"until_se": st.until_se,
+                                                               "min_games": st.min_games}),
+        block_size=su.block_size, counts_shape=stored_counts_shape("cubeful", st.as_dict(), {}))
+    played = play_stored(plan, runner, pos.board, games, su.entropy, block, until)
+    result = _result(su, st, runner.engine, played, plan)
+    if played.stored is not None and not played.stored.finish(played.run.interrupted,
+                                                              _summary(result)):
+        result = dataclasses.replace(result, run_id=None)   # stopped before its first block
+    return result
 
-    block = BlockRecipe(_cubeful_block, dict(block_parts(su, engine), policy=policy,
-                                             cell_values=cell_values,
-                                             by_first_roll=by_first_roll))
-    run, seconds, workers, address = run_setup_blocks(
-        su, dask, workers, engine=engine, progress=progress, block=block,
-        on_interrupt=on_interrupt, until=until,
-        counts_shape=(1 + len(labels), *shape) if by_first_roll else shape)
+
+def _result(su: _Setup, st: CubefulSettings, engine: str, played: PlayedRun,
+            plan: RunPlan) -> CubefulRolloutResult:
+    """The :class:`CubefulRolloutResult` of a played run."""
+    run = played.run
     counts, sums, breakdown = run.counts, run.sums, None
-    if by_first_roll:
-        breakdown = []
-        back = _first_roll_luck(su, labels) if su.vr else None
-        for j, (roll, who) in enumerate(labels):
-            cj = counts[1 + j]
-            rs, mx = _statistics(su, cj, None if sums is None else sums[1 + j], int(cj.sum()),
-                                 None if back is None else back[j])
-            row = {"roll": roll}
-            if who is not None:
-                row["first"] = who
-            row.update(games=int(cj.sum()), equity=rs.pop("equity"), stderr=rs.pop("stderr"))
-            if mx:
-                row.update(mwc=mx["mwc"], mwc_stderr=mx["mwc_stderr"])
-            row.update(rs)
-            breakdown.append(row)
+    if st.by_first_roll:
+        breakdown = _breakdown(su, counts, sums)
         counts, sums = counts[0], None if sums is None else sums[0]
-    st, extra = _statistics(su, counts, sums, run.games)
-    settings = cubeful_settings(
-        su, policy, engine,
-        stop_rule=None if until_se is None else {"until_se": until_se, "min_games": min_games})
+    s, extra = _statistics(su, counts, sums, run.games)
+    state = su.state
     return CubefulRolloutResult(
-        equity=st["equity"], stderr=st["stderr"], counts=counts, games=run.games,
-        seed=su.entropy, seconds=seconds, outcomes=st["outcomes"], doubled=st["doubled"],
-        passed=st["passed"], mean_cube=st["mean_cube"], engine=engine, policy=policy, x=su.x,
+        equity=s["equity"], stderr=s["stderr"], counts=counts, games=run.games,
+        seed=su.entropy, seconds=played.seconds, outcomes=s["outcomes"], doubled=s["doubled"],
+        passed=s["passed"], mean_cube=s["mean_cube"], engine=engine, policy=st.policy, x=su.x,
         cube=int(state.cube), cube_owner=state.cube_owner, max_cube=su.max_cube, jacoby=su.jac,
-        opening=su.opening, workers=workers, interrupted=run.interrupted, vr=su.vr,
-        settings=settings, dask=address, games_requested=int(su.games),
-        by_first_roll=breakdown, **extra,
-    )
+        opening=su.opening, workers=played.workers, interrupted=run.interrupted, vr=su.vr,
+        settings=plan.settings, dask=played.address, games_requested=int(su.games),
+        by_first_roll=breakdown, run_id=None if played.stored is None else played.stored.run_id,
+        stored_games=played.stored_games, **extra)
+
+
+def _breakdown(su: _Setup, counts, sums) -> list[dict]:
+    """The rows of a breakdown by first roll (``CubefulRolloutResult.by_first_roll``) from
+    the run's counts and sums (their rows ``1 + j``; row 0 holds the totals)."""
+    _, labels = _first_roll_keys(su.opening)
+    rows = []
+    back = _first_roll_luck(su, labels) if su.vr else None
+    for j, (roll, who) in enumerate(labels):
+        cj = counts[1 + j]
+        rs, mx = _statistics(su, cj, None if sums is None else sums[1 + j], int(cj.sum()),
+                             None if back is None else back[j])
+        row = {"roll": roll}
+        if who is not None:
+            row["first"] = who
+        row.update(games=int(cj.sum()), equity=rs.pop("equity"), stderr=rs.pop("stderr"))
+        if mx:
+            row.update(mwc=mx["mwc"], mwc_stderr=mx["mwc_stderr"])
+        row.update(rs)
+        rows.append(row)
+    return rows
+
+
+def _summary(res: CubefulRolloutResult) -> dict:
+    """What a store keeps of a finished cubeful run's result (``fastbg runs`` lists it)."""
+    d = {k: getattr(res, k) for k in ("games", "equity", "stderr", "doubled", "passed",
+                                      "mean_cube", "interrupted")}
+    if res.match_length:
+        d.update(mwc=res.mwc, mwc_stderr=res.mwc_stderr)
+    return d
+
+
+def stored_statistics(request: dict, counts, sums, n: int) -> dict:
+    """The estimate of a stored cubeful run from its request and its blocks' merged
+    ``counts`` and ``sums`` (``fastbg runs``): ``games``, ``equity`` and ``stderr`` (per
+    unit of the starting cube; EMG in match play), and in match play ``mwc`` and
+    ``mwc_stderr``."""
+    st = CubefulSettings.from_request(request)
+    pos = Position.parse(request["position"])
+    su = _setup(pos, request["games"], st, bool(st.opening))
+    c = np.asarray(counts)
+    if c.ndim == 3:                       # by first roll: row 0 holds the totals
+        c, sums = c[0], None if sums is None else np.asarray(sums)[0]
+    s, extra = _statistics(su, c, sums, n)
+    out = {"games": n, "equity": s["equity"], "stderr": s["stderr"]}
+    out.update({k: extra[k] for k in ("mwc", "mwc_stderr") if k in extra})
+    return out
 
 
 def _statistics(su: _Setup, counts, sums, n: int, back: float | None = None):

@@ -10,7 +10,7 @@ from ..engine import get_engine
 from ..game.outcomes import OUTCOME_INDICATORS, PROBABILITY_KEYS
 from ..game.parse import position_and_roll
 from ..spec import luck as _luck
-from ..spec.board import START_BOARD
+from ..spec.board import N_CUBE_VALUES, RESULT_CLASSES, START_BOARD
 from ..spec.policies import POLICIES as _ENGINE_POLICIES
 from .blocks import BlockRecipe, block_size_for, check_games, stop_flag, stratified_rolls
 from .firstroll import first_roll_keys
@@ -151,8 +151,11 @@ def stored_counts_shape(kind: str, request: dict, settings: dict) -> tuple | Non
     Parameters
     ----------
     kind : str
-        The run's kind: ``"rollout"`` (:func:`rollout`) or ``"plays"``
-        (:func:`fastbg.rollouts.plays.rollout_plays`); another has no known shape.
+        The run's kind: ``"rollout"`` (:func:`rollout`), ``"plays"``
+        (:func:`fastbg.rollouts.plays.rollout_plays`), ``"cubeful"``
+        (:func:`fastbg.rollouts.cubeful.cubeful_rollout`: (8, 13), or (1 + rows, 8, 13) by
+        first roll) or ``"cube"`` (:func:`fastbg.rollouts.cuberollout.cube_rollout`: (2, 8,
+        13)); another has no known shape.
     request, settings : dict
         The run's request and settings, as it stores them.
 
@@ -166,6 +169,12 @@ def stored_counts_shape(kind: str, request: dict, settings: dict) -> tuple | Non
     """
     if kind == "rollout":
         return counts_shape(request.get("opening", False), request.get("by_first_roll", False))
+    if kind in ("cubeful", "cube"):   # (result class, final cube): per line, or first roll
+        cells = (len(RESULT_CLASSES), N_CUBE_VALUES)
+        if kind == "cube":
+            return (2, *cells)
+        rows = len(first_roll_keys(bool(request.get("opening")))[1])
+        return (1 + rows, *cells) if request.get("by_first_roll") else cells
     if kind == "plays" and settings.get("candidate_moves") and (
             settings.get("prune", "unknown") is None):
         return (len(settings["candidate_moves"]), 6)

@@ -12,21 +12,25 @@ per-trial differences, far more precisely than either value.
 """
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass, field
-from typing import Callable
 
 import numpy as np
 
 from ..cube.money import cube_action
 from ..cube.stats import decision_z
 from ..engine import get_engine
-from .blocks import BlockRecipe, abandoned
+from ..game.position import Position
+from .blocks import BlockRecipe, abandoned, check_games
 from .cubeful import (N_CUBE_VALUES, RESULT_CLASSES, _setup, block_parts, block_setup,
-                      cubeful_settings, match_cells, mean_and_se, qrolls, result_points,
-                      run_setup_blocks, vr_options)
+                      cube_position, cubeful_settings, match_cells, mean_and_se, qrolls,
+                      result_points, vr_options)
+from .cubesettings import CubeRolloutSettings
+from .runner import Runner, RunPlan, configure, play_stored
 
-__all__ = ["cube_rollout", "CubeRolloutResult", "decided_by_first_roll"]
+__all__ = ["cube_rollout", "CubeRolloutResult", "CubeRolloutSettings", "decided_by_first_roll",
+           "stored_statistics", "COUNTS_SHAPE"]
 
 _LINES = ("nd", "dt")
 
@@ -72,6 +76,10 @@ class CubeRolloutResult:
         The trials cannot vary (:func:`decided_by_first_roll`): ``nd`` and ``dt`` are the
         values of the one result every trial has, the standard errors 0, and a margin is
         infinite, or NaN for a tie (two values exactly equal).
+    run_id : int or None
+        With a ``store``: the run's id in it (to resume or extend it).
+    stored_games : int
+        Trials of a resumed run read from its store rather than played now.
     """
 
     nd: float
@@ -93,6 +101,8 @@ class CubeRolloutResult:
     vr: bool = False
     dask: str | None = None
     certain: bool = False
+    run_id: int | None = None
+    stored_games: int = 0
 
     def to_dict(self) -> dict:
         """JSON-ready dict: ``position_id``, ``mode``, ``method`` ("rollout"), ``decision``
@@ -100,7 +110,7 @@ class CubeRolloutResult:
         ``certain``),
         ``games``, ``seed``, ``seconds``, ``workers``, ``interrupted``, ``passed`` (per line:
         the share of trials that ended in a pass) and ``settings`` (and ``dask`` for a run
-        on a cluster)."""
+        on a cluster, ``run_id`` and ``stored_games`` for a stored one)."""
         def clean(v):
             return None if isinstance(v, float) and math.isnan(v) else v
         n = max(self.games, 1)
@@ -118,7 +128,9 @@ class CubeRolloutResult:
                 "passed": {line: int(self.counts[i, 6:].sum()) / n
                            for i, line in enumerate(_LINES)},
                 "settings": dict(self.settings),
-                **({} if self.dask is None else {"dask": self.dask})}
+                **({} if self.dask is None else {"dask": self.dask}),
+                **({} if self.run_id is None else {"run_id": self.run_id,
+                                                   "stored_games": self.stored_games})}
 
 
 def decided_by_first_roll(board, engine: str = "cython") -> bool:
@@ -196,23 +208,13 @@ def _cube_block(*, policy: str, line_opts: list, vals: tuple, luck_scale: list, 
     return block
 
 
-def cube_rollout(
-    position,
-    games: int,
-    *,
-    seed: int | None = None,
-    workers: int | None = None,
-    policy: str = "nn",
-    engine: str = "cython",
-    state=None,
-    x: float | None = None,
-    progress: Callable[[int], None] | None = None,
-    on_interrupt: Callable[[int], None] | None = None,
-    met=None,
-    vr: bool | None = None,
-    quasi_random: bool = True,
-    dask=None,
-) -> CubeRolloutResult:
+#: The shape of a cube rollout block's counts: per line (No double, Double/take) the counts
+#: of (result class, final cube) (:func:`fastbg.rollouts.cubeless.stored_counts_shape`).
+COUNTS_SHAPE = (2, len(RESULT_CLASSES), N_CUBE_VALUES)
+
+
+def cube_rollout(position, games: int, *, settings: CubeRolloutSettings | None = None,
+                 runner: Runner | None = None, **overrides) -> CubeRolloutResult:
     """Decide the cube by rolling out No double and Double/take with the same dice.
 
     Parameters
@@ -221,7 +223,18 @@ def cube_rollout(
         The position, the player on roll before its cube decision (no dice rolled).
     games : int
         Trials, at least 1; each is played in both lines.
-    seed, workers, policy, engine, x, progress, on_interrupt, met
+    settings : CubeRolloutSettings, optional
+        Everything the numbers depend on besides the position and ``games``
+        (:class:`fastbg.rollouts.cubesettings.CubeRolloutSettings`; default: its defaults).
+    runner : Runner, optional
+        Where and how the trials are played (:class:`fastbg.rollouts.runner.Runner`).
+    **overrides
+        Any field of the settings or of the runner, by name (below); an unknown name is a
+        TypeError.
+
+    Other Parameters
+    ----------------
+    seed, policy, x, met
         As :func:`fastbg.rollouts.cubeful.cubeful_rollout` (``x``: the cube efficiency of
         the cube decisions *inside* the games).
     state : MatchState, optional
@@ -235,8 +248,12 @@ def cube_rollout(
     quasi_random : bool, default True
         Quasi-random dice: each trial's first two rolls stratified by trial index (the
         same in both lines), as :func:`fastbg.rollout`.
-    dask : bool or str or distributed.Client, optional
-        Play the blocks on a Dask cluster, as :func:`fastbg.rollout`; the same numbers.
+    engine, workers, dask, progress, on_interrupt, on_block
+        The runner's, as :func:`fastbg.rollout`; the same numbers.
+    store, run_id, table_run
+        Keep the run in a results store (kind ``"cube"``), as :func:`fastbg.rollout`:
+        resumed or extended (``run_id``, or :func:`fastbg.resume`) it ends with the numbers
+        of one uninterrupted run.
 
     Returns
     -------
@@ -246,6 +263,8 @@ def cube_rollout(
     ------
     ValueError
         As :func:`fastbg.rollouts.cubeful.cubeful_rollout`.
+    TypeError
+        For a keyword that is no setting and no field of the runner.
 
     Notes
     -----
@@ -255,34 +274,74 @@ def cube_rollout(
     ``c`` (money) or in the player's MWC after the game (match). Double/pass is ``+1``
     (money) or the MWC of winning ``c`` points. The in-game cube decisions carry
     Janowski's and the network's bias.
+
+    **Reproducibility.** Trial ``j`` of block ``k`` draws its dice from
+    ``SeedSequence(seed, spawn_key=(k, j))`` in both lines, so the same fastbg version, seed
+    and settings give the same numbers for any ``workers``, either engine and a Dask
+    cluster, and a stored run resumed or extended the numbers of one uninterrupted run.
     """
-    su = _setup(position, games, seed, workers, policy, engine, state, x, False, False,
-                progress, met, vr, quasi_random)
-    st = su.state.for_position(su.pos.board)   # the start: no roll played yet (Holland)
-    can = st.may_double
+    settings, runner = configure(CubeRolloutSettings, settings, runner, overrides,
+                                 "cube_rollout")
+    pos = cube_position(position)
+    games = check_games(games)
+    st = settings.resolve()
+    su = _setup(pos, games, st, False)
+    state = su.state.for_position(pos.board)   # the start: no roll played yet (Holland)
     v_nd, v_dt, dp = _values(su)
     line_opts = [dict(su.opts, root_decision=False)]
-    if can:
-        line_opts.append(dict(su.opts, cube=2 * st.cube, cube_owner="opponent"))
-    vals = (v_nd, v_dt)
-
+    if state.may_double:
+        line_opts.append(dict(su.opts, cube=2 * state.cube, cube_owner="opponent"))
     # the luck of a line comes per unit of its own starting cube (money): in units of c
-    luck_scale = [1.0, 2.0] if st.is_money else [1.0, 1.0]
-    block = BlockRecipe(_cube_block, dict(block_parts(su, engine), policy=policy,
-                                          line_opts=line_opts, vals=vals, luck_scale=luck_scale))
-    run, seconds, workers, address = run_setup_blocks(
-        su, dask, workers, engine=engine, progress=progress, block=block,
-        on_interrupt=on_interrupt, counts_shape=(2, len(RESULT_CLASSES), N_CUBE_VALUES))
-    n = run.games
-    nan = float("nan")
-    s = np.zeros(5) if run.sums is None else np.asarray(run.sums, dtype=np.float64)
+    luck_scale = [1.0, 2.0] if state.is_money else [1.0, 1.0]
+    block = BlockRecipe(_cube_block, dict(block_parts(su, runner.engine), policy=st.policy,
+                                          line_opts=line_opts, vals=(v_nd, v_dt),
+                                          luck_scale=luck_scale))
+    plan = RunPlan(kind="cube", request=dict(position=pos.to_position_id(), games=games,
+                                              **st.as_dict()),
+                   settings=_recorded_settings(su, st.policy, runner.engine),
+                   block_size=su.block_size, counts_shape=COUNTS_SHAPE)
+    played = play_stored(plan, runner, pos.board, games, su.entropy, block)
+    run = played.run
+    d = _decision(state, run.counts, run.sums, run.games, (v_nd, v_dt, dp),
+                  run.games > 0 and decided_by_first_roll(pos.board, runner.engine))
+    result = CubeRolloutResult(
+        **d, games=run.games, counts=run.counts, mode="money" if state.is_money else "match",
+        why_not=state.why_not_double, seed=su.entropy, seconds=played.seconds,
+        workers=played.workers, interrupted=run.interrupted,
+        position_id=pos.to_position_id(), settings=plan.settings, vr=su.vr,
+        dask=played.address, run_id=None if played.stored is None else played.stored.run_id,
+        stored_games=played.stored_games)
+    if played.stored is not None and not played.stored.finish(run.interrupted,
+                                                              _summary(result)):
+        result = dataclasses.replace(result, run_id=None)   # stopped before its first block
+    return result
 
+
+def _recorded_settings(su, policy: str, engine: str) -> dict:
+    """The settings a cube rollout's result carries and its store records."""
+    return cubeful_settings(
+        su, policy, engine, dice_method=("quasi-random (first two rolls stratified), "
+                                         if su.quasi_random else "pseudo-random, ")
+        + "a stream per trial shared by both lines",
+        method="cube rollout (No double and Double/take)")
+
+
+def _decision(state, counts, sums, n: int, values, certain: bool) -> dict:
+    """The values, standard errors, action and margins of a cube rollout from its merged
+    ``counts`` (shape (2, 8, 13)) and ``sums`` (the lines' sums, sums of squares and sum of
+    products) over ``n`` trials; ``values`` the lines' per-cell values and Double/pass
+    (:func:`_values`); ``certain``: the trials cannot vary (:func:`decided_by_first_roll`).
+    Returns the fields ``nd``, ``dt``, ``dp``, ``stderr``, ``action``, ``z`` and
+    ``certain`` of :class:`CubeRolloutResult`."""
+    nan = float("nan")
+    v_nd, v_dt, dp = values
+    can = state.may_double
+    s = np.zeros(5) if sums is None else np.asarray(sums, dtype=np.float64)
     nd, se_nd = mean_and_se(float(s[0]), float(s[2]), n)
-    certain = n > 0 and decided_by_first_roll(su.pos.board, engine)
     if certain:
         # every trial the same game: the values of its result, no sampling error (a sum
         # of squares less n times the squared mean leaves rounding, not a variance)
-        exact = [_certain_value(run.counts[i], vals[i]) for i in range(len(line_opts))]
+        exact = [_certain_value(counts[i], v) for i, v in enumerate((v_nd, v_dt)[:1 + can])]
         certain = None not in exact
     if certain:
         nd, se_nd = exact[0], 0.0
@@ -295,23 +354,32 @@ def cube_rollout(
                                     scale=math.sqrt(max(float(s[2] + s[3]), 0.0) / n))
         if certain:
             dt, se_dt, se_diff = exact[1], 0.0, 0.0
-        action = cube_action(nd, dt, dp, redouble=st.cube_owner == "player",
-                             beaver=st.is_money and st.beaver)
+        action = cube_action(nd, dt, dp, redouble=state.cube_owner == "player",
+                             beaver=state.is_money and state.beaver)
         z = (decision_z(nd, dt, dp, se_nd, se_dt, se_diff) if n >= 2 or certain
              else {"double": nan, "take": nan})
     else:
         dt = se_dt = se_diff = dp = nan
         z = {"double": nan, "take": nan}
         action = "No double"
-    settings = cubeful_settings(
-        su, policy, engine, dice_method=("quasi-random (first two rolls stratified), "
-                                         if su.quasi_random else "pseudo-random, ")
-        + "a stream per trial shared by both lines",
-        method="cube rollout (No double and Double/take)")
-    return CubeRolloutResult(
-        nd=nd, dt=dt, dp=dp, stderr={"nd": se_nd, "dt": se_dt, "dt_minus_nd": se_diff},
-        action=action, z=z, games=n, counts=run.counts,
-        mode="money" if st.is_money else "match", why_not=st.why_not_double, seed=su.entropy,
-        seconds=seconds, workers=workers, interrupted=run.interrupted,
-        position_id=su.pos.to_position_id(), settings=settings, vr=su.vr, dask=address,
-        certain=bool(certain))
+    return dict(nd=nd, dt=dt, dp=dp, stderr={"nd": se_nd, "dt": se_dt, "dt_minus_nd": se_diff},
+                action=action, z=z, certain=bool(certain))
+
+
+def _summary(res: CubeRolloutResult) -> dict:
+    """What a store keeps of a finished cube rollout (``fastbg runs`` lists it)."""
+    return {k: getattr(res, k) for k in ("games", "nd", "dt", "dp", "stderr", "action",
+                                         "interrupted")}
+
+
+def stored_statistics(request: dict, counts, sums, n: int) -> dict:
+    """The estimate of a stored cube rollout from its request and its blocks' merged
+    ``counts`` and ``sums`` (``fastbg runs``): ``games``, ``nd``, ``dt``, ``dp``,
+    ``action``, and as ``equity`` and ``stderr`` the No double line's."""
+    st = CubeRolloutSettings.from_request(request)
+    pos = Position.parse(request["position"])
+    su = _setup(pos, request["games"], st, False)
+    state = su.state.for_position(pos.board)
+    d = _decision(state, np.asarray(counts), sums, n, _values(su), False)
+    return {"games": n, "equity": d["nd"], "stderr": d["stderr"]["nd"],
+            **{k: d[k] for k in ("nd", "dt", "dp", "action")}}

@@ -8,17 +8,28 @@ takes these runs.
 """
 from __future__ import annotations
 
+import math
+
+import numpy as np
+
+from . import cubeful, cuberollout
+from .cubeful import CubefulSettings, cubeful_rollout
 from .cubeless import rollout
 from .candidates import PlaysSettings
+from .cuberollout import CubeRolloutSettings, cube_rollout
 from .plays import rollout_plays
 from .runner import Runner
 from .settings import RolloutSettings
 from .store import ResultsStore, StoredRun, describe_run
 
-__all__ = ["resume_rollout", "RESUMABLE_KINDS"]
+__all__ = ["resume_rollout", "RESUMABLE_KINDS", "stored_estimate"]
 
-#: The kinds of stored run :func:`resume_rollout` continues.
-RESUMABLE_KINDS = ("rollout", "plays")
+#: The kinds of stored run :func:`resume_rollout` continues, each with its run function and
+#: its settings class (a run of candidate plays takes its roll too).
+_RUNS = {"rollout": (rollout, RolloutSettings), "cubeful": (cubeful_rollout, CubefulSettings),
+         "cube": (cube_rollout, CubeRolloutSettings),
+         "plays": (rollout_plays, PlaysSettings)}
+RESUMABLE_KINDS = tuple(_RUNS)
 
 
 def resume_rollout(store: ResultsStore, run: StoredRun, games: int | None = None,
@@ -41,7 +52,7 @@ def resume_rollout(store: ResultsStore, run: StoredRun, games: int | None = None
 
     Returns
     -------
-    RolloutResult or PlaysRolloutResult
+    RolloutResult, CubefulRolloutResult, CubeRolloutResult or PlaysRolloutResult
         The numbers of one uninterrupted run of ``games`` games.
 
     Raises
@@ -56,8 +67,41 @@ def resume_rollout(store: ResultsStore, run: StoredRun, games: int | None = None
     req = dict(run.request)
     games = run.games if games is None else games
     runner = (runner or Runner()).replace(store=store, run_id=run.id, **runner_overrides)
-    if run.kind == "rollout":
-        return rollout(req["position"], games, settings=RolloutSettings.from_request(req),
-                       runner=runner)
-    return rollout_plays(req["position"], req["dice"], games,
-                         settings=PlaysSettings.from_request(req), runner=runner)
+    run_function, settings_class = _RUNS[run.kind]
+    if run.kind == "plays":          # (candidate plays: the roll is an argument too)
+        return rollout_plays(req["position"], req["dice"], games,
+                             settings=PlaysSettings.from_request(req), runner=runner)
+    return run_function(req["position"], games, settings=settings_class.from_request(req),
+                        runner=runner)
+
+
+def stored_estimate(run: StoredRun, blocks: dict) -> dict:
+    """The estimate of a stored cubeful rollout or cube rollout from its stored blocks
+    (``fastbg runs``), finished or not.
+
+    Parameters
+    ----------
+    run : StoredRun
+        A run of kind ``"cubeful"`` or ``"cube"``.
+    blocks : dict
+        Its blocks, ``{k: (games, counts, sums)}`` (:meth:`ResultsStore.blocks`).
+
+    Returns
+    -------
+    dict
+        ``games``, ``equity`` and ``stderr`` (None without a block): a cubeful rollout's
+        equity (EMG in match play; with ``mwc`` and ``mwc_stderr``), a cube rollout's No
+        double (with ``nd``, ``dt``, ``dp`` and ``action``). The blocks' float sums are
+        added with :func:`math.fsum`.
+    """
+    if not blocks:
+        return {"games": 0, "equity": None, "stderr": None}
+    n = sum(g for g, _, _ in blocks.values())
+    counts = sum(c for _, c, _ in blocks.values())
+    sums = None
+    if all(f is not None for _, _, f in blocks.values()):
+        shape = next(iter(blocks.values()))[2].shape
+        sums = np.array([math.fsum(v) for v in zip(*(f.ravel() for _, _, f in blocks.values()))]
+                        ).reshape(shape)
+    of_kind = {"cubeful": cubeful.stored_statistics, "cube": cuberollout.stored_statistics}
+    return of_kind[run.kind](run.request, counts, sums, n)

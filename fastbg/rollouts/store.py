@@ -93,7 +93,8 @@ _RUNS_QUERY = ("SELECT r.id, r.kind, r.position, r.request, r.settings, r.seed, 
 
 
 #: What a stored run of each kind is, in a message ("run 6 is a rollout of candidate plays").
-_KIND_NAMES = {"rollout": "a rollout", "plays": "a rollout of candidate plays"}
+_KIND_NAMES = {"rollout": "a rollout", "plays": "a rollout of candidate plays",
+               "cubeful": "a cubeful rollout", "cube": "a cube rollout"}
 
 
 def with_article(word: str) -> str:
@@ -175,7 +176,7 @@ def _read_seed(d: dict, name: str) -> None:
 
 
 #: The kinds of run whose ``position`` is the position rolled out (a table's is a label).
-_ROLLED_OUT = ("rollout", "plays")
+_ROLLED_OUT = ("rollout", "plays", "cubeful", "cube")
 
 
 def _check_position(position, request: dict) -> None:
