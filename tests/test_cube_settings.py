@@ -12,6 +12,7 @@ import pytest
 
 import fastbg
 from fastbg import MatchState
+from fastbg.cli import main
 from fastbg.rollouts.cubesettings import (CubeDecisionSettings, CubefulSettings,
                                           CubeRolloutSettings)
 from fastbg.rollouts.runner import Runner
@@ -152,3 +153,44 @@ def test_cube_decision_keeps_its_cube_rollout(tmp_path):
         fastbg.cube_decision("ZQEAgC0AAAAAAA", method="exact", store=path)
     with pytest.raises(ValueError, match="unknown method 'best'"):
         fastbg.cube_decision(CONTACT, settings=CubeDecisionSettings(method="best"))
+
+
+def test_cli_store_resume_and_runs_for_cubeful_and_cube_rollouts(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("FASTBG_STORE", str(tmp_path / "runs.sqlite"))
+    assert main(["rollout", CONTACT, "--cubeful", "-n", "1500", "--seed", "2", "--policy",
+                 "pubeval", "--match-length", "7", "--score", "2-4", "--store",
+                 "--no-progress"]) == 0
+    assert "stored as run 1 in" in capsys.readouterr().out
+    assert main(["rollout", "--resume", "1", "--extend", "1000", "--no-progress", "--json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    full = fastbg.cubeful_rollout(CONTACT, 2500, seed=2, policy="pubeval", state=MATCH)
+    assert (d["run_id"], d["games"], d["stored_games"]) == (1, 2500, 1000)
+    assert d["equity"] == full.equity and d["mwc"] == full.mwc
+    assert main(["cube", CONTACT, "-n", "300", "--seed", "2", "--policy", "pubeval",
+                 "--owner", "player", "--cube", "2", "--store", "--no-progress"]) == 0
+    assert "stored as run 2 in" in capsys.readouterr().out
+    assert main(["cube", "--resume", "2", "--extend", "300", "--no-progress", "--json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    cube = fastbg.cube_rollout(CONTACT, 600, seed=2, policy="pubeval",
+                               state=MatchState.money(cube=2, cube_owner="player"))
+    assert d["run_id"] == 2 and d["games"] == 600 and d["decision"]["nd"] == cube.nd
+    assert main(["runs", "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert [(r["kind"], r["status"]) for r in rows] == [("cubeful", "done"), ("cube", "done")]
+    assert rows[0]["estimate"]["equity"] == full.equity
+    assert rows[1]["estimate"]["nd"] == cube.nd
+    assert main(["runs"]) == 0
+    assert "cubeful" in capsys.readouterr().out
+    assert main(["runs", "show", "2"]) == 0
+    assert "No double" in capsys.readouterr().out
+    for argv, why in ((["rollout", "--resume", "2"], "fastbg cube --resume 2 continues"),
+                      (["cube", "--resume", "1"], "fastbg rollout --resume 1 continues it"),
+                      (["cube", "--resume", "2", "--seed", "3"], "--seed does not apply"),
+                      (["cube", CONTACT, "--resume", "2"], "POSITION does not apply"),
+                      (["cube", "--extend", "10"], "give --resume"),
+                      (["cube", "ZQEAgC0AAAAAAA", "--store"], "--store keeps cube rollouts"),
+                      (["cube", CONTACT, "--method", "janowski", "--store"],
+                       "--store keeps cube rollouts")):
+        assert main(argv) == 2, argv
+        err = capsys.readouterr().err
+        assert why in err and err.count("\n") == 1, (argv, err)

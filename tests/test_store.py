@@ -263,7 +263,9 @@ def test_cli_store_resume_extend_and_runs(tmp_path, monkeypatch, capsys):
                                                               "--resume"),
                       (["rollout", CONTACT, "--resume", "1"], "POSITION does not apply"),
                       (["rollout", "start", "--extend", "10"], "give --resume"),
-                      (["rollout", "--cubeful", "--store"], "cubeless rollouts for now"),
+                      # (a cubeful rollout is stored too: tests/test_cube_settings.py)
+                      (["rollout", "--cubeful", "--store", "--truncate", "5"],
+                       "for cubeless rollouts"),
                       (["runs", "show"], "needs a RUN id"),
                       (["runs", "show", "5"], "no run 5")):
         assert main(argv) == 2, argv

@@ -471,7 +471,7 @@ def stored_blocks(store, run) -> dict:
         without all its games and no stop rule to end it early (the store is not changed).
     """
     blocks = store.blocks(run.id, stored_counts_shape(run.kind, run.request, run.settings))
-    if (run.kind in ("rollout", "plays") and run.status == "done"
+    if (run.kind in ("rollout", "plays", "cubeful", "cube") and run.status == "done"
             and run.request.get("until_se") is None
             and sum(g for g, _, _ in blocks.values()) < run.games):
         raise ValueError(f"run {run.id} in {store.path} is marked done but block {len(blocks)} "

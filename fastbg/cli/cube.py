@@ -11,13 +11,18 @@ from ..cube.stats import CLOSE_Z, MIN_DECIDING_TRIALS
 from ..engine import ENGINES
 from ..game import PROBABILITY_KEYS
 from ..rollouts import DEFAULT_POLICY, POLICIES
+from ..rollouts.blocks import block_size_for, n_blocks
 from ..rollouts.cubedecision import BIAS_NOTE, DEFAULT_GAMES, METHODS, cube_decision, cube_method
+from ..rollouts.cubesettings import CubeDecisionSettings, CubeRolloutSettings
+from ..rollouts.store import ResultsStore, describe_run
 
 from .common import (_ENGINE_HELP, EXIT_INTERRUPTED, _games, games_played, _load_met, _number_arg, _policy_help,
                      _positive_int, _seed, add_no_progress_option, plural, num,
-                     print_json)
-from .state import (_add_state_options, _cube_state, _describe_state)
-from .rollouts import _VR_HELP, _WORKERS_HELP, _with_progress, add_dask_option, workers_text
+                     print_json, stored_blocks)
+from .state import (_STATE_OPTIONS, _add_state_options, _cube_state, _describe_state)
+from .rollouts import (_VR_HELP, _WORKERS_HELP, _with_progress, add_dask_option, add_store_options,
+                       check_dask_options, cluster_before_store, nothing_stored, print_stored,
+                       resume_text, runner_of, workers_text)
 
 
 #: Games of a `fastbg cube --method janowski` unless --games says otherwise.
@@ -60,7 +65,8 @@ def add_parsers(sub) -> None:
     c = sub.add_parser(
         "cube", help="cube decision of a position by a cube rollout (money or match)",
         description=_CUBE_DESCRIPTION, epilog=_CUBE_EPILOG)
-    c.add_argument("position", metavar="POSITION",
+    # (optional only for --resume, whose run has its own)
+    c.add_argument("position", metavar="POSITION", nargs="?", default=None,
                    help="'start', a Position ID, a GNU Backgammon PositionID:MatchID pair or "
                         "an XGID (cube and score are taken from the last two)")
     c.add_argument("--games", "-n", type=_games, default=None,
@@ -97,8 +103,15 @@ def add_parsers(sub) -> None:
                         "errors are 4-6x smaller than janowski's for the same time "
                         "(experiments/cube_methods.py)")
     _add_state_options(c)
+    add_store_options(c, "the cube rollout", "and extended later", "",
+                      "cube rollout RUN from its first missing block (its own position and "
+                      "settings; the numbers equal those of one uninterrupted run)")
+    c.add_argument("--extend", type=_games, default=None, metavar="N",
+                   help="with --resume: add N trials to the run (the same numbers as having "
+                        "asked for the total at first)")
     c.add_argument("--json", action="store_true", help="machine-readable output")
     add_no_progress_option(c, shows="progress bar")
+    c.set_defaults(cube_parser=c)
 
 
 #: A margin of a position whose trials cannot vary (every roll ends the game at once: no
@@ -161,6 +174,13 @@ def _close_text(close: list, games: int, unit: str) -> str:
 
 
 def _cmd_cube(args) -> int:
+    if args.resume is not None:
+        return _cmd_cube_resume(args)
+    if args.extend is not None:
+        raise ValueError("--extend is for a stored run: give --resume RUN too")
+    if args.position is None:
+        raise ValueError("give a POSITION ('start', a Position ID, a PositionID:MatchID pair "
+                         "or an XGID), or --resume RUN")
     pos, state = _cube_state(args)
     # (--method exact is checked below, in the command's words: which options it refuses)
     method = cube_method(pos, state, "auto" if args.method == "exact" else args.method)
@@ -179,28 +199,85 @@ def _cmd_cube(args) -> int:
         raise ValueError("--vr and --quasi-random are for cube rollouts: --method janowski's "
                          "cubeless rollout is plain Monte Carlo (its error model reads the "
                          "outcome counts)")
-
-    def run(**shown):
-        return cube_decision(pos, args.games, state=state, method=args.method, seed=args.seed,
-                             workers=args.workers, policy=args.policy, engine=args.engine,
-                             x=args.x, met=table, vr=args.vr, quasi_random=args.quasi_random,
-                             dask=args.dask, **shown)
-
+    if args.store is not None and method != "rollout":
+        raise ValueError(f"--store keeps cube rollouts; --method {method} "
+                         + ("reads the database: nothing to keep" if method == "exact" else
+                            "rolls out cubelessly (fastbg rollout --store keeps such a run)"))
+    settings = cube_settings_of(args, state, table)
     if method == "exact":
-        return _exact_bearoff(run(), args, unused)
+        return _exact_bearoff(cube_decision(pos, settings=settings), args, unused)
     if args.games is None:
         args.games = DEFAULT_GAMES[method]      # the progress bar's total
-    d = _with_progress(args, run)
+    check_dask_options(args)
+    with cluster_before_store(args, n_blocks(args.games, block_size_for(args.policy))) as run_on:
+        store = None if args.store is None else ResultsStore(args.store or None)
+        d = _with_progress(args, lambda **shown: cube_decision(
+            pos, args.games, settings=settings,
+            runner=runner_of(args, **shown).replace(store=store, **run_on)))
+    return _report_cube(d, args, method, store)
+
+
+def cube_settings_of(args, state, table=None) -> CubeDecisionSettings:
+    """The one place where ``fastbg cube``'s options become the settings of
+    :func:`~fastbg.rollouts.cubedecision.cube_decision`
+    (:class:`~fastbg.rollouts.cubesettings.CubeDecisionSettings`; each option is named as its
+    field): ``state`` made of POSITION and the cube options, ``table`` the match's table."""
+    options = {name: getattr(args, name) for name in CubeDecisionSettings.fields()
+               if name not in ("state", "met")}
+    return CubeDecisionSettings(**options, state=state, met=table)
+
+
+def _report_cube(d, args, method: str, store=None) -> int:
+    """Print a rollout-based decision (text or ``--json``) and where it is stored."""
     if d.decision is None:
-        print("interrupted before any game finished; nothing to report", file=sys.stderr)
+        run_id = d.result.run_id if method == "rollout" else None
+        print("interrupted before any game finished; nothing to report"
+              + nothing_stored(store, run_id, resume_text(run_id, args, "cube")),
+              file=sys.stderr)
         return EXIT_INTERRUPTED
     if args.json:
-        print_json(d.to_dict(), indent=2)
+        out = d.to_dict()
+        if store is not None:
+            out["store"] = str(store.path)
+        print_json(out, indent=2)
     elif method == "rollout":
         print(_format_cube_rollout(d, args.workers))
+        print_stored(d.result, args, store, "cube")
     else:
         print(_format_cube(d, args.workers))
     return EXIT_INTERRUPTED if d.interrupted else 0
+
+
+#: Options of `fastbg cube` that a resumed cube rollout takes from its store.
+_RUN_OPTIONS = ("position", "games", "seed", "policy", "x", "vr", "quasi_random", "method",
+                *_STATE_OPTIONS)
+
+
+def _cmd_cube_resume(args) -> int:
+    """``fastbg cube --resume RUN [--extend N]``: the stored cube rollout's own settings."""
+    defaults = vars(args.cube_parser.parse_args([]))
+    given = [k for k in _RUN_OPTIONS if getattr(args, k) != defaults.get(k)]
+    if given:
+        opt = given[0].replace("_", "-")
+        raise ValueError(f"{'POSITION' if opt == 'position' else '--' + opt} does not apply "
+                         "with --resume: the run keeps its own settings (--extend N adds trials)")
+    store = ResultsStore(args.store or None, create=False)
+    run = store.run(args.resume)
+    if run.kind != "cube":
+        raise ValueError(f"run {run.id} is {describe_run(run)}; fastbg cube --resume continues "
+                         "cube rollouts" + (f" (fastbg rollout --resume {run.id} continues it)"
+                                            if run.kind in ("rollout", "cubeful") else ""))
+    stored_blocks(store, run)          # a damaged block refused before anything is said
+    args.games = run.games + (args.extend or 0)
+    if run.status == "done" and not args.extend:
+        print(f"run {run.id} is finished ({run.games_done:,} trials); --extend N adds trials",
+              file=sys.stderr)
+    st = CubeRolloutSettings.from_request(run.request)
+    settings = CubeDecisionSettings(method="rollout", **{k: getattr(st, k) for k in st.fields()})
+    d = _with_progress(args, lambda **shown: cube_decision(
+        run.request["position"], args.games, settings=settings,
+        runner=runner_of(args, **shown).replace(store=store, run_id=run.id)))
+    return _report_cube(d, args, "rollout", store)
 
 
 def _format_cube_rollout(d, workers_asked=None) -> str:
@@ -285,7 +362,8 @@ def _rollout_options_given(args) -> list[str]:
         ("--workers", args.workers is not None), ("--dask", args.dask is not None),
         ("--policy", args.policy != DEFAULT_POLICY),
         ("--engine", args.engine != "cython"), ("--x", args.x is not None),
-        ("--vr", args.vr is not None), ("--quasi-random", args.quasi_random is not None))
+        ("--vr", args.vr is not None), ("--quasi-random", args.quasi_random is not None),
+        ("--store", args.store is not None))
         if given]
 
 

@@ -6,11 +6,12 @@ import contextlib
 import sys
 
 from ..engine import ENGINES
-from ..game import parse_game, PROBABILITY_KEYS
+from ..game import MatchState, Position, parse_game, PROBABILITY_KEYS
 from ..rollouts import DEFAULT_POLICY, POLICIES, cubeful_rollout, rollout
 from ..rollouts.cubeless import normal_quantile
 from ..rollouts.blocks import block_size_for, n_blocks
 from ..rollouts.cluster import check_address, connect
+from ..rollouts.cubesettings import CubefulSettings
 from ..rollouts.resume import resume_rollout
 from ..rollouts.runner import Runner
 from ..rollouts.settings import RolloutSettings
@@ -233,7 +234,7 @@ def add_parsers(sub) -> None:
                         "(default: GNU Backgammon's by position, 0 on the last roll)")
     _add_state_options(r)
     add_store_options(r, "the run", "and extended later",
-                      "Cubeless rollouts", "run RUN from its first missing block (its own "
+                      "", "run RUN from its first missing block (its own "
                       "position and settings; the numbers equal those of one uninterrupted run)")
     r.add_argument("--extend", type=_games, default=None, metavar="N",
                    help="with --resume: add N games to the run (the same numbers as having "
@@ -295,14 +296,18 @@ def _format_table(res, workers_asked: int | None = None) -> str:
             lines.append(f"    {r['roll'] + who:<16} {r['games']:>7,} {num(r['equity'], '+9.4f')} "
                          f"{num(r['stderr']['equity'], '9.4f')} {num(r['win'], '8.4f')}")
         lines += first_roll_legend(res.by_first_roll)
-    lines.append("")
-    if res.stored_games >= res.games:
-        lines.append(f"  all {res.games:,} games read from the store")
-    else:
-        lines.append(f"  {res.seconds:.2f} s, {games_rate(res.games_per_second)}"
-                     + (f" ({res.games - res.stored_games:,} games played now, "
-                        f"{res.stored_games:,} read from the store)" if res.stored_games else ""))
+    lines += ["", played_text(res)]
     return "\n".join(lines)
+
+
+def played_text(res, unit: str = "game") -> str:
+    """The last line of a rollout's text: its time and rate, and the games of a resumed run
+    played now and read from the store."""
+    if res.stored_games and res.stored_games >= res.games:
+        return f"  all {plural(res.games, unit)} read from the store"
+    return (f"  {res.seconds:.2f} s, {games_rate(res.games_per_second)}"
+            + (f" ({res.games - res.stored_games:,} {unit}s played now, "
+               f"{res.stored_games:,} read from the store)" if res.stored_games else ""))
 
 
 def first_roll_legend(rows: list) -> list:
@@ -407,15 +412,22 @@ def _cmd_resume(args, parser_defaults) -> int:
                          "with --resume: the run keeps its own settings (--extend N adds games)")
     store = _store(args, create=False)
     run = store.run(args.resume)
-    if run.kind != "rollout":          # before its request is read as rollout()'s arguments
+    if run.kind not in ("rollout", "cubeful"):   # before its request is read as arguments
         raise ValueError(f"run {run.id} is {describe_run(run)}; fastbg rollout --resume "
                          "continues rollouts" + (f" (fastbg moves --resume {run.id} continues "
-                                                 "candidate plays)" if run.kind == "plays" else ""))
+                                                 "candidate plays)" if run.kind == "plays" else
+                                                 f" (fastbg cube --resume {run.id} continues "
+                                                 "cube rollouts)" if run.kind == "cube" else ""))
     stored_blocks(store, run)          # a damaged block refused before anything is said
     games = run.games + (args.extend or 0)
     if run.status == "done" and not args.extend:
         print(f"run {run.id} is finished ({run.games_done:,} games); --extend N adds games",
               file=sys.stderr)
+    if run.kind == "cubeful":
+        res = _with_progress(args, lambda **shown: resume_rollout(
+            store, run, games, runner_of(args, **shown)))
+        return _report_cubeful(res, args, Position.parse(run.request["position"]),
+                               MatchState(**run.request["state"]), store)
     blocks = []
     res = _with_progress(args, lambda **shown: resume_rollout(
         store, run, games, runner_of(args, on_block=_collect(blocks), **shown)))
@@ -437,10 +449,9 @@ def nothing_stored(store, run_id, resume: str) -> str:
 
 def _report_rollout(res, args, store=None, blocks=()) -> int:
     if res.games == 0:
-        resume = f"fastbg rollout --resume {res.run_id}" + (f" --store {args.store}"
-                                                           if args.store else "")
         print("interrupted before any game finished; nothing to report"
-              + nothing_stored(store, res.run_id, resume), file=sys.stderr)
+              + nothing_stored(store, res.run_id, resume_text(res.run_id, args)),
+              file=sys.stderr)
         return EXIT_INTERRUPTED
     plot_error = None
     if args.plot is not None:
@@ -459,19 +470,30 @@ def _report_rollout(res, args, store=None, blocks=()) -> int:
         print(_format_table(res, args.workers))
         if args.plot is not None and plot_error is None:
             print(f"  plot drawn into {args.plot}")
-        if store is not None and res.run_id is None:
-            # (a pure-Python block cut short hands over its finished games; a store keeps
-            # whole blocks only)
-            print(f"  nothing stored in {store.path}: the run stopped before its first "
-                  "block finished")
-        elif store is not None:
-            print(f"  stored as run {res.run_id} in {store.path}"
-                  + (f"; resume with: fastbg rollout --resume {res.run_id}"
-                     + ("" if not args.store else f" --store {args.store}")
-                     if res.interrupted else ""))
+        print_stored(res, args, store)
     if plot_error is not None:         # the numbers first: a plot that failed loses nothing
         raise plot_error
     return EXIT_INTERRUPTED if res.interrupted else 0
+
+
+def print_stored(res, args, store, command: str = "rollout") -> None:
+    """The line under a stored run's text: where it is kept and, if interrupted, the
+    ``fastbg COMMAND --resume RUN`` that continues it (nothing without a store)."""
+    if store is not None and res.run_id is None:
+        # (a pure-Python block cut short hands over its finished games; a store keeps
+        # whole blocks only)
+        print(f"  nothing stored in {store.path}: the run stopped before its first "
+              "block finished")
+    elif store is not None:
+        print(f"  stored as run {res.run_id} in {store.path}"
+              + (f"; resume with: {resume_text(res.run_id, args, command)}"
+                 if res.interrupted else ""))
+
+
+def resume_text(run_id: int, args, command: str = "rollout") -> str:
+    """The command that continues stored run ``run_id`` (with the command's ``--store``)."""
+    return f"fastbg {command} --resume {run_id}" + (f" --store {args.store}" if args.store
+                                                     else "")
 
 
 def _cmd_rollout(args) -> int:
@@ -486,9 +508,6 @@ def _cmd_rollout(args) -> int:
     if args.position is None:
         args.position = "start"
     if args.cubeful:
-        if args.store is not None:
-            raise ValueError("--store keeps cubeless rollouts for now: drop --cubeful or "
-                             "--store")
         if args.truncate is not None or args.truncate_bearoff:
             raise ValueError("--truncate and --truncate-bearoff are for cubeless rollouts")
         _check_stop_options(args)
@@ -536,19 +555,43 @@ def _cmd_cubeful_rollout(args) -> int:
                          "beavers in POSITION's rules; --no-beaver turns them off)")
     if args.x is not None and not 0 <= args.x <= 1:
         raise ValueError(f"--x must be in [0, 1], got {args.x}")
-    res = _with_progress(args, lambda **shown: cubeful_rollout(
-        pos, args.games, seed=args.seed, workers=args.workers, policy=args.policy,
-        engine=args.engine, state=state, x=args.x, jacoby=state.jacoby, opening=args.opening,
-        met=None if state.is_money else (args.met or None), vr=args.vr,
-        quasi_random=args.quasi_random is not False, until_se=args.until_se,
-        min_games=args.min_games, by_first_roll=args.by_first_roll, dask=args.dask, **shown))
+    settings = cubeful_settings_of(args, state)
+    pos.check_playable()   # (cubeful_rollout() checks it too): before a store file is made
+    check_dask_options(args)
+    with cluster_before_store(args, n_blocks(args.games, block_size_for(args.policy))) as run_on:
+        store = _store(args) if args.store is not None else None
+        res = _with_progress(args, lambda **shown: cubeful_rollout(
+            pos, args.games, settings=settings,
+            runner=runner_of(args, **shown).replace(store=store, **run_on)))
+    return _report_cubeful(res, args, pos, state, store)
+
+
+def cubeful_settings_of(args, state) -> CubefulSettings:
+    """The one place where ``fastbg rollout --cubeful``'s options become the run's settings
+    (:class:`~fastbg.rollouts.cubesettings.CubefulSettings`; each option is named as its
+    field): ``state`` the cube and match state the command made of POSITION and the cube
+    options."""
+    options = {name: getattr(args, name) for name in CubefulSettings.fields() if name != "state"}
+    return CubefulSettings(**options | dict(
+        state=state, met=None if state.is_money else (args.met or None),
+        quasi_random=args.quasi_random is not False))
+
+
+def _report_cubeful(res, args, pos, state, store=None) -> int:
+    """Print a cubeful rollout's result (text or ``--json``) and where it is stored."""
     if res.games == 0:
-        print("interrupted before any game finished; nothing to report", file=sys.stderr)
+        print("interrupted before any game finished; nothing to report"
+              + nothing_stored(store, res.run_id, resume_text(res.run_id, args)),
+              file=sys.stderr)
         return EXIT_INTERRUPTED
     if args.json:
-        print_json(res.to_dict(), indent=2)
+        d = res.to_dict()
+        if store is not None:
+            d["store"] = str(store.path)
+        print_json(d, indent=2)
     else:
         print(_format_cubeful(res, pos, state, args.workers))
+        print_stored(res, args, store)
     return EXIT_INTERRUPTED if res.interrupted else 0
 
 
@@ -610,7 +653,7 @@ def _format_cubeful(res, pos, state, workers_asked: int | None = None) -> str:
                          f"{num(r['passed'], '8.4f')}"
                          + ("" if state.is_money else f" {num(r['mwc'], '8.4f')}"))
         lines += first_roll_legend(res.by_first_roll)
-    lines += ["", f"  {res.seconds:.2f} s, {games_rate(res.games_per_second)}"]
+    lines += ["", played_text(res)]
     return "\n".join(lines)
 
 

@@ -15,6 +15,7 @@ from ..game.files import missing_directory
 from ..research import convergence, plot_convergence, plot_table
 from ..research.plots import check_plot_path
 from ..rollouts.cubeless import outcome_statistics, vr_statistics
+from ..rollouts.resume import stored_estimate
 from ..rollouts.store import ResultsStore, default_store_path
 from .common import add_no_progress_option, plural, print_json, run_id_arg, store_hint, store_path_arg, stored_blocks
 from .research import resume_command, write_table_csv
@@ -26,8 +27,9 @@ def add_parsers(sub) -> None:
     """The ``runs`` command."""
     p = sub.add_parser(
         "runs", help="list, show or export the runs of a results store",
-        description="The runs kept by `fastbg rollout --store`, `fastbg moves --rollout --store` "
-                    "and `fastbg table --store` (a "
+        description="The runs kept by `fastbg rollout --store` (cubeless or cubeful), `fastbg "
+                    "moves --rollout --store`, `fastbg cube --store` (cube rollouts) and "
+                    "`fastbg table --store` (a "
                     "table is a run, and each of its rows a run of its own): `fastbg runs` "
                     "lists them (id, what, progress, status, equity +- SE, the table a row "
                     "belongs to), `fastbg runs show RUN` shows one with its settings (a "
@@ -35,9 +37,10 @@ def add_parsers(sub) -> None:
                     "blocks (counts and sums, as stored; a table: its rows). A run that was "
                     "interrupted or killed is listed with the games of its stored blocks "
                     "('no games yet' if killed before its first block; a new run that Ctrl-C "
-                    "stops that early is not kept); `fastbg rollout --resume RUN` (candidate plays: "
-                    "`fastbg moves --resume RUN`; a table: `fastbg table NAME --resume RUN`) "
-                    "continues it. A run whose record or "
+                    "stops that early is not kept); `fastbg rollout --resume RUN` (candidate "
+                    "plays: `fastbg moves --resume RUN`; a cube rollout: `fastbg cube --resume "
+                    "RUN`; a table: `fastbg table NAME --resume RUN`) continues it. A run "
+                    "whose record or "
                     "blocks are damaged is listed as corrupt, with what is wrong, among the "
                     "others (the listing's exit status is 0 all the same: it is a report; "
                     "show, export and --resume refuse that run, with status 2).")
@@ -79,6 +82,8 @@ def _estimate(run, blocks, store) -> dict:
     play of candidate plays, a table's headline (from its summary) and its rows done."""
     if run.kind == "table":
         return _table_estimate(run, store)
+    if run.kind in ("cubeful", "cube"):
+        return stored_estimate(run, blocks)
     if not blocks:
         return {"games": 0, "equity": None, "stderr": None}
     n = sum(g for g, _, _ in blocks.values())
@@ -281,7 +286,7 @@ def _resume_hint(run, store, args) -> str:
         run = store.run(run.parent)
     if run.kind == "table":
         return resume_command(run.request.get("table"), run.id, args.store)
-    command = "moves" if run.kind == "plays" else "rollout"
+    command = {"plays": "moves", "cube": "cube"}.get(run.kind, "rollout")
     return f"fastbg {command} --resume {run.id}" + (f" --store {args.store}" if args.store else "")
 
 
@@ -310,6 +315,8 @@ def _show(run, row, store, args) -> None:
         if e["equity"] is not None and run.kind == "plays":
             print(f"  best play {e['best']}: cubeless equity {e['equity']:+.4f} (s.e. "
                   f"{e['stderr']:.4f})")
+        elif e["equity"] is not None and run.kind in _SHOWN:
+            print(_SHOWN[run.kind](e))
         elif e["equity"] is not None:
             print(f"  cubeless equity {e['equity']:+.4f} (s.e. {e['stderr']:.4f}); "
                   + ", ".join(f"{k} {e[k]:.4f}" for k in PROBABILITY_KEYS))
@@ -318,6 +325,19 @@ def _show(run, row, store, args) -> None:
         print(f"    {k}: {v}")
     if run.status != "done":
         print(f"  resume with: {_resume_hint(run, store, args)}")
+
+
+#: The estimate line of `fastbg runs show` for a cubeful rollout and a cube rollout.
+_SHOWN = {
+    "cubeful": lambda e: (f"  cubeful equity {e['equity']:+.4f} (s.e. {e['stderr']:.4f})"
+                          if "mwc" not in e else
+                          f"  match winning chance {e['mwc']:.4f} (s.e. {e['mwc_stderr']:.4f}); "
+                          f"equity (EMG) {e['equity']:+.4f} (s.e. {e['stderr']:.4f})"),
+    "cube": lambda e: (f"  No double {e['nd']:+.4f} (s.e. {e['stderr']:.4f})"
+                       + ("" if e["dt"] != e["dt"] else
+                          f", Double/take {e['dt']:+.4f}, Double/pass {e['dp']:+.4f}: "
+                          f"{e['action']}")),
+}
 
 
 def _table_summary(run) -> dict:
