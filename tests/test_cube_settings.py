@@ -167,7 +167,7 @@ def test_cli_store_resume_and_runs_for_cubeful_and_cube_rollouts(tmp_path, monke
     assert (d["run_id"], d["games"], d["stored_games"]) == (1, 2500, 1000)
     assert d["equity"] == full.equity and d["mwc"] == full.mwc
     assert main(["cube", CONTACT, "-n", "300", "--seed", "2", "--policy", "pubeval",
-                 "--owner", "player", "--cube", "2", "--store", "--no-progress"]) == 0
+                 "--cube-owner", "player", "--cube", "2", "--store", "--no-progress"]) == 0
     assert "stored as run 2 in" in capsys.readouterr().out
     assert main(["cube", "--resume", "2", "--extend", "300", "--no-progress", "--json"]) == 0
     d = json.loads(capsys.readouterr().out)

@@ -290,7 +290,7 @@ def test_match_decision_against_matchcube(lengths, cub):
                         if n not in lengths:
                             continue
                         act, nd, dt, dp = cub.match_decision(R, q, a, b, cube, owner == "player", x)
-                        d = match_cube_decision(q, n, (sp, so), cube=cube, owner=owner, x=x)
+                        d = match_cube_decision(q, n, (sp, so), cube=cube, cube_owner=owner, x=x)
                         assert (nd, dt, dp) == pytest.approx((d.nd, d.dt, d.dp), abs=1e-12)
                         a2 = d.action.lower()
                         want = (0 if not a2.startswith(("double", "redouble"))

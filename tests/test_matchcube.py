@@ -99,9 +99,9 @@ def test_actions_follow_the_values():
 
 
 def test_redouble_wording_and_opponent_owned_cube():
-    d = match_cube_decision(gammonless(0.9), 9, (0, 0), cube=2, owner="player")
+    d = match_cube_decision(gammonless(0.9), 9, (0, 0), cube=2, cube_owner="player")
     assert d.action == "Redouble, pass"
-    d = match_cube_decision(gammonless(0.9), 9, (0, 0), cube=2, owner="opponent")
+    d = match_cube_decision(gammonless(0.9), 9, (0, 0), cube=2, cube_owner="opponent")
     assert not d.can_double and d.action == "No double, take"
     assert math.isnan(d.dt) and math.isnan(d.dp)
 
@@ -116,7 +116,7 @@ def test_crawford_game_never_doubles():
         # no cube: the cubeful MWC is the dead one, whatever the efficiency
         assert d.nd == pytest.approx(KXG2.cubeless_mwc(probs, 3, 1))
     with pytest.raises(ValueError):
-        match_cube_decision(OPENING, 5, (2, 4), crawford=True, cube=2, owner="player")
+        match_cube_decision(OPENING, 5, (2, 4), crawford=True, cube=2, cube_owner="player")
 
 
 @pytest.mark.parametrize("trailer_score", [0, 1, 2, 3])
@@ -153,14 +153,14 @@ def test_dead_cube_of_the_leader_and_at_double_match_point(score):
 
 def test_owned_cube_that_already_wins_the_match_is_dead():
     # player 2-away owning a 2-cube: redoubling gains nothing
-    d = match_cube_decision([0.8, 0.3, 0.0, 0.05, 0.0], 7, (5, 0), cube=2, owner="player")
+    d = match_cube_decision([0.8, 0.3, 0.0, 0.05, 0.0], 7, (5, 0), cube=2, cube_owner="player")
     assert not d.can_double and d.action == "No redouble, take"
 
 
 def test_double_beyond_the_match_need():
     # player 3-away owning a 2-cube: a redouble to 4 is more than he needs, a win at 4 is
     # a match win, his gammons become worthless; the opponent (7-away) gets a live cube
-    d = match_cube_decision([0.8, 0.4, 0.02, 0.02, 0.0], 7, (4, 0), cube=2, owner="player")
+    d = match_cube_decision([0.8, 0.4, 0.02, 0.02, 0.0], 7, (4, 0), cube=2, cube_owner="player")
     assert d.can_double
     assert d.dp == KXG2.mwc(1, 7)
     assert KXG2.result_mwc(3, 7, 4)[0] == 1.0
@@ -176,9 +176,9 @@ def test_double_beyond_the_match_need():
     dict(match_length=7, score=(0,)),
     dict(match_length=30),
     dict(match_length=7, cube=2),
-    dict(match_length=7, cube=1, owner="player"),
-    dict(match_length=7, cube=3, owner="player"),
-    dict(match_length=7, owner="middle"),
+    dict(match_length=7, cube=1, cube_owner="player"),
+    dict(match_length=7, cube=3, cube_owner="player"),
+    dict(match_length=7, cube_owner="middle"),
     dict(match_length=7, crawford=True),
     dict(match_length=7, x=1.5),
     dict(match_length=7, met="no-such-table"),
@@ -247,3 +247,16 @@ def test_rollout_results_and_mappings_are_accepted():
     assert live_cube_mwc(res, 5, 3) == live_cube_mwc(listed, 5, 3)
     with pytest.raises(ValueError, match="lack"):
         match_cube_decision({"win": 0.5}, 7)
+
+
+def test_owner_is_the_deprecated_name_of_cube_owner():
+    """One name for the cube's owner across the public API (issue 37): ``cube_owner``, as
+    MatchState and money_cube_decision name it; ``owner`` still works, with a warning."""
+    new = match_cube_decision(OPENING, 7, (2, 4), cube=2, cube_owner="player")
+    with pytest.warns(DeprecationWarning, match="use cube_owner"):
+        old = match_cube_decision(OPENING, 7, (2, 4), cube=2, owner="player")
+    assert old == new and new.cube_owner == "player"
+    with pytest.warns(DeprecationWarning, match="use cube_owner"):
+        assert new.owner == "player"
+    with pytest.raises(TypeError, match="give cube_owner alone"), pytest.warns(DeprecationWarning):
+        match_cube_decision(OPENING, 7, (2, 4), cube=2, cube_owner="player", owner="opponent")

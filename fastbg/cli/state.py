@@ -18,7 +18,7 @@ def _rolls_arg(text: str) -> int:
     return v
 
 
-_STATE_OPTIONS = ("match_length", "score", "cube", "owner", "max_cube", "crawford", "jacoby",
+_STATE_OPTIONS = ("match_length", "score", "cube", "cube_owner", "max_cube", "crawford", "jacoby",
                   "beaver", "holland", "rolls_played", "met", "x")
 
 
@@ -31,10 +31,12 @@ def _add_state_options(parser) -> None:
                    help="points won so far (each 0 or more), the player on roll's first")
     g.add_argument("--cube", type=_whole_arg, default=None, metavar="V",
                    help="cube value: 1 (centred), 2, 4, ...")
-    g.add_argument("--owner", choices=CUBE_OWNERS, default=None,
+    # (--owner: its older name, kept as an alias)
+    g.add_argument("--cube-owner", "--owner", dest="cube_owner", choices=CUBE_OWNERS,
+                   default=None,
                    help="who owns the cube, from the player on roll's view (a 1-cube is "
                         "centred; a centred cube above 1, from automatic doubles, only in "
-                        "money play)")
+                        "money play); --owner is its older name")
     g.add_argument("--max-cube", type=_whole_arg, default=None, metavar="V",
                    help="largest cube value allowed, a power of two (default: an XGID's max "
                         f"cube field, else {DEFAULT_MAX_CUBE}); no double from a cube at the "
@@ -70,13 +72,13 @@ def _cube_state(args):
         # From money to match play or back: the other kind's fields do not carry over.
         fields.update(score=(0, 0), crawford=False, holland=False, jacoby=False, beaver=False)
     given = {"match_length": args.match_length, "score": args.score, "cube": args.cube,
-             "cube_owner": args.owner, "crawford": args.crawford, "jacoby": args.jacoby,
+             "cube_owner": args.cube_owner, "crawford": args.crawford, "jacoby": args.jacoby,
              "beaver": args.beaver, "max_cube": args.max_cube, "holland": args.holland,
              "rolls_played": args.rolls_played}
     given = {k: v for k, v in given.items() if v is not None}
     fields.update(given)
     if args.cube is not None:
-        if args.owner is None and args.cube == 1:
+        if args.cube_owner is None and args.cube == 1:
             fields["cube_owner"] = "centred"
         limit = fields["max_cube"]
         if args.cube > limit and limit >= 1 and limit & (limit - 1) == 0:

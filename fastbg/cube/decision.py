@@ -168,15 +168,15 @@ def _match(probabilities, cov, state, x, table) -> dict:
     a, b = state.away
     c, owner = state.cube, state.cube_owner
     d = match_cube_decision(probabilities, state.match_length, state.score, cube=c,
-                            owner=owner, crawford=state.crawford, met=table, x=x)
+                            cube_owner=owner, crawford=state.crawford, met=table, x=x)
     q = probability_vector(probabilities)
 
     def f_nd(v):
-        return cubeful_mwc(v, a, b, cube=c, owner=owner, crawford=state.crawford, met=table,
-                           x=x)
+        return cubeful_mwc(v, a, b, cube=c, cube_owner=owner, crawford=state.crawford,
+                           met=table, x=x)
 
     def f_dt(v):
-        return cubeful_mwc(v, a, b, cube=2 * c, owner="opponent", met=table, x=x)
+        return cubeful_mwc(v, a, b, cube=2 * c, cube_owner="opponent", met=table, x=x)
 
     def f_cubeless(v):
         return table.cubeless_mwc(v, a, b, c)

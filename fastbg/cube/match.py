@@ -50,6 +50,7 @@ is reproduced in ``tests/test_matchcube.py``.
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import asdict, dataclass
 
 import numpy as np
@@ -69,12 +70,25 @@ __all__ = ["DEFAULT_CUBE_EFFICIENCY", "MatchCubeDecision", "cubeful_mwc", "live_
 DEFAULT_CUBE_EFFICIENCY = CONTACT_CUBE_EFFICIENCY
 
 
+def _cube_owner(cube_owner: str, owner: str | None, function: str) -> str:
+    """The cube owner of ``function``'s arguments: ``cube_owner``, or its deprecated name
+    ``owner`` (a DeprecationWarning; both, and different: TypeError)."""
+    if owner is None:
+        return cube_owner
+    warnings.warn(f"{function}(owner=...) is deprecated: use cube_owner=...", DeprecationWarning,
+                  stacklevel=3)
+    if cube_owner != "centred" and cube_owner != owner:
+        raise TypeError(f"{function}() got cube_owner={cube_owner!r} and owner={owner!r}: give "
+                        "cube_owner alone")
+    return owner
+
+
 def _state(met, away, away_opponent, cube, owner, crawford):
     met = load_met(met)
     a, b = met._score(away, away_opponent)
     c = _cube(cube)
     if owner not in CUBE_OWNERS:
-        raise ValueError(f"owner must be one of {CUBE_OWNERS}, got {owner!r}")
+        raise ValueError(f"cube_owner must be one of {CUBE_OWNERS}, got {owner!r}")
     if (owner == "centred") != (c == 1):
         raise ValueError(f"in match play a centred cube is on 1 and an owned cube is on 2 or "
                          f"more; got cube {c} owned by {owner!r}")
@@ -116,8 +130,8 @@ def _live(met, p5, a, b, c, owner, crawford) -> float:
 
 
 def live_cube_mwc(probs, away: int, away_opponent: int, *, cube: int = 1,
-                  owner: str = "centred", crawford: bool = False,
-                  met: str | MatchEquityTable = DEFAULT_MET) -> float:
+                  cube_owner: str = "centred", crawford: bool = False,
+                  met: str | MatchEquityTable = DEFAULT_MET, owner: str | None = None) -> float:
     """MWC of the player on roll with a fully live cube (x = 1).
 
     Parameters
@@ -130,12 +144,14 @@ def live_cube_mwc(probs, away: int, away_opponent: int, *, cube: int = 1,
         Points the player and the opponent need, both >= 1.
     cube : int
         Cube value (1 when centred, 2 or more when owned).
-    owner : {"centred", "player", "opponent"}
+    cube_owner : {"centred", "player", "opponent"}
         Who owns the cube (:data:`fastbg.cube.CUBE_OWNERS`).
     crawford : bool
         Whether this game is the Crawford game (no cube: the live MWC is the dead one).
     met : str or MatchEquityTable
         The table, or a name or path for :func:`fastbg.cube.load_met`.
+    owner : str, optional
+        Deprecated name of ``cube_owner`` (a DeprecationWarning).
 
     Returns
     -------
@@ -147,20 +163,21 @@ def live_cube_mwc(probs, away: int, away_opponent: int, *, cube: int = 1,
     ValueError
         For invalid probabilities, scores, cube state or table.
     """
+    owner = _cube_owner(cube_owner, owner, "live_cube_mwc")
     p5 = probability_vector(probs)
     met, a, b, c = _state(met, away, away_opponent, cube, owner, crawford)
     return _live(met, p5, a, b, c, owner, crawford)
 
 
 def cubeful_mwc(probs, away: int, away_opponent: int, *, cube: int = 1,
-                owner: str = "centred", crawford: bool = False,
+                cube_owner: str = "centred", crawford: bool = False,
                 met: str | MatchEquityTable = DEFAULT_MET,
-                x: float | None = None, position=None) -> float:
+                x: float | None = None, position=None, owner: str | None = None) -> float:
     """Cubeful MWC of the player on roll: ``x * live + (1 - x) * dead``.
 
     Parameters
     ----------
-    probs, away, away_opponent, cube, owner, crawford, met
+    probs, away, away_opponent, cube, cube_owner, crawford, met, owner
         As for :func:`live_cube_mwc`.
     x : float, optional
         Cube efficiency in [0, 1] (0: dead cube, 1: fully live). Default:
@@ -179,6 +196,7 @@ def cubeful_mwc(probs, away: int, away_opponent: int, *, cube: int = 1,
     ValueError
         For invalid arguments, or ``x`` outside [0, 1].
     """
+    owner = _cube_owner(cube_owner, owner, "cubeful_mwc")
     p5 = probability_vector(probs)
     x = _resolve_x(x, position)
     met, a, b, c = _state(met, away, away_opponent, cube, owner, crawford)
@@ -225,8 +243,9 @@ class MatchCubeDecision:
         (:meth:`fastbg.cube.met.MatchEquityTable.take_point`); NaN when the player cannot double.
     away, away_opponent, cube : int
         Score and cube value of the decision.
-    owner : str
-        Cube owner, one of :data:`fastbg.cube.CUBE_OWNERS`.
+    cube_owner : str
+        Cube owner, one of :data:`fastbg.cube.CUBE_OWNERS` (``owner``: its deprecated
+        name).
     crawford, post_crawford : bool
         Whether this game is the Crawford game, or a post-Crawford game.
     x : float
@@ -251,11 +270,18 @@ class MatchCubeDecision:
     away: int
     away_opponent: int
     cube: int
-    owner: str
+    cube_owner: str
     crawford: bool
     post_crawford: bool
     x: float
     met: str
+
+    @property
+    def owner(self) -> str:
+        """Deprecated name of :attr:`cube_owner`."""
+        warnings.warn("MatchCubeDecision.owner is deprecated: use cube_owner", DeprecationWarning,
+                      stacklevel=2)
+        return self.cube_owner
 
     @property
     def best(self) -> float:
@@ -270,9 +296,10 @@ class MatchCubeDecision:
 
 
 def match_cube_decision(probs, match_length: int, score: tuple[int, int] = (0, 0), *,
-                        cube: int = 1, owner: str = "centred", crawford: bool = False,
+                        cube: int = 1, cube_owner: str = "centred", crawford: bool = False,
                         met: str | MatchEquityTable = DEFAULT_MET,
-                        x: float | None = None, position=None) -> MatchCubeDecision:
+                        x: float | None = None, position=None,
+                        owner: str | None = None) -> MatchCubeDecision:
     """The cube decision of the player on roll in a match.
 
     Parameters
@@ -290,8 +317,9 @@ def match_cube_decision(probs, match_length: int, score: tuple[int, int] = (0, 0
         ``match_length``.
     cube : int
         Cube value: 1 when centred, a power of two >= 2 when owned.
-    owner : {"centred", "player", "opponent"}
-        Who owns the cube, from the view of the player on roll.
+    cube_owner : {"centred", "player", "opponent"}
+        Who owns the cube, from the view of the player on roll (as
+        :attr:`fastbg.MatchState.cube_owner` and :func:`fastbg.money_cube_decision`).
     crawford : bool
         True when this game is the Crawford game (exactly one side 1-away; no doubling).
         With a side at 1-away and ``crawford=False`` the game is post-Crawford (GNU
@@ -306,6 +334,8 @@ def match_cube_decision(probs, match_length: int, score: tuple[int, int] = (0, 0
         Backgammon's contact value).
     position : optional
         Only used for the default ``x``.
+    owner : str, optional
+        Deprecated name of ``cube_owner`` (a DeprecationWarning).
 
     Returns
     -------
@@ -324,6 +354,7 @@ def match_cube_decision(probs, match_length: int, score: tuple[int, int] = (0, 0
     See the module docstring for the method and its sources. The MWCs are model values: as
     good as the probabilities, the table and the single efficiency ``x`` (no look-ahead).
     """
+    owner = _cube_owner(cube_owner, owner, "match_cube_decision")
     p5 = probability_vector(probs)
     x = _resolve_x(x, position)
     n = _whole(match_length, "match_length")
@@ -363,7 +394,7 @@ def match_cube_decision(probs, match_length: int, score: tuple[int, int] = (0, 0
         nd=nd, dt=dt, dp=dp, nd_emg=emg(nd), dt_emg=emg(dt), dp_emg=emg(dp), action=action,
         can_double=can_double, cubeless_mwc=dead, take_point=tp, cash_point=1.0 - tp,
         take_point_dead=tp_dead, take_point_live=tp_live, away=a, away_opponent=b, cube=c,
-        owner=owner, crawford=bool(crawford), post_crawford=post, x=x,
+        cube_owner=owner, crawford=bool(crawford), post_crawford=post, x=x,
         met=table.name or table.source)
 
 
