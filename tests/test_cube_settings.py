@@ -194,3 +194,31 @@ def test_cli_store_resume_and_runs_for_cubeful_and_cube_rollouts(tmp_path, monke
         assert main(argv) == 2, argv
         err = capsys.readouterr().err
         assert why in err and err.count("\n") == 1, (argv, err)
+
+
+def test_cubeful_plot_ends_at_the_run_s_own_numbers(tmp_path, monkeypatch, capsys):
+    """--plot for a cubeful rollout (as for a cubeless one): the convergence curve's last
+    point is the reported equity, fresh or resumed, and `runs show --plot` draws it again."""
+    pytest.importorskip("matplotlib")
+    from fastbg.research import convergence
+    from fastbg.rollouts.cubeful import convergence_point
+
+    monkeypatch.setenv("FASTBG_STORE", str(tmp_path / "runs.sqlite"))
+    common = ["--cubeful", "--policy", "pubeval", "--seed", "4", "--no-progress"]
+    assert main(["rollout", CONTACT, "-n", "1500", "--match-length", "5", "--store", "--plot",
+                 str(tmp_path / "a.png"), *common[:-1], "--no-progress"]) == 0
+    assert "plot drawn into" in capsys.readouterr().out and (tmp_path / "a.png").exists()
+    assert main(["rollout", "--resume", "1", "--extend", "1000", "--no-progress", "--plot",
+                 str(tmp_path / "b.svg")]) == 0
+    assert (tmp_path / "b.svg").exists()
+    assert main(["runs", "show", "1", "--plot", str(tmp_path / "c.pdf")]) == 0
+    assert (tmp_path / "c.pdf").exists()
+    capsys.readouterr()
+    with ResultsStore(tmp_path / "runs.sqlite") as st:
+        run = st.run(1)
+        curve = convergence(st.blocks(1).values(), "cubeful", point=convergence_point(run.request))
+    full = fastbg.cubeful_rollout(CONTACT, 2500, seed=4, policy="pubeval",
+                                  state=MatchState.match(5))
+    assert curve["games"] == [1000, 2000, 2500]
+    assert curve["curves"][0]["equity"][-1] == full.equity
+    assert curve["curves"][0]["stderr"][-1] == full.stderr

@@ -11,6 +11,7 @@ from ..rollouts import DEFAULT_POLICY, POLICIES, cubeful_rollout, rollout
 from ..rollouts.cubeless import normal_quantile
 from ..rollouts.blocks import block_size_for, n_blocks
 from ..rollouts.cluster import check_address, connect
+from ..rollouts.cubeful import convergence_point
 from ..rollouts.cubesettings import CubefulSettings
 from ..rollouts.resume import resume_rollout
 from ..rollouts.runner import Runner
@@ -243,7 +244,8 @@ def add_parsers(sub) -> None:
     r.add_argument("--json", action="store_true", help="machine-readable output")
     r.add_argument("--plot", metavar="FILE", default=None,
                    help="also draw the convergence of the estimate into FILE (.png, .svg or "
-                        ".pdf): the cubeless equity and its 95%% interval after each block "
+                        ".pdf): the equity (cubeless; with --cubeful the cubeful equity, EMG "
+                        "in match play) and its 95%% interval after each block "
                         "of games (needs matplotlib: pip install 'fastbg[plot]'; a stored run "
                         "again: fastbg runs show RUN --plot FILE)")
     r.set_defaults(rollout_parser=r)
@@ -423,12 +425,13 @@ def _cmd_resume(args, parser_defaults) -> int:
     if run.status == "done" and not args.extend:
         print(f"run {run.id} is finished ({run.games_done:,} games); --extend N adds games",
               file=sys.stderr)
+    blocks = []
     if run.kind == "cubeful":
         res = _with_progress(args, lambda **shown: resume_rollout(
-            store, run, games, runner_of(args, **shown)))
+            store, run, games, runner_of(args, on_block=_collect(blocks), **shown)))
         return _report_cubeful(res, args, Position.parse(run.request["position"]),
-                               MatchState(**run.request["state"]), store)
-    blocks = []
+                               MatchState(**run.request["state"]), store, blocks,
+                               dict(run.request, games=games))
     res = _with_progress(args, lambda **shown: resume_rollout(
         store, run, games, runner_of(args, on_block=_collect(blocks), **shown)))
     return _report_rollout(res, args, store, blocks)
@@ -498,8 +501,6 @@ def resume_text(run_id: int, args, command: str = "rollout") -> str:
 
 def _cmd_rollout(args) -> int:
     if args.plot is not None:
-        if args.cubeful:
-            raise ValueError("--plot draws cubeless rollouts for now: drop --cubeful or --plot")
         check_plot_path(args.plot)    # a bad file name or no matplotlib: before any game
     if args.resume is not None:
         return _cmd_resume(args, vars(args.rollout_parser.parse_args([])))
@@ -558,12 +559,16 @@ def _cmd_cubeful_rollout(args) -> int:
     settings = cubeful_settings_of(args, state)
     pos.check_playable()   # (cubeful_rollout() checks it too): before a store file is made
     check_dask_options(args)
+    blocks = []
     with cluster_before_store(args, n_blocks(args.games, block_size_for(args.policy))) as run_on:
         store = _store(args) if args.store is not None else None
         res = _with_progress(args, lambda **shown: cubeful_rollout(
-            pos, args.games, settings=settings,
-            runner=runner_of(args, **shown).replace(store=store, **run_on)))
-    return _report_cubeful(res, args, pos, state, store)
+            pos, args.games, settings=settings, runner=runner_of(args, **shown).replace(
+                store=store, on_block=_collect(blocks), **run_on)))
+    # (the run's request: its settings as it resolved them)
+    request = dict(position=pos.to_position_id(), games=args.games, **settings.replace(
+        seed=res.seed, vr=res.vr, opening=res.opening).resolve(at_start=False).as_dict())
+    return _report_cubeful(res, args, pos, state, store, blocks, request)
 
 
 def cubeful_settings_of(args, state) -> CubefulSettings:
@@ -577,13 +582,24 @@ def cubeful_settings_of(args, state) -> CubefulSettings:
         quasi_random=args.quasi_random is not False))
 
 
-def _report_cubeful(res, args, pos, state, store=None) -> int:
-    """Print a cubeful rollout's result (text or ``--json``) and where it is stored."""
+def _report_cubeful(res, args, pos, state, store=None, blocks=(), request=None) -> int:
+    """Print a cubeful rollout's result (text or ``--json``) and where it is stored, and draw
+    its convergence with ``--plot`` (``blocks`` the blocks played now, ``request`` the run's
+    position, games and resolved settings)."""
     if res.games == 0:
         print("interrupted before any game finished; nothing to report"
               + nothing_stored(store, res.run_id, resume_text(res.run_id, args)),
               file=sys.stderr)
         return EXIT_INTERRUPTED
+    plot_error = None
+    if args.plot is not None:
+        if res.stored_games:           # the blocks read from the store were not handed over
+            blocks = store.blocks(res.run_id).values()
+        plot_error = draw_after_run(lambda: plot_convergence(
+            convergence(blocks, "cubeful", point=convergence_point(request),
+                        unit="cubeful equity" if state.is_money else "equity (EMG)"),
+            args.plot, f"cubeful rollout of {pos.to_position_id()}"
+            + (f" (run {res.run_id})" if res.run_id is not None else "")))
     if args.json:
         d = res.to_dict()
         if store is not None:
@@ -591,7 +607,11 @@ def _report_cubeful(res, args, pos, state, store=None) -> int:
         print_json(d, indent=2)
     else:
         print(_format_cubeful(res, pos, state, args.workers))
+        if args.plot is not None and plot_error is None:
+            print(f"  plot drawn into {args.plot}")
         print_stored(res, args, store)
+    if plot_error is not None:         # the numbers first: a plot that failed loses nothing
+        raise plot_error
     return EXIT_INTERRUPTED if res.interrupted else 0
 
 

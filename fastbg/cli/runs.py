@@ -14,6 +14,7 @@ from ..game import PROBABILITY_KEYS
 from ..game.files import missing_directory
 from ..research import convergence, plot_convergence, plot_table
 from ..research.plots import check_plot_path
+from ..rollouts.cubeful import convergence_point
 from ..rollouts.cubeless import outcome_statistics, vr_statistics
 from ..rollouts.resume import stored_estimate
 from ..rollouts.store import ResultsStore, default_store_path
@@ -354,8 +355,12 @@ def _plot(run, store, path) -> None:
     if run.kind == "table":
         plot_table(_table_summary(run), path)
         return
+    cubeful = run.kind == "cubeful"
     curve = convergence(stored_blocks(store, run).values(), run.kind,
-                        run.settings.get("candidate_moves") if run.kind == "plays" else None)
+                        run.settings.get("candidate_moves") if run.kind == "plays" else None,
+                        point=convergence_point(run.request) if cubeful else None,
+                        unit="cubeful equity (EMG in match play)" if cubeful
+                        else "cubeless equity")
     plot_convergence(curve, path, f"run {run.id}: {run.kind} of {run.position}")
 
 

@@ -26,7 +26,8 @@ PLOT_FORMATS = ("png", "svg", "pdf")
 _Z = normal_quantile(0.975)
 
 
-def convergence(blocks, kind: str = "rollout", labels=None) -> dict:
+def convergence(blocks, kind: str = "rollout", labels=None, point=None,
+                unit: str = "cubeless equity") -> dict:
     """The estimate and its standard error after each block of a run.
 
     Parameters
@@ -40,11 +41,17 @@ def convergence(blocks, kind: str = "rollout", labels=None) -> dict:
         the same candidates: a run whose pruning dropped plays has no single curve per play).
     labels : list of str, optional
         The curves' names (the candidate plays, in block order, for ``"plays"``).
+    point : callable, optional
+        ``point(counts, sums, n)`` -> a list of ``(estimate, stderr)``, one per curve, of
+        the merged blocks: the statistics of another kind of run (a cubeful rollout's:
+        :func:`fastbg.rollouts.cubeful.convergence_point`).
+    unit : str
+        What the estimate is, for the plot's axis (``"cubeless equity"``).
 
     Returns
     -------
     dict
-        ``games`` (list of int: games after each block) and ``curves``: a list of
+        ``games`` (list of int: games after each block), ``unit`` and ``curves``: a list of
         ``{"label", "equity", "stderr"}`` (lists of float, one per block; cubeless equity
         per unit cube, the mover's for plays). The sums are added exactly (as fractions),
         so the last point is the run's own result.
@@ -57,7 +64,7 @@ def convergence(blocks, kind: str = "rollout", labels=None) -> dict:
     blocks = list(blocks)
     if not blocks:
         raise ValueError("the run has no finished block yet: nothing to plot")
-    if kind not in ("rollout", "plays"):
+    if kind not in ("rollout", "plays") and point is None:
         raise ValueError(f"no convergence plot for a {kind} run")
     shapes = {np.shape(c) for _, c, _ in blocks}
     if len(shapes) > 1:
@@ -78,13 +85,14 @@ def convergence(blocks, kind: str = "rollout", labels=None) -> dict:
             for i, x in enumerate(flat.tolist()):
                 exact[i] += Fraction(x)
         sums = None if exact is None else np.array([float(x) for x in exact]).reshape(np.shape(f))
-        points.append(_plays_point(sums, n) if kind == "plays" else _rollout_point(counts, sums, n))
+        points.append(point(counts, sums, n) if point is not None else
+                      _plays_point(sums, n) if kind == "plays" else _rollout_point(counts, sums, n))
     m = len(points[0])
     labels = list(labels) if labels is not None else (
-        ["equity"] if kind == "rollout" else [f"play {i + 1}" for i in range(m)])
+        [f"play {i + 1}" for i in range(m)] if kind == "plays" else ["equity"] * m)
     if len(labels) != m:
         raise ValueError(f"{len(labels)} labels for {m} curves")
-    return {"games": games, "curves": [{"label": labels[i],
+    return {"games": games, "unit": unit, "curves": [{"label": labels[i],
                                         "equity": [p[i][0] for p in points],
                                         "stderr": [p[i][1] for p in points]} for i in range(m)]}
 
@@ -212,7 +220,7 @@ def plot_convergence(curve: dict, path, title: str = "") -> Path:
         line, = ax.plot(x, eq, marker="." if len(x) < 40 else None, label=c["label"])
         ax.fill_between(x, eq - _Z * se, eq + _Z * se, color=line.get_color(), alpha=0.2, lw=0)
     ax.set_xlabel("games played")
-    ax.set_ylabel("cubeless equity (95% interval shaded)")
+    ax.set_ylabel(f"{curve.get('unit', 'cubeless equity')} (95% interval shaded)")
     ax.set_title(title)
     ax.grid(alpha=0.3)
     if len(curve["curves"]) > 1:

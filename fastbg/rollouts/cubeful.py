@@ -37,7 +37,7 @@ from .runner import PlayedRun, Runner, RunPlan, configure, play_stored
 from .settings import rollout_settings
 
 __all__ = ["cubeful_rollout", "CubefulRolloutResult", "CubefulSettings", "RESULT_CLASSES",
-           "result_points", "stored_statistics"]
+           "result_points", "stored_statistics", "convergence_point"]
 
 #: Points of each result class (:data:`RESULT_CLASSES`, the engine spec's
 #: :data:`fastbg.spec.board.RESULT_CLASSES`) per unit of the final cube (before the Jacoby
@@ -749,21 +749,43 @@ def _summary(res: CubefulRolloutResult) -> dict:
     return d
 
 
+def _setup_of(request: dict) -> _Setup:
+    """The :func:`_setup` of a stored cubeful run, from its request."""
+    st = CubefulSettings.from_request(request)
+    return _setup(Position.parse(request["position"]), request["games"], st, bool(st.opening))
+
+
+def _totals(counts, sums):
+    """A run's counts and sums without a breakdown by first roll (its row 0, if it has
+    one)."""
+    c = np.asarray(counts)
+    if c.ndim == 3:
+        return c[0], None if sums is None else np.asarray(sums)[0]
+    return c, sums
+
+
 def stored_statistics(request: dict, counts, sums, n: int) -> dict:
     """The estimate of a stored cubeful run from its request and its blocks' merged
     ``counts`` and ``sums`` (``fastbg runs``): ``games``, ``equity`` and ``stderr`` (per
     unit of the starting cube; EMG in match play), and in match play ``mwc`` and
     ``mwc_stderr``."""
-    st = CubefulSettings.from_request(request)
-    pos = Position.parse(request["position"])
-    su = _setup(pos, request["games"], st, bool(st.opening))
-    c = np.asarray(counts)
-    if c.ndim == 3:                       # by first roll: row 0 holds the totals
-        c, sums = c[0], None if sums is None else np.asarray(sums)[0]
-    s, extra = _statistics(su, c, sums, n)
+    s, extra = _statistics(_setup_of(request), *_totals(counts, sums), n)
     out = {"games": n, "equity": s["equity"], "stderr": s["stderr"]}
     out.update({k: extra[k] for k in ("mwc", "mwc_stderr") if k in extra})
     return out
+
+
+def convergence_point(request: dict):
+    """The ``point`` of :func:`fastbg.research.convergence` for a cubeful run of
+    ``request`` (its store's request, position and games with the resolved settings'
+    ``as_dict()``): ``point(counts, sums, n)`` is ``[(equity, stderr)]`` of the merged
+    blocks, the cubeful equity (EMG in match play) as the run reports it."""
+    su = _setup_of(request)
+
+    def point(counts, sums, n):
+        s, _ = _statistics(su, *_totals(counts, sums), n)
+        return [(s["equity"], s["stderr"])]
+    return point
 
 
 def _statistics(su: _Setup, counts, sums, n: int, back: float | None = None):
