@@ -58,8 +58,8 @@ def resume(store, run_id: int, *, games: int | None = None, **runner):
 
     Returns
     -------
-    RolloutResult, PlaysRolloutResult or TableResult
-        The numbers of one uninterrupted run of ``games`` games.
+    RolloutResult, CubefulRolloutResult, CubeRolloutResult, PlaysRolloutResult or TableResult
+        The numbers of one uninterrupted run of ``games`` games (trials of a cube rollout).
 
     Raises
     ------
