@@ -41,8 +41,9 @@ from .cubesettings import METHODS, CubeDecisionSettings, CubeRolloutSettings
 from .runner import Runner, configure
 from .settings import RolloutSettings
 
-__all__ = ["METHODS", "DEFAULT_GAMES", "BIAS_NOTE", "CubeDecision", "CubeDecisionSettings",
+__all__ = ["METHODS", "DEFAULT_GAMES", "BIAS_NOTE", "CubeDecision",
            "cube_decision", "cube_method"]
+
 #: Trials (``"rollout"``) or games (``"janowski"``) unless ``games`` says otherwise: a cube
 #: rollout of 4 x 1,296 trials (each played in both lines; about 20 s on 2 cores from the
 #: start), or 20,000 cubeless games (about ten seconds on two cores with the network,

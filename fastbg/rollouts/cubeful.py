@@ -36,7 +36,7 @@ from .firstroll import first_roll_keys as _first_roll_keys
 from .runner import PlayedRun, Runner, RunPlan, configure, play_stored
 from .settings import rollout_settings
 
-__all__ = ["cubeful_rollout", "CubefulRolloutResult", "CubefulSettings", "RESULT_CLASSES",
+__all__ = ["cubeful_rollout", "CubefulRolloutResult", "RESULT_CLASSES",
            "result_points", "stored_statistics", "convergence_point"]
 
 #: Points of each result class (:data:`RESULT_CLASSES`, the engine spec's

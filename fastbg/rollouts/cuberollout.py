@@ -29,7 +29,7 @@ from .cubeful import (N_CUBE_VALUES, RESULT_CLASSES, _setup, block_parts, block_
 from .cubesettings import CubeRolloutSettings
 from .runner import Runner, RunPlan, configure, play_stored
 
-__all__ = ["cube_rollout", "CubeRolloutResult", "CubeRolloutSettings", "decided_by_first_roll",
+__all__ = ["cube_rollout", "CubeRolloutResult", "decided_by_first_roll",
            "stored_statistics", "COUNTS_SHAPE"]
 
 _LINES = ("nd", "dt")

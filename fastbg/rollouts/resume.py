@@ -13,10 +13,11 @@ import math
 import numpy as np
 
 from . import cubeful, cuberollout
-from .cubeful import CubefulSettings, cubeful_rollout
+from .cubeful import cubeful_rollout
 from .cubeless import rollout
 from .candidates import PlaysSettings
-from .cuberollout import CubeRolloutSettings, cube_rollout
+from .cuberollout import cube_rollout
+from .cubesettings import CubefulSettings, CubeRolloutSettings
 from .plays import rollout_plays
 from .runner import Runner
 from .settings import RolloutSettings
