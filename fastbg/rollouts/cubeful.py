@@ -454,7 +454,7 @@ def holland_wait(state, opening: bool, board=None) -> int:
 
 @dataclass
 class _Setup:
-    """What a cubeful run derives from its position and resolved settings (:func:`_setup`)."""
+    """What a cubeful run derives from its position and resolved settings (:func:`run_setup`)."""
     pos: Position
     games: int
     state: MatchState
@@ -483,7 +483,7 @@ def cube_position(position) -> Position:
     return pos
 
 
-def _setup(pos: Position, games: int, st, opening: bool) -> _Setup:
+def run_setup(pos: Position, games: int, st, opening: bool) -> _Setup:
     """What the games of :func:`cubeful_rollout` and
     :func:`fastbg.rollouts.cuberollout.cube_rollout` need, from the position, the games and
     the resolved settings ``st`` (:class:`~fastbg.rollouts.cubesettings.CubefulSettings` or
@@ -678,7 +678,7 @@ def cubeful_rollout(position, games: int, *, settings: CubefulSettings | None = 
     games = check_games(games)
     st = settings.resolve(at_start=bool(np.array_equal(pos.board, START_BOARD)))
     st.check_games(games)
-    su = _setup(pos, games, st, st.opening)
+    su = run_setup(pos, games, st, st.opening)
     until = stop_rule(st.until_se, st.min_games, st.by_first_roll,
                       lambda counts, sums, n: _statistics(su, counts, sums, n)[0]["stderr"])
     block = BlockRecipe(_cubeful_block, dict(block_parts(su, runner.engine), policy=st.policy,
@@ -750,9 +750,9 @@ def _summary(res: CubefulRolloutResult) -> dict:
 
 
 def _setup_of(request: dict) -> _Setup:
-    """The :func:`_setup` of a stored cubeful run, from its request."""
+    """The :func:`run_setup` of a stored cubeful run, from its request."""
     st = CubefulSettings.from_request(request)
-    return _setup(Position.parse(request["position"]), request["games"], st, bool(st.opening))
+    return run_setup(Position.parse(request["position"]), request["games"], st, bool(st.opening))
 
 
 def _totals(counts, sums):

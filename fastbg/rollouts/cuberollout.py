@@ -23,7 +23,7 @@ from ..cube.stats import decision_z
 from ..engine import get_engine
 from ..game.position import Position
 from .blocks import BlockRecipe, abandoned, check_games
-from .cubeful import (N_CUBE_VALUES, RESULT_CLASSES, _setup, block_parts, block_setup,
+from .cubeful import (N_CUBE_VALUES, RESULT_CLASSES, run_setup, block_parts, block_setup,
                       cube_position, cubeful_settings, match_cells, mean_and_se, qrolls,
                       result_points, vr_options)
 from .cubesettings import CubeRolloutSettings
@@ -285,7 +285,7 @@ def cube_rollout(position, games: int, *, settings: CubeRolloutSettings | None =
     pos = cube_position(position)
     games = check_games(games)
     st = settings.resolve()
-    su = _setup(pos, games, st, False)
+    su = run_setup(pos, games, st, False)
     state = su.state.for_position(pos.board)   # the start: no roll played yet (Holland)
     v_nd, v_dt, dp = _values(su)
     line_opts = [dict(su.opts, root_decision=False)]
@@ -378,7 +378,7 @@ def stored_statistics(request: dict, counts, sums, n: int) -> dict:
     ``action``, and as ``equity`` and ``stderr`` the No double line's."""
     st = CubeRolloutSettings.from_request(request)
     pos = Position.parse(request["position"])
-    su = _setup(pos, request["games"], st, False)
+    su = run_setup(pos, request["games"], st, False)
     state = su.state.for_position(pos.board)
     d = _decision(state, np.asarray(counts), sums, n, _values(su), False)
     return {"games": n, "equity": d["nd"], "stderr": d["stderr"]["nd"],
