@@ -416,6 +416,8 @@ def cmd_gnubg_rollout(args) -> int:
 def cmd_referee(args) -> int:
     """Deeper rollouts where fastbg's and gnubg's 0-ply rollouts of the subset disagree."""
     exe = gnubg_driver.require_gnubg(args.gnubg)
+    use_nets(args.nets)
+    me = "fastbg_1ply" if not args.nets else f"fastbg_1ply_{Path(args.nets).stem}"
     gr = {r["id"]: r for r in read_jsonl(RESULTS / f"{args.set}_gnubg_rollouts.jsonl.gz")}
     fr = {r["id"]: r for r in read_jsonl(RESULTS / f"{args.set}_labels_{args.rollouts}.jsonl.gz")}
     rows = {r["id"]: r for r in load_positions(args.set)}
@@ -429,14 +431,14 @@ def cmd_referee(args) -> int:
                 for c in gnubg_rollout_commands(args.trials, args.seed, False)]
     log(f"referee: {len(ids)} positions where the 0-ply rollouts differ by more than {args.threshold}")
     for i in ids:
-        if (i, "fastbg_1ply") not in done:
+        if (i, me) not in done:
             res = fastbg.rollout(board_of(rows[i]), args.games, seed=args.seed, workers=args.workers,
                                  policy="nn-1ply", vr=True)
-            rec = {"id": i, "who": "fastbg_1ply", "equity": res.equity, "se": res.stderr["equity"],
+            rec = {"id": i, "who": me, "equity": res.equity, "se": res.stderr["equity"],
                    "games": res.games, "seconds": res.seconds}
             with open(raw, "a") as fh:
                 fh.write(json.dumps(rec) + "\n")
-            log(f"{i}: fastbg 1-ply {res.equity:+.3f} ± {res.stderr['equity']:.3f}")
+            log(f"{i}: {me} {res.equity:+.3f} ± {res.stderr['equity']:.3f}")
         if (i, "gnubg_1ply") not in done:
             xgid = fastbg.Position.parse(rows[i]["position_id"]).to_xgid()
             r = gnubg_driver.rollout(exe, xgid, commands, nice=args.nice)
@@ -450,6 +452,7 @@ def cmd_referee(args) -> int:
     out = []
     for i in ids:
         d = {"id": i, "position_id": rows[i]["position_id"], "fastbg_0ply_rollout": fr[i]["equity"],
+             "fastbg_0ply_rollouts_name": args.rollouts,
              "gnubg_0ply_rollout": gr[i]["equity"]}
         for r in got:
             if r["id"] == i:
@@ -467,7 +470,7 @@ def cmd_referee(args) -> int:
                  "0-ply player misplays the position"}))
     for d in out:
         print(f"{d['id']:18s} 0-ply: fastbg {d['fastbg_0ply_rollout']:+.3f} gnubg {d['gnubg_0ply_rollout']:+.3f}"
-              f"   1-ply: fastbg {d.get('fastbg_1ply_rollout', float('nan')):+.3f} "
+              f"   1-ply: fastbg {d.get(me + '_rollout', float('nan')):+.3f} "
               f"gnubg {d.get('gnubg_1ply_rollout', float('nan')):+.3f}")
     return 0
 
@@ -619,6 +622,7 @@ def main(argv=None) -> int:
     p.add_argument("--rollouts", default="g18_sub", help="fastbg's rollouts of the subset (a labels name)")
     p.add_argument("--threshold", type=float, default=0.08)
     p.add_argument("--games", type=int, default=1296, help="fastbg nn-1ply games")
+    p.add_argument("--nets", help="nets file of fastbg's 1-ply rollouts (default: the shipped nets)")
     p.add_argument("--trials", type=int, default=1296, help="gnubg 1-ply trials")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--workers", type=int, default=1)
