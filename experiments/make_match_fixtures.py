@@ -1,0 +1,131 @@
+"""Make the match-file fixtures of tests/data/matches with GNU Backgammon itself.
+
+The readers of :mod:`fastbg.game.matchfile` are tested on files written by the program whose
+formats they read: this script runs Debian's ``gnubg`` (text mode, no ``.gnubgrc``, a fresh
+temporary ``HOME``) on a few command scripts that play a match or a money session between
+its players (and, for a beaver and a resignation, against scripted "human" commands), then
+saves each one as Jellyfish ``.mat`` (``export match mat``) and as GNU Backgammon ``.sgf``
+(``save match``). Seeds fix the dice, so a rerun with the same gnubg gives the same files.
+
+The ``.sgf`` files keep only what the game needs: the analysis gnubg stores beside each of
+its own moves (``A[...]``, ``DA[...]``, a hundred kilobytes a match) is cut out by a regular
+expression, except in ``beaver.sgf``, kept whole so that the reader is tested on a file
+exactly as gnubg wrote it (it skips properties it does not use).
+
+Usage (from the repository root; needs ``gnubg``, about a minute a fixture, mostly gnubg
+waiting; one CPU)::
+
+    python experiments/make_match_fixtures.py [--out tests/data/matches] [--gnubg PATH]
+
+Nothing of GNU Backgammon's code is used or copied: only the program is run.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+#: name -> (what it tests, gnubg commands before saving; {mat} and {sgf} are the outputs)
+FIXTURES = {
+    "match5": (
+        "a 5-point match between gnubg's players: a double and a redouble taken, the Crawford "
+        "game, post-Crawford doubles dropped and taken, a gammon resigned",
+        """set seed {seed}
+set player 0 gnubg
+set player 1 gnubg
+set player 0 name alice
+set player 1 name bob
+new match 5
+""", 13),
+    "match3": (
+        "a 3-point match won in one game: a double and a redouble taken, the loser resigns",
+        """set seed {seed}
+set player 0 gnubg
+set player 1 gnubg
+set player 0 name alice
+set player 1 name bob
+new match 3
+""", 42),
+    "money": (
+        "a money session of three games, Jacoby rule, beavers allowed: a drop, a take, "
+        "resignations",
+        """set seed {seed}
+set player 0 gnubg
+set player 1 gnubg
+set player 0 name alice
+set player 1 name bob
+set jacoby on
+set beavers 1
+set automatic game off
+new session
+new game
+new game
+""", 7),
+    "beaver": (
+        "money, no Jacoby: 'bob' (commands) doubles after gnubg's opening, gnubg beavers, bob "
+        "plays a 31, rolls and resigns before moving (the file keeps that last roll)",
+        """set seed {seed}
+set player 0 gnubg
+set player 1 human
+set player 0 name alice
+set player 1 name bob
+set jacoby off
+set beavers 1
+set automatic game off
+new session
+double
+take
+set dice 3 1
+move 8/5 6/5
+resign normal
+""", 2),
+}
+
+#: gnubg's stored analysis of a move or a cube decision (property names A and DA, one or
+#: more bracketed values; analysis values hold no ']')
+_ANALYSIS = re.compile(r"(?<![A-Z])D?A(?:\[[^\]]*\])+")
+
+
+def run(gnubg: str, name: str, out: Path) -> None:
+    what, commands, seed = FIXTURES[name]
+    with tempfile.TemporaryDirectory() as home:
+        mat, sgf = Path(home) / f"{name}.mat", Path(home) / f"{name}.sgf"
+        script = (commands.format(seed=seed)
+                  + f"export match mat {mat}\nsave match {sgf}\n")
+        subprocess.run([gnubg, "-t", "-q", "-r"], input=script, text=True, check=True,
+                       capture_output=True, env={**os.environ, "HOME": home}, timeout=600)
+        if not (mat.exists() and sgf.exists()):
+            raise SystemExit(f"gnubg wrote no {name}.mat/.sgf (script:\n{script})")
+        shutil.copy(mat, out / mat.name)
+        text = sgf.read_text(encoding="utf-8")
+        if name != "beaver":
+            text = _ANALYSIS.sub("", text)
+        (out / sgf.name).write_text(text, encoding="utf-8")
+    print(f"{name}: {what}")
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--out", type=Path, default=ROOT / "tests" / "data" / "matches")
+    ap.add_argument("--gnubg", default=shutil.which("gnubg") or "/usr/games/gnubg")
+    ap.add_argument("names", nargs="*", default=list(FIXTURES), help="fixtures to make")
+    args = ap.parse_args(argv)
+    if not Path(args.gnubg).exists():
+        print(f"GNU Backgammon not found at {args.gnubg} (Debian: apt install gnubg)",
+              file=sys.stderr)
+        return 2
+    args.out.mkdir(parents=True, exist_ok=True)
+    for name in args.names:
+        run(args.gnubg, name, args.out)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
