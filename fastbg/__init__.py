@@ -34,6 +34,11 @@ Public API
     Their settings: frozen, validated, stored and resumed as ``RolloutSettings``.
 ``get_engine(name)``
     The functions of the "cython" or "python" engine.
+``read_match(path), write_match(match, path, format=None), Match, MatchFileError``
+    Matches and money sessions from Jellyfish ``.mat`` and GNU Backgammon ``.sgf`` files,
+    every play and cube action checked as they are replayed (module
+    :mod:`fastbg.game.matchfile`); ``parse_match(text)`` and ``format_match(match, format)``
+    for text.
 ``MatchState, parse_game(text)``
     Cube, score and rules beside the board; read "start", Position IDs, GNU Backgammon
     PositionID:MatchID pairs and XGIDs.
@@ -77,6 +82,7 @@ __all__ = [
     "research", "resume", "evaluate", "RolloutSettings", "PlaysSettings", "Runner",
     "CubefulSettings", "CubeRolloutSettings", "CubeDecisionSettings", "openings_table",
     "replies_table", "race_table", "gammons_table", "TableResult",
+    "Match", "MatchFileError", "read_match", "write_match", "parse_match", "format_match",
 ]
 
 #: Where each public name lives.
@@ -125,6 +131,12 @@ _EXPORTS = {
     'Position': 'fastbg.game',
     'legal_plays': 'fastbg.game',
     'parse_game': 'fastbg.game',
+    'Match': 'fastbg.game',
+    'MatchFileError': 'fastbg.game',
+    'read_match': 'fastbg.game',
+    'write_match': 'fastbg.game',
+    'parse_match': 'fastbg.game',
+    'format_match': 'fastbg.game',
     'POLICIES': 'fastbg.rollouts',
     'CubefulRolloutResult': 'fastbg.rollouts',
     'RolloutResult': 'fastbg.rollouts',
@@ -148,7 +160,9 @@ if TYPE_CHECKING:  # what the names are, for type checkers and editors
                        money_cube_decision, probability_covariance, take_point)
     from .engine import ENGINES, get_engine
     from .formats import decode_position_id, decode_xgid, encode_position_id, encode_xgid, parse_dice
-    from .game import PROBABILITY_KEYS, MatchState, Play, Position, legal_plays, parse_game
+    from .game import (PROBABILITY_KEYS, Match, MatchFileError, MatchState, Play, Position,
+                       format_match, legal_plays, parse_game, parse_match, read_match,
+                       write_match)
     from .research import (TableResult, gammons_table, openings_table, race_table, replies_table,
                            resume)
     from .rollouts import (POLICIES, CubeDecision, CubeDecisionSettings, CubefulRolloutResult,

@@ -10,6 +10,8 @@ from .ids import MatchID, XGIDGame, encode_gnubg_id, encode_match_id, game_to_xg
 from .matchstate import (DEFAULT_MAX_CUBE, MatchState, decode_gnubg_id, decode_match_id,
                          xgid_to_game)
 from .outcomes import CUBE_OWNERS, OUTCOME_CLASSES, OUTCOME_INDICATORS, PROBABILITY_KEYS
+from .matchfile import (Action, Game, Match, MatchFileError, format_match, parse_match,
+                        read_match, write_match)
 from .parse import parse_game, position_and_roll
 from .plays import Play, legal_plays
 from .position import START_BOARD, Position, diagram
@@ -19,5 +21,6 @@ __all__ = [
     "DEFAULT_MAX_CUBE", "MatchState", "decode_gnubg_id", "decode_match_id", "xgid_to_game",
     "CUBE_OWNERS", "OUTCOME_CLASSES", "OUTCOME_INDICATORS", "PROBABILITY_KEYS",
     "parse_game", "position_and_roll", "Play", "legal_plays", "START_BOARD", "Position",
-    "diagram",
+    "diagram", "Action", "Game", "Match", "MatchFileError", "format_match", "parse_match",
+    "read_match", "write_match",
 ]
