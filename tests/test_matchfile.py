@@ -9,7 +9,9 @@ action. Hand-made variants of them test what is refused: each gives one
 """
 from __future__ import annotations
 
+import doctest
 import random
+import re
 from pathlib import Path
 
 import numpy as np
@@ -386,3 +388,16 @@ def test_fuzzed_files_give_one_line_errors(seed):
             refused += 1
     assert refused > 10
 
+
+def test_the_docs_example_runs(tmp_path, monkeypatch):
+    """docs/matches.md's example prints what it shows (run where tests/ is, writing into a
+    temporary directory)."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "tests").symlink_to(ROOT / "tests")
+    text = (ROOT / "docs" / "matches.md").read_text()
+    blocks = [b for b in re.findall(r"```python\n(.*?)```", text, re.S) if ">>>" in b]
+    test = doctest.DocTestParser().get_doctest("\n".join(blocks), {}, "matches.md",
+                                                 "matches.md", 0)
+    runner = doctest.DocTestRunner(optionflags=doctest.NORMALIZE_WHITESPACE)
+    runner.run(test)
+    assert runner.summarize(verbose=False).failed == 0
