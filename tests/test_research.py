@@ -386,13 +386,13 @@ def test_a_plot_that_fails_after_the_run_keeps_the_numbers(tmp_path, monkeypatch
     """A plot that cannot be saved after the run after all (a full disk): the results are
     printed first, then the plot's error, exit 2."""
     pytest.importorskip("matplotlib")
+    import fastbg.cli.common as cli_common
     import fastbg.cli.research as cli_research
-    import fastbg.cli.rollouts as cli_rollouts
 
     def full_disk(*args, **kwargs):
         raise ValueError(f"cannot write the plot {args[1]}: No space left on device")
 
-    monkeypatch.setattr(cli_rollouts, "plot_convergence", full_disk)
+    monkeypatch.setattr(cli_common, "plot_convergence", full_disk)
     monkeypatch.setattr(cli_research, "plot_table", full_disk)
     plot = str(tmp_path / "p.png")
     rollout_args = ["rollout", "start", "-n", "2000", "--seed", "1", "--policy", "pubeval",

@@ -17,6 +17,7 @@ from ..formats import parse_dice
 from ..game import parse_game
 from ..rollouts import DEFAULT_POLICY, POLICIES
 from ..rollouts.cubeless import stored_counts_shape
+from ..research import plot_convergence
 
 
 EXIT_USAGE = 2
@@ -477,3 +478,111 @@ def stored_blocks(store, run) -> dict:
         raise ValueError(f"run {run.id} in {store.path} is marked done but block {len(blocks)} "
                          "of it is missing; the store was left as it is")
     return blocks
+
+
+# ------------------------------------------------- a run's result: the tail every command prints
+def resume_text(run_id: int, args, command: str = "rollout") -> str:
+    """The command that continues stored run ``run_id`` (with the command's ``--store``):
+    ``fastbg COMMAND --resume RUN``, ``command`` e.g. ``"cube"`` or ``"table race"``."""
+    return f"fastbg {command} --resume {run_id}" + (f" --store {args.store}" if args.store
+                                                     else "")
+
+
+def nothing_stored(store, run_id, resume: str) -> str:
+    """What a run stopped before its first block left in the store: nothing (a new run is
+    removed then), or the resumed run, kept."""
+    if store is None:
+        return ""
+    return "; nothing stored" if run_id is None else f" (run {run_id} kept; resume with: {resume})"
+
+
+def print_stored(res, args, store, command: str = "rollout", kind: str = "run") -> None:
+    """The line under a stored run's text: where it is kept (as ``kind``, e.g. ``"table
+    run"``) and, if interrupted, the ``fastbg COMMAND --resume RUN`` that continues it
+    (nothing without a store)."""
+    if store is not None and res.run_id is None:
+        # (a pure-Python block cut short hands over its finished games; a store keeps
+        # whole blocks only)
+        print(f"  nothing stored in {store.path}: the run stopped before its first "
+              "block finished")
+    elif store is not None:
+        print(f"  stored as {kind} {res.run_id} in {store.path}"
+              + (f"; resume with: {resume_text(res.run_id, args, command)}"
+                 if res.interrupted else ""))
+
+
+def convergence_plot(res, args, store, blocks, curve, title: str):
+    """The ``plot`` of :func:`report_run` for a rollout's ``--plot`` (None without it): its
+    convergence, ``curve(blocks)`` (:func:`fastbg.research.convergence`) drawn under
+    ``title`` and the run's id. ``blocks`` are those the run played now (its ``on_block``);
+    a run that read blocks from the store, which were not handed over, reads them all
+    again from ``store``."""
+    if args.plot is None:
+        return None
+    if res.stored_games:
+        blocks = store.blocks(res.run_id).values()
+    title += f" (run {res.run_id})" if res.run_id is not None else ""
+    return lambda: plot_convergence(curve(blocks), args.plot, title)
+
+
+def report_run(result, args, store, text, *, empty: bool, run=None, command: str = "rollout",
+               kind: str = "run", what: str = "game", plot=None, csv=None) -> int:
+    """Print a finished run's result and where it is kept; the command's exit status.
+
+    The tail every run command shares: ``--json`` (the result's dict, with ``store``, the
+    store's path), or the text with ``plot drawn into PATH`` and the stored-run line
+    (:func:`print_stored`) under it; a run with nothing to report says so on stderr instead.
+
+    Parameters
+    ----------
+    result
+        What ``--json`` prints (its ``to_dict()``); its ``interrupted`` sets the status.
+    args : argparse.Namespace
+        The command's options (``json``, ``plot``, ``store``).
+    store : ResultsStore or None
+        The run's store.
+    text : callable
+        ``text()``: the result's text (not called with ``--json``).
+    empty : bool
+        Nothing finished (no game, no row): a line on stderr, status 130.
+    run : optional
+        The stored run's result, with ``run_id`` and ``interrupted`` (default ``result``).
+    command : str
+        ``fastbg COMMAND --resume RUN`` continues the run (:func:`resume_text`).
+    kind : str
+        What the stored-run line calls it (``"run"``, ``"table run"``).
+    what : str
+        What did not finish (``"game"``, ``"row"``).
+    plot : callable, optional
+        ``plot()`` draws ``args.plot`` (:func:`convergence_plot`); an error it raises is
+        raised after the output (:func:`draw_after_run`).
+    csv : callable, optional
+        ``csv()`` prints the result as CSV, with ``--csv``.
+
+    Returns
+    -------
+    int
+        0, or :data:`EXIT_INTERRUPTED` for an interrupted run.
+    """
+    run = result if run is None else run
+    if empty:
+        print(f"interrupted before any {what} finished; nothing to report"
+              + nothing_stored(store, run.run_id, resume_text(run.run_id, args, command)),
+              file=sys.stderr)
+        return EXIT_INTERRUPTED
+    plot_error = None if plot is None else draw_after_run(plot)
+    if args.json:
+        d = result.to_dict()
+        if store is not None:
+            d["store"] = str(store.path)
+        print_json(d, indent=2)
+    elif csv is not None and getattr(args, "csv", False):
+        csv()
+    else:
+        print(text())
+        if plot is not None and plot_error is None:
+            print(f"  plot drawn into {args.plot}")
+        print_stored(run, args, store, command, kind)
+    if plot_error is not None:         # the numbers first: a plot that failed loses nothing
+        raise plot_error
+    return EXIT_INTERRUPTED if result.interrupted else 0

@@ -16,13 +16,12 @@ from ..rollouts.cubedecision import BIAS_NOTE, DEFAULT_GAMES, METHODS, cube_deci
 from ..rollouts.cubesettings import CubeDecisionSettings, CubeRolloutSettings
 from ..rollouts.store import ResultsStore, describe_run
 
-from .common import (_ENGINE_HELP, EXIT_INTERRUPTED, _games, games_played, _load_met, _number_arg, _policy_help,
+from .common import (_ENGINE_HELP, _games, games_played, _load_met, _number_arg, _policy_help,
                      _positive_int, _seed, add_no_progress_option, plural, num,
-                     print_json, stored_blocks)
+                     print_json, report_run, stored_blocks)
 from .state import (_STATE_OPTIONS, _add_state_options, _cube_state, _describe_state)
 from .rollouts import (_VR_HELP, _WORKERS_HELP, _with_progress, add_dask_option, add_store_options,
-                       check_dask_options, cluster_before_store, nothing_stored, print_stored,
-                       resume_text, runner_of, workers_text)
+                       check_dask_options, cluster_before_store, runner_of, workers_text)
 
 
 #: Games of a `fastbg cube --method janowski` unless --games says otherwise.
@@ -229,23 +228,9 @@ def cube_settings_of(args, state, table=None) -> CubeDecisionSettings:
 
 def _report_cube(d, args, method: str, store=None) -> int:
     """Print a rollout-based decision (text or ``--json``) and where it is stored."""
-    if d.decision is None:
-        run_id = d.result.run_id if method == "rollout" else None
-        print("interrupted before any game finished; nothing to report"
-              + nothing_stored(store, run_id, resume_text(run_id, args, "cube")),
-              file=sys.stderr)
-        return EXIT_INTERRUPTED
-    if args.json:
-        out = d.to_dict()
-        if store is not None:
-            out["store"] = str(store.path)
-        print_json(out, indent=2)
-    elif method == "rollout":
-        print(_format_cube_rollout(d, args.workers))
-        print_stored(d.result, args, store, "cube")
-    else:
-        print(_format_cube(d, args.workers))
-    return EXIT_INTERRUPTED if d.interrupted else 0
+    text = (_format_cube_rollout if method == "rollout" else _format_cube)
+    return report_run(d, args, store, lambda: text(d, args.workers), empty=d.decision is None,
+                      run=d.result, command="cube")
 
 
 #: Options of `fastbg cube` that a resumed cube rollout takes from its store.

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import sys
 
-from ..research import convergence, plot_convergence
+from ..research import convergence
 from ..research.plots import check_plot_path
 from ..rollouts.blocks import n_blocks
 from ..rollouts.candidates import PlaysSettings
@@ -18,7 +18,7 @@ from ..rollouts.resume import resume_rollout
 from ..rollouts.runner import Runner
 from ..rollouts.store import ResultsStore, describe_run
 from ..spec.nply import move_filter
-from .common import (EXIT_INTERRUPTED, draw_after_run, games_played, num, plural, print_json,
+from .common import (convergence_plot, games_played, num, plural, print_json, report_run,
                      roll_text, stored_blocks)
 from .rollouts import _with_progress, check_dask_options, cluster_before_store, workers_text
 
@@ -160,45 +160,15 @@ def _collect(blocks: list):
     return lambda k, n, counts, sums: blocks.append((n, counts, sums))
 
 
-def _resume_command(res, args) -> str:
-    return f"fastbg moves --resume {res.run_id}" + (f" --store {args.store}" if args.store else "")
-
-
 def _report(res, args, store, blocks) -> int:
     """Print a rollout of candidate plays (text or ``--json``), draw its ``--plot``, say
     where it is stored; the exit status."""
-    if res.games == 0:
-        print("interrupted before any game finished; nothing to report"
-              + ("" if store is None else "; nothing stored" if res.run_id is None else
-                 f" (run {res.run_id} kept; resume with: {_resume_command(res, args)})"),
-              file=sys.stderr)
-        return EXIT_INTERRUPTED
-    plot_error = None
-    if args.plot is not None:
-        if res.stored_games:           # the blocks read from the store were not handed over
-            blocks = store.blocks(res.run_id).values()
-        plot_error = draw_after_run(lambda: plot_convergence(
-            convergence(blocks, "plays", res.settings["candidate_moves"]), args.plot,
-            f"{roll_text(res.dice)} in {res.position_id}"
-            + (f" (run {res.run_id})" if res.run_id is not None else "")))
-    if args.json:
-        d = res.to_dict()
-        if store is not None:
-            d["store"] = str(store.path)
-        print_json(d, indent=2)
-    else:
-        print(format_plays(res, args.workers))
-        if args.plot is not None and plot_error is None:
-            print(f"  plot drawn into {args.plot}")
-        if store is not None and res.run_id is None:
-            print(f"  nothing stored in {store.path}: the run stopped before its first "
-                  "block finished")
-        elif store is not None:
-            print(f"  stored as run {res.run_id} in {store.path}"
-                  + (f"; resume with: {_resume_command(res, args)}" if res.interrupted else ""))
-    if plot_error is not None:         # the numbers first: a plot that failed loses nothing
-        raise plot_error
-    return EXIT_INTERRUPTED if res.interrupted else 0
+    return report_run(
+        res, args, store, lambda: format_plays(res, args.workers), empty=res.games == 0,
+        command="moves",
+        plot=convergence_plot(res, args, store, blocks, lambda b: convergence(
+            b, "plays", res.settings["candidate_moves"]),
+            f"{roll_text(res.dice)} in {res.position_id}"))
 
 
 def format_plays(res, workers_asked: int | None = None) -> str:

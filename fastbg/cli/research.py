@@ -16,10 +16,10 @@ from ..research.table import TABLES, check_table_run
 from ..rollouts import DEFAULT_POLICY, POLICIES
 from ..rollouts.candidates import DEFAULT_MAX_PLAYS, DEFAULT_WITHIN
 from ..rollouts.store import ResultsStore
-from .common import (_ENGINE_HELP, ascii_number, num, EXIT_INTERRUPTED, _games, draw_after_run, _number_arg, _policy_help, _positive_int, _seed,
-                     add_no_progress_option, plural, print_json, _whole_arg)
+from .common import (_ENGINE_HELP, ascii_number, num, _games, _number_arg, _policy_help, _positive_int, _seed,
+                     add_no_progress_option, plural, report_run, _whole_arg)
 from .rollouts import (_VR_HELP, _WORKERS_HELP, add_dask_option, cluster_before_store, add_prune_options, add_store_options,
-                       check_dask_options, nothing_stored, progress_bar)
+                       check_dask_options, progress_bar)
 
 #: Games per row unless told, by table (per candidate play, per race position; gammons: all).
 DEFAULT_GAMES = {"openings": 1296, "replies": 1296, "race": 1296, "gammons": 10_000}
@@ -186,11 +186,6 @@ def _resumed_options(args, defaults: dict) -> dict:
     return {"store": store, "run_id": run.id, **table_arguments(run)}
 
 
-def resume_command(table: str, run_id: int, store: str | None) -> str:
-    """The command that continues stored table ``run_id`` (``store``: the --store given)."""
-    return f"fastbg table {table} --resume {run_id}" + (f" --store {store}" if store else "")
-
-
 #: The function of each table (the library's: :data:`fastbg.research.resume.TABLE_FUNCTIONS`).
 _FUNCTIONS = TABLE_FUNCTIONS
 
@@ -233,35 +228,12 @@ def _cmd_table(args) -> int:
         finally:
             if store is not None:
                 store.close()
-    if not res.rows or (args.table == "gammons" and not res.summary["games"]):
-        print("interrupted before any row finished; nothing to report"
-              + nothing_stored(store, res.run_id, resume_command(args.table, res.run_id,
-                                                                 args.store)), file=sys.stderr)
-        return EXIT_INTERRUPTED
-    plot_error = None
-    if args.plot is not None:
-        plot_error = draw_after_run(lambda: plot_table(res.to_dict(), args.plot))
-    if args.json:
-        d = res.to_dict()
-        if store is not None:
-            d["store"] = str(store.path)
-        print_json(d, indent=2)
-    elif args.csv:
-        write_table_csv(res.to_dict(), sys.stdout)
-    else:
-        print(format_table(res.to_dict()))
-        tail = []
-        if args.plot is not None and plot_error is None:
-            tail.append(f"plot drawn into {args.plot}")
-        if store is not None:
-            tail.append(f"stored as table run {res.run_id} in {store.path}"
-                        + (f"; resume with: {resume_command(args.table, res.run_id, args.store)}"
-                           if res.interrupted else ""))
-        for line in tail:
-            print(f"  {line}")
-    if plot_error is not None:         # the table first: a plot that failed loses nothing
-        raise plot_error
-    return EXIT_INTERRUPTED if res.interrupted else 0
+    return report_run(
+        res, args, store, lambda: format_table(res.to_dict()),
+        empty=not res.rows or (args.table == "gammons" and not res.summary["games"]),
+        command=f"table {args.table}", kind="table run", what="row",
+        plot=None if args.plot is None else lambda: plot_table(res.to_dict(), args.plot),
+        csv=lambda: write_table_csv(res.to_dict(), sys.stdout))
 
 
 # ---------------------------------------------------------------------------- text output

@@ -17,12 +17,12 @@ from ..rollouts.resume import resume_rollout
 from ..rollouts.runner import Runner
 from ..rollouts.settings import RolloutSettings
 from ..rollouts.store import ResultsStore, describe_run
-from ..research import convergence, plot_convergence
+from ..research import convergence
 from ..research.plots import check_plot_path
 
-from .common import (_ENGINE_HELP, add_no_progress_option, num, EXIT_INTERRUPTED, _dice_arg, check_ctrl_c, draw_after_run,
+from .common import (_ENGINE_HELP, add_no_progress_option, num, _dice_arg, check_ctrl_c, convergence_plot,
                      games_played, games_rate, _games, note_ctrl_c, _number_arg, _policy_help, _positive_int, _seed, plural,
-                     print_json, run_id_arg, stop_name, store_path_arg, stored_blocks)
+                     report_run, run_id_arg, stop_name, store_path_arg, stored_blocks)
 from .state import (_STATE_OPTIONS, _add_state_options, _cube_state, _describe_state)
 
 
@@ -442,61 +442,13 @@ def _collect(blocks: list):
     return lambda k, n, counts, sums: blocks.append((n, counts, sums))
 
 
-def nothing_stored(store, run_id, resume: str) -> str:
-    """What a run stopped before its first block left in the store: nothing (a new run is
-    removed then), or the resumed run, kept."""
-    if store is None:
-        return ""
-    return "; nothing stored" if run_id is None else f" (run {run_id} kept; resume with: {resume})"
-
-
 def _report_rollout(res, args, store=None, blocks=()) -> int:
-    if res.games == 0:
-        print("interrupted before any game finished; nothing to report"
-              + nothing_stored(store, res.run_id, resume_text(res.run_id, args)),
-              file=sys.stderr)
-        return EXIT_INTERRUPTED
-    plot_error = None
-    if args.plot is not None:
-        if res.stored_games:           # the blocks read from the store were not handed over
-            blocks = store.blocks(res.run_id).values()
-        plot_error = draw_after_run(lambda: plot_convergence(
-            convergence(blocks), args.plot,
-            f"rollout of {res.position_id}" + (f" (run {res.run_id})"
-                                               if res.run_id is not None else "")))
-    if args.json:
-        d = res.to_dict()
-        if store is not None:
-            d["store"] = str(store.path)
-        print_json(d, indent=2)
-    else:
-        print(_format_table(res, args.workers))
-        if args.plot is not None and plot_error is None:
-            print(f"  plot drawn into {args.plot}")
-        print_stored(res, args, store)
-    if plot_error is not None:         # the numbers first: a plot that failed loses nothing
-        raise plot_error
-    return EXIT_INTERRUPTED if res.interrupted else 0
-
-
-def print_stored(res, args, store, command: str = "rollout") -> None:
-    """The line under a stored run's text: where it is kept and, if interrupted, the
-    ``fastbg COMMAND --resume RUN`` that continues it (nothing without a store)."""
-    if store is not None and res.run_id is None:
-        # (a pure-Python block cut short hands over its finished games; a store keeps
-        # whole blocks only)
-        print(f"  nothing stored in {store.path}: the run stopped before its first "
-              "block finished")
-    elif store is not None:
-        print(f"  stored as run {res.run_id} in {store.path}"
-              + (f"; resume with: {resume_text(res.run_id, args, command)}"
-                 if res.interrupted else ""))
-
-
-def resume_text(run_id: int, args, command: str = "rollout") -> str:
-    """The command that continues stored run ``run_id`` (with the command's ``--store``)."""
-    return f"fastbg {command} --resume {run_id}" + (f" --store {args.store}" if args.store
-                                                     else "")
+    """Print a cubeless rollout's result (text or ``--json``) and where it is stored, and
+    draw its convergence with ``--plot`` (``blocks`` the blocks played now)."""
+    return report_run(
+        res, args, store, lambda: _format_table(res, args.workers), empty=res.games == 0,
+        plot=convergence_plot(res, args, store, blocks, convergence,
+                              f"rollout of {res.position_id}"))
 
 
 def _cmd_rollout(args) -> int:
@@ -586,33 +538,13 @@ def _report_cubeful(res, args, pos, state, store=None, blocks=(), request=None) 
     """Print a cubeful rollout's result (text or ``--json``) and where it is stored, and draw
     its convergence with ``--plot`` (``blocks`` the blocks played now, ``request`` the run's
     position, games and resolved settings)."""
-    if res.games == 0:
-        print("interrupted before any game finished; nothing to report"
-              + nothing_stored(store, res.run_id, resume_text(res.run_id, args)),
-              file=sys.stderr)
-        return EXIT_INTERRUPTED
-    plot_error = None
-    if args.plot is not None:
-        if res.stored_games:           # the blocks read from the store were not handed over
-            blocks = store.blocks(res.run_id).values()
-        plot_error = draw_after_run(lambda: plot_convergence(
-            convergence(blocks, "cubeful", point=convergence_point(request),
-                        unit="cubeful equity" if state.is_money else "equity (EMG)"),
-            args.plot, f"cubeful rollout of {pos.to_position_id()}"
-            + (f" (run {res.run_id})" if res.run_id is not None else "")))
-    if args.json:
-        d = res.to_dict()
-        if store is not None:
-            d["store"] = str(store.path)
-        print_json(d, indent=2)
-    else:
-        print(_format_cubeful(res, pos, state, args.workers))
-        if args.plot is not None and plot_error is None:
-            print(f"  plot drawn into {args.plot}")
-        print_stored(res, args, store)
-    if plot_error is not None:         # the numbers first: a plot that failed loses nothing
-        raise plot_error
-    return EXIT_INTERRUPTED if res.interrupted else 0
+    unit = "cubeful equity" if state.is_money else "equity (EMG)"
+    return report_run(
+        res, args, store, lambda: _format_cubeful(res, pos, state, args.workers),
+        empty=res.games == 0,
+        plot=convergence_plot(res, args, store, blocks, lambda b: convergence(
+            b, "cubeful", point=convergence_point(request), unit=unit),
+            f"cubeful rollout of {pos.to_position_id()}"))
 
 
 def _stop_text(res, se: float) -> str:

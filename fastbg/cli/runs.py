@@ -18,8 +18,8 @@ from ..rollouts.cubeful import convergence_point
 from ..rollouts.cubeless import outcome_statistics, vr_statistics
 from ..rollouts.resume import stored_estimate
 from ..rollouts.store import ResultsStore, default_store_path
-from .common import add_no_progress_option, plural, print_json, run_id_arg, store_hint, store_path_arg, stored_blocks
-from .research import resume_command, write_table_csv
+from .common import add_no_progress_option, plural, print_json, resume_text, run_id_arg, store_hint, store_path_arg, stored_blocks
+from .research import write_table_csv
 
 ACTIONS = ("list", "show", "export")
 
@@ -286,9 +286,8 @@ def _resume_hint(run, store, args) -> str:
     if run.parent is not None:
         run = store.run(run.parent)
     if run.kind == "table":
-        return resume_command(run.request.get("table"), run.id, args.store)
-    command = {"plays": "moves", "cube": "cube"}.get(run.kind, "rollout")
-    return f"fastbg {command} --resume {run.id}" + (f" --store {args.store}" if args.store else "")
+        return resume_text(run.id, args, f"table {run.request.get('table')}")
+    return resume_text(run.id, args, {"plays": "moves", "cube": "cube"}.get(run.kind, "rollout"))
 
 
 def _show(run, row, store, args) -> None:
