@@ -196,6 +196,24 @@ def test_cli_store_resume_and_runs_for_cubeful_and_cube_rollouts(tmp_path, monke
         assert why in err and err.count("\n") == 1, (argv, err)
 
 
+def test_cube_resume_says_how_many_trials_it_read_from_the_store(tmp_path, capsys):
+    """`fastbg cube --resume RUN` says, as `rollout --resume` does in its last line, how
+    many trials came from the store: some played now and some read, or all read (a
+    finished run); a run played at once says nothing of the store."""
+    path = str(tmp_path / "runs.sqlite")
+    common = ["--store", path, "--no-progress"]
+    assert main(["cube", CONTACT, "-n", "1000", "--seed", "2", "--policy", "pubeval",
+                 *common]) == 0
+    assert "read from the store" not in capsys.readouterr().out
+    assert main(["cube", "--resume", "1", "--extend", "200", *common]) == 0
+    out = capsys.readouterr().out
+    assert "s (200 trials played now, 1,000 read from the store)\n  stored as run 1" in out, out
+    assert main(["cube", "--resume", "1", *common]) == 0
+    out, err = capsys.readouterr()
+    assert "run 1 is finished (1,200 trials)" in err
+    assert "\n  all 1,200 trials read from the store\n  stored as run 1" in out, out
+
+
 def test_cubeful_plot_ends_at_the_run_s_own_numbers(tmp_path, monkeypatch, capsys):
     """--plot for a cubeful rollout (as for a cubeless one): the convergence curve's last
     point is the reported equity, fresh or resumed, and `runs show --plot` draws it again."""

@@ -21,7 +21,8 @@ from .common import (_ENGINE_HELP, _games, games_played, _load_met, _number_arg,
                      print_json, report_run, stored_blocks)
 from .state import (_STATE_OPTIONS, _add_state_options, _cube_state, _describe_state)
 from .rollouts import (_VR_HELP, _WORKERS_HELP, _with_progress, add_dask_option, add_store_options,
-                       check_dask_options, cluster_before_store, runner_of, workers_text)
+                       check_dask_options, cluster_before_store, played_text, runner_of,
+                       workers_text)
 
 
 #: Games of a `fastbg cube --method janowski` unless --games says otherwise.
@@ -309,6 +310,8 @@ def _format_cube_rollout(d, workers_asked=None) -> str:
     else:
         lines.append(("(" if res.vr else "(not variance-reduced; ")
                      + "biased by the policy's play and by the in-game cube decisions)")
+    if res.stored_games:     # a resumed run: what it read from the store, as rollout's text
+        lines += ["", played_text(res, "trial", rate=False)]
     return "\n".join(lines)
 
 

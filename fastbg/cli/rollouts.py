@@ -302,12 +302,13 @@ def _format_table(res, workers_asked: int | None = None) -> str:
     return "\n".join(lines)
 
 
-def played_text(res, unit: str = "game") -> str:
-    """The last line of a rollout's text: its time and rate, and the games of a resumed run
-    played now and read from the store."""
+def played_text(res, unit: str = "game", rate: bool = True) -> str:
+    """The last line of a rollout's text: its time and rate (``rate``: a result without
+    ``games_per_second`` has none), and the games of a resumed run played now and read
+    from the store."""
     if res.stored_games and res.stored_games >= res.games:
         return f"  all {plural(res.games, unit)} read from the store"
-    return (f"  {res.seconds:.2f} s, {games_rate(res.games_per_second)}"
+    return (f"  {res.seconds:.2f} s" + (f", {games_rate(res.games_per_second)}" if rate else "")
             + (f" ({res.games - res.stored_games:,} {unit}s played now, "
                f"{res.stored_games:,} read from the store)" if res.stored_games else ""))
 
