@@ -190,7 +190,10 @@ def test_cli_store_resume_and_runs_for_cubeful_and_cube_rollouts(tmp_path, monke
                       (["cube", "--extend", "10"], "give --resume"),
                       (["cube", "ZQEAgC0AAAAAAA", "--store"], "--store keeps cube rollouts"),
                       (["cube", CONTACT, "--method", "janowski", "--store"],
-                       "--store keeps cube rollouts")):
+                       "--store keeps cube rollouts, not --method janowski: the store would "
+                       "hold its cubeless rollout without the cube state and model that "
+                       "value it, so `fastbg cube --resume` could not rebuild the decision. "
+                       "Give --method rollout to keep a cube rollout, or drop --store")):
         assert main(argv) == 2, argv
         err = capsys.readouterr().err
         assert why in err and err.count("\n") == 1, (argv, err)

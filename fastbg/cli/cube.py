@@ -199,10 +199,17 @@ def _cmd_cube(args) -> int:
         raise ValueError("--vr and --quasi-random are for cube rollouts: --method janowski's "
                          "cubeless rollout is plain Monte Carlo (its error model reads the "
                          "outcome counts)")
+    if args.store is not None and method == "exact":
+        raise ValueError("--store keeps cube rollouts; --method exact reads the database: "
+                         "nothing to keep")
     if args.store is not None and method != "rollout":
-        raise ValueError(f"--store keeps cube rollouts; --method {method} "
-                         + ("reads the database: nothing to keep" if method == "exact" else
-                            "rolls out cubelessly (fastbg rollout --store keeps such a run)"))
+        # its cubeless rollout alone would be a plain rollout run: the store has no kind
+        # that records the cube state and the model it is valued by, which a resume needs
+        raise ValueError("--store keeps cube rollouts, not --method janowski: the store "
+                         "would hold its cubeless rollout without the cube state and model "
+                         "that value it, so `fastbg cube --resume` could not rebuild the "
+                         "decision. Give --method rollout to keep a cube rollout, or drop "
+                         "--store (the same --seed gives the same numbers again)")
     settings = cube_settings_of(args, state, table)
     if method == "exact":
         return _exact_bearoff(cube_decision(pos, settings=settings), args, unused)
