@@ -249,6 +249,38 @@ def test_rollout_results_and_mappings_are_accepted():
         match_cube_decision({"win": 0.5}, 7)
 
 
+def test_probs_is_the_deprecated_name_of_probabilities():
+    """One name for the cubeless probabilities across fastbg.cube (issue 37):
+    ``probabilities``, as money_cube_decision names them; ``probs=`` still works in every
+    function that took it, with a warning naming the function, and both at once are a
+    TypeError."""
+    from fastbg.cube.met import outcome_probabilities
+    table = KXG2
+    away = dict(away=5, away_opponent=3)
+    cases = [(match_cube_decision, dict(match_length=7, score=(2, 4))), (live_cube_mwc, away),
+             (cubeful_mwc, dict(away, x=0.6)), (outcome_probabilities, {}),
+             (table.cubeless_mwc, away)]
+    def same(a, b):
+        return np.array_equal(a, b) if isinstance(a, np.ndarray) else a == b
+    for fn, kw in cases:
+        new = fn(OPENING, **kw)
+        assert same(fn(probabilities=OPENING, **kw), new)
+        with pytest.warns(DeprecationWarning, match=rf"{fn.__name__}\(probs=\.\.\.\) is "
+                                                    r"deprecated: use probabilities="):
+            old = fn(probs=OPENING, **kw)
+        assert same(old, new)
+        with pytest.raises(TypeError, match="give probabilities alone"), \
+                pytest.warns(DeprecationWarning):
+            fn(probs=OPENING, probabilities=OPENING, **kw)
+    for point in (table.take_point, table.cash_point):
+        new = point(5, 3, live=True, probabilities=OPENING)
+        with pytest.warns(DeprecationWarning, match=rf"MatchEquityTable\.{point.__name__}"):
+            assert point(5, 3, live=True, probs=OPENING) == new
+    # the signature keeps its new name (help(), Sphinx)
+    import inspect
+    assert next(iter(inspect.signature(match_cube_decision).parameters)) == "probabilities"
+
+
 def test_owner_is_the_deprecated_name_of_cube_owner():
     """One name for the cube's owner across the public API (issue 37): ``cube_owner``, as
     MatchState and money_cube_decision name it; ``owner`` still works, with a warning."""

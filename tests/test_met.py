@@ -290,19 +290,19 @@ def test_take_points_of_gnubg_manual_example():
     expected = {1: (0.245, 0.273), 2: (0.15, 0.385), 4: (0.0, 0.41)}
     for cube, (tp_black, tp_white) in expected.items():
         # Black takes White's double: probabilities from the doubler's (White's) view
-        assert woolsey.take_point(7, 4, cube, live=True, probs=white) == \
+        assert woolsey.take_point(7, 4, cube, live=True, probabilities=white) == \
             pytest.approx(tp_black, abs=6e-4)
-        assert woolsey.take_point(4, 7, cube, live=True, probs=black) == \
+        assert woolsey.take_point(4, 7, cube, live=True, probabilities=black) == \
             pytest.approx(tp_white, abs=6e-4)
     # cash point = 1 - the other side's take point
-    assert woolsey.cash_point(7, 4, 1, live=True, probs=black) == \
-        pytest.approx(1 - woolsey.take_point(4, 7, 1, live=True, probs=black))
+    assert woolsey.cash_point(7, 4, 1, live=True, probabilities=black) == \
+        pytest.approx(1 - woolsey.take_point(4, 7, 1, live=True, probabilities=black))
 
 
 def test_gammons_raise_the_take_point():
     gammonish = [0.7, 0.3, 0.02, 0.05, 0.0]      # doubler's view
-    assert KXG2.take_point(5, 5, probs=gammonish) > KXG2.take_point(5, 5)
-    assert KXG2.take_point(5, 5, live=True, probs=gammonish) > KXG2.take_point(5, 5, live=True)
+    assert KXG2.take_point(5, 5, probabilities=gammonish) > KXG2.take_point(5, 5)
+    assert KXG2.take_point(5, 5, live=True, probabilities=gammonish) > KXG2.take_point(5, 5, live=True)
 
 
 def test_take_point_when_passing_loses_the_match():

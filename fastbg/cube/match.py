@@ -61,6 +61,7 @@ from .efficiency import CONTACT_CUBE_EFFICIENCY, _resolve_x
 from .met import DEFAULT_MET, MatchEquityTable, _cube, _swap
 from .metfile import load_met
 from .money import ACTIONS, cube_action, probability_vector
+from .renamed import renamed_keyword
 
 __all__ = ["DEFAULT_CUBE_EFFICIENCY", "MatchCubeDecision", "cubeful_mwc", "live_cube_mwc",
            "match_cube_decision"]
@@ -112,10 +113,10 @@ def _live(met, p5, a, b, c, owner, crawford) -> float:
     xs, ys = [0.0], [L]
     if not crawford:
         if owner != "player" and b > c:      # the opponent may double usefully
-            xs.append(met.take_point(a, b, c, live=True, probs=_swap(p5)))
+            xs.append(met.take_point(a, b, c, live=True, probabilities=_swap(p5)))
             ys.append(r[3])
         if owner != "opponent" and a > c:    # the player may double usefully
-            xs.append(met.cash_point(a, b, c, live=True, probs=p5))
+            xs.append(met.cash_point(a, b, c, live=True, probabilities=p5))
             ys.append(r[0])
     xs.append(1.0)
     ys.append(W)
@@ -129,17 +130,18 @@ def _live(met, p5, a, b, c, owner, crawford) -> float:
     return float(np.interp(w, xs, ys))
 
 
-def live_cube_mwc(probs, away: int, away_opponent: int, *, cube: int = 1,
+@renamed_keyword("probs", "probabilities")
+def live_cube_mwc(probabilities, away: int, away_opponent: int, *, cube: int = 1,
                   cube_owner: str = "centred", crawford: bool = False,
                   met: str | MatchEquityTable = DEFAULT_MET, owner: str | None = None) -> float:
     """MWC of the player on roll with a fully live cube (x = 1).
 
     Parameters
     ----------
-    probs : mapping, object or sequence of 5 float
+    probabilities : mapping, object or sequence of 5 float
         Cubeless probabilities of the player on roll (DESIGN.md section 5), in any form
         :func:`match_cube_decision` accepts (a :class:`~fastbg.rollouts.cubeless.RolloutResult`,
-        for instance).
+        for instance). Its old name, ``probs=``, still works, with a DeprecationWarning.
     away, away_opponent : int
         Points the player and the opponent need, both >= 1.
     cube : int
@@ -164,12 +166,13 @@ def live_cube_mwc(probs, away: int, away_opponent: int, *, cube: int = 1,
         For invalid probabilities, scores, cube state or table.
     """
     owner = _cube_owner(cube_owner, owner, "live_cube_mwc")
-    p5 = probability_vector(probs)
+    p5 = probability_vector(probabilities)
     met, a, b, c = _state(met, away, away_opponent, cube, owner, crawford)
     return _live(met, p5, a, b, c, owner, crawford)
 
 
-def cubeful_mwc(probs, away: int, away_opponent: int, *, cube: int = 1,
+@renamed_keyword("probs", "probabilities")
+def cubeful_mwc(probabilities, away: int, away_opponent: int, *, cube: int = 1,
                 cube_owner: str = "centred", crawford: bool = False,
                 met: str | MatchEquityTable = DEFAULT_MET,
                 x: float | None = None, position=None, owner: str | None = None) -> float:
@@ -177,8 +180,9 @@ def cubeful_mwc(probs, away: int, away_opponent: int, *, cube: int = 1,
 
     Parameters
     ----------
-    probs, away, away_opponent, cube, cube_owner, crawford, met, owner
-        As for :func:`live_cube_mwc`.
+    probabilities, away, away_opponent, cube, cube_owner, crawford, met, owner
+        As for :func:`live_cube_mwc` (``probs=``, the old name of ``probabilities``, with a
+        DeprecationWarning).
     x : float, optional
         Cube efficiency in [0, 1] (0: dead cube, 1: fully live). Default:
         :func:`fastbg.cube.money.default_cube_efficiency` of ``position`` if one is given (0 on
@@ -197,7 +201,7 @@ def cubeful_mwc(probs, away: int, away_opponent: int, *, cube: int = 1,
         For invalid arguments, or ``x`` outside [0, 1].
     """
     owner = _cube_owner(cube_owner, owner, "cubeful_mwc")
-    p5 = probability_vector(probs)
+    p5 = probability_vector(probabilities)
     x = _resolve_x(x, position)
     met, a, b, c = _state(met, away, away_opponent, cube, owner, crawford)
     return _cubeful(met, p5, a, b, c, owner, crawford, x)
@@ -295,7 +299,8 @@ class MatchCubeDecision:
         return asdict(self)
 
 
-def match_cube_decision(probs, match_length: int, score: tuple[int, int] = (0, 0), *,
+@renamed_keyword("probs", "probabilities")
+def match_cube_decision(probabilities, match_length: int, score: tuple[int, int] = (0, 0), *,
                         cube: int = 1, cube_owner: str = "centred", crawford: bool = False,
                         met: str | MatchEquityTable = DEFAULT_MET,
                         x: float | None = None, position=None,
@@ -304,12 +309,13 @@ def match_cube_decision(probs, match_length: int, score: tuple[int, int] = (0, 0
 
     Parameters
     ----------
-    probs : mapping, object or sequence of 5 float
+    probabilities : mapping, object or sequence of 5 float
         Cubeless probabilities of the player on roll, ``(win, win_gammon, win_backgammon,
         lose_gammon, lose_backgammon)`` (DESIGN.md section 5), in any form
         :func:`fastbg.cube.money.money_cube_decision` accepts: five numbers, a mapping with those
         keys, or an object with those attributes such as a
-        :class:`~fastbg.rollouts.cubeless.RolloutResult`.
+        :class:`~fastbg.rollouts.cubeless.RolloutResult`. Its old name, ``probs=``, still
+        works, with a DeprecationWarning.
     match_length : int
         Points to win the match (at most the table's length).
     score : (int, int)
@@ -355,7 +361,7 @@ def match_cube_decision(probs, match_length: int, score: tuple[int, int] = (0, 0
     good as the probabilities, the table and the single efficiency ``x`` (no look-ahead).
     """
     owner = _cube_owner(cube_owner, owner, "match_cube_decision")
-    p5 = probability_vector(probs)
+    p5 = probability_vector(probabilities)
     x = _resolve_x(x, position)
     n = _whole(match_length, "match_length")
     if n < 1:
@@ -381,8 +387,8 @@ def match_cube_decision(probs, match_length: int, score: tuple[int, int] = (0, 0
         dt = _cubeful(table, p5, a, b, 2 * c, "opponent", False, x)
         action = cube_action(nd, dt, dp, redouble=redouble)
         tp = 1.0 - _cash_root(table, p5, a, b, c, x, dp)
-        tp_dead = 1.0 - table.cash_point(a, b, c, live=False, probs=p5)
-        tp_live = 1.0 - table.cash_point(a, b, c, live=True, probs=p5)
+        tp_dead = 1.0 - table.cash_point(a, b, c, live=False, probabilities=p5)
+        tp_live = 1.0 - table.cash_point(a, b, c, live=True, probabilities=p5)
     else:
         dt = dp = tp = tp_dead = tp_live = nan
         action = ACTIONS[0].replace("double", "redouble") if redouble else ACTIONS[0]

@@ -44,6 +44,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .renamed import renamed_keyword
+
 __all__ = [
     "DEFAULT_MET", "OUTCOMES", "SHIPPED_METS", "MatchEquityTable", "gammon_values",
     "outcome_probabilities",
@@ -92,14 +94,16 @@ def _check_probabilities(probs) -> np.ndarray:
     return np.clip(p, 0.0, 1.0)
 
 
-def outcome_probabilities(probs) -> np.ndarray:
+@renamed_keyword("probs", "probabilities")
+def outcome_probabilities(probabilities) -> np.ndarray:
     """The probabilities of the six outcome classes from the five cubeless probabilities.
 
     Parameters
     ----------
-    probs : array_like, shape (..., 5)
+    probabilities : array_like, shape (..., 5)
         ``(win, win_gammon, win_backgammon, lose_gammon, lose_backgammon)``, gammons including
-        backgammons (DESIGN.md section 5).
+        backgammons (DESIGN.md section 5). Its old name, ``probs=``, still works, with a
+        DeprecationWarning.
 
     Returns
     -------
@@ -113,7 +117,7 @@ def outcome_probabilities(probs) -> np.ndarray:
         are inconsistent (a backgammon rate above the gammon rate, a gammon rate above the win
         or loss rate).
     """
-    p = _check_probabilities(probs)
+    p = _check_probabilities(probabilities)
     win, wg, wbg, lg, lbg = np.moveaxis(p, -1, 0)
     lose = 1.0 - win
     return np.stack([win - wg, wg - wbg, wbg, lose - lg, lg - lbg, lbg], axis=-1)
@@ -408,7 +412,8 @@ class MatchEquityTable:
             raise ValueError(f"a game in progress needs both away scores >= 1, got {a}/{b}")
         return a, b
 
-    def cubeless_mwc(self, probs, away: int, away_opponent: int, cube: int = 1):
+    @renamed_keyword("probs", "probabilities")
+    def cubeless_mwc(self, probabilities, away: int, away_opponent: int, cube: int = 1):
         """Dead-cube match winning chance of the five cubeless probabilities.
 
         ``sum over the six outcome classes of P(class) * MWC(after that result)``: the MWC
@@ -416,8 +421,9 @@ class MatchEquityTable:
 
         Parameters
         ----------
-        probs : array_like, shape (..., 5)
-            Cubeless probabilities of the player on roll (DESIGN.md section 5).
+        probabilities : array_like, shape (..., 5)
+            Cubeless probabilities of the player on roll (DESIGN.md section 5). Its old
+            name, ``probs=``, still works, with a DeprecationWarning.
         away, away_opponent : int
             Points the player and the opponent need, both >= 1.
         cube : int
@@ -434,7 +440,7 @@ class MatchEquityTable:
             For invalid probabilities, scores or cube (see :func:`outcome_probabilities` and
             :meth:`result_mwc`).
         """
-        out = outcome_probabilities(probs) @ self.result_mwc(away, away_opponent, cube)
+        out = outcome_probabilities(probabilities) @ self.result_mwc(away, away_opponent, cube)
         return float(out) if np.ndim(out) == 0 else out
 
     # -- normalised money equity ------------------------------------------------------------
@@ -549,8 +555,9 @@ class MatchEquityTable:
                                          ratios_p, ratios_o, live)
         return tp
 
+    @renamed_keyword("probs", "probabilities")
     def take_point(self, away_taker: int, away_doubler: int, cube: int = 1, *,
-                   live: bool = False, probs=None) -> float:
+                   live: bool = False, probabilities=None) -> float:
         """Take point of a double from ``cube`` to ``2 * cube`` at a match score.
 
         Parameters
@@ -562,10 +569,11 @@ class MatchEquityTable:
         live : bool
             False: dead cube, the game is played out for ``2 * cube`` without redoubles.
             True: fully live cube, the taker's recube is efficient (see Notes).
-        probs : array_like, shape (5,), optional
+        probabilities : array_like, shape (5,), optional
             Cubeless probabilities from the **doubler's** view (the player on roll); only
             their gammon and backgammon shares are used (the shares of wins that are gammons
             weight the taker's losses, those of losses the taker's wins). None: gammonless.
+            Its old name, ``probs=``, still works, with a DeprecationWarning.
 
         Returns
         -------
@@ -600,12 +608,14 @@ class MatchEquityTable:
         """
         a_t, a_d = self._score(away_taker, away_doubler)
         c = _cube(cube)
-        rw, rl = _ratios(_check_probabilities(probs)) if probs is not None else ((0, 0), (0, 0))
+        rw, rl = (_ratios(_check_probabilities(probabilities)) if probabilities is not None
+                  else ((0, 0), (0, 0)))
         # taker = player 0 of the table; the doubler's gammon shares are its wins' shares
         return float(self._take_point(a_t, a_d, c, True, rl, rw, bool(live)))
 
+    @renamed_keyword("probs", "probabilities")
     def cash_point(self, away_doubler: int, away_taker: int, cube: int = 1, *,
-                   live: bool = False, probs=None) -> float:
+                   live: bool = False, probabilities=None) -> float:
         """Cash point of the doubler: one minus the taker's take point.
 
         Parameters
@@ -616,8 +626,9 @@ class MatchEquityTable:
             Cube value before the double.
         live : bool
             Dead (False) or fully live (True) cube, as for :meth:`take_point`.
-        probs : array_like, shape (5,), optional
-            Cubeless probabilities from the doubler's view; None: gammonless.
+        probabilities : array_like, shape (5,), optional
+            Cubeless probabilities from the doubler's view; None: gammonless. Its old name,
+            ``probs=``, still works, with a DeprecationWarning.
 
         Returns
         -------
@@ -632,7 +643,8 @@ class MatchEquityTable:
         """
         a_d, a_t = self._score(away_doubler, away_taker)
         c = _cube(cube)
-        rw, rl = _ratios(_check_probabilities(probs)) if probs is not None else ((0, 0), (0, 0))
+        rw, rl = (_ratios(_check_probabilities(probabilities)) if probabilities is not None
+                  else ((0, 0), (0, 0)))
         # doubler = player 0 of the table here
         return float(1.0 - self._take_point(a_d, a_t, c, False, rw, rl, bool(live)))
 
