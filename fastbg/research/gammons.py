@@ -13,7 +13,6 @@ reach the phase, ``n_g`` positions and ``y_g`` events in game ``g``, ``N`` posit
 from __future__ import annotations
 
 import math
-import time
 from dataclasses import dataclass
 
 import numpy as np
@@ -22,12 +21,11 @@ from ..engine import get_engine
 from ..game.outcomes import PROBABILITY_KEYS
 from ..spec.board import START_BOARD
 from ..spec.dice import opening_roll, roll_index
-from ..rollouts.blocks import (BlockRecipe, abandoned, check_games, check_policy, n_blocks,
-                               resolve_workers, run_blocks)
-from ..rollouts.runner import Runner, configure
+from ..rollouts.blocks import BlockRecipe, abandoned, check_games, check_policy, n_blocks
+from ..rollouts.runner import Runner, RunPlan, configure, play_stored
 from ..rollouts.settings import (DEFAULT_POLICY, SettingsBase, check_seed, draw_seed,
                                  rollout_settings)
-from .table import StoredTable, TableResult, check_table_runner, table_cluster
+from .table import TableResult, check_stored_table, check_table_runner
 
 __all__ = ["PHASES", "phase_of", "selfplay_game", "gammons_table", "GAMMONS_BLOCK_SIZE", "row_blocks",
            "GammonsSettings"]
@@ -320,28 +318,23 @@ def gammons_table(games: int = 10_000, *, settings: GammonsSettings | None = Non
     settings, runner = configure(GammonsSettings, settings, runner, overrides, "gammons_table")
     check_table_runner(runner, "gammons_table")
     games = check_games(games)
-    nworkers = resolve_workers(runner.workers)
     st = settings.replace(seed=draw_seed(settings.seed))
     entropy, policy, engine = st.seed, st.policy, runner.engine
     request = dict(position="gammons", table="gammons", games=games, **st.as_dict())
     record = rollout_settings(policy=policy, seed=entropy, games=games,
                                 block_size=GAMMONS_BLOCK_SIZE, vr=False, first_roll="opening",
                                 engine=engine, table="gammons", phases=list(PHASES))
-    # the cluster before the store: a scheduler that does not answer leaves the store untouched
-    with table_cluster(runner.dask, runner.workers, row_blocks(games)) as (cl, _):
-        stored = StoredTable(runner.store, runner.run_id, "gammons", request, record)
-        with stored.aborted_on_error():
-            t0 = time.perf_counter()   # (a local cluster's start-up is not counted)
-            run = run_blocks(START_BOARD, games, entropy, engine=engine, policy=policy,
-                             workers=nworkers, progress=runner.progress,
-                             block_size=GAMMONS_BLOCK_SIZE,
-                             block=BlockRecipe(_gammons_block, dict(engine=engine, policy=policy)),
-                             counts_shape=(len(PHASES), _COLUMNS),
-                             on_interrupt=runner.on_interrupt,
-                             done=None if stored.run is None else stored.run.done,
-                             on_block=None if stored.run is None else stored.run.on_block,
-                             cluster=cl)
-            seconds = time.perf_counter() - t0
+    if runner.run_id is not None:      # another kind of run, or another table: say which
+        check_stored_table(runner.store, runner.run_id, "gammons")
+    # the table is a run of its own, without rows: its blocks are played and stored as any
+    # rollout's (the cluster before the store; blocks of another shape are not checked, as
+    # `fastbg runs` does not know a table's)
+    plan = RunPlan(kind="table", request=request, settings=record,
+                   block_size=GAMMONS_BLOCK_SIZE, counts_shape=(len(PHASES), _COLUMNS),
+                   stored_shape=None)
+    played = play_stored(plan, runner, START_BOARD, games, entropy,
+                         BlockRecipe(_gammons_block, dict(engine=engine, policy=policy)))
+    run, seconds = played.run, played.seconds
     rows = phase_statistics(run.counts, run.games)
     first = rows[0]
     summary = {"games": run.games}
@@ -350,12 +343,13 @@ def gammons_table(games: int = 10_000, *, settings: GammonsSettings | None = Non
                        stderr={"gammon": first["stderr"]["gammon"],
                                "backgammon": first["stderr"]["backgammon"]},
                        half_moves=sum(r["positions"] for r in rows) / run.games)
-    stored_games = 0 if stored.run is None else sum(
-        min(GAMMONS_BLOCK_SIZE, games - k * GAMMONS_BLOCK_SIZE) for k in stored.run.done)
+    stored = played.stored
     result = TableResult(table="gammons", title="gammons: gammon and backgammon rates by game "
                          "phase, from self-play", rows=rows, summary=summary, games=games,
                          seed=entropy, settings=record, seconds=seconds,
-                         interrupted=run.interrupted, run_id=stored.run_id,
-                         stored_games=stored_games, dask=None if cl is None else cl.address)
-    stored.finish(result)
+                         interrupted=run.interrupted,
+                         run_id=None if stored is None else stored.run_id,
+                         stored_games=played.stored_games, dask=played.address)
+    if stored is not None and not stored.finish(result.interrupted, result.to_dict()):
+        result.run_id = None           # a new table stopped before its first block: removed
     return result

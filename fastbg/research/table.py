@@ -26,7 +26,7 @@ from ..rollouts.runner import Runner
 from ..rollouts.store import OpenRun, ResultsStore, describe_run, open_run, with_article
 
 __all__ = ["TableResult", "TABLES", "derived_seed", "StoredTable", "check_table_run", "run_rows",
-           "table_cluster", "check_table_runner", "row_runner"]
+           "table_cluster", "check_table_runner", "row_runner", "check_stored_table"]
 
 #: The tables, by name: what each is (``fastbg table NAME``).
 TABLES = {
@@ -164,6 +164,20 @@ def check_table_run(run, table: str) -> None:
         raise ValueError(f"run {run.id} is {describe_run(run)}, not {with_article(table)} table"
                          + (f": `fastbg table {name} --resume {run.id}` continues it"
                             if name else ""))
+
+
+def check_stored_table(store, run_id: int, table: str) -> None:
+    """ValueError unless ``run_id`` of ``store`` (a :class:`~fastbg.rollouts.store.
+    ResultsStore`, a path, or None: nothing to check) is ``table`` table
+    (:func:`check_table_run`), before a table that plays its own blocks opens it."""
+    if store is None:
+        return
+    st = store if isinstance(store, ResultsStore) else ResultsStore(store, create=False)
+    try:
+        check_table_run(st.run(run_id), table)
+    finally:
+        if st is not store:
+            st.close()
 
 
 class StoredTable:
