@@ -128,6 +128,28 @@ def test_bad_runners_are_refused(kwargs, fragment):
         Runner(**kwargs)
 
 
+def test_a_run_without_rows_refuses_on_row_and_a_table_takes_it():
+    """A runner's on_row is told of a table's rows; fastbg.rollout and the other runs have
+    none and used to ignore it: now they refuse it, before any game, with what to use
+    instead. The tables take it (the gammons table, which has no rows, calls it never)."""
+    def never(*args):
+        raise AssertionError("a game was played")
+    runner = Runner(on_row=lambda label, j, n: None, progress=never)
+    for fn, args in ((fastbg.rollout, (CONTACT, 100)), (fastbg.cubeful_rollout, (CONTACT, 100)),
+                     (fastbg.cube_rollout, (CONTACT, 100)), (fastbg.cube_decision, (CONTACT, 100)),
+                     (fastbg.rollout_plays, (CONTACT, "31", 100))):
+        with pytest.raises(ValueError, match=rf"{fn.__name__}\(\) takes no on_row: it has no "
+                                             r"rows \(on_row is for the tables of "
+                                             r"fastbg.research; on_block tells of each block\)"):
+            fn(*args, runner=runner)
+    rows = []
+    t = fastbg.research.race_table(36, pips=[40], leads=[0], positions=2, seed=1, policy="pubeval",
+                                   on_row=lambda label, j, n: rows.append((j, n)))
+    assert rows == [(j, len(t.rows)) for j in range(len(t.rows))] and rows
+    t = fastbg.research.gammons_table(20, seed=1, policy="pubeval", on_row=never)
+    assert t.summary["games"] == 20
+
+
 def test_runner_threads_never_exceed_the_blocks():
     assert Runner(workers=4).threads(2500, 1000) == 3
     assert Runner(workers=4, engine="python").threads(9000, 1000) == 1

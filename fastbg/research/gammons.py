@@ -315,7 +315,8 @@ def gammons_table(games: int = 10_000, *, settings: GammonsSettings | None = Non
     games depend only on the seed, the policy and fastbg's version (threads or a Dask
     cluster alike).
     """
-    settings, runner = configure(GammonsSettings, settings, runner, overrides, "gammons_table")
+    settings, runner = configure(GammonsSettings, settings, runner, overrides, "gammons_table",
+                                 takes_on_row=True)
     check_table_runner(runner, "gammons_table")
     games = check_games(games)
     st = settings.replace(seed=draw_seed(settings.seed))

@@ -335,7 +335,8 @@ def openings_table(games: int = 1296, *, settings: OpeningsSettings | None = Non
     ``workers``, on threads or a Dask cluster, whether the table ran through or was
     interrupted and resumed.
     """
-    settings, runner = configure(OpeningsSettings, settings, runner, overrides, "openings_table")
+    settings, runner = configure(OpeningsSettings, settings, runner, overrides, "openings_table",
+                                 takes_on_row=True)
     return _table("openings", "openings", "start", "the opening rolls", _OPENINGS_KEY, games,
                   settings, runner, extra_request={}, summary=_openings_summary)
 
@@ -448,7 +449,8 @@ def replies_table(opening, games: int = 1296, *, settings: RepliesSettings | Non
     **Reproducibility.** As :func:`openings_table`. The request stored records the opening
     (``opening``, ``opening_position``) beside the settings.
     """
-    settings, runner = configure(RepliesSettings, settings, runner, overrides, "replies_table")
+    settings, runner = configure(RepliesSettings, settings, runner, overrides, "replies_table",
+                                 takes_on_row=True)
     dice, move = parse_opening(opening, engine=runner.engine)
     after = find_play("start", dice, move, engine=runner.engine)
     position = Position(np.ascontiguousarray(after.board[::-1]))

@@ -486,7 +486,8 @@ def race_table(games: int = 1296, *, settings: RaceSettings | None = None,
     **Reproducibility.** As :func:`fastbg.research.openings_table`: positions, seeds and
     numbers depend only on the seed and the settings (threads or a Dask cluster alike).
     """
-    settings, runner = configure(RaceSettings, settings, runner, overrides, "race_table")
+    settings, runner = configure(RaceSettings, settings, runner, overrides, "race_table",
+                                 takes_on_row=True)
     check_table_runner(runner, "race_table")
     games = check_games(games)
     st = settings.resolve()

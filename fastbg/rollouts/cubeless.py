@@ -491,7 +491,8 @@ def rollout(position, games: int, *, settings: RolloutSettings | None = None,
         (:class:`fastbg.rollouts.settings.RolloutSettings`; default: its defaults).
     runner : Runner, optional
         Where and how the games are played (:class:`fastbg.rollouts.runner.Runner`:
-        engine, threads, Dask, store, callbacks; default: its defaults).
+        engine, threads, Dask, store, callbacks; default: its defaults). Its ``on_row``
+        is refused (a ValueError): a rollout has no rows; ``on_block`` tells of its blocks.
     **overrides
         Any field of the settings or of the runner, by name (below), replacing the one of
         ``settings`` or ``runner``: ``rollout(pos, 1000, seed=7, workers=2)``. An unknown
@@ -604,7 +605,8 @@ def rollout(position, games: int, *, settings: RolloutSettings | None = None,
     ValueError
         For a bad position, a game already over or one where neither side can ever
         move (:meth:`fastbg.Position.check_playable`, before any game), ``games < 1``, bad dice,
-        an unknown policy or engine, a bad seed or worker count (any bad setting, named).
+        an unknown policy or engine, a bad seed or worker count (any bad setting, named),
+        an ``on_row`` (tables only).
     TypeError
         For a keyword that is no setting and no field of the runner.
     ImportError

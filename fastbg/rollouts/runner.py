@@ -62,7 +62,8 @@ class Runner:
         ``on_block(k, games, counts, sums)``, called as each block is merged, in block order.
     on_row : callable or None
         ``on_row(label, j, n)``, called as row ``j`` of ``n`` of a table starts (tables
-        only: :mod:`fastbg.research`).
+        only: :mod:`fastbg.research`; a rollout, which has no rows, refuses it with a
+        ValueError, :func:`configure`).
 
     Raises
     ------
@@ -115,7 +116,8 @@ class Runner:
         return 1 if self.engine == "python" else min(n, -(-int(games) // block_size))
 
 
-def configure(settings_cls, settings, runner, overrides: dict, function: str):
+def configure(settings_cls, settings, runner, overrides: dict, function: str,
+              takes_on_row: bool = False):
     """The settings and the runner of a run from its arguments.
 
     Parameters
@@ -130,6 +132,10 @@ def configure(settings_cls, settings, runner, overrides: dict, function: str):
         Keyword arguments: each a field of the settings or of the runner, which it replaces.
     function : str
         The run function's name, for the TypeError of an unknown keyword.
+    takes_on_row : bool
+        The run is a table (:mod:`fastbg.research`), whose runner's ``on_row`` it tells of
+        its rows. Any other run refuses an ``on_row`` (ValueError) rather than ignore it:
+        a rollout has no rows (``on_block`` tells of its blocks).
 
     Returns
     -------
@@ -152,6 +158,9 @@ def configure(settings_cls, settings, runner, overrides: dict, function: str):
     runner = dataclasses.replace(runner, **r) if runner is not None else Runner(**r)
     settings = (dataclasses.replace(settings, **s) if settings is not None
                 else settings_cls(**s))
+    if runner.on_row is not None and not takes_on_row:
+        raise ValueError(f"{function}() takes no on_row: it has no rows (on_row is for the "
+                         "tables of fastbg.research; on_block tells of each block)")
     return settings, runner
 
 
