@@ -233,12 +233,29 @@ def test_beavers_word_the_take_and_are_refused_where_not_played(capsys):
     plain = cube_rollout(behind, 300, seed=1, policy="pubeval")
     assert (r.nd, r.dt) == (plain.nd, plain.dt) and plain.dt < 0
     assert r.action.endswith("beaver") and plain.action.endswith("take")
-    # cubeful rollouts do not play beavers, whether asked for or carried by the XGID
+    # cubeful rollouts do not play beavers, whether asked for or carried by the XGID; the
+    # message says what to pass instead (an XGID from eXtreme Gammon: --no-beaver, or the
+    # same XGID with the flag off), and that works
+    why = "cubeful rollouts do not play beavers yet (their in-game cube decisions have none)"
     assert main(["rollout", "start", "--cubeful", "--beaver", "-n", "10"]) == 2
-    assert "beavers are not played in cubeful rollouts" in capsys.readouterr().err
-    assert main(["rollout", "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:3:0:10", "--cubeful",
-                 "-n", "10"]) == 2
-    assert "beavers are not played in cubeful rollouts" in capsys.readouterr().err
+    assert capsys.readouterr().err == (f"fastbg rollout: error: --beaver: {why}; drop --beaver "
+                                       "to roll the position out without them\n")
+    xg = "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:{}:0:10"
+    assert main(["rollout", xg.format(3), "--cubeful", "-n", "10"]) == 2
+    assert capsys.readouterr().err == (
+        "fastbg rollout: error: POSITION's rules allow beavers (its XGID's rules field is 3, "
+        f"as eXtreme Gammon writes money positions), and {why}: add --no-beaver to roll it "
+        f"out without them, the Jacoby rule kept (or pass {xg.format(1)}, the same position "
+        "with beavers off)\n")
+    assert main(["rollout", xg.format(2), "--cubeful", "-n", "10"]) == 2
+    assert f"add --no-beaver to roll it out without them (or pass {xg.format(0)}," in \
+        capsys.readouterr().err
+    assert main(["rollout", xg.format(3), "--cubeful", "--beaver", "-n", "10"]) == 2
+    assert "give --no-beaver instead (POSITION's XGID allows them too)" in capsys.readouterr().err
+    for argv in ([xg.format(3), "--no-beaver"], [xg.format(1)]):
+        assert main(["rollout", *argv, "--cubeful", "-n", "10", "--seed", "1", "--policy",
+                     "pubeval", "--no-progress"]) == 0
+        assert "money play, cube 1 centred, Jacoby rule\n" in capsys.readouterr().out
 
 
 def test_cli_many_trials_that_did_not_vary_decide(capsys):

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import dataclasses
 import sys
 
 from ..engine import ENGINES
@@ -20,7 +21,7 @@ from ..rollouts.store import ResultsStore, describe_run
 from ..research import convergence
 from ..research.plots import check_plot_path
 
-from .common import (_ENGINE_HELP, add_no_progress_option, num, _dice_arg, check_ctrl_c, convergence_plot,
+from .common import (_ENGINE_HELP, add_no_progress_option, num, _dice_arg, _is_xgid, check_ctrl_c, convergence_plot,
                      games_played, games_rate, _games, note_ctrl_c, _number_arg, _policy_help, _positive_int, _seed, plural,
                      report_run, run_id_arg, stop_name, store_path_arg, stored_blocks)
 from .state import (_STATE_OPTIONS, _add_state_options, _cube_state, _describe_state)
@@ -505,8 +506,7 @@ def _cmd_cubeful_rollout(args) -> int:
                          "the first roll")
     pos, state = _cube_state(args)
     if state.beaver:     # from --beaver or POSITION's rules: the header must not claim them
-        raise ValueError("beavers are not played in cubeful rollouts yet (--beaver, or "
-                         "beavers in POSITION's rules; --no-beaver turns them off)")
+        raise ValueError(beaver_refusal(args, pos, state))
     if args.x is not None and not 0 <= args.x <= 1:
         raise ValueError(f"--x must be in [0, 1], got {args.x}")
     settings = cubeful_settings_of(args, state)
@@ -522,6 +522,27 @@ def _cmd_cubeful_rollout(args) -> int:
     request = dict(position=pos.to_position_id(), games=args.games, **settings.replace(
         seed=res.seed, vr=res.vr, opening=res.opening).resolve(at_start=False).as_dict())
     return _report_cubeful(res, args, pos, state, store, blocks, request)
+
+
+def beaver_refusal(args, pos, state) -> str:
+    """Why ``fastbg rollout --cubeful`` refuses a state with beavers, and what to pass.
+
+    The in-game cube decisions of the cubeful engines (the compiled core and the pure one)
+    know no beaver, so a run would claim a rule it does not play. Beavers come from
+    ``--beaver`` or from an XGID's rules field (2 or 3: eXtreme Gammon writes its money
+    positions with beavers allowed; a GNU Backgammon Match ID cannot hold them)."""
+    why = "cubeful rollouts do not play beavers yet (their in-game cube decisions have none)"
+    if args.beaver or not _is_xgid(args.position):
+        also = _is_xgid(args.position) and parse_game(args.position)[1].beaver
+        return (f"--beaver: {why}; " + ("give --no-beaver instead (POSITION's XGID allows "
+                                          "them too)" if also else
+                                          "drop --beaver to roll the position out without them"))
+    off = dataclasses.replace(state, beaver=False)
+    return (f"POSITION's rules allow beavers (its XGID's rules field is "
+            f"{int(state.jacoby) | 2}, as eXtreme Gammon writes money positions), and {why}: "
+            f"add --no-beaver to roll it out without them"
+            + (", the Jacoby rule kept" if off.jacoby else "")
+            + f" (or pass {off.to_xgid(pos)}, the same position with beavers off)")
 
 
 def cubeful_settings_of(args, state) -> CubefulSettings:
