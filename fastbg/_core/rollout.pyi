@@ -1,6 +1,10 @@
 """Stubs for the compiled ``fastbg._core.rollout`` (see pyx/fastbg/_core/rollout.pyx)."""
+from typing import Sequence
+
 import numpy as np
 import numpy.typing as npt
+
+from fastbg.spec.nply import MoveFilter
 
 from .eval import Policy
 
@@ -37,6 +41,9 @@ def rollout_block_vr(
     truncate: int = 0,
     bearoff2: bool = False,
     stop: np.ndarray | None = None,
+    luck_ply: int = 0,
+    truncate_ply: int = 0,
+    move_filter: MoveFilter | str | Sequence | None = None,
 ) -> tuple[np.ndarray, np.ndarray]: ...
 def roll_indices(bitgen: np.random.BitGenerator, n: int) -> np.ndarray: ...
 OUTCOME_CLASSES: tuple[str, ...]

@@ -41,13 +41,13 @@ from ..spec.nets import (  # noqa: F401  (the spec's names, also the reference's
     FEATURE_MAX, INPUT_WIDTHS, KINDS, MAX_PLAYS, MAX_RANKED, N_BLOT_INPUTS, N_INPUTS, NETS_META,
     NETS_NAME, OPTIONAL_KINDS, check_decision, check_net, check_nets, default_nets, hidden_label,
     load_nets, nets_path, quantize_net, reads_blots, save_nets)
-from ..spec.nply import check_ply, filter_arrays, survivors
+from ..spec.nply import check_ply, filter_arrays, survivors, move_filter as nply_move_filter
 from ..spec.nn import H_MAXV, H_OFFSET, H_SHIFT, NN_OUTPUTS, hidden_table
 from .nn import consistent, equity, sigmoid
 
 __all__ = ["KINDS", "OPTIONAL_KINDS", "ALL_KINDS", "N_INPUTS", "INPUT_WIDTHS", "check_net", "check_nets", "quantize_net", "forward", "forward_q",
            "probabilities", "load_nets", "save_nets", "nets_path", "default_nets",
-           "EvalPolicy", "EvalPolicy1Ply"]
+           "EvalPolicy", "EvalPolicy1Ply", "EvalPolicyNPly", "MEMO_MAX"]
 
 
 def _pre_q(q: dict, boards: np.ndarray, side1_blots: bool = True) -> np.ndarray:
@@ -453,12 +453,17 @@ class EvalPolicy:
         """
         ply = check_ply(ply)
         before, plays, _ = check_decision(before, plays)
-        accept, extra, thr = filter_arrays(move_filter, ply)
+        return self._rank_nply(plays, ply, filter_arrays(move_filter, ply), {})
+
+    def _rank_nply(self, plays: np.ndarray, ply: int, arrays, memo: dict):
+        """:meth:`rank_nply` of checked plays, with the filter as
+        :func:`~fastbg.spec.nply.filter_arrays` gives it and ``memo`` the values at 1 ply
+        and more known so far (exact: any memo gives the same numbers)."""
+        accept, extra, thr = arrays
         n = len(plays)
         probs = np.zeros((n, NN_OUTPUTS))
         plies = np.zeros(n, dtype=np.int64)
         value = [0.0] * n
-        memo: dict = {}
         order = list(range(n))
         alive = n           # the survivors are order[:alive]; the dropped ones stay after
         for level in range(ply + 1):
@@ -476,6 +481,50 @@ class EvalPolicy:
             if alive == 1:
                 break       # one play left: the choice is made (GNU Backgammon stops too)
         return np.array(order, dtype=np.int64), probs, plies
+
+    def roll_values_nply(self, pos, ply: int = 1, move_filter=None, memo: dict | None = None):
+        """:meth:`roll_values` at n ply: the yardstick of luck at n ply; the core's, bit for
+        bit.
+
+        Parameters
+        ----------
+        pos : numpy.ndarray of int8, shape (2, 25)
+            Row 0 on roll, before its roll; the game not over.
+        ply : int, default 1
+            0..3 (0: the best 0-ply play, valued at 0 ply, as :meth:`roll_values`).
+        move_filter : fastbg.spec.nply.MoveFilter, str or sequence, optional
+            The filter of each roll's ranking (default GNU Backgammon's Normal).
+        memo : dict, optional
+            Values at 1 ply and more already known (exact; kept across calls by a caller
+            that values many positions).
+
+        Returns
+        -------
+        numpy.ndarray of float64, shape (21, 5)
+            Row ``s`` for the roll ``d1-d2`` (``d1 = 1..6``, ``d2 = 1..d1``): the mover's
+            probabilities at ``ply`` after the roll's best play by :meth:`rank_nply` (the
+            only play when there is one; valued at ``ply`` even where a filter level left
+            it alone earlier), after ``pos`` itself when the roll has no play.
+        """
+        ply = check_ply(ply)
+        arrays = filter_arrays(move_filter, ply)
+        memo = {} if memo is None else memo
+        pos = np.ascontiguousarray(pos, dtype=np.int8)
+        v = np.empty((21, NN_OUTPUTS))
+        s = 0
+        for d1 in range(1, 7):
+            for d2 in range(1, d1 + 1):
+                plays = legal_plays(pos, d1, d2)
+                if len(plays) == 0:
+                    v[s] = self._after_nply(pos, ply, memo)
+                elif len(plays) == 1:
+                    v[s] = self._after_nply(plays[0], ply, memo)
+                else:
+                    order, probs, plies = self._rank_nply(plays, ply, arrays, memo)
+                    j = int(order[0])
+                    v[s] = probs[j] if plies[j] == ply else self._after_nply(plays[j], ply, memo)
+                s += 1
+        return v
 
     def __repr__(self) -> str:
         return f"EvalPolicy({hidden_label(self.q)})"
@@ -530,3 +579,48 @@ class EvalPolicy1Ply(EvalPolicy):
             if v == values[best] and _before(plays[cand[k]], plays[cand[best]]):
                 best = k
         return int(cand[best])
+
+
+#: Entries of :class:`EvalPolicyNPly`'s memo at most: it is emptied when full (the core's
+#: cache is direct-mapped and overwrites; neither changes a number).
+MEMO_MAX = 200_000
+
+
+class EvalPolicyNPly(EvalPolicy):
+    """Checker play at n ply through a move filter (mirror of the core's): the first play
+    of :meth:`EvalPolicy.rank_nply`.
+
+    Parameters
+    ----------
+    nets : dict, optional
+        As :class:`EvalPolicy`.
+    ply : int, default 1
+        0..3.
+    move_filter : fastbg.spec.nply.MoveFilter, str or sequence, optional
+        Default :data:`fastbg.spec.nply.DEFAULT_FILTER` (GNU Backgammon's Normal).
+
+    Notes
+    -----
+    Keeps the values it computed at 1 ply and more across decisions (exact: the choices
+    are those of a fresh :meth:`~EvalPolicy.rank_nply` each time).
+    """
+
+    name = "nn"
+
+    def __init__(self, nets: dict | None = None, ply: int = 1, move_filter=None):
+        super().__init__(nets)
+        self.ply = check_ply(ply)
+        self.move_filter = nply_move_filter(move_filter)
+        self._arrays = filter_arrays(self.move_filter, self.ply)
+        self._memo: dict = {}
+
+    def choose(self, board_before, plays, bitgen=None) -> int:
+        """Index of the best play at :attr:`ply` (:meth:`~EvalPolicy.rank_nply`'s first)."""
+        plays = check_decision(board_before, plays)[1]
+        if len(self._memo) > MEMO_MAX:
+            self._memo.clear()
+        return int(self._rank_nply(plays, self.ply, self._arrays, self._memo)[0][0])
+
+    def __repr__(self) -> str:
+        return (f"EvalPolicyNPly({hidden_label(self.q)}, ply={self.ply}, "
+                f"move_filter={self.move_filter.describe(self.ply)!r})")

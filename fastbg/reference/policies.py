@@ -8,13 +8,12 @@ the cubeful loop) take a policy object or a name and turn names into policies he
 """
 from __future__ import annotations
 
-from ..spec.policies import POLICIES
+from ..spec.policies import POLICIES, check_rollout_ply
 from .eval import PubevalPolicy, RandomPolicy
-from .evaluator import EvalPolicy, EvalPolicy1Ply
+from .evaluator import EvalPolicy, EvalPolicy1Ply, EvalPolicyNPly
 from .nn import NNPolicy
 
-__all__ = ["POLICIES", "make_policy", "as_policy"]
-
+__all__ = ["POLICIES", "make_policy", "checker_policy", "as_policy"]
 
 
 def make_policy(name: str):
@@ -46,6 +45,23 @@ def make_policy(name: str):
     if name == "nn1":
         return NNPolicy()
     raise ValueError(f"unknown policy {name!r}: choose one of {', '.join(POLICIES)}")
+
+
+def checker_policy(name: str, ply: int = 0, move_filter=None):
+    """The checker play of a rollout (mirror of the core's): the policy ``name`` at 0 ply,
+    or the shipped evaluator at ``ply`` through ``move_filter``
+    (:class:`~fastbg.reference.evaluator.EvalPolicyNPly`).
+
+    Raises
+    ------
+    ValueError
+        For an unknown name, a bad ply or filter, or ``ply >= 1`` with a policy other
+        than ``"nn"`` (:func:`fastbg.spec.policies.check_rollout_ply`).
+    """
+    if isinstance(ply, bool) or ply != 0:
+        check_rollout_ply(name, ply)
+        return EvalPolicyNPly(ply=ply, move_filter=move_filter)
+    return make_policy(name)
 
 
 def as_policy(policy):

@@ -21,6 +21,8 @@ from ..spec.dice import opening_roll, roll_index
 from .policies import as_policy
 from .movegen import validate_dice
 from .turn import opening_turn, play_turn
+from .evaluator import MEMO_MAX
+from ..spec.nply import check_ply, move_filter as nply_move_filter
 
 __all__ = ["play_game", "rollout_block", "rollout_block_vr", "roll_indices", "match_game",
            "OUTCOME_CLASSES"]
@@ -250,14 +252,17 @@ def rollout_block(board, games, bitgen, policy, dice=None, opening=False, classe
 
 
 def _stop(board, mover_is_root: bool, yardstick, L, half: int, truncate: int,
-          bearoff2: bool):
+          bearoff2: bool, tply: int = 0):
     """The core's ``_stop_c``: ``(7 or 6, adjusted values)`` if the game stops before the
-    roll of ``board`` (two-sided database; ``truncate`` half-moves), else ``None``."""
+    roll of ``board`` (two-sided database; ``truncate`` half-moves, scored at ``tply``
+    ply), else ``None``."""
     c = None
     if bearoff2 and _bearoffdb.two_sided_key(board) is not None:
         p, c = [_bearoffdb.two_sided_win(board), 0.0, 0.0, 0.0, 0.0], 7
     elif truncate > 0 and half >= truncate:
-        p, c = [float(x) for x in yardstick.probabilities(board)], 6
+        p = (yardstick.probabilities(board) if tply == 0 else
+             yardstick.nply_probabilities(board, tply)[0])
+        p, c = [float(x) for x in p], 6
     if c is None:
         return None
     q = p if mover_is_root else _luck.flip(p)
@@ -267,10 +272,19 @@ def _stop(board, mover_is_root: bool, yardstick, L, half: int, truncate: int,
 
 
 def _play_vr(board: np.ndarray, bitgen, policy, yardstick, first, prefilter: int = 0, q=None,
-             vr: bool = True, truncate: int = 0, bearoff2: bool = False):
+             vr: bool = True, truncate: int = 0, bearoff2: bool = False, nply=None):
     """:func:`_play`'s game with the luck of each random roll summed by ``yardstick`` (when
     ``vr``), stopped by ``truncate`` / ``bearoff2`` (:func:`_stop`): ``(outcome class 0..5,
-    or 6 / 7 for a stopped game, the six adjusted values)`` (the core's ``play_game_vr_c``)."""
+    or 6 / 7 for a stopped game, the six adjusted values)`` (the core's ``play_game_vr_c``).
+    ``nply``: ``(luck_ply, truncate_ply, move_filter, memo)`` or None (both 0 ply)."""
+    lply, tply, mfilter, memo = nply if nply is not None else (0, 0, None, None)
+
+    def roll_values(pos):       # the core's yard_values
+        if lply == 0:
+            return yardstick.roll_values(pos, prefilter)
+        if len(memo) > MEMO_MAX:
+            memo.clear()
+        return yardstick.roll_values_nply(pos, lply, mfilter, memo)
     L = [0.0] * 5
     rolls = _Rolls(bitgen, q)
     mover_is_root = True
@@ -279,8 +293,8 @@ def _play_vr(board: np.ndarray, bitgen, policy, yardstick, first, prefilter: int
     if first == "opening":
         other = swap(board)
         if vr:
-            v0 = yardstick.roll_values(board, prefilter)
-            v1 = yardstick.roll_values(other, prefilter)
+            v0 = roll_values(board)
+            v1 = roll_values(other)
             mean = _luck.opening_mean(v0, v1)
         a, b = rolls.opening()
         if a > b:
@@ -296,7 +310,7 @@ def _play_vr(board: np.ndarray, bitgen, policy, yardstick, first, prefilter: int
     elif first is not None:
         lucky = False
     else:
-        stop = _stop(board, True, yardstick, L, 0, truncate, bearoff2)
+        stop = _stop(board, True, yardstick, L, 0, truncate, bearoff2, tply)
         if stop is not None:
             return stop
     while True:
@@ -307,7 +321,7 @@ def _play_vr(board: np.ndarray, bitgen, policy, yardstick, first, prefilter: int
             r = rolls.roll()
             d1, d2 = r // 6 + 1, r % 6 + 1
         if lucky:
-            v = yardstick.roll_values(board, prefilter)
+            v = roll_values(board)
             _luck.add_luck(L, v[_luck.roll_slot(d1, d2)], _luck.roll_mean(v), mover_is_root)
         lucky = vr
         after = play_turn(board, d1, d2, policy, bitgen)
@@ -319,14 +333,14 @@ def _play_vr(board: np.ndarray, bitgen, policy, yardstick, first, prefilter: int
         mover_is_root = not mover_is_root
         half += 1
         if truncate > 0 or bearoff2:
-            stop = _stop(board, mover_is_root, yardstick, L, half, truncate, bearoff2)
+            stop = _stop(board, mover_is_root, yardstick, L, half, truncate, bearoff2, tply)
             if stop is not None:
                 return stop
 
 
 def rollout_block_vr(board, games, bitgen, policy, yardstick, dice=None, opening=False,
                      prefilter=0, per_game=None, qrolls=None, vr=True, truncate=0,
-                     bearoff2=False, stop=None):
+                     bearoff2=False, stop=None, luck_ply=0, truncate_ply=0, move_filter=None):
     """:func:`rollout_block` with variance reduction (mirror of the core's).
 
     Parameters
@@ -345,6 +359,10 @@ def rollout_block_vr(board, games, bitgen, policy, yardstick, dice=None, opening
         Luck adjustment on or off; stop after ``truncate`` half-moves (0: never) and score
         by the yardstick; stop in the two-sided bear-off database and score exactly (the
         core's, which documents them).
+    luck_ply, truncate_ply, move_filter
+        The ply of the yardstick's luck (:meth:`~fastbg.reference.evaluator.EvalPolicy.
+        roll_values_nply` through ``move_filter`` above 0) and of a truncated game's score
+        (the core's, which documents them).
 
     Returns
     -------
@@ -376,6 +394,10 @@ def rollout_block_vr(board, games, bitgen, policy, yardstick, dice=None, opening
             or truncate < 0:
         raise ValueError(f"truncate must be a non-negative int (half-moves; 0 = none), got {truncate!r}")
     stop = _check_stop(stop)
+    lply, tply = check_ply(luck_ply), check_ply(truncate_ply)
+    nply = None
+    if lply > 0 or tply > 0:
+        nply = (lply, tply, nply_move_filter(move_filter), {})
     counts = np.zeros(6, dtype=np.int64)
     s, ss = [0.0] * 6, [0.0] * 6
     try:
@@ -384,7 +406,7 @@ def rollout_block_vr(board, games, bitgen, policy, yardstick, dice=None, opening
                 break
             c, adj = _play_vr(b, bitgen, policy, yardstick, first, int(prefilter),
                               None if q is None else q[i], bool(vr), int(truncate),
-                              bool(bearoff2))
+                              bool(bearoff2), nply)
             if c < 6:
                 counts[c] += 1
             if per_game is not None:

@@ -98,6 +98,28 @@ cdef struct nply_ctx_t:
     long hits                   # cache hits and misses (a diagnostic)
     long misses
 
+cdef struct nply_set_t:
+    # An n-ply setting with its workspace, for a loop that values many decisions (a
+    # rollout's checker play, its luck, its truncation): one thread's, made by nset_new
+    # (with the GIL) and freed by nset_free. The cache of ctx lives as long as the set:
+    # its values are exact functions of (position, ply), so keeping them across decisions
+    # changes no number, only the time.
+    nply_ctx_t* ctx             # workspace (and cache at 2 ply and more) up to ctx_ply
+    int ply                     # the ply of rank_nply-style decisions (best_nply, luck)
+    int ctx_ply                 # the deepest evaluation the set serves (>= ply)
+    int accept[NPLY_MAX]        # the move filter's levels (fastbg.spec.nply.filter_arrays)
+    int extra[NPLY_MAX]
+    double thr[NPLY_MAX]
+    double* probs               # scratch of a ranking: 5 * MAX_PLAYS doubles
+    int* ints                   # and 3 * MAX_PLAYS ints (plies, order, tmp)
+
+cdef nply_set_t* nset_new(int ply, int ctx_ply, object move_filter) except NULL
+    # A set ranking at `ply` (0..NPLY_MAX) through `move_filter` (anything
+    # fastbg.spec.nply.move_filter reads) with a workspace up to ctx_ply (>= ply);
+    # MemoryError or ValueError.
+cdef void nset_free(nply_set_t* s) noexcept nogil
+    # Frees a set (NULL: nothing).
+
 cdef class EvalPolicy(Evaluator):
     # 0-ply: the play of highest mover's equity, ties to the canonically first; a play
     # bearing off the last checker scores its exact 1, 2 or 3. Read-only after __init__,
@@ -171,6 +193,18 @@ cdef class EvalPolicy(Evaluator):
         # best first, then the plays dropped at each level, the last level's first, each
         # group best first by its own values (ties: the canonically first board, then
         # the first given). tmp: n ints of scratch. -1 on a move buffer overflow.
+    # The rollouts' n-ply decisions (a set, nply_set_t, carries ply, filter and workspace):
+    cdef int best_nply(self, nply_set_t* s, const board_t* plays, int n,
+                       double* q) noexcept nogil
+        # The index in plays[0..n) (n >= 1) of the best play at s.ply through s's filter
+        # (rank_nply_c's first); q[0..5) (if not NULL): its probabilities at the ply it
+        # reached. -1 on a move buffer overflow, -2 out of memory.
+    cdef int roll_values_nply(self, nply_set_t* s, movegen_t* g, const board_t* pos,
+                              double* v) noexcept nogil
+        # roll_values at s.ply: v[5 s ..] for each of the 21 rolls, the mover's
+        # probabilities after best_nply's play (the only play when there is one), valued
+        # at s.ply even where a filter level left one play early; after_nply(pos, s.ply)
+        # when the roll has no play. The yardstick of luck at n ply. Negative on failure.
 
 
 cdef class EvalPolicy1Ply(EvalPolicy):
@@ -181,3 +215,24 @@ cdef class EvalPolicy1Ply(EvalPolicy):
 
     cdef double reply_value(self, const board_t* after) noexcept nogil
         # The mover's 1-ply equity after its play (mover in row 0, rows not swapped).
+
+
+cdef class EvalPolicyNPly(EvalPolicy):
+    # Checker play at n ply through a move filter (fastbg.spec.nply): the first play of
+    # rank_nply, with a workspace and cache of its own (one instance per thread).
+    cdef nply_set_t* nset
+    cdef readonly int ply
+    cdef readonly object move_filter    # the fastbg.spec.nply.MoveFilter
+
+    cdef int best_play_of(self, const board_t* before, board_t* plays, int n) noexcept nogil
+        # The 0-ply choice (a fallback should the n-ply ranking fail).
+
+
+cdef inline int yard_values(EvalPolicy ys, nply_set_t* s, movegen_t* g, const board_t* pos,
+                            double* v, Policy pf, int k) noexcept nogil:
+    # The yardstick's 21 roll values of pos for variance reduction: at 0 ply (s NULL or
+    # s.ply 0) roll_values with pubeval's prefilter (pf, k), else roll_values_nply at s.ply
+    # (the prefilter unused: the move filter prunes). Negative on failure.
+    if s == NULL or s.ply == 0:
+        return ys.roll_values(g, pos, v, pf, k)
+    return ys.roll_values_nply(s, g, pos, v)

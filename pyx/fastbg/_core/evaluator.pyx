@@ -33,7 +33,7 @@ from fastbg._core.features cimport (contact_features_c, contact_features_ext_c,
 
 from fastbg.spec.nets import check_decision, check_nets, default_nets, hidden_label, quantize_net
 from fastbg.spec.nn import hidden_table, sigmoid_table
-from fastbg.spec.nply import check_ply, filter_arrays
+from fastbg.spec.nply import check_ply, filter_arrays, move_filter as nply_move_filter
 from fastbg._core.nn import point_steps
 
 cnp.import_array()
@@ -296,6 +296,42 @@ cdef void ctx_free(nply_ctx_t* ctx) noexcept nogil:
             movegen_free(ctx.g[k])
     free(ctx.cache)
     free(ctx)
+
+
+cdef nply_set_t* nset_new(int ply, int ctx_ply, object move_filter) except NULL:
+    """An n-ply set (evaluator.pxd): ranking at `ply` through `move_filter`, a workspace
+    (and, from 2 ply, a cache) up to ctx_ply."""
+    check_ply(ply)
+    check_ply(ctx_ply)
+    if ctx_ply < ply:
+        ctx_ply = ply
+    acc_a, ext_a, thr_a = filter_arrays(move_filter, ply)
+    cdef nply_set_t* s = <nply_set_t*>calloc(1, sizeof(nply_set_t))
+    cdef int L
+    if s == NULL:
+        raise MemoryError()
+    s.ply = ply
+    s.ctx_ply = ctx_ply
+    for L in range(NPLY_MAX):
+        s.accept[L] = acc_a[L]
+        s.extra[L] = ext_a[L]
+        s.thr[L] = thr_a[L]
+    s.ctx = ctx_new(ctx_ply, ctx_ply >= 2)
+    s.probs = <double*>malloc(5 * MAX_PLAYS * sizeof(double))
+    s.ints = <int*>malloc(3 * MAX_PLAYS * sizeof(int))
+    if s.ctx == NULL or s.probs == NULL or s.ints == NULL:
+        nset_free(s)
+        raise MemoryError()
+    return s
+
+
+cdef void nset_free(nply_set_t* s) noexcept nogil:
+    if s == NULL:
+        return
+    ctx_free(s.ctx)
+    free(s.probs)
+    free(s.ints)
+    free(s)
 
 
 cdef class EvalPolicy(Evaluator):
@@ -829,6 +865,48 @@ cdef class EvalPolicy(Evaluator):
         free(value)
         return 0
 
+    cdef int best_nply(self, nply_set_t* s, const board_t* plays, int n,
+                       double* q) noexcept nogil:
+        """The best of plays[0..n) at s.ply through s's filter (see evaluator.pxd)."""
+        cdef int rc, j, k
+        if n == 1 and q == NULL:
+            return 0
+        rc = self.rank_nply_c(s.ctx, plays, n, s.ply, s.accept, s.extra, s.thr, s.probs,
+                              s.ints, s.ints + n, s.ints + 2 * n)
+        if rc < 0:
+            return rc
+        j = s.ints[n]
+        if q != NULL:
+            for k in range(NN_OUTPUTS):
+                q[k] = s.probs[5 * j + k]
+        return j
+
+    cdef int roll_values_nply(self, nply_set_t* s, movegen_t* g, const board_t* pos,
+                              double* v) noexcept nogil:
+        """v[21][5]: per roll, the mover's probabilities after its best play at s.ply."""
+        cdef int d1, d2, n, j, rc, slot = 0
+        for d1 in range(1, 7):
+            for d2 in range(1, d1 + 1):
+                n = generate(g, pos, d1, d2, NULL, 0)
+                if n < 0:
+                    return -1
+                if n == 0:                          # no play: the turn passes
+                    rc = self.after_nply(s.ctx, pos, s.ply, &v[5 * slot])
+                elif n == 1:
+                    rc = self.after_nply(s.ctx, &g.plays[0], s.ply, &v[5 * slot])
+                else:
+                    j = self.best_nply(s, g.plays, n, &v[5 * slot])
+                    if j < 0:
+                        return j
+                    # a filter level that left one play stopped the ranking short of
+                    # s.ply: that play is valued at s.ply too, so all 21 values share it
+                    rc = 0 if s.ints[j] == s.ply else self.after_nply(
+                        s.ctx, &g.plays[j], s.ply, &v[5 * slot])
+                if rc < 0:
+                    return rc
+                slot += 1
+        return 0
+
     def nply_probabilities(self, boards, ply=1):
         """The probabilities of positions at n ply (GNU Backgammon's plies,
         :mod:`fastbg.spec.nply`).
@@ -1132,3 +1210,58 @@ cdef class EvalPolicy1Ply(EvalPolicy):
 
     def __repr__(self):
         return f"EvalPolicy1Ply({hidden_label(self.tables)}, candidates={self.candidates})"
+
+
+cdef class EvalPolicyNPly(EvalPolicy):
+    """Checker play by the second evaluator at n ply through a move filter: the first play
+    of :meth:`EvalPolicy.rank_nply` (GNU Backgammon's plies and filters,
+    :mod:`fastbg.spec.nply`).
+
+    Parameters
+    ----------
+    nets : dict, optional
+        As :class:`EvalPolicy`.
+    ply : int, default 1
+        0..3 (0 plays as :class:`EvalPolicy`, by a ranking of its own).
+    move_filter : fastbg.spec.nply.MoveFilter, str or sequence, optional
+        Default :data:`fastbg.spec.nply.DEFAULT_FILTER` (GNU Backgammon's Normal).
+
+    Notes
+    -----
+    Chooses as ``rank_nply(before, plays, ply, move_filter)[0][0]``, the same play as
+    :class:`fastbg.reference.evaluator.EvalPolicyNPly`. Holds a workspace and an
+    evaluation cache that live as long as the instance (exact values: they change no
+    choice): use one instance per thread. Never draws from the bit generator.
+    """
+
+    def __cinit__(self, *args, **kwargs):
+        self.nset = NULL
+
+    def __dealloc__(self):
+        nset_free(self.nset)
+
+    def __init__(self, nets=None, ply=1, move_filter=None):
+        EvalPolicy.__init__(self, nets)
+        self.ply = check_ply(ply)
+        self.move_filter = nply_move_filter(move_filter)
+        self.name = "nn"
+        nset_free(self.nset)
+        self.nset = NULL
+        self.nset = nset_new(self.ply, self.ply, self.move_filter)
+
+    cdef int choose_c(self, const board_t* before, board_t* plays,
+                      const int64_t* scores, const uint64_t* keys, int n,
+                      bitgen_t* bg) noexcept nogil:
+        cdef int j = self.best_nply(self.nset, plays, n, NULL)
+        # (< 0 only on a move buffer overflow deeper down, which MAX_PLAYS >= 3,875
+        # rules out for a legal position, or out of memory: the 0-ply choice then)
+        return j if j >= 0 else self.best_play_of(before, plays, n)
+
+    cdef int best_play_of(self, const board_t* before, board_t* plays, int n) noexcept nogil:
+        cdef ebase_t base
+        base_init(&base, before)
+        return self.best_play(&base, plays, n)
+
+    def __repr__(self):
+        return (f"EvalPolicyNPly({hidden_label(self.tables)}, ply={self.ply}, "
+                f"move_filter={self.move_filter.describe(self.ply)!r})")

@@ -8,9 +8,9 @@ loops above it (``rollout``, ``cubeful``) take a policy or its name through
 """
 from fastbg._core.eval cimport Policy, RandomPolicy, PubevalPolicy
 from fastbg._core.nn cimport NNPolicy
-from fastbg._core.evaluator cimport EvalPolicy, EvalPolicy1Ply
+from fastbg._core.evaluator cimport EvalPolicy, EvalPolicy1Ply, EvalPolicyNPly
 
-from fastbg.spec.policies import POLICIES
+from fastbg.spec.policies import POLICIES, check_rollout_ply
 
 
 def make_policy(name):
@@ -34,6 +34,31 @@ def make_policy(name):
     if name == "nn1":
         return NNPolicy()
     raise ValueError(f"unknown policy {name!r}: choose one of {', '.join(POLICIES)}")
+
+
+def checker_policy(name, ply=0, move_filter=None):
+    """The checker play of a rollout: the policy ``name`` at 0 ply, or the shipped evaluator
+    at ``ply`` through ``move_filter`` (:class:`fastbg._core.evaluator.EvalPolicyNPly`).
+
+    Parameters
+    ----------
+    name : str
+        A policy name (:func:`make_policy`); ``"nn"`` for ``ply >= 1``.
+    ply : int, default 0
+        0..3.
+    move_filter : fastbg.spec.nply.MoveFilter, str or sequence, optional
+        For ``ply >= 1`` (default GNU Backgammon's Normal).
+
+    Raises
+    ------
+    ValueError
+        For an unknown name, a bad ply or filter, or ``ply >= 1`` with a policy other
+        than ``"nn"``.
+    """
+    if isinstance(ply, bool) or ply != 0:
+        check_rollout_ply(name, ply)
+        return EvalPolicyNPly(ply=ply, move_filter=move_filter)
+    return make_policy(name)
 
 
 cdef Policy as_policy(object policy):

@@ -17,14 +17,15 @@ from fastbg._core.movegen cimport movegen_t, movegen_new, movegen_free, generate
 from fastbg._core.eval cimport Policy
 from fastbg._core.policies cimport as_policy
 from fastbg._core.turn cimport play_turn_c
-from fastbg._core.evaluator cimport EvalPolicy
+from fastbg._core.evaluator cimport EvalPolicy, nply_set_t, nset_new, nset_free, yard_values
 from fastbg._core.bearoffdb cimport ensure_db2, bearoff2_pair_c, bearoff2_win_c
 from fastbg._core.luck cimport roll_slot, roll_mean, flip5, add_luck, adjusted_result
-from fastbg._core.opening cimport opening_turn_c
+from fastbg._core.opening cimport opening_turn_nply_c
 
 cnp.import_array()
 
 from fastbg.spec.board import OUTCOME_CLASSES
+from fastbg.spec.nply import check_ply
 
 
 cdef int play_game_c(const board_t* start, bitgen_t* bg, Policy policy, movegen_t* g,
@@ -259,11 +260,14 @@ def rollout_block(board, games, bitgen, policy, dice=None, opening=False, classe
 
 
 cdef inline int _stop_c(const board_t* pos, int side, EvalPolicy ys, const double* L,
-                        int half, int trunc, bint exact2, double* adj) noexcept nogil:
+                        int half, int trunc, bint exact2, double* adj, nply_set_t* ls,
+                        int tply) noexcept nogil:
     # Whether the game stops before the roll of `pos` (mover in row 0; side 1 = not the
     # root): 7 in the two-sided bear-off database (scored exactly, cubeless, no gammons),
-    # 6 after `trunc` half-moves (scored by the evaluator `ys`), else -1. adj[0..6) gets the
-    # score in the root's view minus the luck L, as luck.adjusted_result does an outcome.
+    # 6 after `trunc` half-moves (scored by the evaluator `ys` at `tply` ply: 0, its own
+    # probabilities; more, nply_c in the workspace of `ls`), else -1; -2 on a move buffer
+    # overflow. adj[0..6) gets the score in the root's view minus the luck L, as
+    # luck.adjusted_result does an outcome.
     cdef double p[5]
     cdef double q[5]
     cdef int c = -1, k, pair
@@ -275,7 +279,11 @@ cdef inline int _stop_c(const board_t* pos, int side, EvalPolicy ys, const doubl
                 p[k] = 0.0
             c = 7
     if c < 0 and trunc > 0 and half >= trunc:
-        ys.probabilities_c(pos, p)
+        if tply > 0:
+            if ys.nply_c(ls.ctx, pos, tply, p) < 0:
+                return -2
+        else:
+            ys.probabilities_c(pos, p)
         c = 6
     if c < 0:
         return -1
@@ -293,13 +301,14 @@ cdef inline int _stop_c(const board_t* pos, int side, EvalPolicy ys, const doubl
 cdef int play_game_vr_c(const board_t* start, bitgen_t* bg, Policy policy, EvalPolicy ys,
                         Policy pf, int k, movegen_t* g, int d1, int d2, bint opening,
                         const int* qr, double* adj, bint vr, int trunc,
-                        bint exact2) noexcept nogil:
+                        bint exact2, nply_set_t* ls, int tply) noexcept nogil:
     # play_game_c's game, draw for draw (the yardstick draws nothing), with the luck of
     # every random roll summed by the yardstick `ys` when `vr`; adj[0..6) gets the
     # luck-adjusted result (luck.adjusted_result). With `trunc` > 0 the game stops after
     # that many half-moves, with `exact2` on reaching the two-sided bear-off database,
-    # before the next roll is drawn (_stop_c). Returns the outcome class 0..5, 6 or 7 for
-    # a stopped game (_stop_c), -1 on overflow.
+    # before the next roll is drawn (_stop_c). `ls` (or NULL): the n-ply set of the luck
+    # (its ply; yard_values) and of the truncation's score at `tply` ply. Returns the
+    # outcome class 0..5, 6 or 7 for a stopped game (_stop_c), -1 on overflow.
     cdef board_t boards[2]
     cdef int cur = 0, side = 0, a, b, r, c, half = 0
     cdef const board_t* chosen
@@ -317,7 +326,7 @@ cdef int play_game_vr_c(const board_t* start, bitgen_t* bg, Policy policy, EvalP
         b = d2
         lucky = False
     elif opening:
-        cur = opening_turn_c(boards, bg, qr, &qi, &a, &b, vr, ys, g, pf, k, q, mean)
+        cur = opening_turn_nply_c(boards, bg, qr, &qi, &a, &b, vr, ys, ls, g, pf, k, q, mean)
         if cur < 0:
             return -1
         side = cur
@@ -325,15 +334,15 @@ cdef int play_game_vr_c(const board_t* start, bitgen_t* bg, Policy policy, EvalP
             add_luck(L, q, mean, True)
         lucky = False           # counted
     else:
-        c = _stop_c(&boards[0], 0, ys, L, 0, trunc, exact2, adj)
-        if c >= 0:
-            return c
+        c = _stop_c(&boards[0], 0, ys, L, 0, trunc, exact2, adj, ls, tply)
+        if c >= 0 or c == -2:
+            return c if c >= 0 else -1
         r = next_roll(bg, qr, &qi)
         a = r // 6 + 1
         b = r % 6 + 1
     while True:
         if lucky:
-            if ys.roll_values(g, &boards[cur], v, pf, k) < 0:
+            if yard_values(ys, ls, g, &boards[cur], v, pf, k) < 0:
                 return -1
             roll_mean(v, mean)
             add_luck(L, &v[5 * roll_slot(a, b)], mean, side == 0)
@@ -351,9 +360,9 @@ cdef int play_game_vr_c(const board_t* start, bitgen_t* bg, Policy policy, EvalP
         side ^= 1
         half += 1
         if trunc > 0 or exact2:
-            c = _stop_c(&boards[cur], side, ys, L, half, trunc, exact2, adj)
-            if c >= 0:
-                return c
+            c = _stop_c(&boards[cur], side, ys, L, half, trunc, exact2, adj, ls, tply)
+            if c >= 0 or c == -2:
+                return c if c >= 0 else -1
         r = next_roll(bg, qr, &qi)
         a = r // 6 + 1
         b = r % 6 + 1
@@ -361,7 +370,7 @@ cdef int play_game_vr_c(const board_t* start, bitgen_t* bg, Policy policy, EvalP
 
 def rollout_block_vr(board, games, bitgen, policy, yardstick, dice=None, opening=False,
                      prefilter=0, per_game=None, qrolls=None, vr=True, truncate=0,
-                     bearoff2=False, stop=None):
+                     bearoff2=False, stop=None, luck_ply=0, truncate_ply=0, move_filter=None):
     """:func:`rollout_block` with variance reduction: the same games, and the sums of their
     luck-adjusted results.
 
@@ -392,6 +401,17 @@ def rollout_block_vr(board, games, bitgen, policy, yardstick, dice=None, opening
         Stop a game when it reaches the two-sided bear-off database (both sides with 1..6
         checkers, all home) and score it exactly: the winning chance of the side on roll
         with each side maximising its own, no gammons (:func:`fastbg._core.bearoffdb.two_sided`).
+    luck_ply : int, default 0
+        The ply (0..3) at which the yardstick values the rolls for the luck: 0,
+        ``roll_values`` (the best 0-ply play of each roll, with ``prefilter``); n >= 1, the
+        best play by ``rank_nply`` at n ply through ``move_filter``, valued at n ply
+        (``roll_values_nply``; ``prefilter`` is then unused). Any yardstick keeps the
+        estimate unbiased; a deeper one removes more of the luck, at about 21 n-ply
+        rankings a roll.
+    truncate_ply : int, default 0
+        The ply (0..3) at which a truncated game is scored (``nply_probabilities``).
+    move_filter : fastbg.spec.nply.MoveFilter, str or sequence, optional
+        The filter of the luck's n-ply rankings (default GNU Backgammon's Normal).
 
     Returns
     -------
@@ -432,6 +452,9 @@ def rollout_block_vr(board, games, bitgen, policy, yardstick, dice=None, opening
     cdef bint exact2 = bool(bearoff2)
     if exact2:
         ensure_db2()
+    cdef int lply = check_ply(luck_ply)
+    cdef int tply = check_ply(truncate_ply)
+    cdef nply_set_t* ls = NULL
     cdef bitgen_t* bg = get_bitgen(bitgen)
     cdef cnp.ndarray[cnp.int64_t, ndim=1] counts_arr = np.zeros(6, dtype=np.int64)
     cdef cnp.ndarray[cnp.float64_t, ndim=2] sums_arr = np.zeros((2, 6), dtype=np.float64)
@@ -444,8 +467,11 @@ def rollout_block_vr(board, games, bitgen, policy, yardstick, dice=None, opening
     keep = []
     cdef const int* q = check_qrolls(qrolls, ng, op, keep)
     cdef const unsigned char* stp = check_stop(stop, keep)
+    if lply > 0 or tply > 0:
+        ls = nset_new(lply, max(lply, tply), move_filter)
     cdef movegen_t* g = movegen_new()
     if g == NULL:
+        nset_free(ls)
         raise MemoryError()
     try:
         with nogil:
@@ -453,7 +479,8 @@ def rollout_block_vr(board, games, bitgen, policy, yardstick, dice=None, opening
                 if stop_requested(stp):
                     break
                 c = play_game_vr_c(&b, bg, pol, ys, pf, kpf, g, d1, d2, op,
-                                   NULL if q == NULL else q + 2 * i, adj, vr_, trunc, exact2)
+                                   NULL if q == NULL else q + 2 * i, adj, vr_, trunc, exact2,
+                                   ls, tply)
                 if c < 0:
                     break
                 if c < 6:
@@ -466,6 +493,7 @@ def rollout_block_vr(board, games, bitgen, policy, yardstick, dice=None, opening
                         pg[6 * i + k] = adj[k]
     finally:
         movegen_free(g)
+        nset_free(ls)
     if c < 0:
         raise RuntimeError(f"a roll had more than {MAX_PLAYS} legal plays")
     return counts_arr, sums_arr
