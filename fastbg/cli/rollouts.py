@@ -16,13 +16,16 @@ from ..rollouts.cubeful import convergence_point
 from ..rollouts.cubesettings import CubefulSettings
 from ..rollouts.resume import resume_rollout
 from ..rollouts.runner import Runner
-from ..rollouts.settings import RolloutSettings
+from ..rollouts.presets import PRESETS as ROLLOUT_PRESETS, rollout_preset
+from ..rollouts.settings import NPLY_FIELDS, RolloutSettings
+from ..spec.nply import PRESETS as FILTER_PRESETS
 from ..rollouts.store import ResultsStore, describe_run
 from ..research import convergence
 from ..research.plots import check_plot_path
 
 from .common import (_ENGINE_HELP, add_no_progress_option, num, _dice_arg, _is_xgid, check_ctrl_c, convergence_plot,
                      games_played, games_rate, _games, note_ctrl_c, _number_arg, _policy_help, _positive_int, _seed, plural,
+                     _whole_arg,
                      report_run, run_id_arg, stop_name, store_path_arg, stored_blocks)
 from .state import (_STATE_OPTIONS, _add_state_options, _cube_state, _describe_state)
 
@@ -42,6 +45,9 @@ _DASK_HELP = ("play the blocks of games on a Dask cluster (needs dask.distribute
               "`dask worker tcp://HOST:PORT` on each machine, with the same fastbg and Python). "
               "The same numbers as threads; a worker lost in the run costs only its blocks, "
               "which are played again")
+
+#: Games of ``fastbg rollout`` unless --games or --preset says otherwise.
+DEFAULT_GAMES = 10_000
 
 _WORKERS_HELP = "threads (default: one per CPU); with --dask alone, the local cluster's processes"
 
@@ -195,7 +201,8 @@ def add_parsers(sub) -> None:
     r.add_argument("position", metavar="POSITION", nargs="?", default=None,
                    help="'start' (default), a Position ID, a GNU PositionID:MatchID pair or an "
                         "XGID; dice rolled in the last two are the first roll")
-    add_rollout_run_options(r, games=10_000)
+    add_rollout_run_options(r, games=DEFAULT_GAMES)
+    r.set_defaults(games=None)      # read as DEFAULT_GAMES, or the --preset's games
     r.add_argument("--engine", choices=ENGINES, default="cython",
                    help=_ENGINE_HELP)
     r.add_argument("--dice", type=_dice_arg, default=None, help="fix the first roll, e.g. 31")
@@ -209,8 +216,29 @@ def add_parsers(sub) -> None:
                         "end of each block, so at least one block is played)")
     r.add_argument("--truncate", type=_positive_int, default=None, metavar="N",
                    help="truncation: stop each game after N half-moves (plays of either side) "
-                        "and score it by the nn evaluator at 0 ply; faster and less noisy, "
+                        "and score it by the nn evaluator (at --truncate-ply); faster and less noisy, "
                         "biased by the evaluator's error where it stops. Cubeless rollouts only")
+    r.add_argument("--ply", type=_whole_arg, choices=(0, 1, 2, 3), default=None,
+                   help="checker play at this ply (GNU Backgammon's plies): 0 (default) the "
+                        "policy as it plays; 1 to 3 the nn evaluator's n-ply ranking through "
+                        "--filter (--policy nn; 1 ply some 50x, 2 ply some 1,000x the time "
+                        "of 0 ply). Cubeless rollouts")
+    r.add_argument("--filter", choices=tuple(FILTER_PRESETS), default=None, dest="move_filter",
+                   help="with --ply or --luck-ply 1-3: which plays go deeper, GNU Backgammon's "
+                        "move filters: normal (default: at 0 ply up to 8 plays within 0.16 of "
+                        "the best, at 2 ply up to 2 within 0.04), large (16 within 0.32, then "
+                        "4 within 0.08) or all (no pruning)")
+    r.add_argument("--luck-ply", type=_whole_arg, choices=(0, 1, 2, 3), default=None,
+                   help="the ply at which variance reduction values each roll's luck: 0 "
+                        "(default) the nn at 0 ply, the cheap yardstick (unbiased like any); "
+                        "1-3 each roll's best play at that ply through --filter (GNU "
+                        "Backgammon values luck at the rollout's own ply): less noise, about "
+                        "21 n-ply rankings a half-move")
+    r.add_argument("--truncate-ply", type=_whole_arg, choices=(0, 1, 2, 3), default=None,
+                   help="with --truncate: score a truncated game at this ply (default 0)")
+    r.add_argument("--preset", choices=tuple(ROLLOUT_PRESETS), default=None,
+                   help="named settings (options given beside it win): "
+                        + "; ".join(f"{p.name}: {p.description}" for p in ROLLOUT_PRESETS.values()))
     r.add_argument("--truncate-bearoff", action="store_true",
                    help="stop a game when both sides are in the two-sided bear-off database "
                         "(1 to 6 checkers each, all home) and score it exactly. Cubeless "
@@ -269,10 +297,12 @@ def _format_table(res, workers_asked: int | None = None) -> str:
     extra += ", quasi-random dice" if res.settings.get("dice", "").startswith("quasi") else ""
     if res.settings.get("truncation"):
         extra += f", truncated after {plural(res.settings['truncation'], 'half-move')}"
+        if res.settings.get("truncate_ply"):
+            extra += f" (scored at {res.settings['truncate_ply']} ply)"
     if res.settings.get("truncate_bearoff"):
         extra += ", exact in the two-sided bear-off database"
-    lines.append(f"policy {res.policy}, engine {res.engine}, {workers_text(res, workers_asked)}, "
-                 f"seed {res.seed}{extra}")
+    lines.append(f"policy {_policy_text(res)}, engine {res.engine}, "
+                 f"{workers_text(res, workers_asked)}, seed {res.seed}{extra}")
     lines.append("")
     lines.append(f"  {'':<16} {'estimate':>9} {'std.err':>9}   {'95% confidence interval':>24}")
     for key in (*PROBABILITY_KEYS, "equity"):
@@ -284,7 +314,8 @@ def _format_table(res, workers_asked: int | None = None) -> str:
     if res.truncated:
         n, db = res.settings.get("truncation"), res.settings.get("truncate_bearoff")
         how = " or ".join(
-            ([f"after {n} half-moves, scored by the nn at 0 ply"] if n else [])
+            ([f"after {n} half-moves, scored by the nn at "
+              f"{res.settings.get('truncate_ply', 0)} ply"] if n else [])
             + (["on entering the two-sided bear-off database, scored exactly"] if db else []))
         lines.append(f"  ({res.truncated:,} of the games stopped early: {how})")
     lines.append(f"  (luck-adjusted estimates: variance reduction, yardstick "
@@ -301,6 +332,15 @@ def _format_table(res, workers_asked: int | None = None) -> str:
         lines += first_roll_legend(res.by_first_roll)
     lines += ["", played_text(res)]
     return "\n".join(lines)
+
+
+def _policy_text(res) -> str:
+    """The checker play of a rollout's result in words: its policy, and for n-ply play its
+    ply and move filter."""
+    ply, mf = res.settings.get("ply", 0), res.settings.get("move_filter")
+    if not ply or res.policy != "nn" or mf is None:
+        return res.policy
+    return f"nn at {ply} ply ({mf.get('name') or 'custom'} filter)"
 
 
 def played_text(res, unit: str = "game", rate: bool = True) -> str:
@@ -387,6 +427,10 @@ def rollout_settings_of(args, dice=None, opening=None) -> RolloutSettings:
     (:class:`~fastbg.rollouts.settings.RolloutSettings`; each option is named as its field):
     ``dice`` and ``opening`` as the command resolved them from POSITION and the cube."""
     options = {name: getattr(args, name) for name in RolloutSettings.fields()}
+    # (the n-ply options default to None: the preset's, else the settings' defaults)
+    base = rollout_preset(args.preset).settings if getattr(args, "preset", None) else {}
+    options = base | {k: v for k, v in options.items() if not (k in NPLY_FIELDS or k in base)
+                      or v is not None}
     return RolloutSettings(**options | dict(dice=dice, opening=opening,
                                             quasi_random=args.quasi_random is not False))
 
@@ -408,10 +452,10 @@ def _store(args, create: bool = True):
 
 def _cmd_resume(args, parser_defaults) -> int:
     """``fastbg rollout --resume RUN [--extend N]``: the stored run's own settings."""
-    given = [k for k in (*_RUN_SETTINGS, "cubeful", *_STATE_OPTIONS)
+    given = [k for k in (*_RUN_SETTINGS, "cubeful", "preset", *_STATE_OPTIONS)
              if getattr(args, k) != parser_defaults.get(k)]
     if given:
-        opt = given[0].replace("_", "-")
+        opt = {"move_filter": "filter"}.get(given[0], given[0]).replace("_", "-")
         raise ValueError(f"{'POSITION' if opt == 'position' else '--' + opt} does not apply "
                          "with --resume: the run keeps its own settings (--extend N adds games)")
     store = _store(args, create=False)
@@ -424,6 +468,7 @@ def _cmd_resume(args, parser_defaults) -> int:
                                                  "cube rollouts)" if run.kind == "cube" else ""))
     stored_blocks(store, run)          # a damaged block refused before anything is said
     games = run.games + (args.extend or 0)
+    args.games = games                 # (the progress bar's total)
     if run.status == "done" and not args.extend:
         print(f"run {run.id} is finished ({run.games_done:,} games); --extend N adds games",
               file=sys.stderr)
@@ -445,12 +490,28 @@ def _collect(blocks: list):
 
 
 def _report_rollout(res, args, store=None, blocks=()) -> int:
-    """Print a cubeless rollout's result (text or ``--json``) and where it is stored, and
-    draw its convergence with ``--plot`` (``blocks`` the blocks played now)."""
+    """Print a cubeless rollout's result (text or ``--json``, which names the ``--preset``)
+    and where it is stored, and draw its convergence with ``--plot`` (``blocks`` the blocks
+    played now)."""
+    shown = _WithPreset(res, args.preset) if getattr(args, "preset", None) else res
     return report_run(
-        res, args, store, lambda: _format_table(res, args.workers), empty=res.games == 0,
-        plot=convergence_plot(res, args, store, blocks, convergence,
-                              f"rollout of {res.position_id}"))
+        shown, args, store, lambda: _format_table(res, args.workers), empty=res.games == 0,
+        run=res, plot=convergence_plot(res, args, store, blocks, convergence,
+                                       f"rollout of {res.position_id}"))
+
+
+class _WithPreset:
+    """A result whose ``to_dict()`` also names the ``--preset`` that set its settings (the
+    settings record what it set, not the name)."""
+
+    def __init__(self, res, preset: str):
+        self._res, self._preset = res, preset
+
+    def __getattr__(self, name):
+        return getattr(self._res, name)
+
+    def to_dict(self) -> dict:
+        return self._res.to_dict() | {"preset": self._preset}
 
 
 def _cmd_rollout(args) -> int:
@@ -462,9 +523,16 @@ def _cmd_rollout(args) -> int:
         raise ValueError("--extend is for a stored run: give --resume RUN too")
     if args.position is None:
         args.position = "start"
+    if args.games is None:
+        args.games = rollout_preset(args.preset).games if args.preset else DEFAULT_GAMES
     if args.cubeful:
         if args.truncate is not None or args.truncate_bearoff:
             raise ValueError("--truncate and --truncate-bearoff are for cubeless rollouts")
+        given = [k for k in (*NPLY_FIELDS, "preset") if getattr(args, k) is not None]
+        if given:
+            opt = {"move_filter": "filter"}.get(given[0], given[0]).replace("_", "-")
+            raise ValueError(f"--{opt} is for cubeless rollouts (n-ply cubeful rollouts are "
+                             "not there yet)")
         _check_stop_options(args)
         return _cmd_cubeful_rollout(args)
     given = [k for k in _STATE_OPTIONS if getattr(args, k) is not None]
@@ -483,7 +551,8 @@ def _cmd_rollout(args) -> int:
     pos.check_playable()   # (rollout() checks it too): before a store file is made for it
     check_dask_options(args)
     settings = rollout_settings_of(args, dice, opening)
-    with cluster_before_store(args, n_blocks(args.games, block_size_for(args.policy))) as run_on:
+    with cluster_before_store(args, n_blocks(args.games, block_size_for(
+            settings.policy, settings.depth))) as run_on:
         store = _store(args) if args.store is not None else None
         blocks = []
         res = _with_progress(args, lambda **shown: rollout(

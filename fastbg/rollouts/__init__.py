@@ -11,7 +11,8 @@ settings; a run takes its settings (:class:`~fastbg.rollouts.settings.RolloutSet
 those of :mod:`~fastbg.rollouts.cubesettings`: what the numbers depend on) and a
 :class:`~fastbg.rollouts.runner.Runner` (where and how it plays) as two objects;
 :func:`~fastbg.rollouts.cubedecision.cube_decision` (the cube decision of ``fastbg cube``
-by any of its methods); :mod:`~fastbg.rollouts.bench` times the engines for ``fastbg bench``.
+by any of its methods); :mod:`~fastbg.rollouts.presets` (named settings: checker-play
+ply, filter, truncation, trials); :mod:`~fastbg.rollouts.bench` times the engines for ``fastbg bench``.
 """
 from .blocks import BLOCK_SIZE, block_bit_generator, run_blocks
 from .candidates import PlaysSettings
@@ -21,6 +22,7 @@ from .cuberollout import CubeRolloutResult, cube_rollout
 from .cubesettings import CubeDecisionSettings, CubefulSettings, CubeRolloutSettings
 from .cubeless import DEFAULT_POLICY, POLICIES, RolloutResult, outcome_statistics, rollout
 from .plays import PlaysRolloutResult, rank_plays, rollout_plays
+from .presets import RolloutPreset, rollout_preset
 from .runner import Runner
 from .settings import RolloutSettings
 
@@ -30,4 +32,5 @@ __all__ = [
     "rollout", "PlaysRolloutResult", "rank_plays", "rollout_plays", "CubeRolloutResult",
     "cube_rollout", "CubeDecision", "cube_decision", "cube_method", "RolloutSettings", "Runner",
     "PlaysSettings", "CubefulSettings", "CubeRolloutSettings", "CubeDecisionSettings",
+    "RolloutPreset", "rollout_preset",
 ]

@@ -35,7 +35,8 @@ from .merge import BlockRun, OrderedMerge
 from .seeding import OPENING_OUTCOMES, QR_KEY, block_bit_generator, stratified_rolls
 
 __all__ = ["MAX_GAMES", "check_games", "check_policy", "check_engine", "check_policy_engine",
-           "resolve_workers", "BLOCK_SIZE", "SLOW_POLICY_BLOCK_SIZES", "block_size_for",
+           "resolve_workers", "BLOCK_SIZE", "SLOW_POLICY_BLOCK_SIZES", "NPLY_BLOCK_SIZES",
+           "block_size_for",
            "block_bit_generator", "block_sizes", "block_size_of", "n_blocks", "run_blocks",
            "BlockRun", "BlockRecipe", "play_block", "stratified_rolls", "OPENING_OUTCOMES",
            "stop_flag", "abandoned", "BlockAbandoned", "SIGINT_ECHO_SECONDS", "QR_KEY"]
@@ -54,9 +55,19 @@ BLOCK_SIZE = 1000
 SLOW_POLICY_BLOCK_SIZES = {"nn-1ply": 100}
 
 
-def block_size_for(policy: str) -> int:
+#: Games per block of the runs whose decisions are evaluated at n ply (checker play or
+#: luck; :attr:`fastbg.rollouts.settings.RolloutSettings.depth`), by ply: part of the
+#: contract too. A 1-ply game costs about a 1-ply rollout game of ``nn-1ply`` (100 a block,
+#: as it), a 2-ply one about 20 times more: blocks of a few seconds to a minute on a core.
+NPLY_BLOCK_SIZES = {1: 100, 2: 10, 3: 1}
+
+
+def block_size_for(policy: str, depth: int = 0) -> int:
     """Games per block of a run whose checker play is ``policy`` (:data:`BLOCK_SIZE`, or
-    :data:`SLOW_POLICY_BLOCK_SIZES` for the slow policies)."""
+    :data:`SLOW_POLICY_BLOCK_SIZES` for the slow policies), its deepest evaluations at
+    ``depth`` ply (:data:`NPLY_BLOCK_SIZES` from 1 ply)."""
+    if depth:
+        return NPLY_BLOCK_SIZES[depth]
     return SLOW_POLICY_BLOCK_SIZES.get(policy, BLOCK_SIZE)
 
 

@@ -433,13 +433,18 @@ def _cubeless_block(*, settings: dict, engine: str, board: np.ndarray, block_siz
     scored = vr or truncate > 0 or truncate_bearoff
     yardstick = eng.evaluator.EvalPolicy() if scored else None  # read-only: shared by the threads
     stops = dict(vr=vr, truncate=truncate, bearoff2=truncate_bearoff)
+    if st.luck_ply or st.truncate_ply:      # (a 0-ply run calls the blocks as it always has)
+        stops.update(luck_ply=st.luck_ply, truncate_ply=st.truncate_ply,
+                     move_filter=st.checker_filter())
+    ply, mfilter = st.ply, st.checker_filter()
     op = st.opening
     keys, labels = first_roll_keys(op)
     nkeys = len(labels)
 
     def block(k, n, bitgen):
         q = stratified_rolls(entropy, k * block_size, n, op) if quasi_random else None
-        pol = eng.make_policy(policy)
+        # a block's own policy: an n-ply one holds a workspace and cache for one thread
+        pol = eng.policies.checker_policy(policy, ply, mfilter)
         stop = stop_flag()    # the run abandons the block: a second Ctrl-C
         if not by_first_roll:
             if scored:
@@ -632,7 +637,7 @@ def rollout(position, games: int, *, settings: RolloutSettings | None = None,
     games = check_games(games)
     st = settings.resolve(bool(np.array_equal(pos.board, START_BOARD)), rolled)
     st.check_games(games)
-    block_size = block_size_for(st.policy)
+    block_size = block_size_for(st.policy, st.depth)
     plan = RunPlan(kind="rollout", request=dict(position=pos.to_position_id(), games=games,
                                                  **st.as_dict()),
                    settings=recorded_settings(st, games, block_size, runner.engine),
@@ -660,7 +665,8 @@ def recorded_settings(st: RolloutSettings, games: int, block_size: int, engine: 
                      else "pseudo-random"),
         stop_rule=None if st.until_se is None else {"until_se": st.until_se,
                                                      "min_games": st.min_games},
-        truncation=st.truncate, truncate_bearoff=st.truncate_bearoff,
+        truncation=st.truncate, truncate_bearoff=st.truncate_bearoff, ply=st.ply,
+        move_filter=st.move_filter, luck_ply=st.luck_ply, truncate_ply=st.truncate_ply,
         first_roll="opening" if st.opening else (tuple(st.dice) if st.dice else "rolled"),
         engine=engine)
 

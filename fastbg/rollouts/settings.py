@@ -35,11 +35,16 @@ import numpy as np
 from .._version import __version__
 from ..formats.dice import parse_dice
 from ..nn import network_info
+from ..spec.nply import PRESETS as FILTER_PRESETS
+from ..spec.nply import MoveFilter, check_ply, move_filter
+from ..spec.policies import check_rollout_ply
 from .blocks import check_games, check_policy
+from .presets import rollout_preset
 
 __all__ = ["POLICY_PLY", "policy_checksum", "rollout_settings", "YARDSTICK", "DEFAULT_POLICY",
            "DEFAULT_VR", "RolloutSettings", "check_seed", "draw_seed", "check_flag",
-           "resolve_vr", "check_truncate", "check_stop_rule", "check_opening", "SettingsBase"]
+           "resolve_vr", "check_truncate", "check_stop_rule", "check_opening", "SettingsBase",
+           "check_move_filter", "filter_record", "NPLY_FIELDS"]
 
 #: The policy of a rollout unless one is named: the shipped evaluator (contact and race nets,
 #: fastbg/data/nn/nn2.json), the strongest 0-ply player, so its rollouts are the least biased.
@@ -72,7 +77,8 @@ def policy_checksum(policy: str) -> str | None:
 def rollout_settings(*, policy: str, seed: int, games: int, block_size: int, vr: bool,
                      first_roll, engine: str, vr_prefilter: int | None = None,
                      dice_method: str = "pseudo-random",
-                     truncation: int | None = None, **extra) -> dict:
+                     truncation: int | None = None, ply: int = 0, move_filter=None,
+                     luck_ply: int = 0, truncate_ply: int = 0, **extra) -> dict:
     """The settings of a rollout as a JSON-ready dict.
 
     Parameters
@@ -99,25 +105,48 @@ def rollout_settings(*, policy: str, seed: int, games: int, block_size: int, vr:
         How the dice are drawn.
     truncation : int, optional
         Half-moves after which a game is scored by the evaluator (``None``: played out).
+    ply : int, default 0
+        The checker play's ply (0: the policy's own depth, :data:`POLICY_PLY`; n >= 1:
+        the ``nn`` evaluator's n-ply ranking through ``move_filter``).
+    move_filter : str or dict, optional
+        The move filter of the n-ply rankings (a preset name or a filter's dict form).
+    luck_ply : int, default 0
+        The ply at which the yardstick values the rolls for variance reduction.
+    truncate_ply : int, default 0
+        The ply at which a truncated game is scored.
     **extra
         More settings of the kind of rollout (cube state, ...), added as given.
 
     Returns
     -------
     dict
-        ``policy``, ``policy_sha256``, ``ply``, ``vr``, ``yardstick`` (and its
-        ``yardstick_sha256``) when ``vr``, ``dice``, ``first_roll``, ``truncation``, ``seed``,
-        ``games``, ``block_size``, ``engine``, ``fastbg_version``, then ``extra``.
+        ``policy``, ``policy_sha256``, ``ply``, ``move_filter`` (its levels, with n-ply
+        play or luck), ``vr``, ``yardstick`` (and its ``yardstick_sha256``) when ``vr``,
+        ``luck_ply`` (when not 0), ``dice``, ``first_roll``, ``truncation``,
+        ``truncate_ply`` (when not 0), ``seed``, ``games``, ``block_size``, ``engine``,
+        ``fastbg_version``, then ``extra``. A 0-ply run's record has exactly the keys it
+        had before n-ply rollouts (so stored runs resume).
     """
     d = {"policy": policy, "policy_sha256": policy_checksum(policy),
-         "ply": POLICY_PLY.get(policy, 0), "vr": bool(vr)}
+         "ply": ply or POLICY_PLY.get(policy, 0)}
+    if ply or luck_ply:
+        d["move_filter"] = filter_record(move_filter)
+    d["vr"] = bool(vr)
     if vr:
-        d["yardstick"] = (f"{YARDSTICK} 0-ply" + (f" on pubeval's {vr_prefilter} best plays"
-                                                  if vr_prefilter else ""))
+        if luck_ply:
+            d["yardstick"] = f"{YARDSTICK} {luck_ply}-ply (each roll's best play at {luck_ply} ply)"
+        else:
+            d["yardstick"] = (f"{YARDSTICK} 0-ply" + (f" on pubeval's {vr_prefilter} best plays"
+                                                      if vr_prefilter else ""))
         d["yardstick_sha256"] = policy_checksum(YARDSTICK)
+        if luck_ply:
+            d["luck_ply"] = luck_ply
     d.update(dice=dice_method,
              first_roll=list(first_roll) if isinstance(first_roll, tuple) else first_roll,
-             truncation=truncation, seed=seed, games=games, block_size=block_size,
+             truncation=truncation)
+    if truncate_ply:
+        d["truncate_ply"] = truncate_ply
+    d.update(seed=seed, games=games, block_size=block_size,
              engine=engine, fastbg_version=__version__)
     d.update(extra)
     return d
@@ -179,6 +208,27 @@ def check_truncate(truncate) -> int:
     return int(truncate)
 
 
+def check_move_filter(f):
+    """A rollout's ``move_filter`` as its settings keep it: None, a preset name of
+    :data:`fastbg.spec.nply.PRESETS` (also for a filter equal to one), or a filter's dict
+    form (:meth:`fastbg.spec.nply.MoveFilter.as_dict`); ValueError for a malformed one."""
+    if f is None:
+        return None
+    mf = move_filter(f)
+    for name, preset in FILTER_PRESETS.items():
+        if mf == preset:
+            return name
+    return mf.as_dict()
+
+
+def filter_record(f) -> dict:
+    """The record of a move filter (``--json``'s ``settings``): its preset name (if any)
+    and its levels."""
+    mf = move_filter(f)
+    name = next((n for n, p in FILTER_PRESETS.items() if p == mf), None)
+    return {"name": name, **mf.as_dict()}
+
+
 def check_stop_rule(until_se, min_games, games: int | None = None) -> int | None:
     """Check the stop rule ``until_se`` / ``min_games`` of a run of at most ``games`` games
     (None: the games are not known yet; :meth:`RolloutSettings.check_games` checks them
@@ -199,6 +249,19 @@ def check_stop_rule(until_se, min_games, games: int | None = None) -> int | None
 
 
 # ------------------------------------------------------------------------- settings objects
+
+#: The n-ply settings of :class:`RolloutSettings` (left out of its dict form while at their
+#: defaults).
+NPLY_FIELDS = ("ply", "move_filter", "luck_ply", "truncate_ply")
+
+
+def _check_field_ply(name: str, ply) -> int:
+    """``ply`` checked (0..3) with the setting's name in the error."""
+    try:
+        return check_ply(ply)
+    except ValueError:
+        raise ValueError(f"{name} must be 0, 1, 2 or 3, got {ply!r}") from None
+
 
 def _plain(v):
     """A setting as JSON-ready data: tuples (nested too) as lists."""
@@ -275,6 +338,26 @@ class RolloutSettings(SettingsBase):
         Half-moves after which a game is scored by the evaluator (None: played out).
     truncate_bearoff : bool
         Score a game exactly when it reaches the two-sided bear-off database.
+    ply : int
+        Checker play at this ply (0..3): 0, the ``policy`` as it plays; n >= 1, the ``nn``
+        evaluator's n-ply ranking through ``move_filter`` (GNU Backgammon's plies,
+        :mod:`fastbg.spec.nply`; ``policy`` must be ``"nn"``).
+    move_filter : str or dict or None
+        The move filter of the n-ply rankings (checker play and luck): a preset name
+        (``"normal"``, ``"large"``, ``"all"``), a :class:`~fastbg.spec.nply.MoveFilter` or
+        its dict form (kept as a preset's name when it equals one, else as the dict).
+        None: ``"normal"`` once ``ply`` or ``luck_ply`` is above 0; it must be None when
+        both are 0 (it would change nothing).
+    luck_ply : int
+        The ply (0..3) at which variance reduction values each roll: the yardstick's value
+        after the roll's best play (at ``luck_ply`` through ``move_filter``) minus its mean
+        over the 21 rolls. 0 (default): the evaluator at 0 ply, the cheap yardstick; the
+        estimate is unbiased with any yardstick (the luck of each roll has mean zero given
+        the game so far), a deeper one only removes more of the noise, at about 21 n-ply
+        rankings a half-move. Needs variance reduction (``vr`` not False).
+    truncate_ply : int
+        The ply (0..3) at which a truncated game is scored (``truncate`` needed):
+        :func:`fastbg.evaluate` at that ply of the position before the next roll.
 
     Examples
     --------
@@ -298,6 +381,10 @@ class RolloutSettings(SettingsBase):
     by_first_roll: bool = False
     truncate: int | None = None
     truncate_bearoff: bool = False
+    ply: int = 0
+    move_filter: str | dict | None = None
+    luck_ply: int = 0
+    truncate_ply: int = 0
 
     def __post_init__(self):
         put = object.__setattr__         # (frozen: normalised values set once, here)
@@ -321,6 +408,57 @@ class RolloutSettings(SettingsBase):
                 raise ValueError("a breakdown by first roll: the first roll is fixed (dice), "
                                  "there is nothing to break down")
         put(self, "min_games", check_stop_rule(self.until_se, self.min_games))
+        put(self, "ply", check_rollout_ply(self.policy, self.ply))
+        put(self, "luck_ply", _check_field_ply("luck_ply", self.luck_ply))
+        put(self, "truncate_ply", _check_field_ply("truncate_ply", self.truncate_ply))
+        if self.truncate_ply and not self.truncate:
+            raise ValueError("truncate_ply is the ply at which a truncated game is scored: "
+                             "give truncate (half-moves) too")
+        if self.luck_ply and self.vr is False:
+            raise ValueError("luck_ply is the ply of variance reduction's yardstick: it needs "
+                             "vr (True, or None for the policy's default)")
+        mf = check_move_filter(self.move_filter)
+        if self.ply or self.luck_ply:
+            put(self, "move_filter", "normal" if mf is None else mf)
+        elif mf is not None:
+            raise ValueError("move_filter chooses the plays of n-ply rankings: give ply (or "
+                             "luck_ply) 1 or more, or leave it out")
+        else:
+            put(self, "move_filter", None)
+
+    def as_dict(self) -> dict:
+        """:meth:`SettingsBase.as_dict`, without the n-ply settings while they are at
+        their defaults (0 ply, no filter): a 0-ply run's request is the one fastbg stored
+        before n-ply rollouts, so such runs resume and compare as ever
+        (``type(self)(**self.as_dict()) == self`` holds all the same)."""
+        d = super().as_dict()
+        if not (self.ply or self.luck_ply or self.truncate_ply):
+            for k in NPLY_FIELDS:
+                del d[k]
+        return d
+
+    @classmethod
+    def preset(cls, name: str, **changes) -> "RolloutSettings":
+        """The settings of preset ``name`` (:mod:`fastbg.rollouts.presets`) with ``changes``
+        (fields) on top; its number of games is ``rollout_preset(name).games``.
+
+        Examples
+        --------
+        >>> RolloutSettings.preset("2ply-truncated", seed=1).truncate
+        7
+        """
+        return cls(**(rollout_preset(name).settings | changes))
+
+    @property
+    def depth(self) -> int:
+        """The deepest evaluation of a decision in the run's games, in plies: the checker
+        play's or the luck's (what :func:`fastbg.rollouts.blocks.block_size_for` reads)."""
+        return max(self.ply, self.luck_ply)
+
+    def checker_filter(self) -> MoveFilter | None:
+        """The :class:`~fastbg.spec.nply.MoveFilter` of the run's n-ply rankings (None for
+        a 0-ply run)."""
+        return None if self.move_filter is None else move_filter(self.move_filter)
 
     def check_games(self, games: int) -> None:
         """The checks that need the run's ``games`` too: ``min_games`` at most ``games``."""
@@ -359,5 +497,8 @@ class RolloutSettings(SettingsBase):
         opening = self.opening
         if opening is None:
             opening = dice is None and bool(at_start)
-        return self.replace(seed=draw_seed(self.seed), dice=dice, opening=opening,
-                            vr=resolve_vr(self.vr, self.policy))
+        vr = resolve_vr(self.vr, self.policy)
+        if self.luck_ply and not vr:
+            raise ValueError(f"luck_ply is the ply of variance reduction's yardstick, and "
+                             f"policy {self.policy!r} plays without it by default: give vr=True")
+        return self.replace(seed=draw_seed(self.seed), dice=dice, opening=opening, vr=vr)
