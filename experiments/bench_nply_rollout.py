@@ -146,8 +146,8 @@ def main(argv=None) -> int:
               "gnubg": {"program": exe, "version": gd.gnubg_version(exe), "threads": 1,
                         "move_filter": "its default for rollouts (Normal, 'show rollout')",
                         "prune": True},
-              "fastbg": {"engine": "cython", "workers": 1, "policy": "nn",
-                         "move_filter": "normal"},
+              "fastbg_settings": {"engine": "cython", "workers": 1, "policy": "nn",
+                                  "move_filter": "normal", "function": "fastbg.rollout"},
               "load_average_start": list(os.getloadavg()), "rows": []}
     print("| position | ply | vr | trials | gnubg CPU s/game | fastbg CPU s/game | ratio (CPU) "
           "| ratio (wall) |\n|---|---|---|---|---|---|---|---|", flush=True)
