@@ -207,7 +207,8 @@ def add_parsers(sub) -> None:
                    help=_ENGINE_HELP)
     r.add_argument("--dice", type=_dice_arg, default=None, help="fix the first roll, e.g. 31")
     r.add_argument("--until-se", type=_number_arg, default=None, metavar="X",
-                   help="stop at the first block of games (1,000 games; 100 with nn-1ply) "
+                   help="stop at the first block of games (1,000 games; 100 with nn-1ply or "
+                        "--ply 1, 10 with --ply 2) "
                         "after which the equity's standard error is at most X (--games is then "
                         "the most to play); where it stops depends only on the seed and the "
                         "settings. With --cubeful: the cubeful equity's (EMG in match play)")
@@ -221,8 +222,8 @@ def add_parsers(sub) -> None:
     r.add_argument("--ply", type=_whole_arg, choices=(0, 1, 2, 3), default=None,
                    help="checker play at this ply (GNU Backgammon's plies): 0 (default) the "
                         "policy as it plays; 1 to 3 the nn evaluator's n-ply ranking through "
-                        "--filter (--policy nn; 1 ply some 50x, 2 ply some 1,000x the time "
-                        "of 0 ply). Cubeless rollouts")
+                        "--filter (--policy nn; in contact some 40 games a second on a core at "
+                        "1 ply, one or two at 2 ply). Cubeless rollouts")
     r.add_argument("--filter", choices=tuple(FILTER_PRESETS), default=None, dest="move_filter",
                    help="with --ply or --luck-ply 1-3: which plays go deeper, GNU Backgammon's "
                         "move filters: normal (default: at 0 ply up to 8 plays within 0.16 of "
@@ -237,8 +238,10 @@ def add_parsers(sub) -> None:
     r.add_argument("--truncate-ply", type=_whole_arg, choices=(0, 1, 2, 3), default=None,
                    help="with --truncate: score a truncated game at this ply (default 0)")
     r.add_argument("--preset", choices=tuple(ROLLOUT_PRESETS), default=None,
-                   help="named settings (options given beside it win): "
-                        + "; ".join(f"{p.name}: {p.description}" for p in ROLLOUT_PRESETS.values()))
+                   help="named settings: checker-play ply and filter, truncation and games "
+                        "(options given beside it win), e.g. 2ply: 2-ply checker play through "
+                        "the Normal filter, played out, 1,296 games; each is described in "
+                        "docs/cli.md, 'Rollouts at any depth'. Cubeless rollouts")
     r.add_argument("--truncate-bearoff", action="store_true",
                    help="stop a game when both sides are in the two-sided bear-off database "
                         "(1 to 6 checkers each, all home) and score it exactly. Cubeless "

@@ -566,6 +566,25 @@ def rollout(position, games: int, *, settings: RolloutSettings | None = None,
         Stop a game when it reaches the two-sided bear-off database (both sides with 1 to 6
         checkers left, all home; :func:`fastbg._core.bearoffdb.two_sided`) and score it
         exactly: the winning chance with each side playing to maximise it.
+    ply : int, default 0
+        Checker play at this ply (0..3, GNU Backgammon's plies, :mod:`fastbg.spec.nply`): 0,
+        ``policy`` as it plays; n >= 1, every decision ranked by the ``nn`` evaluator at n
+        ply through ``move_filter`` (``policy`` must be ``"nn"``). In contact about 40
+        games a second on a core at 1 ply and one or two at 2 ply
+        (experiments/bench_nply_rollout.py).
+    move_filter : str, dict or fastbg.spec.nply.MoveFilter, optional
+        Which plays the n-ply rankings (checker play and luck) value deeper: ``"normal"``
+        (the default once ``ply`` or ``luck_ply`` is 1 or more; GNU Backgammon's Normal),
+        ``"large"``, ``"all"`` or a filter of one's own; an error at 0 ply.
+    luck_ply : int, default 0
+        The ply at which variance reduction values each roll's luck: 0, the ``nn`` at 0 ply
+        (the cheap yardstick); n >= 1, each roll's best play by the n-ply ranking through
+        ``move_filter``, valued at n ply (GNU Backgammon values the luck at its rollout's
+        own ply). Any yardstick keeps the estimate unbiased; a deeper one removes more of
+        the noise, for about 21 n-ply rankings a half-move.
+    truncate_ply : int, default 0
+        With ``truncate``: score the truncated games at this ply
+        (:func:`fastbg.evaluate` at that ply of the position before the next roll).
     progress : callable, optional
         Called with the number of games of each finished block.
     on_interrupt : callable, optional
@@ -621,7 +640,8 @@ def rollout(position, games: int, *, settings: RolloutSettings | None = None,
     Notes
     -----
     **Reproducibility.** Games run in blocks of ``fastbg.rollouts.blocks.BLOCK_SIZE``
-    (1,000; 100 for ``nn-1ply``, :func:`fastbg.rollouts.blocks.block_size_for`);
+    (1,000; 100 for ``nn-1ply`` and at 1 ply, 10 at 2 ply,
+    :func:`fastbg.rollouts.blocks.block_size_for`);
     block ``k`` draws its dice from
     ``PCG64DXSM(SeedSequence(seed, spawn_key=(k,)))`` (the stratified first two rolls of
     quasi-random dice from ``SeedSequence(seed, spawn_key=(QR_KEY, group))``). The same fastbg version,
