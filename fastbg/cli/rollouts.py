@@ -232,9 +232,9 @@ def add_parsers(sub) -> None:
     r.add_argument("--luck-ply", type=_whole_arg, choices=(0, 1, 2, 3), default=None,
                    help="the ply at which variance reduction values each roll's luck: 0 "
                         "(default) the nn at 0 ply, the cheap yardstick (unbiased like any); "
-                        "1-3 each roll's best play at that ply through --filter (GNU "
-                        "Backgammon values luck at the rollout's own ply): less noise, about "
-                        "21 n-ply rankings a half-move")
+                        "1-3 each roll's best play at that ply through --filter, valued there: "
+                        "less noise, for about 21 n-ply rankings a half-move (1 ply: some 30x "
+                        "the time of a 1-ply rollout)")
     r.add_argument("--truncate-ply", type=_whole_arg, choices=(0, 1, 2, 3), default=None,
                    help="with --truncate: score a truncated game at this ply (default 0)")
     r.add_argument("--preset", choices=tuple(ROLLOUT_PRESETS), default=None,
