@@ -12,12 +12,13 @@ from ..engine import ENGINES
 from ..game import PROBABILITY_KEYS
 from ..rollouts import DEFAULT_POLICY, POLICIES
 from ..rollouts.blocks import block_size_for, n_blocks
-from ..rollouts.cubedecision import BIAS_NOTE, DEFAULT_GAMES, METHODS, cube_decision, cube_method
+from ..rollouts.cubedecision import (BIAS_NOTE, DEFAULT_GAMES, EVAL_NOTE, METHODS, cube_decision,
+                                     cube_method)
 from ..rollouts.cubesettings import CubeDecisionSettings, CubeRolloutSettings
 from ..rollouts.store import ResultsStore, describe_run
 
 from .common import (_ENGINE_HELP, _games, games_played, _load_met, _number_arg, _policy_help,
-                     _positive_int, _seed, add_no_progress_option, plural, num,
+                     _positive_int, _seed, _whole_arg, add_no_progress_option, plural, num,
                      print_json, report_run, stored_blocks)
 from .state import (_STATE_OPTIONS, _add_state_options, _cube_state, _describe_state)
 from .rollouts import (_VR_HELP, _WORKERS_HELP, _with_progress, add_dask_option, add_store_options,
@@ -39,7 +40,9 @@ _CUBE_DESCRIPTION = (
     "dice, later cube decisions by Janowski's model on the network's probabilities; money "
     "play in a bear-off of at most 6 checkers a side (no beavers) is read exactly from the "
     "two-sided bear-off database instead. --method janowski rolls POSITION out cubelessly "
-    "and values the three by Janowski's cubeful model (with EMG in match play). "
+    "and values the three by Janowski's cubeful model (with EMG in match play); --method eval "
+    "does the same on the evaluator's probabilities at --ply 0 to 3, no rollout (as GNU "
+    "Backgammon's eval of a cube decision). "
     + BIAS_NOTE.replace("from a cubeless rollout", "from rollouts")
 )
 
@@ -101,7 +104,12 @@ def add_parsers(sub) -> None:
                         "the counts) and Janowski's model; exact: only the "
                         "database (an error elsewhere). On the database's positions rollout's "
                         "errors are 4-6x smaller than janowski's for the same time "
-                        "(experiments/cube_methods.py)")
+                        "(experiments/cube_methods.py); eval: the evaluator at --ply N and "
+                        "Janowski's model, no rollout (no sampling error, the evaluator's bias)")
+    c.add_argument("--ply", type=_whole_arg, choices=(0, 1, 2, 3), default=0,
+                   help="with --method eval: the ply of the evaluation (GNU Backgammon's plies: "
+                        "0 the evaluator alone, n the average over the 21 rolls of the (n-1)-ply "
+                        "value after the best 0-ply play; default 0)")
     _add_state_options(c)
     add_store_options(c, "the cube rollout", "and extended later", "",
                       "cube rollout RUN from its first missing block (its own position and "
@@ -181,7 +189,12 @@ def _cmd_cube(args) -> int:
     if args.position is None:
         raise ValueError("give a POSITION ('start', a Position ID, a PositionID:MatchID pair "
                          "or an XGID), or --resume RUN")
+    if args.ply and args.method != "eval":
+        raise ValueError("--ply is for --method eval (the other methods roll out or read the "
+                         "database)")
     pos, state = _cube_state(args)
+    if args.method == "eval":
+        return _cube_eval(pos, state, args)
     # (--method exact is checked below, in the command's words: which options it refuses)
     method = cube_method(pos, state, "auto" if args.method == "exact" else args.method)
     table = None if state.is_money else _load_met(args.met or DEFAULT_MET)
@@ -222,6 +235,78 @@ def _cmd_cube(args) -> int:
             pos, args.games, settings=settings,
             runner=runner_of(args, **shown).replace(store=store, **run_on)))
     return _report_cube(d, args, method, store)
+
+
+def _cube_eval(pos, state, args) -> int:
+    """``--method eval``: Janowski's model on the n-ply evaluation, no rollout."""
+    unused = [o for o in _rollout_options_given(args) if o not in ("--engine", "--x")]
+    if unused:
+        raise ValueError(f"{', '.join(unused)} {'does' if len(unused) == 1 else 'do'} not "
+                         "apply to --method eval, which evaluates the position at --ply N "
+                         "(no rollout)")
+    table = None if state.is_money else _load_met(args.met or DEFAULT_MET)
+    d = cube_decision(pos, method="eval", ply=args.ply, state=state, met=table, x=args.x,
+                      engine=args.engine)
+    if args.json:
+        print_json(d.to_dict(), indent=2)
+    else:
+        print(format_cube_eval(d))
+    return 0
+
+
+def _rows(state, can_double: bool):
+    """The rows of a cube decision: key and name (Redouble wording for the player's own
+    cube); No double alone when the player may not double."""
+    dbl = "Redouble" if state.cube_owner == "player" else "Double"
+    names = (("nd", f"No {dbl.lower()}"), ("dt", f"{dbl}, take"), ("dp", f"{dbl}, pass"))
+    return names if can_double else names[:1]
+
+
+def format_cube_eval(dec) -> str:
+    """The text of ``--method eval`` (:func:`fastbg.rollouts.cubedecision.cube_decision`
+    with ``method="eval"``): GNU Backgammon's layout of a cube decision (each value and its
+    difference from the proper action's), money equity or MWC and EMG."""
+    pos, state, d, ev = dec.position, dec.state, dec.decision, dec.probabilities
+    label = {"win": "win", "win_gammon": "win gammon", "win_backgammon": "win backgammon",
+             "lose_gammon": "lose gammon", "lose_backgammon": "lose backgammon"}
+    lines = [f"Cube decision of {state.to_xgid(pos)} (Position ID {pos.to_position_id()})",
+             _describe_state(state, dec.met),
+             f"evaluation at {dec.ply} ply (GNU Backgammon's plies), {ev['evaluated_by']}, "
+             f"engine {dec.engine}", ""]
+    for key in PROBABILITY_KEYS:
+        lines.append(f"  {label[key]:<18} {ev[key]:9.4f}")
+    lines.append(f"  {'cubeless equity':<18} {ev['equity']:+9.4f}")
+    if not state.is_money:
+        lines.append(f"  {'cubeless MWC':<18} {d['cubeless_mwc']:9.4f}")
+    lines.append("")
+    rows = _rows(state, d["can_double"])
+    x = f"x = {dec.x:.3g}, {dec.x_source}"
+    if state.is_money:
+        best = d["equity"]
+        lines.append(f"Cubeful equity per unit of the current cube (Janowski, {x}):")
+        for k, name in rows:
+            diff = "" if d[k] == best else f"  ({d[k] - best:+.4f})"
+            lines.append(f"  {name:<18} {d[k]:+9.4f}{diff}")
+    else:
+        best = d["mwc"]
+        lines.append(f"Cubeful match winning chances (Janowski's model for match play, {x}) "
+                     "and their money equivalents (EMG):")
+        lines.append(f"  {'':<18} {'MWC':>9} {'EMG':>9}")
+        for k, name in rows:
+            diff = "" if d[k] == best else (f"  ({d[k] - best:+.4f} MWC, "
+                                            f"{d[k + '_emg'] - max(d['nd_emg'], min(d['dt_emg'], d['dp_emg'])):+.4f} EMG)")
+            lines.append(f"  {name:<18} {d[k]:9.4f} {d[k + '_emg']:+9.4f}{diff}")
+    lines.append("")
+    if not d["can_double"]:
+        lines.append(f"No cube decision: {d['why_not']}.")
+    else:
+        tp = d["take_point"]
+        lines.append(f"Proper action: {d['action']}")
+        lines.append(f"  opponent's take point {tp:.1%} (dead cube {d['take_point_dead']:.1%}, "
+                     f"live {d['take_point_live']:.1%}); the player's cash point {1 - tp:.1%}"
+                     + (f"; W {d['W']:.3f}, L {d['L']:.3f}" if state.is_money else ""))
+    lines.append(f"({EVAL_NOTE})")
+    return "\n".join(lines)
 
 
 def cube_settings_of(args, state, table=None) -> CubeDecisionSettings:

@@ -17,9 +17,14 @@ from ..rollouts.plays import plays_block_size, rank_plays, rollout_plays
 from ..rollouts.resume import resume_rollout
 from ..rollouts.runner import Runner
 from ..rollouts.store import ResultsStore, describe_run
+from ..cube.decision import is_plain_money
+from ..cube.met import DEFAULT_MET
+from ..game import parse_game
+from ..rollouts.cubedecision import state_dict
 from ..spec.nply import move_filter
-from .common import (convergence_plot, games_played, num, plural, print_json, report_run,
-                     roll_text, stored_blocks)
+from .common import (_load_met, convergence_plot, games_played, num, plural, print_json,
+                     report_run, roll_text, stored_blocks)
+from .state import _describe_state, state_with_options
 from .rollouts import _with_progress, check_dask_options, cluster_before_store, workers_text
 
 __all__ = ["moves_eval", "moves_rollout", "moves_resume", "plays_settings_of",
@@ -39,38 +44,83 @@ RESUME_OPTIONS = ("position", "dice", "games", "seed", "policy", "top", "play", 
 
 def moves_eval(pos, dice, args) -> int:
     """``fastbg moves POSITION DICE --eval``: every play ranked by the nn (``--ply``,
-    ``--filter``)."""
+    ``--filter``), cubeless or at the score (the cube and match options, ``--cubeful``)."""
     name = getattr(args, "move_filter", None) or "normal"
     mf = move_filter(name)
-    ranked = rank_plays(pos, dice, ply=args.ply, engine=args.engine, move_filter=mf)
+    _, base, _ = parse_game(args.position)
+    state = state_with_options(args, base, pos)
+    cubeful = not is_plain_money(state) if args.cubeful is None else args.cubeful
+    table = None if state.is_money or not cubeful else _load_met(args.met or DEFAULT_MET)
+    ranked = rank_plays(pos, dice, ply=args.ply, engine=args.engine, move_filter=mf,
+                        state=state, cubeful=cubeful, met=table)
+    match = cubeful and not state.is_money
+    ranking = ("match winning chance" if match else "cubeful equity" if cubeful
+               else "cubeless equity")
     if args.json:
+        best = ranked[0] if ranked else None
+        plays = []
+        for r in ranked:
+            d = {"move": r.move, "position_id": r.position_id, **r.probabilities,
+                 "diff": r.value - best.value, "ply": r.ply}
+            if cubeful:
+                d["cubeful_equity"] = r.cubeful_equity
+            if match:
+                d["mwc"] = r.mwc
+                d["mwc_diff"] = r.mwc - best.mwc
+            plays.append(d)
         print_json({"position_id": pos.to_position_id(), "dice": list(dice), "ply": args.ply,
                     "move_filter": ({"name": name, **mf.as_dict()} if args.ply else None),
-                    "plays": [{"move": r.move, "position_id": r.position_id, **r.probabilities,
-                               "diff": r.equity - ranked[0].equity, "ply": r.ply}
-                              for r in ranked]}, indent=2)
+                    "ranking": ranking, "cubeful": cubeful, "state": state_dict(state),
+                    "met": None if table is None else (table.name or table.source),
+                    "plays": plays}, indent=2)
         return 0
     how = f"by the nn at {args.ply} ply"
     if args.ply:
         how += f", move filter {name} ({mf.describe(args.ply)})"
-    print(f"Position {pos.to_position_id()}, roll {roll_text(dice)}: "
-          f"{plural(len(ranked), 'legal play')}, {how} (cubeless, mover's view)")
+    if cubeful:
+        print(f"Position {pos.to_position_id()}, roll {roll_text(dice)}: "
+              f"{plural(len(ranked), 'legal play')}, ranked by {ranking} {how}")
+        print(f"  {_describe_state(state, table)}; each play valued with the opponent's cube "
+              "decision by Janowski's model (x: each position's own)")
+    else:
+        print(f"Position {pos.to_position_id()}, roll {roll_text(dice)}: "
+              f"{plural(len(ranked), 'legal play')}, {how} (cubeless, mover's view)")
     if not ranked:
         print("  no legal play: the position stays as it is and the turn passes")
         return 0
     width = max(len(r.move) for r in ranked)
     plies = f" {'ply':>3}" if args.ply else ""
-    print(f"  {'':>4}  {'play':<{width}}  {'equity':>8} {'diff':>7}   {'win':>6} {'w g':>6} "
+    best = ranked[0]
+    if match:
+        head = f"{'MWC':>7} {'diff':>7} {'EMG':>8} {'cubeless':>8}"
+    elif cubeful:
+        head = f"{'cubeful':>8} {'diff':>7} {'cubeless':>8}"
+    else:
+        head = f"{'equity':>8} {'diff':>7}"
+    print(f"  {'':>4}  {'play':<{width}}  {head}   {'win':>6} {'w g':>6} "
           f"{'w bg':>6} {'l g':>6} {'l bg':>6}{plies}")
     for i, r in enumerate(ranked, 1):
         p = r.probabilities
-        print(f"  {i:>4}. {r.move:<{width}}  {r.equity:+8.4f} {r.equity - ranked[0].equity:+7.4f}   "
+        if match:
+            cols = (f"{r.mwc:7.2%} {100 * (r.mwc - best.mwc):+6.2f}% {r.cubeful_equity:+8.4f} "
+                    f"{r.equity:+8.4f}")
+        elif cubeful:
+            cols = f"{r.cubeful_equity:+8.4f} {r.value - best.value:+7.4f} {r.equity:+8.4f}"
+        else:
+            cols = f"{r.equity:+8.4f} {r.equity - best.equity:+7.4f}"
+        print(f"  {i:>4}. {r.move:<{width}}  {cols}   "
               f"{p['win']:6.3f} {p['win_gammon']:6.3f} {p['win_backgammon']:6.3f} "
               f"{p['lose_gammon']:6.3f} {p['lose_backgammon']:6.3f}"
               + (f" {r.ply:>3}" if args.ply else ""))
     if args.ply and any(r.ply < args.ply for r in ranked):
         print(f"  (ply: the plays the move filter stopped short of {args.ply} ply keep the value "
               "of the last ply they reached, and are listed after the others)")
+    if match:
+        print("  (MWC: the mover's match winning chance after the play; diff in MWC points; "
+              "EMG: the MWC as equity per unit of the current cube; cubeless: money equity)")
+    elif cubeful:
+        print("  (cubeful: the mover's equity per unit of the current cube after the play; "
+              "cubeless: without the cube)")
     return 0
 
 

@@ -1,6 +1,7 @@
 """``fastbg show``, ``moves`` and ``eval``: a position, its legal plays, the network's evaluation."""
 from __future__ import annotations
 
+import argparse
 
 
 from ..engine import ENGINES
@@ -17,7 +18,7 @@ from ..rollouts import DEFAULT_POLICY
 from ..rollouts.plays import FILTER_PRESETS
 from .moves import moves_eval, moves_resume, moves_rollout
 from .rollouts import add_prune_options, add_rollout_run_options, add_store_options
-from .state import (_describe_state)
+from .state import _add_state_options, _describe_state, state_given
 
 
 def add_parsers(sub) -> None:
@@ -79,6 +80,14 @@ def add_parsers(sub) -> None:
                         ".pdf): each play's cubeless equity and its 95%% interval after each "
                         "block of games (needs matplotlib: pip install 'fastbg[plot]'; not "
                         "with --prune-se, which drops plays on the way)")
+    m.add_argument("--cubeful", action=argparse.BooleanOptionalAction, default=None,
+                   help="with --eval: rank by cubeful equity, or in a match by match winning "
+                        "chances at the score (Janowski's model on each play's probabilities, "
+                        "the opponent's cube decision included), or by cubeless equity "
+                        "(--no-cubeful). Default: cubeful whenever POSITION or the options "
+                        "below give a match score, a turned cube or the Jacoby rule; cubeless "
+                        "in money play with a centred cube (the numbers of earlier versions)")
+    _add_state_options(m)
     m.add_argument("--json", action="store_true", help="machine-readable output")
     m.set_defaults(moves_parser=m)
 
@@ -218,6 +227,14 @@ def _pending_offer(text: str):
 
 
 def _cmd_moves(args) -> int:
+    if (state_given(args) or args.cubeful is not None) and not args.eval:
+        given = [f"--{k.replace('_', '-')}" for k in ("cubeful", "match_length", "score", "cube",
+                                                       "cube_owner", "max_cube", "crawford",
+                                                       "holland", "rolls_played", "jacoby",
+                                                       "beaver", "met")
+                 if getattr(args, k, None) is not None]
+        raise ValueError(f"{given[0]} is for --eval (the plays ranked at the score); "
+                         "--rollout rolls the candidates out cubelessly")
     if args.resume is not None:
         return moves_resume(args, vars(args.moves_parser.parse_args([])))
     if args.extend is not None:

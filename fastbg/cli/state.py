@@ -67,6 +67,18 @@ def _cube_state(args):
         raise ValueError(
             f"POSITION has the dice rolled ({dice[0]}-{dice[1]}): the cube is turned before "
             "the roll; give the position before it (dice 00 in an XGID)")
+    return pos, state_with_options(args, base, pos)
+
+
+def state_given(args) -> bool:
+    """Whether any cube or match option was given on the command line."""
+    return any(getattr(args, k, None) is not None for k in _STATE_OPTIONS if k != "x")
+
+
+def state_with_options(args, base, pos):
+    """POSITION's state ``base`` with the cube and match options of ``args`` applied
+    (`fastbg cube`, `fastbg moves --eval`): a MatchState, or ValueError naming the
+    problem."""
     fields = {k: getattr(base, k) for k in base.__dataclass_fields__}
     if args.match_length is not None and (args.match_length == 0) != base.is_money:
         # From money to match play or back: the other kind's fields do not carry over.
@@ -103,7 +115,7 @@ def _cube_state(args):
     if args.met is not None and state.is_money:
         raise ValueError("--met is for match play: give --match-length (or a POSITION with "
                          "a match score)")
-    return pos, state
+    return state
 
 
 def _describe_state(state, table=None) -> str:

@@ -32,7 +32,8 @@ from .money import (ACTIONS, cube_action, cubeful_equity, cubeful_equity_gradien
                     money_cube_decision, probability_covariance, probability_vector)
 from .stats import decision_margins, delta_method_stderr, numerical_gradient
 
-__all__ = ["STDERR_METHOD", "EXACT_SOURCE", "janowski_cube_decision", "exact_cube_decision"]
+__all__ = ["STDERR_METHOD", "EXACT_SOURCE", "janowski_cube_decision", "exact_cube_decision",
+           "cubeful_value", "is_plain_money"]
 
 #: How :func:`janowski_cube_decision` computes its standard errors, by mode.
 STDERR_METHOD = {
@@ -219,6 +220,85 @@ def _match(probabilities, cov, state, x, table) -> dict:
         m["difference_emg"] = m["difference"] * to_emg
         m["stderr_emg"] = m["stderr"] * to_emg
     return out
+
+
+def is_plain_money(state: MatchState | None) -> bool:
+    """Money play with a centred 1-cube and no Jacoby rule (or no state at all): the state
+    in which fastbg ranks plays by cubeless equity unless asked otherwise
+    (:func:`fastbg.rank_plays`). Beavers and the cube limit do not count: they change no
+    value of a centred 1-cube."""
+    return state is None or (state.is_money and state.cube == 1 and not state.jacoby)
+
+
+def cubeful_value(probabilities, state: MatchState | None = None, *, x: float | None = None,
+                  met=None, position=None, over: bool = False) -> tuple[float, float]:
+    """The cubeful value of the player on roll, after its proper cube action, by Janowski's
+    model: what a position is worth at the score and cube, for ranking plays.
+
+    Parameters
+    ----------
+    probabilities : mapping, object or sequence of 5 float
+        Cubeless probabilities of the player on roll, before its roll (any form
+        :func:`fastbg.cube.money.gammon_values` accepts).
+    state : MatchState, optional
+        Cube, owner, score and rules, from the view of the player on roll (default money
+        play, centred cube).
+    x : float, optional
+        Cube efficiency in [0, 1]. Default :func:`fastbg.cube.efficiency.cube_efficiency`
+        of ``position`` and ``state`` (0.68 without a position, 0 at the cube limit).
+    met : str or MatchEquityTable, optional
+        Match play: the table (default Kazaross-XG2).
+    position : optional
+        Only for the default ``x``.
+    over : bool
+        The game is over (the probabilities are its result, exactly): no cube decision,
+        ``x`` unused.
+
+    Returns
+    -------
+    value : float
+        Money play: cubeful equity per unit of the current cube; match play: match winning
+        chance in [0, 1].
+    emg : float
+        The same as equity per unit of the current cube: ``value`` in money play, the MWC
+        normalised by :meth:`fastbg.cube.met.MatchEquityTable.emg` in match play (GNU
+        Backgammon's "normalized equity"; a single game lost or won at the current cube is
+        -1 or +1).
+
+    Raises
+    ------
+    ValueError
+        As :func:`janowski_cube_decision`.
+
+    Notes
+    -----
+    The three values of :func:`janowski_cube_decision` without its standard errors and
+    take points: No double is :func:`fastbg.cube.money.cubeful_equity` (money) or
+    :func:`fastbg.cube.match.cubeful_mwc` (match) with the cube where it is; when the
+    player may double (:attr:`MatchState.may_double`), Double/take is the value at twice
+    the cube owned by the opponent, Double/pass a single game won at the current cube, and
+    the value is ``max(ND, min(DT, DP))`` (the opponent answers a double with the better of
+    take and pass for it). Beavers change nothing: a proper double is never beavered.
+    """
+    state = MatchState.money() if state is None else state
+    x = 0.0 if over else cube_efficiency(position, state, x)[0]
+    double = state.may_double and not over
+    if state.is_money:
+        owner, jacoby = state.cube_owner, state.jacoby
+        nd = cubeful_equity(probabilities, x=x, cube_owner=owner, jacoby=jacoby)
+        if double:
+            dt = 2.0 * cubeful_equity(probabilities, x=x, cube_owner="opponent")
+            nd = max(nd, min(dt, 1.0))
+        return nd, nd
+    table = load_met(DEFAULT_MET if met is None else met)
+    a, b = state.away
+    c = state.cube
+    v = cubeful_mwc(probabilities, a, b, cube=c, cube_owner=state.cube_owner,
+                    crawford=state.crawford, met=table, x=x)
+    if double:
+        dt = cubeful_mwc(probabilities, a, b, cube=2 * c, cube_owner="opponent", met=table, x=x)
+        v = max(v, min(dt, float(table.result_mwc(a, b, c)[0])))
+    return v, float(table.emg(v, a, b, c))
 
 
 def exact_cube_decision(position, state: MatchState | None = None):

@@ -9,6 +9,10 @@ Three ways to value No double, Double/take and Double/pass (:data:`METHODS`):
   (:func:`fastbg.cube.decision.janowski_cube_decision`);
 - ``"exact"``: money play in a small bear-off, read from the two-sided bear-off database
   (:func:`fastbg.cube.decision.exact_cube_decision`), no rollout;
+- ``"eval"``: no rollout either: the evaluator's cubeless probabilities at 0 to 3 ply
+  (:func:`fastbg.nn.evaluate`) and Janowski's model on them, money or match (the values of
+  ``"janowski"`` without standard errors: an evaluation has no sampling error, and its
+  bias, the evaluator's, is not measured here);
 
 and ``"auto"``, the database where it applies, else the cube rollout. Whatever the method,
 the result (:class:`CubeDecision`) says whether the trials decide it
@@ -19,10 +23,12 @@ Reproducibility
 ---------------
 Same fastbg version + same seed + same arguments = same numbers, as the rollout behind the
 method (:func:`~fastbg.rollouts.cuberollout.cube_rollout`,
-:func:`~fastbg.rollouts.cubeless.rollout`); ``"exact"`` has no randomness.
+:func:`~fastbg.rollouts.cubeless.rollout`); ``"exact"`` and ``"eval"`` have no randomness
+(both engines give ``"eval"`` the same probabilities, bit for bit).
 """
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 
 from ..cube.decision import (EXACT_SOURCE, STDERR_METHOD, exact_cube_decision,
@@ -33,15 +39,17 @@ from ..cube.metfile import load_met
 from ..cube.money import probability_covariance
 from ..cube.stats import MIN_DECIDING_TRIALS, too_close
 from ..game.matchstate import MatchState
+from ..game.outcomes import PROBABILITY_KEYS
 from ..game.parse import parse_game
 from ..game.position import Position
+from ..nn import evaluate
 from .cubeless import DEFAULT_POLICY, RolloutResult, rollout
 from .cuberollout import CubeRolloutResult, cube_rollout, decided_by_first_roll
 from .cubesettings import METHODS, CubeDecisionSettings, CubeRolloutSettings
 from .runner import Runner, configure
 from .settings import RolloutSettings
 
-__all__ = ["METHODS", "DEFAULT_GAMES", "BIAS_NOTE", "CubeDecision",
+__all__ = ["METHODS", "DEFAULT_GAMES", "BIAS_NOTE", "EVAL_NOTE", "CubeDecision", "state_dict",
            "cube_decision", "cube_method"]
 
 #: Trials (``"rollout"``) or games (``"janowski"``) unless ``games`` says otherwise: a cube
@@ -57,12 +65,23 @@ BIAS_NOTE = (
     "the decision, carry its bias; the standard errors measure only the luck of the dice."
 )
 
+#: What the numbers of ``method="eval"`` carry, and how they differ from GNU Backgammon's
+#: evaluation of a cube decision at the same ply.
+EVAL_NOTE = (
+    "Janowski's model on the evaluator's cubeless probabilities at the ply asked (no "
+    "sampling error; the evaluator's own error is not measured). GNU Backgammon's cube "
+    "evaluation at 1 ply and more averages cubeful values over the rolls instead (each leaf "
+    "valued by the same model at 0 ply, the cube decisions made at each node): the two agree "
+    "at 0 ply given the same probabilities and differ a little deeper "
+    "(experiments/cube_eval_vs_gnubg.py)."
+)
+
 #: Probabilities that every cube state can value: the arguments are checked with the
 #: decision's own errors on them before any game is played.
 _PROBE = (0.5, 0.15, 0.01, 0.15, 0.01)
 
 
-def _state_dict(state: MatchState) -> dict:
+def state_dict(state: MatchState) -> dict:
     """The cube and match state of every ``fastbg cube --json``."""
     return {"match_length": state.match_length, "score": list(state.score),
             "away": list(state.away) if state.away else None, "cube": state.cube,
@@ -89,7 +108,7 @@ class CubeDecision:
 
     Attributes
     ----------
-    method : {"exact", "rollout", "janowski"}
+    method : {"exact", "rollout", "janowski", "eval"}
         The method used (``"auto"`` resolved).
     position : Position
         The position, the player on roll before its cube decision.
@@ -104,6 +123,8 @@ class CubeDecision:
         ``dt_minus_nd``, signed ``z``, ``certain``) and ``too_close``. ``"janowski"``: as
         :func:`fastbg.cube.decision.janowski_cube_decision`'s, ``certain`` and
         ``too_close``. ``"exact"``: as :func:`fastbg.cube.decision.exact_cube_decision`'s.
+        ``"eval"``: as ``"janowski"``'s without ``stderr``, ``margins`` and ``z`` (no
+        sampling error), with ``ply``.
     result : RolloutResult or CubeRolloutResult or None
         The rollout behind the decision (None for ``"exact"``).
     win : float or None
@@ -118,6 +139,14 @@ class CubeDecision:
         The table of a match-play decision.
     policy, engine : str
         As given.
+    ply : int or None
+        ``"eval"``: the ply of the evaluation (None for the other methods).
+    probabilities : dict or None
+        ``"eval"``: the evaluation, as :func:`fastbg.nn.evaluate` returns it (the five
+        probabilities, ``equity``, ``class``, ``evaluated_by``, ...).
+    seconds : float or None
+        ``"eval"``: wall time of the evaluation (the first in a process includes loading
+        the nets).
     valued_exactly : bool
         ``"rollout"``: the trials cannot vary (:attr:`CubeRolloutResult.certain`) or, with
         variance reduction in a race, at least :data:`~fastbg.cube.stats.MIN_DECIDING_TRIALS`
@@ -139,6 +168,9 @@ class CubeDecision:
     policy: str = DEFAULT_POLICY
     engine: str = "cython"
     valued_exactly: bool = False
+    ply: int | None = None
+    probabilities: dict | None = None
+    seconds: float | None = None
 
     # ------------------------------------------------------------- the decision's parts
     @property
@@ -228,6 +260,10 @@ class CubeDecision:
         ``"janowski"``: :meth:`RolloutResult.to_dict` and ``mode``, ``method``, ``xgid``,
         ``state``, ``x``, ``x_source``, ``met``, ``unit``, ``decision``,
         ``stderr_method``, ``note``.
+        ``"eval"``: ``position_id``, ``xgid``, ``mode``, ``method``, ``ply``, ``engine``,
+        the five probabilities and ``equity`` (cubeless), ``class``, ``evaluated_by``,
+        ``state``, ``x``, ``x_source``, ``met``, ``unit``, ``decision``, ``seconds``,
+        ``note``.
         """
         pos, state = self.position, self.state
         met = None if self.met is None else (self.met.name or self.met.source)
@@ -235,8 +271,17 @@ class CubeDecision:
             return {"position_id": pos.to_position_id(), "xgid": state.to_xgid(pos),
                     "mode": "money", "method": "exact", "exact": True, "source": EXACT_SOURCE,
                     "win": self.win, "cubeless_equity": 2 * self.win - 1,
-                    "state": _state_dict(state), "unit": _unit(state),
+                    "state": state_dict(state), "unit": _unit(state),
                     "decision": dict(self.decision)}
+        if self.method == "eval":
+            ev = self.probabilities
+            return {"position_id": pos.to_position_id(), "xgid": state.to_xgid(pos),
+                    "mode": self.mode, "method": "eval", "ply": self.ply, "engine": self.engine,
+                    **{k: ev[k] for k in (*PROBABILITY_KEYS, "equity")},
+                    "class": ev["class"], "evaluated_by": ev["evaluated_by"],
+                    "state": state_dict(state), "x": self.x, "x_source": self.x_source,
+                    "met": met, "unit": _unit(state, emg=True), "decision": dict(self.decision),
+                    "seconds": self.seconds, "note": EVAL_NOTE}
         res = self.result
         out = res.to_dict()
         if self.method == "rollout":
@@ -245,10 +290,10 @@ class CubeDecision:
             out.update(xgid=state.to_xgid(pos), policy=self.policy, engine=self.engine,
                        x=self.x, met=met,
                        counts=[[[int(v) for v in row] for row in line] for line in res.counts],
-                       state=_state_dict(state), unit=_unit(state))
+                       state=state_dict(state), unit=_unit(state))
             return out
         out.update(mode=self.mode, method="janowski", xgid=state.to_xgid(pos),
-                   state=_state_dict(state), x=self.x, x_source=self.x_source, met=met,
+                   state=state_dict(state), x=self.x, x_source=self.x_source, met=met,
                    unit=_unit(state, emg=True), decision=self.decision,
                    stderr_method=STDERR_METHOD[self.mode], note=BIAS_NOTE)
         return out
@@ -278,14 +323,14 @@ def cube_method(position, state: MatchState | None = None, method: str = "auto")
     ----------
     position, state
         As :func:`cube_decision`.
-    method : {"auto", "exact", "janowski", "rollout"}
+    method : {"auto", "exact", "janowski", "rollout", "eval"}
         ``"auto"`` is ``"exact"`` where :func:`fastbg.cube.decision.exact_cube_decision`
         applies (money play without beavers, the cube below its limit, a bear-off of 1 to 6
         checkers a side, all home), else ``"rollout"``.
 
     Returns
     -------
-    {"exact", "janowski", "rollout"}
+    {"exact", "janowski", "rollout", "eval"}
 
     Raises
     ------
@@ -296,7 +341,7 @@ def cube_method(position, state: MatchState | None = None, method: str = "auto")
     if method not in METHODS:
         raise ValueError(f"unknown method {method!r}: one of {', '.join(METHODS)}")
     pos, state = _parse(position, state)
-    if method in ("janowski", "rollout"):
+    if method in ("janowski", "rollout", "eval"):
         return method
     if exact_cube_decision(pos, state) is not None:
         return "exact"
@@ -336,9 +381,13 @@ def cube_decision(position, games: int | None = None, *,
     state : MatchState, optional
         Cube, owner, score and rules. Default: the state an XGID or GNU Backgammon
         ``PositionID:MatchID`` pair carries, else money play with a centred cube.
-    method : {"auto", "exact", "janowski", "rollout"}
+    method : {"auto", "exact", "janowski", "rollout", "eval"}
         See the module docstring and :func:`cube_method` (``"auto"``: the database where
-        it applies, else a cube rollout).
+        it applies, else a cube rollout; ``"eval"``: Janowski's model on an n-ply
+        evaluation, no rollout).
+    ply : {0, 1, 2, 3}
+        ``"eval"``: the ply of the evaluation (:func:`fastbg.nn.evaluate`; GNU
+        Backgammon's plies, 0 the evaluator alone); the other methods refuse a ply.
     seed, policy, engine, workers, progress, on_interrupt, dask, store, run_id
         The rollout's, as :func:`fastbg.rollouts.cubeless.rollout` (unused by
         ``"exact"``).
@@ -370,7 +419,8 @@ def cube_decision(position, games: int | None = None, *,
         ``"exact"``, a position outside the database or rollout arguments given
         (``games``, ``seed``, ``workers``, ``dask``, ``store``, ``x``, ``vr``,
         ``quasi_random``, a ``policy`` or ``engine`` other than the default); for
-        ``"janowski"``, ``vr`` or ``quasi_random`` True; the rollout's errors.
+        ``"janowski"``, ``vr`` or ``quasi_random`` True; for ``"eval"``, rollout arguments
+        given (as for ``"exact"``, ``x`` and ``engine`` apart); the rollout's errors.
     TypeError
         For a keyword that is no setting and no field of the runner.
 
@@ -386,6 +436,9 @@ def cube_decision(position, games: int | None = None, *,
     >>> d = cube_decision("ZQEAgC0AAAAAAA")      # a small bear-off: the database
     >>> d.method, d.action, round(d.nd, 4), round(d.dt, 4)
     ('exact', 'Double, pass', 0.8362, 1.2792)
+    >>> d = cube_decision("ZQEAgC0AAAAAAA", method="eval", ply=1)   # Janowski at 1 ply
+    >>> d.method, d.action
+    ('eval', 'Double, pass')
     """
     s, runner = configure(CubeDecisionSettings, settings, runner, overrides, "cube_decision")
     pos, state = _parse(position, s.state)
@@ -403,6 +456,17 @@ def cube_decision(position, games: int | None = None, *,
             raise ValueError(f"{', '.join(given)} {'does' if len(given) == 1 else 'do'} not "
                              "apply to method 'exact', which reads the two-sided bear-off "
                              "database (no rollout, no cube efficiency)")
+    if s.method == "eval":
+        given = [name for name, v in (
+            ("games", games), ("seed", s.seed), ("workers", runner.workers),
+            ("dask", runner.dask), ("store", runner.store),
+            ("policy", None if s.policy == DEFAULT_POLICY else s.policy),
+            ("vr", s.vr), ("quasi_random", s.quasi_random)) if v is not None]
+        if given:
+            raise ValueError(f"{', '.join(given)} {'does' if len(given) == 1 else 'do'} not "
+                             "apply to method 'eval', which evaluates the position at "
+                             "n ply (no rollout)")
+        return _by_evaluation(pos, state, table, s.ply, runner.engine, x_model, x_source)
     method = cube_method(pos, state, s.method)
     common = dict(position=pos, state=state, met=table, policy=s.policy, engine=runner.engine)
     if method == "exact":
@@ -432,6 +496,20 @@ def cube_decision(position, games: int | None = None, *,
             decision["certain"]))
     return CubeDecision(method="janowski", decision=decision, result=res, x=x_model,
                         x_source=x_source, **common)
+
+
+def _by_evaluation(pos, state, table, ply, engine, x, x_source) -> CubeDecision:
+    """``method="eval"``: Janowski's model on the n-ply probabilities, no sampling error."""
+    t0 = time.perf_counter()
+    ev = evaluate(pos, engine=engine, ply=ply)
+    decision = janowski_cube_decision([ev[k] for k in PROBABILITY_KEYS], state, x=x,
+                                      met=table)
+    for key in ("stderr", "margins", "z"):      # an evaluation has no sampling error
+        decision.pop(key, None)
+    decision["ply"] = ply
+    return CubeDecision(method="eval", position=pos, state=state, decision=decision, x=x,
+                        x_source=x_source, met=table, engine=engine, ply=ply,
+                        probabilities=ev, seconds=time.perf_counter() - t0)
 
 
 def _by_rollout(pos, games, settings, runner, common) -> CubeDecision:

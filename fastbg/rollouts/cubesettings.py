@@ -27,6 +27,7 @@ import numpy as np
 from ..cube.met import DEFAULT_MET, MatchEquityTable
 from ..cube.metfile import load_met
 from ..game.matchstate import MatchState
+from ..spec.nply import check_ply
 from .blocks import check_policy
 from .settings import (DEFAULT_POLICY, SettingsBase, check_flag, check_seed, check_stop_rule,
                        draw_seed, resolve_vr)
@@ -35,7 +36,7 @@ __all__ = ["CubefulSettings", "CubeRolloutSettings", "CubeDecisionSettings", "ME
            "check_state", "check_x", "met_reference", "with_jacoby"]
 
 #: The methods of :func:`fastbg.rollouts.cubedecision.cube_decision` (``fastbg cube --method``).
-METHODS = ("auto", "exact", "janowski", "rollout")
+METHODS = ("auto", "exact", "janowski", "rollout", "eval")
 
 
 def check_state(state, default=MatchState.money) -> MatchState | None:
@@ -235,8 +236,11 @@ class CubeDecisionSettings(_CubeSettings):
 
     Attributes
     ----------
-    method : {"auto", "exact", "janowski", "rollout"}
+    method : {"auto", "exact", "janowski", "rollout", "eval"}
         How the decision is valued (:data:`fastbg.rollouts.cubedecision.METHODS`).
+    ply : int
+        ``"eval"``: the ply of the evaluation, 0 to 3 (GNU Backgammon's plies,
+        :mod:`fastbg.spec.nply`); the other methods take only 0 (their default).
     state : MatchState or None
         None: the state the position's text carries (an XGID, a GNU ID pair), else money
         play with a centred cube.
@@ -248,11 +252,16 @@ class CubeDecisionSettings(_CubeSettings):
 
     method: str = "auto"
     quasi_random: bool | None = None
+    ply: int = 0
 
     def __post_init__(self):
         put = object.__setattr__
         if self.method not in METHODS:
             raise ValueError(f"unknown method {self.method!r}: one of {', '.join(METHODS)}")
+        put(self, "ply", check_ply(self.ply))
+        if self.ply and self.method != "eval":
+            raise ValueError(f"ply {self.ply} is for method 'eval' (an n-ply evaluation); "
+                             f"method {self.method!r} takes none")
         state, qr = check_state(self.state, default=None), self.quasi_random
         put(self, "state", MatchState.money() if state is None else state)
         put(self, "quasi_random", True if qr is None else qr)

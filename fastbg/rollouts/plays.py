@@ -10,14 +10,19 @@ is best comes from the joint normal distribution of the estimates.
 """
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..cube.decision import cubeful_value, is_plain_money
+from ..cube.met import DEFAULT_MET
+from ..cube.metfile import load_met
 from ..engine import get_engine
 from ..formats.dice import parse_dice
+from ..game.matchstate import MatchState
 from ..game.outcomes import PROBABILITY_KEYS
-from ..game.parse import position_and_roll
+from ..game.parse import parse_game, position_and_roll
 from ..game.plays import legal_plays
 from ..spec import nply as _nply
 from .blocks import BlockRecipe, abandoned, block_size_for, check_games, stratified_rolls
@@ -75,6 +80,13 @@ class RankedPlay:
     ply : int
         The ply it was valued at (a move filter may have stopped it short of the
         ranking's ply).
+    cubeful_equity : float or None
+        A cubeful ranking (:func:`rank_plays` with a cube state): the mover's cubeful
+        equity after the play, the opponent's cube decision included, per unit of the
+        current cube (money play), or its match winning chance as normalised equity (EMG,
+        match play); None in a cubeless ranking.
+    mwc : float or None
+        Match play, cubeful ranking: the mover's match winning chance after the play.
     """
 
     move: str
@@ -83,10 +95,19 @@ class RankedPlay:
     probabilities: dict
     over: bool = False
     ply: int = 0
+    cubeful_equity: float | None = None
+    mwc: float | None = None
 
     @property
     def equity(self) -> float:
+        """The cubeless equity after the play (mover's view, points per unit cube)."""
         return self.probabilities["equity"]
+
+    @property
+    def value(self) -> float:
+        """What the ranking ranks by: :attr:`cubeful_equity` in a cubeful ranking (EMG in
+        match play, the order of the MWC), else :attr:`equity`."""
+        return self.equity if self.cubeful_equity is None else self.cubeful_equity
 
 
 def _exact_class(board: np.ndarray) -> int:
@@ -95,7 +116,9 @@ def _exact_class(board: np.ndarray) -> int:
 
 
 def rank_plays(position, dice, ply: int = 0, engine: str = "cython",
-               move_filter=None) -> list[RankedPlay]:
+               move_filter=None, *, state: MatchState | None = None,
+               cubeful: bool | None = None, x: float | None = None,
+               met=None) -> list[RankedPlay]:
     """Every legal play of a roll, valued by the ``nn`` evaluator at 0 to 3 ply, best first.
 
     Plies are GNU Backgammon's (:mod:`fastbg.spec.nply`): a play's value at n ply is the
@@ -117,39 +140,143 @@ def rank_plays(position, dice, ply: int = 0, engine: str = "cython",
         Which plays go deeper (:func:`fastbg.spec.nply.move_filter`: a preset name
         ``"normal"``, ``"large"`` or ``"all"``, a filter, or its levels); default
         :data:`fastbg.spec.nply.DEFAULT_FILTER`, GNU Backgammon's Normal (at 0 ply up to 8
-        plays within 0.16 of the best; at 2 ply up to 2 within 0.04).
+        plays within 0.16 of the best; at 2 ply up to 2 within 0.04). In a cubeful ranking
+        its thresholds are in cubeful equity (EMG in match play), as GNU Backgammon's.
+    state : MatchState, optional
+        Cube, owner, score and rules before the roll, from the mover's view. Default: the
+        state an XGID or GNU Backgammon ``PositionID:MatchID`` pair carries, else money
+        play with a centred cube.
+    cubeful : bool, optional
+        Rank by the cubeful value at the score (True) or by cubeless equity (False).
+        Default (None): cubeful unless the state is plain money play (a centred 1-cube,
+        no Jacoby rule: :func:`fastbg.cube.decision.is_plain_money`), so a match score or
+        a turned cube ranks by match winning chances or cubeful equity, and money play
+        with a centred cube ranks as before this option (by cubeless equity, the numbers
+        of every earlier version).
+    x : float, optional
+        Cubeful ranking: the cube efficiency of every play's position (default each
+        position's own, :func:`fastbg.cube.efficiency.cube_efficiency`).
+    met : str or MatchEquityTable, optional
+        Match play: the table (default Kazaross-XG2).
 
     Returns
     -------
     list of RankedPlay
-        The plays valued at ``ply`` first, by equity, highest first, then those the
-        filter dropped, by the equity of the ply they reached (``RankedPlay.ply``), the
-        deepest first; ties in canonical order. Empty when the roll has no legal play.
+        The plays valued at ``ply`` first, by :attr:`RankedPlay.value` (cubeless equity,
+        or in a cubeful ranking the cubeful equity: EMG in match play, the order of the
+        MWC), highest first, then those the filter dropped, by the value of the ply they
+        reached (``RankedPlay.ply``), the deepest first; ties in canonical order. Empty
+        when the roll has no legal play.
 
     Raises
     ------
     ValueError
-        For a bad position or dice, a finished game, ``ply`` outside 0..3 or a
-        malformed filter.
+        For a bad position or dice, a finished game, ``ply`` outside 0..3, a malformed
+        filter, a state that is not a MatchState, or a score beyond the table.
+
+    Notes
+    -----
+    **Cubeful ranking.** A play's value is that of the position after it, the opponent on
+    roll before its cube decision, by Janowski's model on the play's n-ply cubeless
+    probabilities (:func:`fastbg.cube.decision.cubeful_value` from the opponent's view,
+    with the opponent's proper cube action and the mover's answer to a double): GNU
+    Backgammon's 0-ply cubeful evaluation of a play, on the n-ply probabilities. The move
+    filter prunes by these values; in match play they are compared as EMG (GNU
+    Backgammon compares normalised equities too). Both engines give the same numbers.
     """
     ply = _nply.check_ply(ply)
     mf = _nply.move_filter(move_filter)
-    pos, rolled = position_and_roll(position)
+    pos, rolled, carried = _parse_with_state(position)
     dice = _dice(dice, rolled)
+    state = carried if state is None else state
+    if not isinstance(state, MatchState):
+        raise ValueError(f"state must be a fastbg.MatchState, got {type(state).__name__}")
+    if cubeful is None:
+        cubeful = not is_plain_money(state)
     plays = legal_plays(pos, dice, engine=engine)
     if not plays:
         return []
     ev = get_engine(engine).evaluator.EvalPolicy()
     boards = np.array([p.board for p in plays], dtype=np.int8)
-    _, probs, plies = ev.rank_nply(pos.board, boards, ply, mf)
+    if cubeful:
+        probs, plies, values = _rank_cubeful(ev, pos.board, boards, ply, mf, state, x, met)
+    else:
+        _, probs, plies = ev.rank_nply(pos.board, boards, ply, mf)
+        values = None
     out = []
-    for p, m, k in zip(plays, probs, plies):
+    for j, (p, m, k) in enumerate(zip(plays, probs, plies)):
         eq = (2.0 * m[0] - 1.0) + (m[1] - m[3]) + (m[2] - m[4])
         d = dict(zip(PROBABILITY_KEYS, (float(x) for x in m)), equity=float(eq))
-        out.append(RankedPlay(p.move, p.position_id, p.board, d, not p.board[0].any(), int(k)))
-    # the deepest first, then by equity (stable: ties keep legal_plays' canonical order)
-    order = sorted(range(len(out)), key=lambda i: (-out[i].ply, -out[i].equity))
+        r = RankedPlay(p.move, p.position_id, p.board, d, not p.board[0].any(), int(k))
+        if values is not None:
+            r.cubeful_equity, r.mwc = values[j]
+        out.append(r)
+    # the deepest first, then by value (stable: ties keep legal_plays' canonical order)
+    order = sorted(range(len(out)), key=lambda i: (-out[i].ply, -out[i].value))
     return [out[i] for i in order]
+
+
+def _parse_with_state(position):
+    """Position, rolled dice (or None) and the cube state a text carries (money play with
+    a centred cube for anything without one)."""
+    if isinstance(position, str):
+        s = position.strip()
+        if s.upper().startswith("XGID=") or ":" in s:
+            pos, state, dice = parse_game(s)
+            return pos, dice, state
+    pos, dice = position_and_roll(position)
+    return pos, dice, MatchState.money()
+
+
+def _after_play(state: MatchState) -> MatchState:
+    """The state after a play, from the view of the opponent, now on roll (one more roll
+    played, for the Holland rule)."""
+    opp = state.swapped()
+    if opp.rolls_played is not None:
+        opp = dataclasses.replace(opp, rolls_played=opp.rolls_played + 1)
+    return opp
+
+
+def _rank_cubeful(ev, before, boards, ply, mf, state, x, met):
+    """The plays of a roll valued cubefully, pruned by ``mf`` level by level on those
+    values (a Python twin of the engines' ``rank_nply``, whose levels prune on cubeless
+    equity): per play the mover's probabilities, the ply reached and ``(cubeful equity
+    or EMG, MWC or None)``."""
+    n = len(boards)
+    table = None if state.is_money else load_met(DEFAULT_MET if met is None else met)
+    opp = _after_play(state)
+    probs = np.zeros((n, 5))
+    plies = np.zeros(n, dtype=np.int64)
+    values: list = [None] * n
+    key = np.zeros(n)
+
+    def value(j):
+        m = probs[j]
+        theirs = (1.0 - m[0], m[3], m[4], m[1], m[2])      # the opponent on roll
+        over = not boards[j][0].any()
+        v, emg = cubeful_value(theirs, opp, x=x, met=table, over=over,
+                               position=None if over else boards[j][::-1])
+        if state.is_money:
+            return (-v, None), -v
+        return (-emg, 1.0 - v), -emg
+
+    alive = np.arange(n)
+    for level in range(ply + 1):
+        lv = mf.levels[level] if level < ply else None
+        if level < ply and lv is None:
+            continue                      # a skipped level: no evaluation, no pruning
+        _, p, _ = ev.rank_nply(before, boards[alive], level, _nply.KEEP_ALL)
+        for j, pj in zip(alive, p):
+            probs[j], plies[j] = pj, level
+            values[j], key[j] = value(j)
+        if level == ply:
+            break
+        ranked = sorted(alive, key=lambda j: -key[j])      # stable: canonical order on ties
+        keep = _nply.survivors([key[j] for j in ranked], lv.accept, lv.extra, lv.threshold)
+        alive = np.array(ranked[:keep])
+        if keep == 1:
+            break                         # the choice is made (as rank_nply stops)
+    return probs, plies, values
 
 
 def _dice(dice, rolled):
