@@ -28,7 +28,8 @@ Public API
     -> CubeRolloutResult (settings: ``CubeRolloutSettings``).
 ``cube_decision(position, games=None, *, settings=None, runner=None, **overrides)``
     The cube decision of ``fastbg cube`` by its methods (a cube rollout, Janowski's model
-    on a cubeless rollout, or exactly from the bear-off database) -> CubeDecision
+    on a cubeless rollout or on an n-ply evaluation -- ``method="eval", ply=N`` --, or
+    exactly from the bear-off database) -> CubeDecision
     (settings: ``CubeDecisionSettings``, with ``method`` and ``state``).
 ``CubefulSettings(...)``, ``CubeRolloutSettings(...)``, ``CubeDecisionSettings(...)``
     Their settings: frozen, validated, stored and resumed as ``RolloutSettings``.

@@ -12,8 +12,7 @@ from ..engine import ENGINES
 from ..game import PROBABILITY_KEYS
 from ..rollouts import DEFAULT_POLICY, POLICIES
 from ..rollouts.blocks import block_size_for, n_blocks
-from ..rollouts.cubedecision import (BIAS_NOTE, DEFAULT_GAMES, EVAL_NOTE, METHODS, cube_decision,
-                                     cube_method)
+from ..rollouts.cubedecision import BIAS_NOTE, DEFAULT_GAMES, METHODS, cube_decision, cube_method
 from ..rollouts.cubesettings import CubeDecisionSettings, CubeRolloutSettings
 from ..rollouts.store import ResultsStore, describe_run
 
@@ -305,7 +304,9 @@ def format_cube_eval(dec) -> str:
         lines.append(f"  opponent's take point {tp:.1%} (dead cube {d['take_point_dead']:.1%}, "
                      f"live {d['take_point_live']:.1%}); the player's cash point {1 - tp:.1%}"
                      + (f"; W {d['W']:.3f}, L {d['L']:.3f}" if state.is_money else ""))
-    lines.append(f"({EVAL_NOTE})")
+    lines.append("(Janowski's model on the evaluator's probabilities at this ply: no sampling "
+                 "error, the evaluator's own error unmeasured; GNU Backgammon's deeper cube "
+                 "evaluations average cubeful values over the rolls instead, docs/cube.md)")
     return "\n".join(lines)
 
 
