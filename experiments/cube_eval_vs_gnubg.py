@@ -26,6 +26,12 @@ For each position, state and ply of ``--plies``:
   more gnubg averages cubeful values over the rolls (the cube decisions made at each node)
   instead, and the check measures that difference of method alone.
 
+**Jacoby.** The model check differs by design in money play with the Jacoby rule:
+fastbg's :func:`fastbg.cube.cubeful_equity` counts gammons as single games in the live cube
+too (take and cash points at W = L = 1), GNU Backgammon's live cube keeps the gammon values
+for the take and cash points (a doubled cube counts gammons) and only caps the ends at -1
+and +1; so fastbg's No double is lower when gammons are likely.
+
 Compared: the proper action (the double part: double / no double, too good; the take
 part: take / pass), and the values of ND and DT as equity per unit of the current cube
 (EMG in match play; DP is +1 in both). A disagreement is listed with the margins of both
@@ -36,6 +42,8 @@ Usage::
 
     python experiments/cube_eval_vs_gnubg.py                   # 120 positions, 0 and 1 ply
     python experiments/cube_eval_vs_gnubg.py --positions 20 --plies 0 --out /tmp/x.json
+    python experiments/cube_eval_vs_gnubg.py --reuse experiments/results/cube_eval_vs_gnubg.json \
+        --positions 40 --plies 2 --out experiments/results/cube_eval_vs_gnubg_2ply.json
 
 Writes ``--out`` (default ``experiments/results/cube_eval_vs_gnubg.json``: summary per ply
 and kind, every row) through :mod:`record`. Needs gnubg (``sudo apt-get install gnubg``).
@@ -161,6 +169,20 @@ def emg_values(d: dict, money: bool) -> tuple[float, float]:
     return d["nd_emg"], d["dt_emg"]
 
 
+def resummarise(path: str) -> None:
+    """Recompute the ``summary`` of a stored result from its rows (after a change of
+    :func:`summarise`), keeping its record (command, date, commit) as it is."""
+    report = json.loads(Path(path).read_text())
+    rows = report["rows"]
+    summary = {}
+    for ply in report["settings"]["plies"]:
+        for kind in ("all", "money", "match"):
+            rs = [r for r in rows if r["ply"] == ply and (kind == "all" or r["mode"] == kind)]
+            summary[f"{ply}ply_{kind}"] = summarise(rs, [r for r in rs if r["can_double"]])
+    report["summary"] = summary
+    Path(path).write_text(json.dumps(report, indent=1) + "\n")
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--positions", type=int, default=120)
@@ -172,15 +194,32 @@ def main(argv=None) -> int:
     ap.add_argument("--gnubg", default=None, help="the gnubg program (default: PATH or /usr/games)")
     ap.add_argument("--out", default=str(Path(__file__).resolve().parent / "results"
                                          / "cube_eval_vs_gnubg.json"))
+    ap.add_argument("--reuse", default=None, metavar="RESULT",
+                    help="take the positions and states of an earlier result (its first "
+                         "--positions) instead of playing games, e.g. for another ply")
+    ap.add_argument("--resummarise", action="store_true",
+                    help="only recompute the summary of --out from its rows (no evaluation)")
     args = ap.parse_args(argv)
+    if args.resummarise:
+        resummarise(args.out)
+        return 0
     exe = gd.require_gnubg(args.gnubg)
     plies = [int(x) for x in args.plies.split(",")]
     t0 = time.perf_counter()
-    pool = self_play_positions(args.games, args.seed, args.min_win, args.max_win)
-    if len(pool) < args.positions:
-        raise SystemExit(f"only {len(pool)} positions in {args.games} games: raise --games")
-    pick = np.linspace(0, len(pool) - 1, args.positions).round().astype(int)
-    cases = [(pool[j], *STATES[i % len(STATES)]) for i, j in enumerate(pick)]
+    if args.reuse:
+        old = json.loads(Path(args.reuse).read_text())
+        by_name = dict(STATES)
+        seen: dict = {}
+        for r in old["rows"]:
+            seen.setdefault(r["i"], (r["position_id"], r["state"], by_name[r["state"]]))
+        cases = [seen[i] for i in sorted(seen)][:args.positions]
+        pool = [c[0] for c in cases]
+    else:
+        pool = self_play_positions(args.games, args.seed, args.min_win, args.max_win)
+        if len(pool) < args.positions:
+            raise SystemExit(f"only {len(pool)} positions in {args.games} games: raise --games")
+        pick = np.linspace(0, len(pool) - 1, args.positions).round().astype(int)
+        cases = [(pool[j], *STATES[i % len(STATES)]) for i, j in enumerate(pick)]
     t_pos = time.perf_counter() - t0
 
     # gnubg: one process for everything
@@ -229,7 +268,8 @@ def main(argv=None) -> int:
     report = {"experiment": "experiments/cube_eval_vs_gnubg.py",
               "gnubg": {"program": exe, "version": gd.gnubg_version(exe), "threads": 1,
                         "evalcontext": "cubeful, deterministic, pruning nets on, no noise"},
-              "settings": {"positions": args.positions, "games": args.games, "seed": args.seed,
+              "settings": {"positions": len(cases), "games": args.games, "seed": args.seed,
+                           "reuse": args.reuse,
                            "min_win": args.min_win, "max_win": args.max_win, "plies": plies,
                            "states": [n for n, _ in STATES]},
               "pool": len(pool),
@@ -271,6 +311,21 @@ def summarise(rs: list, dec: list) -> dict:
     out["model_dt_emg_diff"] = stats([r["model_on_gnubg_probs"]["dt_emg"] - r["gnubg"]["dt_emg"]
                                       for r in dec])
     out["win_diff"] = stats([r["fastbg"]["probs"][0] - r["gnubg"]["probs"][0] for r in rs])
+    # the model alone, without the Jacoby rule (whose live cube fastbg and gnubg model
+    # differently: see the module docstring)
+    plain = [r for r in rs if "Jacoby" not in r["state"]]
+    out["model_nd_emg_diff_without_jacoby"] = stats(
+        [r["model_on_gnubg_probs"]["nd_emg"] - r["gnubg"]["nd_emg"] for r in plain])
+    kinds: dict = {}
+    for r in dec:
+        if r in both:
+            continue
+        f, g = parts(r["fastbg"]["action"]), parts(r["gnubg"]["action"])
+        kind = ("too good / double, pass" if {f[0], g[0]} == {"too good", "double"} and
+                f[1] == g[1] == "pass" else "double / no double" if f[0] != g[0] else
+                "take / pass")
+        kinds[kind] = kinds.get(kind, 0) + 1
+    out["disagreement_kinds"] = kinds
     out["disagreements"] = [
         {"i": r["i"], "position_id": r["position_id"], "state": r["state"],
          "fastbg": r["fastbg"]["action"], "gnubg": r["gnubg"]["action"],
