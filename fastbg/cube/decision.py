@@ -182,19 +182,24 @@ def _match(probabilities, cov, state, x, table) -> dict:
     def f_cubeless(v):
         return table.cubeless_mwc(v, a, b, c)
 
-    g_nd = numerical_gradient(f_nd, q)
+    if np.isfinite(cov).any():
+        gradient = numerical_gradient
+    else:   # no covariance (an evaluation): every error NaN, without the 30 evaluations
+        def gradient(f, q):
+            return np.full(5, np.nan)
+    g_nd = gradient(f_nd, q)
     r = table.result_mwc(a, b, c)
     to_emg = 2.0 / (r[0] - r[3])  # EMG is linear in MWC: 2 (MWC - lose) / (win - lose) - 1
     nan = float("nan")
     se = {"nd": delta_method_stderr(g_nd, cov), "dt": nan, "dp": nan,
-          "cubeless_mwc": delta_method_stderr(numerical_gradient(f_cubeless, q), cov)}
+          "cubeless_mwc": delta_method_stderr(gradient(f_cubeless, q), cov)}
     margins, z = None, nan
     # MatchState.may_double is match_cube_decision's rule (no Crawford game, not the
     # opponent's cube, not a dead cube) plus the cube limit, which the match equity model
     # does not know.
     can_double = state.may_double
     if can_double:
-        g_dt = numerical_gradient(f_dt, q)
+        g_dt = gradient(f_dt, q)
         se.update(dt=delta_method_stderr(g_dt, cov), dp=0.0)
         margins = decision_margins(d.nd, d.dt, d.dp, se["nd"], se["dt"],
                                    delta_method_stderr(g_dt - g_nd, cov))

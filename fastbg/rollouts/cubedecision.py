@@ -444,7 +444,8 @@ def cube_decision(position, games: int | None = None, *,
     pos, state = _parse(position, s.state)
     table = None if state.is_money else load_met(DEFAULT_MET if s.met is None else s.met)
     x_model, x_source = cube_efficiency(pos, state, s.x)
-    janowski_cube_decision(_PROBE, state, x=x_model, met=table)   # the state's own errors
+    if s.method != "eval":      # ("eval" values the state at once: the same errors)
+        janowski_cube_decision(_PROBE, state, x=x_model, met=table)   # the state's own errors
     if s.method == "exact":
         given = [name for name, v in (
             ("games", games), ("seed", s.seed), ("workers", runner.workers),
