@@ -72,8 +72,8 @@ EVAL_NOTE = (
     "sampling error; the evaluator's own error is not measured). GNU Backgammon's cube "
     "evaluation at 1 ply and more averages cubeful values over the rolls instead (each leaf "
     "valued by the same model at 0 ply, the cube decisions made at each node): the two agree "
-    "at 0 ply given the same probabilities and differ a little deeper "
-    "(experiments/cube_eval_vs_gnubg.py)."
+    "at 0 ply given the same probabilities and differ a little at 1 ply, more at 2 "
+    "(experiments/cube_eval_vs_gnubg.py, docs/cube.md)."
 )
 
 #: Probabilities that every cube state can value: the arguments are checked with the
