@@ -152,13 +152,15 @@ def test_round_trip(matches, tmp_path, name, ext):
             assert format_match(again, out) == path.read_text()
 
 
-def test_written_mat_looks_like_gnubg(matches):
-    """Our .mat rows are laid out as gnubg's: same rows, same columns (spaces at the ends
-    aside)."""
-    ours = format_match(matches["match3.mat"], "mat").splitlines()
-    theirs = _text("match3.mat").splitlines()
-    rows = [s.rstrip() for s in theirs if ")" in s]
-    assert [s.rstrip() for s in ours if ")" in s] == rows
+@pytest.mark.parametrize("name", NAMES)
+def test_written_mat_is_gnubgs_layout(matches, name):
+    """A .mat read and written again is gnubg's file line for line from 'N point match' on
+    (spaces at the ends aside): rows, columns, cube actions, 'Wins' lines."""
+    def body(text):
+        lines = text.splitlines()
+        start = next(k for k, s in enumerate(lines) if "point match" in s)
+        return [s.rstrip() for s in lines[start:]]
+    assert body(format_match(matches[f"{name}.mat"], "mat")) == body(_text(f"{name}.mat"))
 
 
 def test_format_from_suffix_and_content(tmp_path, matches):
@@ -401,3 +403,135 @@ def test_the_docs_example_runs(tmp_path, monkeypatch):
     runner = doctest.DocTestRunner(optionflags=doctest.NORMALIZE_WHITESPACE)
     runner.run(test)
     assert runner.summarize(verbose=False).failed == 0
+
+
+# ------------------------------------------------------------- hand-made edge cases
+
+_HEAD = " 0 point match\n\n Game 1\n a : 0                          b : 0\n"
+
+
+def test_a_move_through_a_hit_written_as_one_move():
+    """b's 24/14 with 64 cannot go through its 18 (a's 7-point, made), so it goes through
+    its 20 and hits a's blot there: the file need not show the intermediate hit."""
+    rows = ("  1) 61: 13/7 8/7                 21: 13/11 6/5\n"
+            "  2) 31: 6/5 13/10                64: {move}\n")
+    for move in ("24/14", "24/20*/14", "24/20* 20/14"):
+        m = parse_match(_HEAD + rows.format(move=move), "mat")
+        last = m.games[0].actions[-1]
+        assert last.after[1, 24] == 1          # a's checker on the bar
+    _refused(_HEAD + rows.format(move="24/18/14"), "mat", "to point 18", "a holds it")
+
+
+def test_words_and_repeat_counts_in_mat_moves():
+    """'bar', 'off' and '(2)' read as gnubg's 25, 0 and repeated moves."""
+    rows = ("  1) 61: 13/7 8/7                 21: 13/11 6/5\n"
+            "  2) 33: {}   64: 13/7 13/9\n")
+    a = parse_match(_HEAD + rows.format("8/5(2) 6/3(2)"), "mat")
+    b = parse_match(_HEAD + rows.format("8/5 8/5 6/3 6/3"), "mat")
+    assert a.key() == b.key()
+    seed = next(s for s in range(50) if "25/" in _random_game_mat(s, False)[0]
+                and "/0" in _random_game_mat(s, False)[0])
+    rows, winner, level = _random_game_mat(seed, False)
+    pad = "      " if winner == 0 else " " * 34
+    end = f"{pad}Wins {level} point{'s' if level > 1 else ''}\n"
+    numbers = parse_match(_HEAD + rows + end, "mat")
+    words = parse_match(_HEAD + rows.replace("25/", "bar/").replace("/0", "/off") + end, "mat")
+    assert numbers.key() == words.key()
+
+
+def test_crawford_off_in_a_header():
+    """A header tag turns the Crawford rule off: a double at 4-0 in a 5-point match is then
+    allowed in the next game."""
+    mat = _text("match5.mat")
+    head, rest = mat.split(" Game 2\n", 1)
+    game2 = " Game 2\n" + rest.split(" Game 3\n", 1)[0]
+    lines = game2.splitlines()
+    row = next(k for k, s in enumerate(lines) if s.startswith("  2)"))
+    lines[row] = "  2)  Doubles => 2                Drops"
+    lines = lines[: row + 1] + ["      Wins 1 point", ""]
+    text = head + "\n".join(lines)
+    _refused(text, "mat", "Crawford game", game=2)
+    m = parse_match('; [Crawford "Off"]\n' + text, "mat")
+    assert not m.crawford and not m.games[1].crawford and m.games[1].ended_by == "drop"
+
+
+def _random_game_mat(seed: int, gammon: bool):
+    """A random game to the end (pure-Python moves with their notation), as .mat rows, and
+    the winner and level; None when it did not end in a gammon and one was wanted."""
+    rng = random.Random(seed)
+    gen = fastbg.get_engine("python").movegen
+    board = np.array(fastbg.Position.start().board)
+    rows, cells = [], []
+    d1, d2 = rng.sample(range(1, 7), 2)
+    player = rng.randrange(2)
+    if player == 1:
+        cells.append("")
+    while True:
+        plays = gen.legal_plays_with_moves(board, d1, d2)
+        after, moves = rng.choice(plays) if plays else (board.copy(), ())
+        cells.append(f"{d1}{d2}: " + " ".join(f"{f}/{t}{'*' if h else ''}" for f, t, h in moves))
+        if after[0].sum() == 0:
+            loser = after[1]
+            level = 1 if loser.sum() < 15 else 3 if loser[24] or loser[18:24].any() else 2
+            break
+        board = np.array(after[::-1])
+        player = 1 - player
+        d1, d2 = rng.randint(1, 6), rng.randint(1, 6)
+    if gammon and level == 1:
+        return None
+    for k in range(0, len(cells), 2):
+        left, right = cells[k], (cells[k + 1] if k + 1 < len(cells) else None)
+        rows.append(f"{k // 2 + 1:3d}) {left:<27} {right or ''}".rstrip())
+    return "\n".join(rows) + "\n", player, level
+
+
+def _a_gammon():
+    for seed in range(100):
+        got = _random_game_mat(seed, gammon=True)
+        if got is not None:
+            return got
+    raise AssertionError("no gammon in 100 random games")
+
+
+def test_jacoby_inferred_from_a_gammon_scored_single_in_money():
+    """A .mat does not state the Jacoby rule: a money gammon with the cube unturned scored
+    1 point says it was on, 2 points that it was off; a header tag decides."""
+    rows, winner, level = _a_gammon()
+    pad = "      " if winner == 0 else " " * 34
+    single = _HEAD + rows + f"{pad}Wins 1 point\n"
+    full = _HEAD + rows + f"{pad}Wins {level} points\n"
+    assert parse_match(single, "mat").jacoby
+    assert not parse_match(full, "mat").jacoby
+    _refused('; [Jacoby "Off"]\n' + single, "mat", f"gives {level}")
+    m = parse_match(full, "mat")
+    assert m.games[0].points == level and m.games[0].ended_by == "bearoff"
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_random_games_round_trip(tmp_path, seed):
+    """Random games (hits, entering from the bar, bearing off, gammons) written in .mat rows
+    read, write and read again to the same games in both formats."""
+    rows, winner, level = _random_game_mat(seed, gammon=False)
+    pad = "      " if winner == 0 else " " * 34
+    m = parse_match(" 1 point match\n\n Game 1\n a : 0                          b : 0\n" + rows
+                    + f"{pad}Wins {level} point{'s' if level > 1 else ''}\n", "mat")
+    assert m.winner == winner and m.games[0].points == level
+    for fmt in ("mat", "sgf"):
+        again = parse_match(format_match(m, fmt), fmt)
+        assert again.key() == m.key()
+
+
+def test_unplayed_roll_in_the_middle_refused():
+    text = _edit("beaver.sgf", ";B[31qtst]", ";PL[B]DI[31]")
+    _refused(text, "sgf", "left unplayed, but the game goes on")
+
+
+def test_beaver_dropped():
+    """The doubler drops the beaver: the beaver's taker wins the cube before the beaver."""
+    text = _edit("beaver.mat", "  2)  Beavers => 4               31: 8/5 6/5 \n"
+                 "  3) 64: 21/15 15/11             33: \n      Wins 4 points",
+                 "  2)  Beavers => 4                Drops\n      Wins 2 points")
+    m = parse_match(text, "mat")
+    g = m.games[0]
+    assert [a.kind for a in g.actions][-3:] == ["double", "beaver", "drop"]
+    assert (g.winner, g.points, g.ended_by) == (0, 2, "drop")

@@ -288,14 +288,18 @@ def format_mat(raw: RawMatch) -> str:
     lines += ["", f" {raw.match_length} point match", ""]
     for g, game in enumerate(raw.games, start=1):
         s0, s1 = game.score
-        lines += [f" Game {g}", f"{f' {raw.names[0]} : {s0}':<{_RIGHT_AT - 1}} {raw.names[1]} : {s1}"]
+        lines += [f" Game {g}", f"{f' {raw.names[0]} : {s0}':<{_RIGHT_AT - 2}} {raw.names[1]} : {s1}"]
         rows: list[list] = []
         wins = []
         for a in game.actions:
             if a.kind == "resign":
                 continue
             if a.kind == "win":
-                wins.append(a)
+                text = f"Wins {a.value} point{'s' if a.value != 1 else ''}"
+                if a.player == 1 and rows and rows[-1][1] is None:
+                    rows[-1][1] = " " + text     # on the row, as GNU Backgammon writes it
+                else:
+                    wins.append((a.player, text))
                 continue
             if a.player == 0 or not rows or rows[-1][1] is not None:
                 if a.player == 0:
@@ -308,10 +312,9 @@ def format_mat(raw: RawMatch) -> str:
             if right is None:
                 lines.append(f"{head}{left or ''}")
             else:
-                width = max(_RIGHT_AT - len(head), len(left or "") + 2)
+                width = max(_RIGHT_AT - len(head), len(left or "") + 1)
                 lines.append(f"{head}{left or '':<{width}}{right}")
-        for a in wins:
-            text = f"Wins {a.value} point{'s' if a.value != 1 else ''}"
-            lines.append(("      " if a.player == 0 else " " * (_RIGHT_AT + 1)) + text)
+        for player, text in wins:
+            lines.append(("      " if player == 0 else " " * (_RIGHT_AT + 1)) + text)
         lines.append("")
     return "\n".join(lines) + "\n"

@@ -303,6 +303,10 @@ class _Replay:
             if to != 0:
                 b[0, to - 1] += 1
                 opp = 24 - to
+                if b[1, opp] >= 2:
+                    raise MatchFileError(f"{self.name[p]} moves a checker to point {to} with "
+                                         f"{dice[0]}{dice[1]}, but {self.name[1 - p]} holds "
+                                         "it")
                 if b[1, opp] == 1:
                     b[1, opp], b[1, 24], hit = 0, b[1, 24] + 1, True
             done.append((frm, to, hit))
