@@ -10,6 +10,7 @@ action. Hand-made variants of them test what is refused: each gives one
 from __future__ import annotations
 
 import doctest
+import json
 import random
 import re
 from pathlib import Path
@@ -535,3 +536,31 @@ def test_beaver_dropped():
     g = m.games[0]
     assert [a.kind for a in g.actions][-3:] == ["double", "beaver", "drop"]
     assert (g.winner, g.points, g.ended_by) == (0, 2, "drop")
+
+
+# -------------------------------------------------------------------- the command
+
+def test_cli_match_summary_and_errors(capsys, tmp_path):
+    """`fastbg match FILE...`: a summary line a file (and a game with --games); a refused
+    file is one error line, the others still read, status 2."""
+    from fastbg.cli import main
+
+    good = str(DATA / "match5.sgf")
+    assert main(["match", good, "--games"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == f"{good}: 5-point match: gnubg 6, root 4, won by gnubg; 4 games, " \
+        "131 checker plays, 8 cube actions"
+    assert out[2] == "  game 2: 0-4 (Crawford), gnubg wins 1 point (bearoff); 48 checker " \
+        "plays, 0 cube actions"
+    bad = tmp_path / "bad.mat"
+    bad.write_text(_edit("match3.mat", "62: 24/18 13/11", "62: 24/16 13/11"))
+    assert main(["match", str(bad), good, str(tmp_path / "none.sgf")]) == 2
+    cap = capsys.readouterr()
+    errors = cap.err.splitlines()
+    assert len(errors) == 2 and all(e.startswith("fastbg match: error: ") for e in errors)
+    assert "game 1, move 2 (line 8)" in errors[0] and "cannot read" in errors[1]
+    assert cap.out.startswith(good)
+    assert main(["match", good, str(bad), "--json"]) == 2
+    data = json.loads(capsys.readouterr().out)
+    assert data[0]["winner"] == "gnubg" and data[0]["games"][1]["crawford"]
+    assert "not a legal play" in data[1]["error"]

@@ -32,6 +32,10 @@ Commands
     Dead and live take points at every score 1- to N-away for 1-, 2- and 4-cubes.
 ``fastbg gammon-values --length N [--cube V] [--met M] [--csv | --json]``
     Gammon values (win and loss) at every score 1- to N-away.
+``fastbg match FILE... [--format F] [--games] [--engine E] [--json]``
+    Read match files (Jellyfish .mat, GNU Backgammon .sgf), replaying every play and cube
+    action against the rules: a summary of each (players, score, games, decisions), or one
+    error line naming the file, game, move and problem (status 2 if any file is refused).
 
 POSITION is ``start``, a GNU Backgammon Position ID, a GNU Backgammon
 ``PositionID:MatchID`` pair or an XGID (``XGID=...``). The dice of a pair or an XGID
@@ -119,7 +123,7 @@ import re  # noqa: E402
 import sqlite3  # noqa: E402
 
 from .. import __version__  # noqa: E402
-from . import bench, cube, positions, research, rollouts, runs, tables  # noqa: E402
+from . import bench, cube, matches, positions, research, rollouts, runs, tables  # noqa: E402
 from .common import (EXIT_INTERRUPTED, EXIT_USAGE, cap_workers, ctrl_c_seen,  # noqa: E402
                      forget_ctrl_c, interrupt, looks_like_position, second_position, shorten,
                      stop_name, stopped_status, terminate)
@@ -177,7 +181,7 @@ class _Parser(argparse.ArgumentParser):
 
 
 #: The command groups, one module each, in the order of ``fastbg --help``.
-_GROUPS = (positions, rollouts, runs, research, bench, cube, tables)
+_GROUPS = (positions, rollouts, runs, research, bench, cube, tables, matches)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -368,7 +368,8 @@ class _Replay:
                 self.score[g.winner] += g.points
         beaver = bool(self.beaver) or any(a.kind == "beaver" for g in games for a in g.actions)
         return Match(names=tuple(raw.names), match_length=length, games=tuple(games),
-                     crawford=self.crawford_rule, jacoby=self.jacoby, beaver=beaver,
+                     crawford=bool(length) and self.crawford_rule, jacoby=self.jacoby,
+                     beaver=beaver,
                      max_cube=self.max_cube, tags=dict(raw.tags))
 
     def game(self, number: int, rg: RawGame) -> Game:
