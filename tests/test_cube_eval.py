@@ -237,6 +237,23 @@ def test_cubeful_ranking_both_engines_identical(state):
         [(r.move, r.ply, r.cubeful_equity, r.mwc, r.probabilities) for r in p]
 
 
+def test_holland_rule_counts_the_play_as_a_roll():
+    """Post-Crawford under the Holland rule, the trailer (the opponent, after the leader's
+    play) may not double before each side has played two rolls: with 2 rolls played before
+    this one it still may not (3 after the play), with 3 it may (4): the leader's MWC after
+    each play is never lower in the first case, and lower for some play in the second."""
+    blocked = MatchState.match(5, (4, 0), holland=True)
+    blocked = MatchState(**{**blocked.__dict__, "rolls_played": 2})
+    free = MatchState(**{**blocked.__dict__, "rolls_played": 3})
+    a = {r.move: r.mwc for r in rank_plays("start", "64", state=blocked)}
+    b = {r.move: r.mwc for r in rank_plays("start", "64", state=free)}
+    assert all(a[m] >= b[m] - 1e-15 for m in a)
+    assert any(a[m] > b[m] + 1e-6 for m in a)
+    d = cube_decision("start", method="eval", state=MatchState(
+        **{**MatchState.match(5, (0, 4), holland=True).__dict__, "rolls_played": 1}))
+    assert not d.can_double and "Holland" in d.why_not
+
+
 def test_cubeful_ranking_filters_on_the_cubeful_value():
     """A filter keeping two plays at 0 ply keeps the two best by MWC (not by cubeless
     equity), and only they reach 1 ply; one kept play stops the ranking (the choice is
