@@ -16,6 +16,7 @@ import fastbg
 from fastbg.cli import main
 from fastbg.engine import get_engine
 from fastbg.rollouts.blocks import block_size_for
+from fastbg.rollouts.candidates import PlaysSettings
 from fastbg.rollouts.presets import PRESETS, rollout_preset
 from fastbg.rollouts.settings import RolloutSettings
 from fastbg.spec.nply import NORMAL
@@ -259,3 +260,25 @@ def test_cli_resume_keeps_the_n_ply_settings(tmp_path, capsys):
     assert main(["rollout", "--resume", str(d["run_id"]), "--store", path, "--ply", "2",
                  "--no-progress"]) == 2
     assert "does not apply with --resume" in capsys.readouterr().err
+
+
+# ------------------------------------------------------------------ candidate plays
+
+@pytest.mark.slow
+def test_rollout_plays_at_one_ply_both_engines_and_its_record():
+    kw = dict(seed=2, top=2, checker_ply=1, vr=False, workers=1)
+    a = fastbg.rollout_plays(fastbg.Position(RACE), "31", 2, **kw)
+    b = fastbg.rollout_plays(fastbg.Position(RACE), "31", 2, engine="python", **kw)
+    assert [(p["move"], p["equity"]) for p in a.plays] == [(p["move"], p["equity"]) for p in b.plays]
+    assert a.settings["ply"] == 1 and a.settings["move_filter"]["name"] == "normal"
+    assert a.settings["block_size"] == 100
+
+
+def test_plays_settings_checker_ply():
+    s = PlaysSettings(seed=1, checker_ply=2, move_filter="large")
+    assert PlaysSettings(**s.as_dict()) == s
+    assert "checker_ply" not in PlaysSettings(seed=1).as_dict()
+    with pytest.raises(ValueError, match="give checker_ply"):
+        PlaysSettings(move_filter="large")
+    with pytest.raises(ValueError, match="'nn' policy"):
+        PlaysSettings(policy="pubeval", checker_ply=1)

@@ -14,8 +14,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..game.plays import find_play
+from ..spec.nply import move_filter
+from ..spec.policies import check_rollout_ply
 from .blocks import check_games, check_policy
-from .settings import (DEFAULT_POLICY, SettingsBase, check_flag, check_seed, draw_seed,
+from .settings import (DEFAULT_POLICY, SettingsBase, check_flag, check_move_filter, check_seed, draw_seed,
                        resolve_vr)
 
 __all__ = ["PlaysSettings", "DEFAULT_WITHIN", "DEFAULT_MAX_PLAYS", "MIN_PLAYS",
@@ -88,6 +90,14 @@ class PlaysSettings(SettingsBase):
         ... and at least the ``min_plays`` best ones; None: :data:`MIN_PLAYS` (2). (None
         rather than 2 as the default: a stored request of a fastbg that did not record it
         reads as the default.)
+    checker_ply : int
+        The checker play of the games after each candidate, at this ply (0..3): 0, the
+        ``policy`` as it plays; n >= 1, the ``nn`` evaluator's n-ply ranking through
+        ``move_filter`` (``policy`` must be ``"nn"``; as ``RolloutSettings.ply``, which
+        this is, named apart from ``ply``, the ranking of the candidates).
+    move_filter : str or dict or None
+        The move filter of that n-ply checker play (as ``RolloutSettings.move_filter``:
+        ``"normal"`` once ``checker_ply`` is 1 or more, None at 0 ply).
 
     Examples
     --------
@@ -114,6 +124,8 @@ class PlaysSettings(SettingsBase):
     prune_se: float | None = None
     min_games: int | None = None
     min_plays: int | None = None
+    checker_ply: int = 0
+    move_filter: str | dict | None = None
 
     def __post_init__(self):
         put = object.__setattr__         # (frozen: normalised values set once, here)
@@ -136,6 +148,26 @@ class PlaysSettings(SettingsBase):
             if isinstance(self.plays, str) or not all(isinstance(p, str) for p in self.plays):
                 raise ValueError(f"plays must be a list of plays in notation, got {self.plays!r}")
             put(self, "plays", tuple(self.plays))
+        put(self, "checker_ply", check_rollout_ply(self.policy, self.checker_ply))
+        mf = check_move_filter(self.move_filter)
+        if self.checker_ply:
+            put(self, "move_filter", "normal" if mf is None else mf)
+        elif mf is not None:
+            raise ValueError("move_filter chooses the plays of the n-ply checker play: give "
+                             "checker_ply 1 or more, or leave it out")
+
+    def as_dict(self) -> dict:
+        """:meth:`SettingsBase.as_dict`, without ``checker_ply`` and ``move_filter`` at 0 ply
+        (a 0-ply run's request is the one stored before them, so such runs resume)."""
+        d = super().as_dict()
+        if not self.checker_ply:
+            del d["checker_ply"], d["move_filter"]
+        return d
+
+    def checker_filter(self):
+        """The :class:`~fastbg.spec.nply.MoveFilter` of the n-ply checker play (None at 0
+        ply)."""
+        return None if self.move_filter is None else move_filter(self.move_filter)
 
     def check_games(self, games: int) -> None:
         """The check that needs the run's ``games`` too: ``min_games`` at most ``games``."""

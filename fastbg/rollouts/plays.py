@@ -348,11 +348,11 @@ class PlaysRolloutResult:
         return d
 
 
-def plays_block_size(policy: str) -> int:
+def plays_block_size(policy: str, depth: int = 0) -> int:
     """Games per block of a rollout of candidate plays: :data:`PLAYS_BLOCK_SIZE`, or a slower
     policy's smaller :func:`~fastbg.rollouts.blocks.block_size_for` (part of the
     reproducibility contract)."""
-    return min(block_size_for(policy), PLAYS_BLOCK_SIZE)
+    return min(block_size_for(policy, depth), PLAYS_BLOCK_SIZE)
 
 
 def _plays_block(*, settings: dict, engine: str, block_size: int, starts: list, over: list,
@@ -365,6 +365,8 @@ def _plays_block(*, settings: dict, engine: str, block_size: int, starts: list, 
     eng = get_engine(engine)
     policy, vr, quasi_random = settings["policy"], settings["vr"], settings["quasi_random"]
     entropy = settings["seed"]
+    st = PlaysSettings(**settings)
+    checker_ply, mfilter = st.checker_ply, st.checker_filter()
     yardstick = eng.evaluator.EvalPolicy() if vr else None
 
     def block(k0, n, _bitgen):
@@ -372,7 +374,8 @@ def _plays_block(*, settings: dict, engine: str, block_size: int, starts: list, 
         sel = list(active)
         x = np.empty((len(sel), n, 6))
         counts = np.zeros((len(sel), 6), dtype=np.int64)
-        pol = eng.make_policy(policy)
+        # (a block's own policy: an n-ply one holds a workspace and cache for one thread)
+        pol = eng.policies.checker_policy(policy, checker_ply, mfilter)
         # Game j of block k draws its dice from its own stream, SeedSequence(seed,
         # spawn_key=(k, j)), the same for every candidate: games that last longer after one
         # play than after another do not shift the dice of the games after them.
@@ -445,6 +448,13 @@ def rollout_plays(position, dice=None, games: int = 1296, *,
         These plays (notation, any order of moves) instead.
     ply : {0, 1}
         The evaluation that ranks the candidates.
+    checker_ply : int, default 0
+        The checker play of the games after each candidate: 0, ``policy`` as it plays; 1..3,
+        the ``nn`` evaluator's n-ply ranking through ``move_filter`` (default
+        ``"normal"``), as :func:`fastbg.rollout`'s ``ply`` (blocks of 100 games at 1 ply,
+        10 at 2 ply).
+    move_filter : str or dict, optional
+        With ``checker_ply``: the move filter of its rankings.
     within, max_plays, min_plays : float, int, int
         Default candidates: the plays within ``within`` equity of the best, at most
         ``max_plays``, and at least the ``min_plays`` best (default
@@ -535,12 +545,13 @@ def _first_stop(st: PlaysSettings, block_size: int) -> int:
 def _plan(pos, dice, games: int, st: PlaysSettings, engine: str, ranked, cands) -> RunPlan:
     """What :func:`~fastbg.rollouts.runner.open_session` needs of a rollout of plays: its
     request (``position``, ``games``, ``dice`` and the settings) and its record."""
-    block_size = plays_block_size(st.policy)
+    block_size = plays_block_size(st.policy, st.checker_ply)
     request = dict(position=pos.to_position_id(), games=games, dice=list(dice), **st.as_dict())
     first_stop = _first_stop(st, block_size)
     settings = rollout_settings(
         policy=st.policy, seed=st.seed, games=games, block_size=block_size, vr=st.vr,
         vr_prefilter=VR_PREFILTER if st.vr else None, first_roll="rolled", engine=engine,
+        ply=st.checker_ply, move_filter=st.move_filter,
         dice_method=("quasi-random (first two rolls stratified), a stream per game"
                      if st.quasi_random else "pseudo-random, a stream per game"),
         dice_played=list(dice), candidates_by=None if st.plays else f"nn {st.ply}-ply",
