@@ -316,6 +316,10 @@ SGF_GO = "(;FF[4]GM[1]SZ[19];B[pd];W[dd])"
      "mat", ["more than two entries"]),
     (" 3 point match\n\n Game 1\n a : 0   b : 0\n  1) 31: 8/5 6/9\n", "mat", ["not forward"]),
     (" 3 point match\n\n Game 1\n a : 0   b : 0\n  1) 71: 8/1\n", "mat", ["not a roll"]),
+    (" 3 point match\n\n Game 1\n a : 0   b : 0\n  1) 31: 8/5 6/5\n  3) 62: 24/18 13/11\n",
+     "mat", ["row 3 where row 2 was expected"]),
+    ("(;GM[6]MI[game:0];W[31hefe])(;GM[6]MI[game:2];W[31hefe])", "sgf",
+     ["MI[game:2] where game 1"]),
     (" 3 point match\n\n Game 1\n a : 0   b : 0\n  1) 31: 8/5 6/5\n  2)  Doubles => 2\n",
      "mat", ["a doubles, but it is b's turn"]),
 ])

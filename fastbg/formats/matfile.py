@@ -158,6 +158,7 @@ def parse_mat(text: str, path=None) -> RawMatch:
     length = None
     game = None
     pending_names = False
+    rows = 0
     for k, line in enumerate(text.splitlines(), start=1):
         where = dict(path=path, game=len(raw.games) or None, line=k)
         s = line.rstrip()
@@ -199,6 +200,7 @@ def parse_mat(text: str, path=None) -> RawMatch:
                     raise MatchFileError(f"'Game {n}' where game {len(raw.games) + 1} was "
                                          "expected")
                 game = RawGame(line=k)
+                rows = 0
                 raw.games.append(game)
                 pending_names = True
                 continue
@@ -208,6 +210,12 @@ def parse_mat(text: str, path=None) -> RawMatch:
             m = _ROW.match(s)
             if m:
                 number, body, offset = int(m.group(1)), m.group(2), m.start(2)
+                expected = rows + 1
+                if number != expected:
+                    where["move"] = number
+                    raise MatchFileError(f"row {number} where row {expected} was expected "
+                                         "(the rows of a game are numbered 1, 2, 3, ...)")
+                rows = number
             else:
                 number, body, offset = None, s, 0
             where["move"] = number

@@ -206,6 +206,7 @@ def parse_sgf(text: str, path=None) -> RawMatch:
     """
     trees = parse_collection(text, path)
     raw = RawMatch()
+    first = 0
     for g, nodes in enumerate(trees, start=1):
         root, root_line = nodes[0]
         where = dict(path=path, game=g, line=root_line)
@@ -231,6 +232,13 @@ def parse_sgf(text: str, path=None) -> RawMatch:
             elif names != raw.names:
                 raise MatchFileError(f"players {names[0]!r} and {names[1]!r}, not "
                                      f"{raw.names[0]!r} and {raw.names[1]!r} as in game 1")
+            if "game" in info:
+                number = _int(info["game"], "the game number")
+                if g == 1:
+                    first = number
+                elif number != first + g - 1:
+                    raise MatchFileError(f"MI[game:{number}] where game {first + g - 1} was "
+                                         "expected (games numbered in order)")
             game = RawGame(line=root_line)
             if "ws" in info or "bs" in info:
                 game.score = (_int(info.get("ws", "0"), "White's score"),

@@ -42,7 +42,7 @@ __all__ = ["Action", "Game", "Match", "MatchFileError", "ACTION_KINDS", "FORMATS
 ACTION_KINDS = ("move", "double", "beaver", "take", "drop", "resign", "roll")
 
 #: Match file formats: name -> file suffixes.
-FORMATS = {"mat": (".mat", ".txt"), "sgf": (".sgf",)}
+FORMATS = {"mat": (".mat",), "sgf": (".sgf",)}
 
 #: How a game ended (:attr:`Game.ended_by`).
 ENDINGS = ("bearoff", "drop", "resign")
@@ -607,7 +607,8 @@ def read_match(path, format: str | None = None, *, jacoby=None, beaver=None,
     ----------
     path : str or os.PathLike
     format : {"mat", "sgf"}, optional
-        By the suffix (``.mat``, ``.txt``; ``.sgf``), else from the content.
+        By the suffix (``.mat``, ``.sgf``), else from the content (a ``.txt`` export of
+        a match is read when it is a ``.mat``).
     jacoby, beaver : bool, optional
         Money-play rules the file does not state (see :func:`parse_match`).
     engine : {"cython", "python"}
