@@ -17,11 +17,17 @@ is read by :func:`fastbg.read_match`, written again by :func:`fastbg.write_match
 and ``.sgf``, imported by gnubg (``import mat``, ``load match``) and exported by it as
 ``.mat``, which fastbg reads back: every game must be the same, action by action.
 
+With ``--many N`` it plays N more matches of ``--length`` points (seeds 1..N, gnubg against
+itself, three at a time) into a temporary directory, reads each as ``.mat`` and ``.sgf``, and
+reports how many were read, whether both formats gave the same games, and the reading time:
+a wider test of the readers on gnubg's own output than the fixtures.
+
 Usage (from the repository root; needs ``gnubg``, about a minute a fixture, mostly gnubg
 waiting; one CPU)::
 
     python experiments/make_match_fixtures.py [--out tests/data/matches] [--gnubg PATH]
     python experiments/make_match_fixtures.py --check
+    python experiments/make_match_fixtures.py --many 12 --length 7
 
 Nothing of GNU Backgammon's code is used or copied: only the program is run.
 """
@@ -144,18 +150,63 @@ def check(gnubg: str, name: str, data: Path) -> bool:
     return same
 
 
+def many(gnubg: str, n: int, length: int) -> bool:
+    """Play ``n`` gnubg matches and read them both ways; True when all agree."""
+    import time
+    from concurrent.futures import ThreadPoolExecutor
+
+    import fastbg
+
+    with tempfile.TemporaryDirectory() as home:
+        h = Path(home)
+
+        def play(seed):
+            script = (f"set seed {seed}\nset player 0 gnubg\nset player 1 gnubg\n"
+                      f"new match {length}\nexport match mat {h / f'm{seed}.mat'}\n"
+                      f"save match {h / f'm{seed}.sgf'}\n")
+            subprocess.run([gnubg, "-t", "-q", "-r"], input=script, text=True, check=True,
+                           capture_output=True, env={**os.environ, "HOME": home}, timeout=1200)
+
+        with ThreadPoolExecutor(3) as pool:
+            list(pool.map(play, range(1, n + 1)))
+        agree, seconds, games, actions, failures = 0, 0.0, 0, 0, []
+        for seed in range(1, n + 1):
+            try:
+                t = time.perf_counter()
+                a = fastbg.read_match(h / f"m{seed}.mat")
+                b = fastbg.read_match(h / f"m{seed}.sgf")
+                seconds += time.perf_counter() - t
+            except fastbg.MatchFileError as exc:
+                failures.append(str(exc))
+                continue
+            agree += [g.key() for g in a.games] == [g.key() for g in b.games]
+            games += len(a.games)
+            actions += sum(len(g.actions) for g in a.games)
+    print(f"{n} gnubg {length}-point matches ({games} games, {actions} actions): "
+          f"{n - len(failures)} read both ways, {agree} with the same games in both formats; "
+          f"{seconds / max(1, 2 * (n - len(failures))):.3f} s a file to read and check")
+    for f in failures:
+        print(f"  refused: {f}")
+    return agree == n
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--out", type=Path, default=ROOT / "tests" / "data" / "matches")
     ap.add_argument("--gnubg", default=shutil.which("gnubg") or "/usr/games/gnubg")
     ap.add_argument("--check", action="store_true",
                     help="test fastbg's writers through gnubg's import instead of making files")
+    ap.add_argument("--many", type=int, default=0, metavar="N",
+                    help="play N more gnubg matches and read them (nothing is kept)")
+    ap.add_argument("--length", type=int, default=7, help="their length (default 7)")
     ap.add_argument("names", nargs="*", default=list(FIXTURES), help="fixtures to make")
     args = ap.parse_args(argv)
     if not Path(args.gnubg).exists():
         print(f"GNU Backgammon not found at {args.gnubg} (Debian: apt install gnubg)",
               file=sys.stderr)
         return 2
+    if args.many:
+        return 0 if many(args.gnubg, args.many, args.length) else 1
     if args.check:
         results = [check(args.gnubg, name, args.out) for name in args.names]
         return 0 if all(results) else 1

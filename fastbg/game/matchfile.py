@@ -419,6 +419,8 @@ class _Replay:
                         self.act("roll", p, dice=tuple(ra.dice))
                         continue
                     after, done, text = self.play(p, ra.dice, ra.moves)
+                    after = np.array(after, dtype=np.int8)
+                    after.setflags(write=False)     # (an Action is frozen, its board too)
                     self.act("move", p, dice=tuple(ra.dice), moves=done, play=text,
                              after=after)
                     self.board = _view(after, p).copy()
