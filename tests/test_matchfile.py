@@ -19,6 +19,7 @@ import numpy as np
 import pytest
 
 import fastbg
+from fastbg.game import matchfile
 from fastbg.game.matchfile import (MatchFileError, format_match, parse_match, read_match,
                                    write_match)
 
@@ -337,6 +338,16 @@ def test_unreadable_paths(tmp_path):
         read_match(tmp_path / "missing.mat")
     with pytest.raises(MatchFileError, match="cannot read the file"):
         read_match(tmp_path)
+    if Path("/dev/zero").exists():       # endless: refused before a byte is read
+        with pytest.raises(MatchFileError, match="not a regular file"):
+            read_match("/dev/zero")
+    huge = tmp_path / "huge.mat"
+    with open(huge, "wb") as fh:
+        fh.truncate(matchfile.MAX_MATCH_FILE_BYTES + 1)
+    with pytest.raises(MatchFileError, match="too large for a match file"):
+        read_match(huge)
+    with pytest.raises(MatchFileError, match="a file name is a str or a path"):
+        read_match(None)
     binary = tmp_path / "x.mat"
     binary.write_bytes(b"\x00\x01\x02 3 point match")
     with pytest.raises(MatchFileError, match="binary"):

@@ -600,6 +600,10 @@ def parse_match(text: str, format: str | None = None, *, path=None, jacoby=None,
                        else beaver).run()
 
 
+#: The largest match file read_match reads (a long money session is well under 1 MiB).
+MAX_MATCH_FILE_BYTES = 16 * 2**20
+
+
 def read_match(path, format: str | None = None, *, jacoby=None, beaver=None,
                engine: str = "cython") -> Match:
     """Read a match or money session from a Jellyfish ``.mat`` or GNU Backgammon ``.sgf``
@@ -633,10 +637,20 @@ def read_match(path, format: str | None = None, *, jacoby=None, beaver=None,
     >>> m.summary()                                          # doctest: +SKIP
     '5-point match: gnubg 5, root 4, won by gnubg; 4 games, ...'
     """
+    if not isinstance(path, (str, os.PathLike)):
+        raise MatchFileError(f"a file name is a str or a path, not {type(path).__name__}")
     try:
-        data = Path(path).read_bytes()
+        p = Path(path)
+        if p.exists() and not p.is_file():
+            raise MatchFileError("cannot read the file: not a regular file (a directory, a device "
+                                 "or a pipe)", path=path)
+        with open(p, "rb") as fh:       # at most MAX_MATCH_FILE_BYTES, and one byte to tell
+            data = fh.read(MAX_MATCH_FILE_BYTES + 1)
     except OSError as exc:
         raise MatchFileError(f"cannot read the file: {exc.strerror or exc}", path=path) from None
+    if len(data) > MAX_MATCH_FILE_BYTES:
+        raise MatchFileError(f"larger than {MAX_MATCH_FILE_BYTES // 2**20} MiB, too large for a "
+                             "match file", path=path)
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
