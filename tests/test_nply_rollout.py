@@ -20,21 +20,7 @@ from fastbg.rollouts.candidates import PlaysSettings
 from fastbg.rollouts.presets import PRESETS, rollout_preset
 from fastbg.rollouts.settings import RolloutSettings
 from fastbg.spec.nply import NORMAL
-
-
-def board(me: dict, opp: dict) -> np.ndarray:
-    """A (2, 25) board from {point: checkers} of each side (points 1..24)."""
-    b = np.zeros((2, 25), dtype=np.int8)
-    for p, n in me.items():
-        b[0, p - 1] = n
-    for p, n in opp.items():
-        b[1, p - 1] = n
-    return b
-
-
-BEAROFF = board({1: 2, 3: 1, 5: 1}, {2: 2, 4: 1, 6: 1})
-RACE = board({8: 1, 3: 2, 12: 1}, {10: 1, 4: 2, 2: 1})
-CONTACT_SMALL = board({24: 1, 6: 3, 5: 2}, {24: 1, 6: 3, 4: 2})
+from test_nply import BEAROFF, CONTACT_SMALL, RACE  # the same small positions
 
 
 def both_blocks(pos, games, ply, seed=3, **kw):
