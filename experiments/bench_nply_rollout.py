@@ -47,16 +47,11 @@ from fastbg._core.evaluator import clear_blot_memo
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import gnubg_driver as gd  # noqa: E402
+from bench_gnubg_rollout import POSITIONS  # noqa: E402  (name -> (Position ID, description))
 import record  # noqa: E402
 
 RESULTS = Path(__file__).resolve().parent / "results" / "bench_nply_rollout.json"
 
-#: name -> (Position ID, description); the positions of experiments/bench_gnubg_rollout.py.
-POSITIONS = {
-    "contact": ("bJ7BARiw5+ABMA", "middle game, 158 v 139 pips, both sides anchored (contact)"),
-    "race": ("tN2WAgBsd6YCAA", "race, 96 v 101 pips (no contact)"),
-    "start": ("4HPwATDgc/ABMA", "starting position, opening roll"),
-}
 
 #: gnubg's commands before every rollout (plies, varredn, trials, seed and initial appended).
 GNUBG_SETTINGS = [
