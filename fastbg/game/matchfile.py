@@ -592,12 +592,11 @@ def parse_match(text: str, format: str | None = None, *, path=None, jacoby=None,
     stated = raw.jacoby if raw.jacoby is not None else jacoby
     if raw.match_length:
         stated = False
+    beavers = raw.beaver if raw.beaver is not None else beaver
     try:
-        return _Replay(raw, path, engine, bool(stated), raw.beaver if raw.beaver is not None
-                       else beaver).run()
+        return _Replay(raw, path, engine, bool(stated), beavers).run()
     except _JacobyScored:
-        return _Replay(raw, path, engine, True, raw.beaver if raw.beaver is not None
-                       else beaver).run()
+        return _Replay(raw, path, engine, True, beavers).run()
 
 
 #: The largest match file read_match reads (a long money session is well under 1 MiB).
