@@ -42,6 +42,8 @@ Usage::
 
     python experiments/cube_eval_vs_gnubg.py                   # 120 positions, 0 and 1 ply
     python experiments/cube_eval_vs_gnubg.py --positions 20 --plies 0 --out /tmp/x.json
+    python experiments/cube_eval_vs_gnubg.py --families 12 \
+        --out experiments/results/cube_eval_vs_gnubg_families.json   # not from self-play
     python experiments/cube_eval_vs_gnubg.py --reuse experiments/results/cube_eval_vs_gnubg.json \
         --positions 40 --plies 2 --out experiments/results/cube_eval_vs_gnubg_2ply.json
 
@@ -197,6 +199,10 @@ def main(argv=None) -> int:
     ap.add_argument("--reuse", default=None, metavar="RESULT",
                     help="take the positions and states of an earlier result (its first "
                          "--positions) instead of playing games, e.g. for another ply")
+    ap.add_argument("--families", type=int, default=None, metavar="K",
+                    help="take the first K positions of each family of the family benchmark "
+                         "(experiments/family_bench.py, set bench: generated, not self-play) "
+                         "instead of playing games; states in turn as for self-play")
     ap.add_argument("--resummarise", action="store_true",
                     help="only recompute the summary of --out from its rows (no evaluation)")
     args = ap.parse_args(argv)
@@ -214,6 +220,13 @@ def main(argv=None) -> int:
             seen.setdefault(r["i"], (r["position_id"], r["state"], by_name[r["state"]]))
         cases = [seen[i] for i in sorted(seen)][:args.positions]
         pool = [c[0] for c in cases]
+    elif args.families:
+        import family_bench     # the benchmark's positions (results/families, in git)
+        by_family: dict = {}
+        for r in family_bench.load_positions("bench"):
+            by_family.setdefault(r["family"], []).append(r["position_id"])
+        pool = [pid for pids in by_family.values() for pid in pids[:args.families]]
+        cases = [(pid, *STATES[i % len(STATES)]) for i, pid in enumerate(pool)]
     else:
         pool = self_play_positions(args.games, args.seed, args.min_win, args.max_win)
         if len(pool) < args.positions:
@@ -269,7 +282,7 @@ def main(argv=None) -> int:
               "gnubg": {"program": exe, "version": gd.gnubg_version(exe), "threads": 1,
                         "evalcontext": "cubeful, deterministic, pruning nets on, no noise"},
               "settings": {"positions": len(cases), "games": args.games, "seed": args.seed,
-                           "reuse": args.reuse,
+                           "reuse": args.reuse, "families": args.families,
                            "min_win": args.min_win, "max_win": args.max_win, "plies": plies,
                            "states": [n for n, _ in STATES]},
               "pool": len(pool),
